@@ -1,0 +1,28 @@
+# realmctl — build, test, demo, benchmark, install.
+SWIFT ?= swift
+PREFIX ?= /usr/local
+BIN := .build/debug/realmctl
+RELEASE_BIN := .build/release/realmctl
+
+.PHONY: build test demo bench install clean
+
+build:
+	$(SWIFT) build
+
+test:
+	$(SWIFT) test
+
+demo: build
+	@sh Examples/demo.sh $(BIN)
+
+bench:
+	$(SWIFT) build -c release
+	@sh Examples/bench.sh $(RELEASE_BIN) docs/benchmarks.md
+
+install:
+	$(SWIFT) build -c release
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/realmctl
+
+clean:
+	rm -rf .build

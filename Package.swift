@@ -1,0 +1,50 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny")
+]
+
+let package = Package(
+  name: "realmctl",
+  platforms: [.macOS(.v15)],
+  products: [
+    .library(name: "RealmFormat", targets: ["RealmFormat"]),
+    .library(name: "RealmStorage", targets: ["RealmStorage"]),
+    .executable(name: "realmctl", targets: ["realmctl"]),
+  ],
+  targets: [
+    // The on-disk format: decoding and encoding of nodes, tables, values. No I/O.
+    .target(name: "RealmFormat", swiftSettings: strict),
+    // Files: mapping, locking, read and write transactions, atomic commits.
+    .target(name: "RealmStorage", dependencies: ["RealmFormat"], swiftSettings: strict),
+    // JSON: the canonical dump and schema formats (no Foundation in the hot path).
+    .target(name: "RealmJSON", dependencies: ["RealmFormat"], swiftSettings: strict),
+    // Migration plans, the expression language and the migrator.
+    .target(
+      name: "RealmMigration", dependencies: ["RealmStorage", "RealmJSON"], swiftSettings: strict),
+    // The command layer: argument parsing, help, commands, exit codes. Testable in-process.
+    .target(
+      name: "RealmCLI", dependencies: ["RealmMigration", "RealmStorage", "RealmJSON"],
+      swiftSettings: strict),
+    .executableTarget(name: "realmctl", dependencies: ["RealmCLI"], swiftSettings: strict),
+    // Shared test helpers: fixture paths, seeded random numbers, byte mutators.
+    .target(
+      name: "RealmTestSupport", dependencies: ["RealmStorage", "RealmJSON"], path: "Sources/RealmTestSupport",
+      swiftSettings: strict),
+    .testTarget(
+      name: "RealmFormatTests", dependencies: ["RealmFormat", "RealmTestSupport"],
+      swiftSettings: strict),
+    .testTarget(
+      name: "RealmStorageTests", dependencies: ["RealmStorage", "RealmJSON", "RealmTestSupport"],
+      swiftSettings: strict),
+    .testTarget(
+      name: "RealmJSONTests", dependencies: ["RealmJSON", "RealmTestSupport"], swiftSettings: strict),
+    .testTarget(
+      name: "RealmMigrationTests", dependencies: ["RealmMigration", "RealmTestSupport"],
+      swiftSettings: strict),
+    .testTarget(
+      name: "RealmCLITests", dependencies: ["RealmCLI", "RealmTestSupport"], swiftSettings: strict),
+  ],
+  swiftLanguageModes: [.v6]
+)

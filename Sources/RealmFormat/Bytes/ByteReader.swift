@@ -1,0 +1,109 @@
+/// Checked, position-independent access to a range of bytes (usually a memory-mapped file).
+///
+/// The single chokepoint for raw memory in the reader: every read is bounds-checked and
+/// throws ``FormatError`` instead of trapping. `ByteReader` does not own the memory; `owner`
+/// keeps the mapping (or array) alive as long as any reader refers to it.
+public struct ByteReader: @unchecked Sendable {
+  /// The bytes. Valid while `owner` is alive.
+  public let base: UnsafeRawBufferPointer
+  /// Keeps the storage of `base` alive.
+  public let owner: AnyObject?
+
+  /// Number of readable bytes.
+  @inlinable public var count: Int { base.count }
+
+  /// Wraps memory kept alive by `owner`.
+  public init(base: UnsafeRawBufferPointer, owner: AnyObject?) {
+    self.base = base
+    self.owner = owner
+  }
+
+  /// Copies `bytes` into a heap buffer owned by the reader (tests, small files).
+  public init(bytes: [UInt8]) {
+    let box = ByteBox(bytes)
+    self.base = UnsafeRawBufferPointer(start: box.pointer.baseAddress, count: bytes.count)
+    self.owner = box
+  }
+
+  /// True when `count` bytes at `offset` are inside the data. Never overflows.
+  @inlinable
+  public func contains(offset: Int, count n: Int) -> Bool {
+    offset >= 0 && n >= 0 && offset <= base.count &- n
+  }
+
+  @inlinable
+  func check(_ offset: Int, _ n: Int) throws(FormatError) {
+    guard contains(offset: offset, count: n) else {
+      throw FormatError.truncated(at: offset, needed: n, size: base.count)
+    }
+  }
+
+  /// Byte at `offset`.
+  @inlinable
+  public func uint8(at offset: Int) throws(FormatError) -> UInt8 {
+    try check(offset, 1)
+    return base[offset]
+  }
+
+  /// Little-endian `UInt16` at `offset`.
+  @inlinable
+  public func uint16(at offset: Int) throws(FormatError) -> UInt16 {
+    try check(offset, 2)
+    return UInt16(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+  }
+
+  /// Little-endian `UInt32` at `offset`.
+  @inlinable
+  public func uint32(at offset: Int) throws(FormatError) -> UInt32 {
+    try check(offset, 4)
+    return UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+  }
+
+  /// Little-endian `UInt64` at `offset`.
+  @inlinable
+  public func uint64(at offset: Int) throws(FormatError) -> UInt64 {
+    try check(offset, 8)
+    return UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+  }
+
+  /// A view of `count` bytes at `offset`.
+  @inlinable
+  public func bytes(at offset: Int, count n: Int) throws(FormatError) -> UnsafeRawBufferPointer {
+    try check(offset, n)
+    return UnsafeRawBufferPointer(rebasing: base[offset..<(offset + n)])
+  }
+
+  /// A copy of `count` bytes at `offset`.
+  public func array(at offset: Int, count n: Int) throws(FormatError) -> [UInt8] {
+    Array(try bytes(at: offset, count: n))
+  }
+
+  // MARK: - Unchecked reads (callers have validated the range once, see ArrayNode)
+
+  @inlinable
+  func uncheckedUInt64(at offset: Int) -> UInt64 {
+    UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+  }
+  @inlinable
+  func uncheckedUInt32(at offset: Int) -> UInt32 {
+    UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+  }
+  @inlinable
+  func uncheckedUInt16(at offset: Int) -> UInt16 {
+    UInt16(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+  }
+  @inlinable
+  func uncheckedUInt8(at offset: Int) -> UInt8 { base[offset] }
+}
+
+/// Heap storage for ``ByteReader/init(bytes:)``.
+final class ByteBox: @unchecked Sendable {
+  let pointer: UnsafeMutableRawBufferPointer
+  init(_ bytes: [UInt8]) {
+    pointer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 8)
+    bytes.withUnsafeBytes { src in
+      if let s = src.baseAddress, let d = pointer.baseAddress { d.copyMemory(from: s, byteCount: src.count) }
+    }
+  }
+  deinit { pointer.deallocate() }
+}

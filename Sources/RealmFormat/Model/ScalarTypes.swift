@@ -1,0 +1,105 @@
+/// A point in time: seconds and nanoseconds since 1970-01-01 UTC (`realm::Timestamp`).
+///
+/// Nanoseconds have the same sign as seconds and `|nanoseconds| < 1_000_000_000`.
+public struct Timestamp: Sendable, Hashable {
+  /// Seconds since the epoch.
+  public var seconds: Int64
+  /// Nanoseconds, same sign as `seconds`.
+  public var nanoseconds: Int32
+  /// Creates a timestamp.
+  public init(seconds: Int64, nanoseconds: Int32) {
+    self.seconds = seconds
+    self.nanoseconds = nanoseconds
+  }
+}
+
+/// A 12-byte MongoDB ObjectId, bytes in canonical (big-endian) order.
+public struct ObjectId: Sendable, Hashable, Comparable {
+  /// Bytes 0-7, big-endian.
+  public var high: UInt64
+  /// Bytes 8-11, big-endian.
+  public var low: UInt32
+
+  /// Creates an ObjectId from its two big-endian parts.
+  public init(high: UInt64, low: UInt32) {
+    self.high = high
+    self.low = low
+  }
+
+  /// Creates an ObjectId from exactly 12 bytes; nil for another length.
+  public init?<C: Collection>(bytes: C) where C.Element == UInt8 {
+    guard bytes.count == 12 else { return nil }
+    var h: UInt64 = 0
+    var l: UInt32 = 0
+    for (i, b) in bytes.enumerated() {
+      if i < 8 { h = h << 8 | UInt64(b) } else { l = l << 8 | UInt32(b) }
+    }
+    high = h
+    low = l
+  }
+
+  /// The 12 bytes.
+  public var bytes: [UInt8] {
+    (0..<8).map { UInt8(truncatingIfNeeded: high >> (56 - 8 * $0)) }
+      + (0..<4).map { UInt8(truncatingIfNeeded: low >> (24 - 8 * $0)) }
+  }
+
+  public static func < (a: ObjectId, b: ObjectId) -> Bool {
+    (a.high, a.low) < (b.high, b.low)
+  }
+}
+
+/// A 16-byte UUID, bytes in RFC 4122 order.
+public struct RealmUUID: Sendable, Hashable, Comparable {
+  /// Bytes 0-7, big-endian.
+  public var high: UInt64
+  /// Bytes 8-15, big-endian.
+  public var low: UInt64
+
+  /// Creates a UUID from its two big-endian halves.
+  public init(high: UInt64, low: UInt64) {
+    self.high = high
+    self.low = low
+  }
+
+  /// Creates a UUID from exactly 16 bytes; nil for another length.
+  public init?<C: Collection>(bytes: C) where C.Element == UInt8 {
+    guard bytes.count == 16 else { return nil }
+    var h: UInt64 = 0
+    var l: UInt64 = 0
+    for (i, b) in bytes.enumerated() {
+      if i < 8 { h = h << 8 | UInt64(b) } else { l = l << 8 | UInt64(b) }
+    }
+    high = h
+    low = l
+  }
+
+  /// The 16 bytes.
+  public var bytes: [UInt8] {
+    (0..<8).map { UInt8(truncatingIfNeeded: high >> (56 - 8 * $0)) }
+      + (0..<8).map { UInt8(truncatingIfNeeded: low >> (56 - 8 * $0)) }
+  }
+
+  public static func < (a: RealmUUID, b: RealmUUID) -> Bool {
+    (a.high, a.low) < (b.high, b.low)
+  }
+}
+
+/// An IEEE 754-2008 decimal128 in BID encoding, as Realm stores it (`realm::Decimal128`).
+///
+/// Conversion to and from text lives in `Decimal128+Text.swift`.
+public struct Decimal128: Sendable, Hashable {
+  /// Low 64 bits.
+  public var low: UInt64
+  /// High 64 bits (sign, combination field, high coefficient bits).
+  public var high: UInt64
+  /// Creates a value from its two words.
+  public init(low: UInt64, high: UInt64) {
+    self.low = low
+    self.high = high
+  }
+  /// Realm's null marker: a NaN with payload 0xAA.
+  public static let realmNull = Decimal128(low: 0xAA, high: 0x7C00_0000_0000_0000)
+  /// Zero (coefficient 0, exponent 0).
+  public static let zero = Decimal128(low: 0, high: 0x3040_0000_0000_0000)
+}

@@ -1,0 +1,2 @@
+// Migration plans, the expression language and the migrator. See docs/Architecture.md.
+@_exported import RealmStorage

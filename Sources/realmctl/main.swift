@@ -1,0 +1,3 @@
+import RealmCLI
+
+print(RealmCtl.version)

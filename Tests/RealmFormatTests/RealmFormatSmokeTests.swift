@@ -1,0 +1,8 @@
+import Testing
+@testable import RealmFormat
+
+@Suite struct RealmFormatSmokeTests {
+  @Test func moduleLoads() {
+    #expect(Bool(true))
+  }
+}

@@ -1,0 +1,8 @@
+import Testing
+@testable import RealmStorage
+
+@Suite struct RealmStorageSmokeTests {
+  @Test func moduleLoads() {
+    #expect(Bool(true))
+  }
+}
