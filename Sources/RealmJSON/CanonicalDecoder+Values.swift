@@ -108,7 +108,13 @@ extension CanonicalDecoder {
     guard let d = doubleValue(json, wrapper: wrapper) else { return nil }
     guard d.isFinite else { return Float(d) }
     var f = Float(d)
-    if Double(f) != d, let direct = Float(d.description) { f = direct }
+    if Double(f) != d {
+      // Rounding the text to a double and then to a float can go wrong only when the double
+      // lands exactly on the midpoint between two floats (midpoints are doubles); then round
+      // the text straight to a float (its shortest digits are the double's description).
+      let other = d > Double(f) ? f.nextUp : f.nextDown
+      if (Double(f) + Double(other)) / 2 == d, let direct = Float(d.description) { f = direct }
+    }
     if !f.isFinite {
       throw CanonicalDecodingError(line: line, path: path, message: "\(d) is out of range for a float")
     }
@@ -208,6 +214,9 @@ extension CanonicalDecoder {
     else {
       throw CanonicalDecodingError(
         line: line, path: path, message: "expected a link {\"$ref\":\"Class\",\"$key\":integer}, found \(describe(json))")
+    }
+    guard let target = schema.objectSchema(named: cls), !target.isEmbedded else {
+      throw CanonicalDecodingError(line: line, path: path, message: "link to unknown or embedded class '\(cls)'")
     }
     return ObjectLink(className: cls, key: key)
   }

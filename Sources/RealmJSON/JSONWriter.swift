@@ -102,6 +102,24 @@ public struct JSONWriter: Sendable {
     afterKey = true
   }
 
+  /// Writes a member name already encoded as `"name":` (see ``encodedKey(_:)``); compact
+  /// output only (no space after the colon).
+  @inline(__always)
+  public mutating func key(encoded: [UInt8]) {
+    separate()
+    buffer.append(contentsOf: encoded)
+    if indent > 0 { buffer.append(UInt8(ascii: " ")) }
+    afterKey = true
+  }
+
+  /// The bytes of `"name":` with the name escaped, for ``key(encoded:)``.
+  public static func encodedKey(_ name: String) -> [UInt8] {
+    var w = JSONWriter(indent: 0, capacity: name.utf8.count + 3)
+    w.writeString(name)
+    w.buffer.append(UInt8(ascii: ":"))
+    return w.buffer
+  }
+
   /// A string value.
   public mutating func value(_ s: String) { separate(); writeString(s) }
   /// An integer value.

@@ -186,3 +186,36 @@ import Testing
     }
   }
 }
+
+@Suite struct JSONLineSplitterTests {
+  @Test func splitsAcrossChunksAndCountsBlankLines() throws {
+    let text = Array("{\"a\":1}\r\n\n  \n{\"b\":\n2}\n{\"c\":3}".utf8)
+    for chunkSize in [1, 2, 3, 7, 100] {
+      var splitter = JSONLineSplitter()
+      var got: [(String, Int)] = []
+      var i = 0
+      while i < text.count {
+        let chunk = Array(text[i..<min(text.count, i + chunkSize)])
+        try splitter.feed(chunk) { got.append((String(decoding: $0, as: UTF8.self), $1)) }
+        i += chunkSize
+      }
+      try splitter.finish { got.append((String(decoding: $0, as: UTF8.self), $1)) }
+      #expect(got.map(\.0) == ["{\"a\":1}", "{\"b\":", "2}", "{\"c\":3}"], "chunk \(chunkSize)")
+      #expect(got.map(\.1) == [1, 4, 5, 6])
+    }
+  }
+
+  @Test func refusesOverlongLines() {
+    var splitter = JSONLineSplitter(maxLineLength: 4)
+    #expect(throws: CanonicalDecodingError.self) {
+      try splitter.feed(Array("ok\n123456".utf8)) { _, _ in }
+    }
+  }
+
+  @Test func mixedLinksMustNameATopLevelClass() {
+    let text = #"{"$class":"Doc","$key":1,"id":1,"f":1,"d":null,"m":{"$ref":"Spot","$key":0},"when":null,"dec":[],"bin":null,"ids":[],"u":null,"tags":{},"friend":null,"spot":null}"#
+    #expect(throws: CanonicalDecodingError(line: 3, path: "Doc.m", message: "link to unknown or embedded class 'Spot'")) {
+      try CanonicalDecoder(schema: CanonicalCodecTests.schema).decodeLine(Array(text.utf8), line: 3)
+    }
+  }
+}
