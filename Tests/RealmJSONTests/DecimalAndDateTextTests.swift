@@ -162,3 +162,24 @@ import Testing
     }
   }
 }
+
+@Suite struct DecimalNarrowingTests {
+  @Test func narrowsExactlyOrNotAtAll() throws {
+    #expect(Decimal128.realmNull.bid64 == 0x7C00_0000_0000_00AA)
+    #expect(Decimal128.realmNull.bid32 == 0x7C00_00AA)
+    #expect(Decimal128(text: "3.14")?.bid32 == 0x3180_013A)
+    #expect(Decimal128(text: "1")?.bid64 == 0x31C0_0000_0000_0001)
+    #expect(Decimal128(text: "-Inf")?.bid64 == 0xF800_0000_0000_0000)
+    #expect(Decimal128(text: "1E-300")?.bid32 == nil)
+    #expect(Decimal128(text: "1E-300")?.bid64 != nil)
+    #expect(Decimal128(text: "1234567890123456789012345678901234")?.bid64 == nil)
+    var rng = SeededRandom(seed: 21)
+    for _ in 0..<2000 {
+      let d = Decimal128(
+        negative: rng.next() % 2 == 0, coefficient: UInt128(rng.next() % (1 << 54)),
+        exponent: Int(rng.next() % 900) - 450)!
+      if let b = d.bid64 { #expect(Decimal128(bid64: b) == d) }
+      if let b = d.bid32 { #expect(Decimal128(bid32: b) == d) }
+    }
+  }
+}
