@@ -5,8 +5,9 @@
 public protocol CompiledValueExpression: Sendable {
   /// The property the expression's values fit (type, collection, optionality), when known.
   var resultProperty: Property? { get }
-  /// Evaluates against the object's values before the step (`old`) and the values already
-  /// assigned in this step (`new`, by property index of the working layout; nil = not set yet).
+  /// Evaluates against the object's values before the step (`old`, in the class's layout) and
+  /// the values assigned earlier in the same step (`new`, in the order of the `newProperties`
+  /// given at compile time).
   func evaluate(old: [RealmValue], new: [RealmValue?], objectKey: Int64) throws -> RealmValue
 }
 
