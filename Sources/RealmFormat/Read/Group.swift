@@ -153,19 +153,18 @@ public struct Group: Sendable {
     }
   }
 
-  /// Reads the three parallel free-list arrays (§3.4).
+  /// Reads the three parallel free-list arrays (§3.4). Arrays of unequal length are read up to
+  /// the shortest (``check()`` reports them); entries outside the `Int` range are an error.
   private static func readFreeList(_ top: ArrayNode) throws(FormatError) -> [FreeChunk] {
     guard let positions = try top.optionalChild(3), let lengths = try top.optionalChild(4) else { return [] }
     let versions = top.count > 5 ? try top.optionalChild(5) : nil
     try positions.requirePlainIntegers("a free-list position array")
     try lengths.requirePlainIntegers("a free-list length array")
-    guard lengths.count == positions.count, versions.map({ $0.count == positions.count }) ?? true else {
-      throw FormatError.corrupt("the free-list arrays have different lengths", at: positions.ref.rawValue)
-    }
     try versions?.requirePlainIntegers("a free-list version array")
+    let n = min(positions.count, lengths.count, versions?.count ?? Int.max)
     var chunks: [FreeChunk] = []
-    chunks.reserveCapacity(positions.count)
-    for i in 0..<positions.count {
+    chunks.reserveCapacity(n)
+    for i in 0..<n {
       let p = positions.uncheckedGet(i)
       let l = lengths.uncheckedGet(i)
       guard p >= 0, l >= 0, let pos = Int(exactly: p), let len = Int(exactly: l) else {
