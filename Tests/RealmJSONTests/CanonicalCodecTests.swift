@@ -146,6 +146,10 @@ import Testing
     #expect(decodeError(#"{"$class":"Doc","#) == "line 7: column 17: expected a string key")
     #expect(decodeError(line(#""id":1,"f":1,"d":null,"# + rest.replacingOccurrences(of: #""m":null"#, with: #""m":{"$foo":1}"#)))
       .hasPrefix("line 7: Doc.m: unknown wrapper '$foo'"))
+    #expect(decodeError(line(#""id":1,"f":1,"d":null,"# + rest.replacingOccurrences(of: #""m":null"#, with: #""m":[1,2,{"k":[{"$float":"x"}]}]"#)))
+      == #"line 7: Doc.m[2].k[0]: invalid '$float' value in an object with keys '$float'"#)
+    #expect(decodeError(line(#""id":1,"f":1,"d":null,"# + rest.replacingOccurrences(of: #""tags":{}"#, with: #""tags":{"a":"x","b":7}"#)))
+      == "line 7: Doc.tags.b: expected a string, found the integer 7")
   }
 
   @Test func fillsOrListsMissingPropertiesOnRequest() throws {
