@@ -6,6 +6,9 @@ import RealmJSON
 /// bits), decimals by value, sets as multisets, JSON objects regardless of member order, and,
 /// for schemas, property order ignored on request. Each function returns the differences as
 /// human-readable lines; an empty list means the two match.
+///
+/// One deliberate difference: decimals are compared at their full 34 digits, where the script's
+/// `Decimal.normalize()` rounds both sides to 28 digits first.
 public enum DumpComparison {
   /// Compares two JSON Lines dumps of files with the schema document `schema`
   /// (the expected `schema.json`).
@@ -61,7 +64,9 @@ public enum DumpComparison {
   /// Compares two parsed schema documents.
   public static func compareSchemas(expected e: JSONValue, actual a: JSONValue, anyPropertyOrder: Bool = false) -> [String] {
     var msgs: [String] = []
-    for k in ["schemaVersion", "fileFormat"] where e[k] != a[k] {
+    // A missing member counts as null, as Python's dict.get makes it.
+    func get(_ v: JSONValue, _ k: String) -> JSONValue { v[k] ?? .null }
+    for k in ["schemaVersion", "fileFormat"] where get(e, k) != get(a, k) {
       msgs.append("\(k): expected \(repr(e[k])), got \(repr(a[k]))")
     }
     let ec = classesByName(e)
@@ -75,7 +80,7 @@ public enum DumpComparison {
         msgs.append("class \(className): missing")
         continue
       }
-      for k in ["embedded", "primaryKey"] where ecls[k] != acls[k] {
+      for k in ["embedded", "primaryKey"] where get(ecls, k) != get(acls, k) {
         msgs.append("class \(className): \(k) expected \(repr(ecls[k])), got \(repr(acls[k]))")
       }
       let ep = properties(ecls)
@@ -89,12 +94,33 @@ public enum DumpComparison {
       for p in ap { am[name(of: p)] = p }
       for p in ep {
         guard let q = am[name(of: p)] else { continue }
-        for k in ["type", "objectType", "optional", "indexed"] where p[k] != q[k] {
+        for k in ["type", "objectType", "optional", "indexed"] where get(p, k) != get(q, k) {
           msgs.append("\(className).\(name(of: p)): \(k) expected \(repr(p[k])), got \(repr(q[k]))")
         }
       }
     }
     return msgs
+  }
+
+  /// Compares `actual` with a fixture's dump, e.g. `compareDumpWithFixture("alltypes/dump.jsonl",
+  /// schema: "alltypes/schema.json", actual: output)`; a fixture that cannot be read is a
+  /// difference too.
+  public static func compareDumpWithFixture(_ dump: String, schema: String, actual: [UInt8]) -> [String] {
+    do {
+      return compareDumps(expected: try Fixtures.bytes(dump), actual: actual, schema: try Fixtures.bytes(schema))
+    } catch {
+      return ["cannot read fixture '\(dump)' or '\(schema)': \(error)"]
+    }
+  }
+
+  /// Compares `actual` with a fixture's schema document (`anyPropertyOrder` for migration
+  /// results).
+  public static func compareSchemaWithFixture(_ schema: String, actual: [UInt8], anyPropertyOrder: Bool = false) -> [String] {
+    do {
+      return compareSchemas(expected: try Fixtures.bytes(schema), actual: actual, anyPropertyOrder: anyPropertyOrder)
+    } catch {
+      return ["cannot read fixture '\(schema)': \(error)"]
+    }
   }
 
   /// Parses JSON Lines, leaving out blank lines; parse errors become problems.

@@ -111,3 +111,16 @@ import Testing
       == ["schemaVersion: expected 1, got None", "A.b: optional expected True, got False"])
   }
 }
+
+@Suite struct DumpComparisonFixtureTests {
+  @Test func comparesWithFixtures() throws {
+    let dump = try Fixtures.bytes("person-add-email/after.dump.jsonl")
+    #expect(DumpComparison.compareDumpWithFixture("person-add-email/after.dump.jsonl", schema: "person-add-email/after.schema.json", actual: dump) == [])
+    #expect(DumpComparison.compareDumpWithFixture("person-add-email/dump.jsonl", schema: "person-add-email/schema.json", actual: dump).isEmpty == false)
+    #expect(DumpComparison.compareDumpWithFixture("nope/dump.jsonl", schema: "nope/schema.json", actual: dump).first?.hasPrefix("cannot read fixture") == true)
+    // A missing member and an explicit null are the same, as in the script.
+    let a = #"{"schemaVersion": null, "fileFormat": 24, "classes": [{"name": "A", "properties": [{"name": "x", "type": "int", "optional": false, "indexed": false}]}]}"#
+    let b = #"{"fileFormat": 24, "classes": [{"name": "A", "embedded": null, "primaryKey": null, "properties": [{"name": "x", "type": "int", "objectType": null, "optional": false, "indexed": false}]}]}"#
+    #expect(DumpComparison.compareSchemas(expected: Array(a.utf8), actual: Array(b.utf8)) == [])
+  }
+}
