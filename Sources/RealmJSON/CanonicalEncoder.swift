@@ -61,6 +61,13 @@ public struct CanonicalEncoder: Sendable {
     writer.endObject()
   }
 
+  /// The canonical JSON text of one value, e.g. for messages (`{"$oid":"…"}`, `"Ada"`, `42`).
+  public func text(of value: RealmValue, inMixed: Bool = false) -> String {
+    var w = JSONWriter(indent: 0, capacity: 64)
+    writeValue(value, inMixed: inMixed, to: &w)
+    return String(decoding: w.buffer, as: UTF8.self)
+  }
+
   /// Writes one property value. `property` tells whether it is mixed (the only case where the
   /// declared type changes the encoding).
   public func writeValue(_ value: RealmValue, of property: Property, to writer: inout JSONWriter) {

@@ -78,6 +78,15 @@ import Testing
     }
   }
 
+  @Test func rendersSingleValuesAsText() {
+    let enc = CanonicalEncoder(schema: Self.schema)
+    #expect(enc.text(of: .string("Ada")) == #""Ada""#)
+    #expect(enc.text(of: .double(1.5)) == "1.5")
+    #expect(enc.text(of: .double(1.5), inMixed: true) == #"{"$double":1.5}"#)
+    #expect(enc.text(of: .float(-.infinity)) == #"{"$float":"-Infinity"}"#)
+    #expect(enc.text(of: .date(Timestamp(seconds: 0, nanoseconds: 1))) == #"{"$date":"1970-01-01T00:00:00.000000001Z"}"#)
+  }
+
   @Test func writesDatesOutsideYears1To9999AsSeconds() {
     var w = JSONWriter()
     let enc = CanonicalEncoder(schema: Self.schema)
