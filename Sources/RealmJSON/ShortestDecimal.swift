@@ -5,13 +5,19 @@
 /// two-digit minimum exponent (`1e-07`, `6.52194e+21`, `0.001`, `756479168`).
 enum ShortestDecimal {
   /// Appends `v` (finite) to `out`; `-0.0` stays `-0.0`; a non-finite value appends `null`.
-  static func append<F: BinaryFloatingPoint & LosslessStringConvertible>(_ v: F, to out: inout [UInt8]) {
+  static func append<F: BinaryFloatingPoint & LosslessStringConvertible>(
+    _ v: F, to out: inout [UInt8]
+  ) {
     guard v.isFinite else {
       out.append(contentsOf: Array("null".utf8))
       return
     }
     if v == 0 {
-      if v.sign == .minus { out.append(contentsOf: [0x2D, 0x30, 0x2E, 0x30]) } else { out.append(0x30) }
+      if v.sign == .minus {
+        out.append(contentsOf: [0x2D, 0x30, 0x2E, 0x30])
+      } else {
+        out.append(0x30)
+      }
       return
     }
     if v.sign == .minus { out.append(UInt8(ascii: "-")) }
@@ -19,7 +25,9 @@ enum ShortestDecimal {
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { scratch in
       var pointPosition = 0  // value = 0.d1d2...dn * 10^pointPosition
       let n = parseDescription(magnitude.description, into: scratch, pointPosition: &pointPosition)
-      layOut(magnitude, digits: UnsafeBufferPointer(rebasing: scratch[0..<n]), pointPosition: pointPosition, to: &out)
+      layOut(
+        magnitude, digits: UnsafeBufferPointer(rebasing: scratch[0..<n]),
+        pointPosition: pointPosition, to: &out)
     }
   }
 
@@ -87,7 +95,9 @@ enum ShortestDecimal {
     var skippedLeading = 0
     for c in text.utf8 {
       if inExponent {
-        if c == UInt8(ascii: "-") { exponentNegative = true } else if c >= 0x30 && c <= 0x39 {
+        if c == UInt8(ascii: "-") {
+          exponentNegative = true
+        } else if c >= 0x30 && c <= 0x39 {
           exponent = exponent * 10 + Int(c - 0x30)
         }
         continue

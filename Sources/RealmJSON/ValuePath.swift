@@ -30,19 +30,22 @@ struct ValuePath {
 
   /// The path of a property of the object at this path.
   func member(_ name: String) -> ValuePath {
-    isBare ? ValuePath(prefix: prefix, member: name, index: nil, key: nil)
+    isBare
+      ? ValuePath(prefix: prefix, member: name, index: nil, key: nil)
       : ValuePath(prefix: text, member: name, index: nil, key: nil)
   }
 
   /// The path of a list or set element.
   func index(_ i: Int) -> ValuePath {
-    hasElement ? ValuePath(prefix: text, member: nil, index: i, key: nil)
+    hasElement
+      ? ValuePath(prefix: text, member: nil, index: i, key: nil)
       : ValuePath(prefix: prefix, member: memberName, index: i, key: nil)
   }
 
   /// The path of a dictionary value.
   func key(_ k: String) -> ValuePath {
-    hasElement ? ValuePath(prefix: text, member: nil, index: nil, key: k)
+    hasElement
+      ? ValuePath(prefix: text, member: nil, index: nil, key: k)
       : ValuePath(prefix: prefix, member: memberName, index: nil, key: k)
   }
 }

@@ -19,8 +19,10 @@ import Testing
       b = Array(b[0..<Int(rng.next() % UInt64(b.count))])
     case 2:
       // Replace a byte with something structurally interesting.
-      let tokens: [[UInt8]] = [Array("[".utf8), Array("{".utf8), Array("\"$".utf8), Array("-".utf8),
-                               Array("1e999".utf8), Array("null".utf8), Array("\\u0000".utf8), Array("9".utf8)]
+      let tokens: [[UInt8]] = [
+        Array("[".utf8), Array("{".utf8), Array("\"$".utf8), Array("-".utf8),
+        Array("1e999".utf8), Array("null".utf8), Array("\\u0000".utf8), Array("9".utf8),
+      ]
       let at = Int(rng.next() % UInt64(b.count))
       b.replaceSubrange(at..<(at + 1), with: tokens[Int(rng.next() % UInt64(tokens.count))])
     default:

@@ -11,8 +11,12 @@ import Testing
 @Suite struct ReaderToDumpTests {
   /// The Realm file whose answers a dump fixture holds.
   static func realmFile(forDump dump: String) -> String {
-    if dump.hasPrefix("realm-core-samples/") { return dump.replacingOccurrences(of: "dump.jsonl", with: "original.realm") }
-    if dump.hasSuffix("/dump.jsonl") { return dump.replacingOccurrences(of: "/dump.jsonl", with: "/before.realm") }
+    if dump.hasPrefix("realm-core-samples/") {
+      return dump.replacingOccurrences(of: "dump.jsonl", with: "original.realm")
+    }
+    if dump.hasSuffix("/dump.jsonl") {
+      return dump.replacingOccurrences(of: "/dump.jsonl", with: "/before.realm")
+    }
     return dump.replacingOccurrences(of: ".dump.jsonl", with: ".realm")
   }
 
@@ -53,11 +57,15 @@ import Testing
     }
     try writer.finish()
     let expected = try Fixtures.bytes(dump)
-    let differences = DumpComparison.compareDumps(expected: expected, actual: output, schema: expectedSchema)
+    let differences = DumpComparison.compareDumps(
+      expected: expected, actual: output, schema: expectedSchema)
     #expect(differences == [], "\(dump): \(differences.prefix(3))")
     let expectedLines = expected.split(separator: 0x0A)
     let lines = output.split(separator: 0x0A)
     let differing = zip(expectedLines, lines).filter { !$0.0.elementsEqual($0.1) }
-    #expect(differing.isEmpty, "\(dump): \(differing.count) of \(expectedLines.count) lines differ in bytes; first: \(differing.first.map { FixtureRoundTripTests.firstDifference(Array($0.0), Array($0.1)) } ?? "")")
+    #expect(
+      differing.isEmpty,
+      "\(dump): \(differing.count) of \(expectedLines.count) lines differ in bytes; first: \(differing.first.map { FixtureRoundTripTests.firstDifference(Array($0.0), Array($0.1)) } ?? "")"
+    )
   }
 }

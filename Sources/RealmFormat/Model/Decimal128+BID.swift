@@ -94,7 +94,8 @@ extension Decimal128 {
     }
     if coefficient > 9_999_999_999_999_999 { coefficient = 0 }
     // Always in range: BID64 exponents are -398...369 and coefficients < 10^16.
-    self = Decimal128(negative: negative, coefficient: UInt128(coefficient), exponent: exponent) ?? .nan
+    self =
+      Decimal128(negative: negative, coefficient: UInt128(coefficient), exponent: exponent) ?? .nan
   }
 
   /// Widens a BID32 decimal (the 4-byte leaf form of format 24, §6.7); Realm's BID32 null
@@ -119,7 +120,8 @@ extension Decimal128 {
       coefficient = x & 0x007F_FFFF
     }
     if coefficient > 9_999_999 { coefficient = 0 }
-    self = Decimal128(negative: negative, coefficient: UInt128(coefficient), exponent: exponent) ?? .nan
+    self =
+      Decimal128(negative: negative, coefficient: UInt128(coefficient), exponent: exponent) ?? .nan
   }
 }
 

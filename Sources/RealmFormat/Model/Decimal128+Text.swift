@@ -23,14 +23,17 @@ extension Decimal128 {
       if negative { out.append(UInt8(ascii: "-")) }
       withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
         let n = Decimal128.writeDigits(coefficient, to: buffer)
-        Decimal128.layOut(UnsafeBufferPointer(rebasing: buffer[0..<n]), exponent: exponent, to: &out)
+        Decimal128.layOut(
+          UnsafeBufferPointer(rebasing: buffer[0..<n]), exponent: exponent, to: &out)
       }
     }
   }
 
   /// Writes the decimal digits of `value` (< 10^34) to the start of `buffer`; returns their
   /// count. Works in two 64-bit halves of 19 digits: 128-bit division per digit is slow.
-  private static func writeDigits(_ value: UInt128, to buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+  private static func writeDigits(_ value: UInt128, to buffer: UnsafeMutableBufferPointer<UInt8>)
+    -> Int
+  {
     let tenTo19: UInt64 = 10_000_000_000_000_000_000
     let (high, low) = value.quotientAndRemainder(dividingBy: UInt128(tenTo19))
     var count = 0
@@ -60,7 +63,9 @@ extension Decimal128 {
   }
 
   /// Plain notation when the exponent is <= 0 and the adjusted exponent >= -6, else scientific.
-  private static func layOut(_ digits: UnsafeBufferPointer<UInt8>, exponent: Int, to out: inout [UInt8]) {
+  private static func layOut(
+    _ digits: UnsafeBufferPointer<UInt8>, exponent: Int, to out: inout [UInt8]
+  ) {
     let n = digits.count
     let adjusted = exponent + n - 1
     if exponent <= 0 && adjusted >= -6 {
@@ -214,6 +219,7 @@ extension Decimal128 {
       }
       if roundDigit > 5 || (roundDigit == 5 && (sticky || c % 2 == 1)) { c += 1 }
     }
-    return Decimal128(negative: negative, coefficient: c, exponent: e) ?? (negative ? .negativeInfinity : .infinity)
+    return Decimal128(negative: negative, coefficient: c, exponent: e)
+      ?? (negative ? .negativeInfinity : .infinity)
   }
 }
