@@ -119,9 +119,10 @@ import Testing
     #expect(Decimal128(bid64: 0x7C00_0000_0000_00AA) == .realmNull)
     #expect(Decimal128(bid64: 0x7800_0000_0000_0000) == .infinity)
     #expect(Decimal128(bid64: 0xB1A0_0000_0000_0005).text == "-0.5")  // exponent -1
-    // Large-coefficient form: bits 62:61 = 11, coefficient 0b100 ‖ bits 50:0.
-    #expect(Decimal128(bid64: 0x6C70_0000_0000_0000).text == "9007199254740992")  // 2^53, exponent 0
-    #expect(Decimal128(bid64: 0x6C70_0000_0000_0000 | 1 << 48).text == "9288674231451648")  // 2^53 + 2^48
+    // Large-coefficient form: bits 62:61 = 11, coefficient 0b100 ‖ bits 50:0; here exponent 0
+    // and coefficients 2^53 and 2^53 + 2^48.
+    #expect(Decimal128(bid64: 0x6C70_0000_0000_0000).text == "9007199254740992")
+    #expect(Decimal128(bid64: 0x6C70_0000_0000_0000 | 1 << 48).text == "9288674231451648")
     // Coefficients above 10^16 - 1 are non-canonical: zero.
     #expect(Decimal128(bid64: 0x6C77_FFFF_FFFF_FFFF).text == "0")
     #expect(Decimal128(bid32: 0x3180_013A).text == "3.14")
