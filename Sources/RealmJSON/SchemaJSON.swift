@@ -166,6 +166,14 @@ public enum SchemaJSON {
     if let pk = primaryKey, !seen.contains(pk) {
       throw fail("primaryKey", "class '\(name)' has no property '\(pk)'")
     }
+    if let pk = primaryKey, let p = properties.first(where: { $0.name == pk }),
+      p.collection != .single || ![.int, .string, .objectId, .uuid].contains(p.type)
+    {
+      throw fail(
+        "primaryKey",
+        "primary key '\(pk)' of class '\(name)' must be an int, string, objectId or uuid property, not \(typeAndObjectType(of: p).type)"
+      )
+    }
     if embedded && primaryKey != nil {
       throw fail("primaryKey", "embedded class '\(name)' cannot have a primary key")
     }

@@ -71,6 +71,12 @@ import Testing
       error(head + #"{"name": "A", "primaryKey": "id", "properties": []}]}"#)
         == "classes[0].primaryKey: class 'A' has no property 'id'")
     #expect(
+      error(
+        head
+          + #"{"name": "A", "primaryKey": "d", "properties": [{"name": "d", "type": "double"}]}]}"#)
+        == "classes[0].primaryKey: primary key 'd' of class 'A' must be an int, string, objectId or uuid property, not double"
+    )
+    #expect(
       error(head + #"{"name": "A", "properties": []}, {"name": "A", "properties": []}]}"#)
         == "classes[1].name: class 'A' appears twice")
     #expect(
