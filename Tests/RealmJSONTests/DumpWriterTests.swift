@@ -75,6 +75,29 @@ func runWriter(
     #expect(out.contains(#""_id": {"$oid":"650000000000000000000000"}"#))
   }
 
+  @Test func jsonOfEveryValueKindParsesBackToTheCanonicalObjects() throws {
+    for fixture in ["alltypes", "nested-links"] {
+      let out = try runWriter(.json, fixture: fixture, limit: 40)
+      guard case .object(let groups) = try JSONParser.parse(out) else {
+        Issue.record("\(fixture): not an object")
+        continue
+      }
+      let expected = try Fixtures.bytes("\(fixture)/dump.jsonl").split(separator: 0x0A)
+      var lines = 0
+      for g in groups {
+        guard case .array(let objects) = g.value else { continue }
+        for o in objects {
+          var w = JSONWriter()
+          w.value(o)
+          let match = expected.contains { $0.elementsEqual(w.buffer) }
+          #expect(match, "\(fixture): \(String(decoding: w.buffer.prefix(120), as: UTF8.self))")
+          lines += 1
+        }
+      }
+      #expect(lines > 0)
+    }
+  }
+
   @Test func csvHasAHeaderAndQuotesPerRFC4180() throws {
     let out = try runWriter(.csv, fixture: "embedded", classes: ["Contact"], limit: 2)
     let rows = out.components(separatedBy: "\r\n")
