@@ -52,6 +52,8 @@ struct SpaceAllocator {
   private(set) var cursor: Int
   /// Positions of nodes placed in reused chunks (so freeing them again is recognised).
   private(set) var placedInReusedSpace: Set<Int> = []
+  /// True when old free-list entries may be reused (``FreeSpacePolicy/reuseOlderFreeSpace``).
+  let reusesOldSpace: Bool
   private var nextFit = 0
   private var smallestFailedSize = Int.max
 
@@ -69,6 +71,7 @@ struct SpaceAllocator {
     self.kept = kept
     self.appendStart = appendStart
     self.cursor = appendStart
+    reusesOldSpace = reuseBelowVersion != nil
   }
 
   /// True when `position` was handed out by this allocator.

@@ -24,9 +24,13 @@ enum IntegerArrayEncoding {
   /// The node bytes (header with `AAAA`, payload, zero padding).
   ///
   /// - Parameter width: element width; `nil` picks the minimal width for the values.
-  static func encode(_ values: [Int64], hasRefs: Bool = false, width: Int? = nil) -> [UInt8] {
+  static func encode(
+    _ values: [Int64], hasRefs: Bool = false, isInner: Bool = false, contextFlag: Bool = false,
+    width: Int? = nil
+  ) -> [UInt8] {
     let w = width ?? values.reduce(0) { max($0, Self.width(for: $1)) }
-    let header = NodeHeader(hasRefs: hasRefs, width: w, count: values.count)
+    let header = NodeHeader(
+      isInner: isInner, hasRefs: hasRefs, contextFlag: contextFlag, width: w, count: values.count)
     var bytes = header.encoded
     bytes.reserveCapacity(header.byteSize)
     switch w {

@@ -32,10 +32,11 @@ extension WriteTransaction {
       state = .committed
       return result
     } catch {
-      if issuedFlip {
-        // The new version may already be the file's: never undo it.
+      if issuedFlip, (try? file.read(at: 23, count: 1)) != [header.flags] {
+        // The flip may have happened: the new version may already be the file's, never undo it.
         state = .committed
       } else {
+        issuedFlip = false
         rollback()
       }
       throw error
@@ -58,9 +59,9 @@ extension WriteTransaction {
   func prepareForWriting() throws(StorageError) {
     guard header.isStreaming, !convertedStreaming else { return }
     let top = header.footerTop ?? 0
+    convertedStreaming = true
     try file.write(le64(top), at: 8, stage: .streamingConversion)
     try file.write([header.formats[0]], at: 21, stage: .streamingConversion)
-    convertedStreaming = true
     try file.sync(stage: .streamingConversion)
     try file.write([header.flags | 1], at: 23, stage: .streamingConversion)
     try file.sync(stage: .streamingConversion)
@@ -89,28 +90,11 @@ extension WriteTransaction {
       // Slack between the old logical and physical end (e.g. a streaming footer).
       free.append(FreeChunk(position: oldTop.logicalSize, length: allocator.appendStart - oldTop.logicalSize, version: 0))
     }
-    var cursor = allocator.cursor
-    let sectionEnd = (cursor / sectionSize + 1) * sectionSize
-    if cursor + metadataSize(entries: free.count + 2) > sectionEnd {
-      free.append(FreeChunk(position: cursor, length: sectionEnd - cursor, version: 0))
-      cursor = sectionEnd
-    }
-    let normalized: [FreeChunk]
-    switch normalizeFreeList(free, logicalSize: cursor) {
-    case .success(let list): normalized = list
-    case .failure(let error):
-      throw StorageError.misuse("the transaction's free space is inconsistent (\(error.detail)); a node was freed twice or is not a node")
-    }
-    let entries = normalized.count + 1
-    guard entries <= 0xFF_FFFF else {
-      throw StorageError.unsupported(path: path, "the free list would have \(entries) entries, more than a node can hold")
-    }
-    let arrayBytes = IntegerArrayEncoding.byteSize(count: entries, width: 64)
-    let metadataEnd = cursor + metadataSize(entries: entries)
-    var newLogical = (metadataEnd + WriteTransaction.pageSize - 1) / WriteTransaction.pageSize * WriteTransaction.pageSize
-    if newLogical == metadataEnd { newLogical += WriteTransaction.pageSize }
-    let list = normalized + [FreeChunk(position: metadataEnd, length: newLogical - metadataEnd, version: 0)]
-
+    let plan = try planMetadata(free: free, metadataSize: metadataSize)
+    let list = plan.list
+    let cursor = plan.position
+    let arrayBytes = IntegerArrayEncoding.byteSize(count: list.count, width: 64)
+    let newLogical = plan.logicalSize
     let positionsRef = cursor
     let lengthsRef = positionsRef + arrayBytes
     let versionsRef = lengthsRef + arrayBytes
@@ -145,6 +129,63 @@ extension WriteTransaction {
     try file.write([header.flags ^ 1], at: 23, stage: .selectBit)
     try file.sync(stage: .selectBit)
     return CommitResult(topRef: Ref(newTopRef), version: newVersion, logicalSize: newLogical, freeCount: list.count)
+  }
+
+  /// Where the free lists and the top array go, the final free list and the logical size.
+  ///
+  /// The free lists describe the space around themselves, so their size depends on their
+  /// placement. Placed at the start of a reusable free entry (`length > size`), they shrink
+  /// that entry without changing the number of entries; otherwise they are appended and the
+  /// rest of the last page becomes one more entry.
+  private func planMetadata(
+    free: [FreeChunk], metadataSize: (Int) -> Int
+  ) throws(StorageError) -> (position: Int, list: [FreeChunk], logicalSize: Int) {
+    let page = WriteTransaction.pageSize
+    let end = allocator.cursor
+    // 1. Into free space: the file grows only by what the nodes needed.
+    var withTail = free
+    let logical = (end + page - 1) / page * page
+    if logical > end { withTail.append(FreeChunk(position: end, length: logical - end, version: 0)) }
+    var list = try normalized(withTail, logicalSize: logical)
+    let size = metadataSize(list.count)
+    let reuseOld = allocator.reusesOldSpace
+    if let i = list.firstIndex(where: { chunk in
+      let usable = chunk.position >= allocator.appendStart || (reuseOld && chunk.version < oldTop.version)
+      let sectionEnd = (chunk.position / sectionSize + 1) * sectionSize
+      return usable && chunk.length > size && chunk.position + size <= sectionEnd
+    }) {
+      let position = list[i].position
+      list[i].position += size
+      list[i].length -= size
+      return (position, list, logical)
+    }
+    // 2. Appended: past the nodes (in the next section if it would straddle one).
+    var appended = free
+    var cursor = end
+    let sectionEnd = (cursor / sectionSize + 1) * sectionSize
+    if cursor + metadataSize(list.count + 3) > sectionEnd {
+      appended.append(FreeChunk(position: cursor, length: sectionEnd - cursor, version: 0))
+      cursor = sectionEnd
+    }
+    var appendedList = try normalized(appended, logicalSize: cursor)
+    let entries = appendedList.count + 1
+    let metadataEnd = cursor + metadataSize(entries)
+    var newLogical = (metadataEnd + page - 1) / page * page
+    if newLogical == metadataEnd { newLogical += page }
+    appendedList.append(FreeChunk(position: metadataEnd, length: newLogical - metadataEnd, version: 0))
+    return (cursor, appendedList, newLogical)
+  }
+
+  private func normalized(_ chunks: [FreeChunk], logicalSize: Int) throws(StorageError) -> [FreeChunk] {
+    switch normalizeFreeList(chunks, logicalSize: logicalSize) {
+    case .success(let list):
+      guard list.count < 0xFF_FFFF else {
+        throw StorageError.unsupported(path: path, "the free list would have \(list.count) entries, more than a node can hold")
+      }
+      return list
+    case .failure(let error):
+      throw StorageError.misuse("the transaction's free space is inconsistent (\(error.detail)); a node was freed twice or is not a node")
+    }
   }
 
   /// Undoes everything written, in an order that keeps the old version readable at every
