@@ -138,4 +138,23 @@ import Glibc
     do { _ = try FileLock(exclusiveForRealmAt: path) }
     #expect(try Support.bytes(lockPath).isEmpty)
   }
+
+  @Test func theLockEndsWithTheTransaction() throws {
+    let path = try Support.copyFixture("format-samples/v24_commit.realm")
+    let tx = try WriteTransaction.begin(path: path)
+    let top = try #require(tx.top)
+    try tx.commit(tableNames: try top.ref(0), tables: try top.ref(1))
+    _ = try FileLock(exclusiveForRealmAt: path)  // while `tx` is still alive
+    let aborted = try WriteTransaction.begin(path: path)
+    aborted.abort()
+    _ = try FileLock(exclusiveForRealmAt: path)
+  }
+
+  @Test func aMissingRealmGetsNoLockFile() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let path = dir.appendingPathComponent("missing.realm").path
+    #expect(throws: StorageError(.notFound, "")) { _ = try WriteTransaction.begin(path: path) }
+    #expect(throws: StorageError(.notFound, "")) { try AtomicFileReplacement.replace(path: path) { _ in } }
+    #expect(!FileManager.default.fileExists(atPath: FileLock.lockPath(forRealmAt: path)))
+  }
 }

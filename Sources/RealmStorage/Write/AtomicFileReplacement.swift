@@ -79,13 +79,12 @@ public enum AtomicFileReplacement {
     faultInjection: (@Sendable (FaultPoint) -> FaultAction)? = nil,
     _ body: (Output) throws -> Void
   ) throws {
+    var st = stat()
+    guard stat(path, &st) == 0 else { throw StorageError.system("stat", path: path, errno: errno) }
     let heldLock: FileLock
     if let lock { heldLock = lock } else { heldLock = try FileLock(exclusiveForRealmAt: path) }
     defer { if lock == nil { heldLock.release() } }
     guard heldLock.isHeld else { throw StorageError.misuse("the lock for '\(path)' is not held") }
-
-    var st = stat()
-    guard stat(path, &st) == 0 else { throw StorageError.system("stat", path: path, errno: errno) }
     var template = Array((path + ".realmctl-tmp-XXXXXX").utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
       guard let base = buffer.baseAddress else { return -1 }

@@ -30,11 +30,13 @@ extension WriteTransaction {
     do {
       let result = try performCommit(tableNames: tableNames, tables: tables)
       state = .committed
+      finish()
       return result
     } catch {
       if issuedFlip, (try? file.read(at: 23, count: 1)) != [header.flags] {
         // The flip may have happened: the new version may already be the file's, never undo it.
         state = .committed
+        finish()
       } else {
         issuedFlip = false
         rollback()
@@ -193,6 +195,7 @@ extension WriteTransaction {
   func rollback() {
     state = .rolledBack
     buffer.discard()
+    defer { finish() }
     guard file.operationCount > 0 else { return }
     let other = 1 - header.select
     if wroteHeaderSlot {

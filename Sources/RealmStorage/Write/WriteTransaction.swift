@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// An in-place, atomic, durable write transaction on a Realm file (format 24), using Realm's
 /// own copy-on-write commit protocol (§8.2).
 ///
@@ -98,6 +106,8 @@ public final class WriteTransaction: @unchecked Sendable {
   public static func begin(path: String, options: Options = Options()) throws(StorageError)
     -> WriteTransaction
   {
+    // Refuse a missing realm before the lock file would be created beside it.
+    guard access(path, F_OK) == 0 else { throw StorageError.system("open", path: path, errno: errno) }
     let lock: FileLock
     if let given = options.lock { lock = given } else { lock = try FileLock(exclusiveForRealmAt: path) }
     guard lock.isHeld, lock.realmPath == path else {
@@ -263,6 +273,11 @@ public final class WriteTransaction: @unchecked Sendable {
     } catch {
       throw StorageError.corrupt(path: path, error)
     }
+  }
+
+  /// Releases the lock when the transaction took it itself.
+  func finish() {
+    if ownsLock { lock.release() }
   }
 
   func checkOpen() throws(StorageError) {
