@@ -10,7 +10,7 @@ extension WriteTransaction {
   /// version kept), because its changesets would not describe this change; Realm Core treats
   /// ref 0 as an empty history based at the current version (`InRealmHistory::
   /// update_from_ref_and_version`). Tops of 9 or more slots are written with 11 slots
-  /// (an evacuation point in slot 12 is dropped), smaller ones with 7.
+  /// (an evacuation point in slot 11 is dropped), smaller ones with 7.
   ///
   /// Steps: write the free lists and top array past the end; grow the file to a page
   /// multiple; `fsync`; write `top_ref[1-s]` and `file_format[1-s] = 24`; `fsync`; flip the
