@@ -68,7 +68,8 @@ import Testing
     let report = try SpaceAccounting.verify(reader)
     #expect(report.logicalSize == after.count)
     // The old names array is listed free with the new version.
-    #expect(newTop.freeChunks.contains { $0.position <= oldNames.rawValue && oldNames.rawValue < $0.end })
+    let freedNames = newTop.freeChunks.first { $0.position <= oldNames.rawValue && oldNames.rawValue < $0.end }
+    #expect(freedNames?.version == newTop.version)
   }
 
   @Test func fixturesPassSpaceAccountingBeforeAnyWrite() throws {
@@ -240,5 +241,18 @@ import Testing
     // The same number of nodes (the history is dropped, the top arrays rebuilt).
     #expect(report.nodeCount > 0)
     #expect(report.nodeCount <= old.nodeCount)
+  }
+
+  @Test func malformedNodesAreRefused() throws {
+    let path = try Support.copyFixture("format-samples/v24_commit.realm")
+    let tx = try WriteTransaction.begin(path: path)
+    // A header declaring 3 elements of 64 bits (32 bytes) given with 16 bytes.
+    #expect(throws: StorageError(.misuse, "")) {
+      _ = try tx.allocate(NodeHeader(width: 64, count: 3).encoded + [UInt8](repeating: 0, count: 8))
+    }
+    #expect(throws: StorageError(.misuse, "")) { _ = try tx.allocate([0x41, 0x41, 0x41]) }
+    // Width type 3 does not exist.
+    #expect(throws: StorageError(.misuse, "")) { _ = try tx.allocate([0x41, 0x41, 0x41, 0x41, 0x18, 0, 0, 0]) }
+    tx.abort()
   }
 }

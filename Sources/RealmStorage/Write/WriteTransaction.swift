@@ -204,14 +204,17 @@ public final class WriteTransaction: @unchecked Sendable {
     try withBytes(node) { (b) throws(StorageError) in try allocate(b) }
   }
 
+  /// Decodes the 8-byte header at the start of a new node (§2.1), without copying.
   static func decodeHeader(_ node: UnsafeRawBufferPointer) throws(StorageError) -> NodeHeader {
-    var padded = [UInt8](repeating: 0, count: 24)
-    padded.append(contentsOf: node.prefix(8))
-    do {
-      return try NodeHeader(reader: ByteReader(bytes: padded), at: Ref(24))
-    } catch {
-      throw StorageError.misuse("the new node's header is invalid: \(error.description)")
+    guard node.count >= 8 else { throw StorageError.misuse("a node needs at least its 8-byte header") }
+    let flags = node[4]
+    guard let widthType = NodeHeader.WidthType(rawValue: (flags >> 3) & 3) else {
+      throw StorageError.misuse("the new node's header has an invalid width type")
     }
+    return NodeHeader(
+      isInner: flags & 0x80 != 0, hasRefs: flags & 0x40 != 0, contextFlag: flags & 0x20 != 0,
+      widthType: widthType, width: (1 << Int(flags & 7)) >> 1,
+      count: Int(node[5]) << 16 | Int(node[6]) << 8 | Int(node[7]))
   }
 
   // MARK: - Freeing
