@@ -14,6 +14,7 @@ import Testing
 
   @Test func replacesTheFileAndKeepsItsPermissions() throws {
     let path = try Support.copyFixture("format-samples/v24_commit.realm")
+    defer { Support.removeCopy(path) }
     chmod(path, 0o640)
     let replacement = try Fixtures.bytes("format-samples/v24_write_copy.realm")
     try AtomicFileReplacement.replace(path: path) { out in
@@ -32,6 +33,7 @@ import Testing
 
   @Test func aFailingWriterLeavesTheOriginal() throws {
     let path = try Support.copyFixture("format-samples/v24_commit.realm")
+    defer { Support.removeCopy(path) }
     let before = try Support.bytes(path)
     #expect(throws: Failure.self) {
       try AtomicFileReplacement.replace(path: path) { out in
@@ -46,6 +48,7 @@ import Testing
   @Test(arguments: [0, 1, 2])
   func aFailedSyncOrRenameLeavesTheOriginal(failAt: Int) throws {
     let path = try Support.copyFixture("format-samples/v24_commit.realm")
+    defer { Support.removeCopy(path) }
     let before = try Support.bytes(path)
     #expect(throws: StorageError(.io, "")) {
       try AtomicFileReplacement.replace(path: path, faultInjection: { point in

@@ -14,6 +14,11 @@ enum CommitTestSupport {
     return destination.path
   }
 
+  /// Removes the directory of a copy made by ``copyFixture(_:as:)``.
+  static func removeCopy(_ path: String) {
+    try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
+  }
+
   /// The bytes of the file at `path`.
   static func bytes(_ path: String) throws -> [UInt8] {
     [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))

@@ -22,6 +22,7 @@ import Testing
   @Test(arguments: fixtures)
   func commitsRenamedTableNames(fixture: String) throws {
     let path = try Support.copyFixture(fixture)
+    defer { Support.removeCopy(path) }
     let before = try Support.bytes(path)
     let oldHeader = try HeaderState(reader: ByteReader(bytes: before))
     let oldTopRef = Ref(Int(oldHeader.currentTop))
@@ -80,6 +81,7 @@ import Testing
 
   @Test func repeatedCommitsBumpVersionsAndNeverOverwriteReachableNodes() throws {
     let path = try Support.copyFixture("format-samples/v24_commit.realm")
+    defer { Support.removeCopy(path) }
     var sizes: [Int] = []
     var versions: [UInt64] = []
     for round in 0..<6 {
@@ -114,6 +116,7 @@ import Testing
   @Test(arguments: ["format-samples/v24_commit.realm", "format-samples/v24_write_copy.realm", "format-samples/v24_group_write.realm", "alltypes/before.realm"])
   func abortLeavesTheFileByteIdentical(fixture: String) throws {
     let path = try Support.copyFixture(fixture)
+    defer { Support.removeCopy(path) }
     let before = try Support.bytes(path)
     var options = WriteTransaction.Options()
     options.freeSpace = .appendOnly
@@ -128,6 +131,7 @@ import Testing
 
   @Test func droppingATransactionRollsItBack() throws {
     let path = try Support.copyFixture("format-samples/v24_write_copy.realm")
+    defer { Support.removeCopy(path) }
     let before = try Support.bytes(path)
     var options = WriteTransaction.Options()
     options.freeSpace = .appendOnly
@@ -164,12 +168,15 @@ import Testing
         return (path, true)
       }
     }
-    let before = try Support.bytes(try Support.copyFixture(fixture))
-    let newState = try Support.logicalState(try Support.bytes(try run(failAt: nil).path))
+    let before = try Fixtures.bytes(fixture)
+    let reference = try run(failAt: nil).path
+    let newState = try Support.logicalState(try Support.bytes(reference))
+    Support.removeCopy(reference)
     var failAt = 0
     var outcomes: [Bool] = []
     while true {
       let (path, failed) = try run(failAt: failAt)
+      defer { Support.removeCopy(path) }
       guard failed else { break }
       let after = try Support.bytes(path)
       let isNew = try Support.logicalState(after) == newState
@@ -184,6 +191,7 @@ import Testing
 
   @Test func doubleFreeIsRefusedBeforeAnythingIsPublished() throws {
     let path = try Support.copyFixture("format-samples/v24_commit.realm")
+    defer { Support.removeCopy(path) }
     let before = try Support.bytes(path)
     var options = WriteTransaction.Options()
     options.freeSpace = .appendOnly
@@ -197,6 +205,7 @@ import Testing
 
   @Test func freeingANewNodeMakesItFreeSpace() throws {
     let path = try Support.copyFixture("format-samples/v24_commit.realm")
+    defer { Support.removeCopy(path) }
     let tx = try WriteTransaction.begin(path: path)
     let top = try #require(tx.top)
     let scratch = try tx.allocate(IntegerArrayEncoding.encode(Array(0..<100)))
@@ -208,6 +217,7 @@ import Testing
 
   @Test func olderFormatsAreRefusedUntouched() throws {
     let path = try Support.copyFixture("realm-core-samples/test__test_upgrade_database_4_23/original.realm")
+    defer { Support.removeCopy(path) }
     let before = try Support.bytes(path)
     #expect(throws: StorageError(.unsupported, "")) { _ = try WriteTransaction.begin(path: path) }
     #expect(try Support.bytes(path) == before)
@@ -215,6 +225,7 @@ import Testing
 
   @Test func firstCommitOfAnEmptyRealm() throws {
     let path = try Support.copyFixture("realm-core-samples/test__resources__vacuum_no_history_type/original.realm")
+    defer { Support.removeCopy(path) }
     let tx = try WriteTransaction.begin(path: path)
     #expect(tx.top == nil)
     let names = try tx.allocate(NodeHeader(widthType: .multiply, width: 0, count: 0).encoded)
@@ -231,6 +242,7 @@ import Testing
 
   @Test func rewritingEveryNodeKeepsTheDataAndTheAccounting() throws {
     let path = try Support.copyFixture("format-samples/v24_edge.realm")
+    defer { Support.removeCopy(path) }
     let before = try Support.bytes(path)
     let tx = try WriteTransaction.begin(path: path)
     let (names, tables) = try Support.rewriteEverything(tx)
@@ -245,6 +257,7 @@ import Testing
 
   @Test func malformedNodesAreRefused() throws {
     let path = try Support.copyFixture("format-samples/v24_commit.realm")
+    defer { Support.removeCopy(path) }
     let tx = try WriteTransaction.begin(path: path)
     // A header declaring 3 elements of 64 bits (32 bytes) given with 16 bytes.
     #expect(throws: StorageError(.misuse, "")) {

@@ -98,6 +98,7 @@ import Glibc
 
     // Reference run in-process: the new version and every fault point of the write.
     let reference = try Support.copyFixture(fixture)
+    defer { Support.removeCopy(reference) }
     let recorder = Recorder()
     try Self.performWrite(path: reference) { point in
       recorder.points.append(point)

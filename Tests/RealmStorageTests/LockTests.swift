@@ -73,6 +73,7 @@ import Glibc
 
   @Test func refusesWhileAnotherProcessHoldsTheLockLikeRealm() throws {
     let path = try Support.copyFixture("format-samples/v24_commit.realm")
+    defer { Support.removeCopy(path) }
     let stdout = Pipe()
     let stdin = Pipe()
     let child = try Support.runChildTest(
@@ -93,6 +94,7 @@ import Glibc
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/flock")))
   func refusesWhileUtilLinuxFlockHoldsASharedLock() throws {
     let path = try Support.copyFixture("format-samples/v24_commit.realm")
+    defer { Support.removeCopy(path) }
     let stdout = Pipe()
     let stdin = Pipe()
     let child = Process()
@@ -110,6 +112,7 @@ import Glibc
 
   @Test func refusesASharedLockHeldThroughAnotherDescriptor() throws {
     let path = try Support.copyFixture("format-samples/v24_write_copy.realm")
+    defer { Support.removeCopy(path) }
     let fd = Self.lockLikeRealm(FileLock.lockPath(forRealmAt: path))
     try #require(fd >= 0)
     defer { close(fd) }
@@ -118,6 +121,7 @@ import Glibc
 
   @Test func locksOutAConcurrentWriter() throws {
     let path = try Support.copyFixture("format-samples/v24_commit.realm")
+    defer { Support.removeCopy(path) }
     let lock = try FileLock(exclusiveForRealmAt: path)
     try Self.expectRefused(path)
     // The holder itself can write through its lock.
@@ -133,6 +137,7 @@ import Glibc
 
   @Test func createsAnEmptyLockFileWhenAbsent() throws {
     let path = try Support.copyFixture("format-samples/v24_commit.realm")
+    defer { Support.removeCopy(path) }
     let lockPath = FileLock.lockPath(forRealmAt: path)
     #expect(!FileManager.default.fileExists(atPath: lockPath))
     do { _ = try FileLock(exclusiveForRealmAt: path) }
@@ -141,6 +146,7 @@ import Glibc
 
   @Test func theLockEndsWithTheTransaction() throws {
     let path = try Support.copyFixture("format-samples/v24_commit.realm")
+    defer { Support.removeCopy(path) }
     let tx = try WriteTransaction.begin(path: path)
     let top = try #require(tx.top)
     try tx.commit(tableNames: try top.ref(0), tables: try top.ref(1))
@@ -152,6 +158,7 @@ import Glibc
 
   @Test func aMissingRealmGetsNoLockFile() throws {
     let dir = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("missing.realm").path
     #expect(throws: StorageError(.notFound, "")) { _ = try WriteTransaction.begin(path: path) }
     #expect(throws: StorageError(.notFound, "")) { try AtomicFileReplacement.replace(path: path) { _ in } }
