@@ -31,9 +31,9 @@ public struct SearchIndexEntries: Sendable {
     case .int(let i): appendInt(i)
     case .bool(let b): appendInt(b ? 1 : 0)
     case .float(let f):
-      if let i = Int32(exactly: f) { appendInt(Int64(i)) } else { NodeEncoder.appendLittleEndian(&bytes, UInt64(f.bitPattern), 4) }
+      if let i = Self.exactInt32(Double(f)) { appendInt(i) } else { NodeEncoder.appendLittleEndian(&bytes, UInt64(f.bitPattern), 4) }
     case .double(let d):
-      if let i = Int32(exactly: d) { appendInt(Int64(i)) } else { NodeEncoder.appendLittleEndian(&bytes, d.bitPattern, 8) }
+      if let i = Self.exactInt32(d) { appendInt(i) } else { NodeEncoder.appendLittleEndian(&bytes, d.bitPattern, 8) }
     case .string(let s): bytes.append(contentsOf: s.utf8)
     case .data(let d): bytes.append(contentsOf: d)
     case .date(let t):
@@ -61,6 +61,14 @@ public struct SearchIndexEntries: Sendable {
     }
     starts.append(start)
     lengths.append(Int32(bytes.count - start))
+  }
+
+  /// `d` as an integer when it is one in the int32 range (floats and doubles equal to an
+  /// int32 are indexed as that int). Avoids libm: the conversion truncates, then checks.
+  static func exactInt32(_ d: Double) -> Int64? {
+    guard d >= -2_147_483_648.0 && d <= 2_147_483_647.0 else { return nil }
+    let i = Int64(d)
+    return Double(i) == d ? i : nil
   }
 
   private mutating func appendInt(_ i: Int64) {

@@ -111,9 +111,10 @@ public enum SetOrdering {
     if d.isNaN { return 1 }
     if d >= 9_223_372_036_854_775_808.0 { return -1 }
     if d < -9_223_372_036_854_775_808.0 { return 1 }
-    let whole = d.rounded(.down)
-    let w = Int64(whole)
+    // Floor without libm: truncate toward zero, then step down for negative fractions.
+    var w = Int64(d)
+    if Double(w) > d { w -= 1 }
     if i != w { return i < w ? -1 : 1 }
-    return d > whole ? -1 : 0
+    return d > Double(w) ? -1 : 0
   }
 }

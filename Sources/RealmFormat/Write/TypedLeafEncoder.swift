@@ -81,7 +81,7 @@ public enum TypedLeafEncoder {
     switch v {
     case .null: return nil
     case .int(let i): return i
-    case .double(let d) where d == d.rounded() && abs(d) < 9.2e18: return Int64(d)
+    case .double(let d) where d > -9.2e18 && d < 9.2e18 && Double(Int64(d)) == d: return Int64(d)
     default: throw mismatch("int", v)
     }
   }
