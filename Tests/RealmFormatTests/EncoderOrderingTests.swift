@@ -28,8 +28,8 @@ import Testing
     let decimals: [RealmValue] = [.decimal128(dec(15, -1)), .decimal128(dec(2, 0)), .decimal128(dec(1, 3, negative: true)), .decimal128(dec(150, -2))]
     // 1.5 and 1.50 are equal: the second is dropped.
     #expect(SetOrdering.sortedUnique(decimals) == [.decimal128(dec(1, 3, negative: true)), .decimal128(dec(15, -1)), .decimal128(dec(2, 0))])
-    #expect(Decimal128.compare(dec(0, 5), dec(0, -3, negative: true)) == 0)
-    #expect(Decimal128.compare(Decimal128.realmNull, dec(1, 0)) < 0)
+    #expect(dec(0, 5).compareNumerically(to: dec(0, -3, negative: true)) == 0)
+    #expect(Decimal128.realmNull.compareNumerically(to: dec(1, 0)) < 0)
   }
 
   @Test func mixedSortsByRankThenValue() {

@@ -111,6 +111,13 @@ import Testing
     try e.append(.double(3.5), key: 3)
     try e.append(.link(ObjectLink(className: "A", key: 9)), key: 4, tableKeys: ["A": 2])
     try e.append(.list([]), key: 5)
+    let minusOnePointFive = Decimal128(low: 15, high: 1 << 63 | UInt64(6176 - 1) << 49)
+    let huge = Decimal128(low: 1, high: UInt64(6176 + 30) << 49)
+    try e.append(.decimal128(minusOnePointFive), key: 6)
+    try e.append(.decimal128(huge), key: 7)
+    // Decimals that truncate to an int64 index as that int, others as their 16 bytes.
+    #expect(Array(e.data(6)) == [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
+    #expect(e.data(7).count == 16)
     #expect(Array(e.data(0)) == [1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0])
     #expect(Array(e.data(1)) == ObjectId(high: 1, low: 2).bytes)
     #expect(Array(e.data(2)) == [3, 0, 0, 0, 0, 0, 0, 0])

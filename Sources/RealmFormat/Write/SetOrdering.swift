@@ -85,7 +85,7 @@ public enum SetOrdering {
   private static func compareNumbers(_ a: RealmValue, _ b: RealmValue) -> Int {
     switch (a, b) {
     case (.int(let x), .int(let y)): return order(x < y, x == y)
-    case (.decimal128(let x), .decimal128(let y)): return Decimal128.compare(x, y)
+    case (.decimal128(let x), .decimal128(let y)): return x.compareNumerically(to: y)
     case (.int(let x), _): return compareIntDouble(x, double(b))
     case (_, .int(let y)): return -compareIntDouble(y, double(a))
     default:
