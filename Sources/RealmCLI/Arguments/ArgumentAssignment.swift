@@ -1,0 +1,132 @@
+/// The state of parsing one command's tokens: values found so far and the first deferred error.
+struct ArgumentAssignment {
+  let command: CommandSpec
+  /// Long option names offered in "Did you mean" suggestions.
+  let candidates: [String]
+  private var values: [String: [String]] = [:]
+  private var flags: Set<String> = []
+  private var positionalValues: [String] = []
+  private var firstUnknownOption: UsageError?
+
+  init(command: CommandSpec, candidates: [String]) {
+    self.command = command
+    self.candidates = candidates
+  }
+
+  private var name: String { command.name }
+
+  /// Consumes the token at `index` (and its value, if it takes the next one).
+  /// Returns an error that must be reported at once (a value that does not parse).
+  mutating func consume(_ tokens: [ArgumentToken], at index: inout Int) -> UsageError? {
+    let token = tokens[index]
+    index += 1
+    switch token {
+    case .terminator:
+      return nil
+    case .value(let value):
+      positionalValues.append(value)
+      return nil
+    case .long(let longName, let inlineValue, _):
+      let typed = "--" + longName
+      guard let spec = command.named(long: longName) else {
+        noteUnknown(typed, suggest: true)
+        return nil
+      }
+      return take(spec, typed: typed, inlineValue: inlineValue, tokens, &index)
+    case .short(let names, let inlineValue, _):
+      for (offset, short) in names.enumerated() {
+        let typed = "-" + String(short)
+        guard let spec = command.named(short: short) else {
+          noteUnknown(typed, suggest: false)
+          continue
+        }
+        let isLast = offset == names.count - 1
+        if spec.kind == .option && !isLast {
+          // A value-taking short option inside a pack (`-fq`) has no way to get its value.
+          return .missingValue(for: spec, typed: typed, command: name)
+        }
+        if let error = take(
+          spec, typed: typed, inlineValue: isLast ? inlineValue : nil, tokens, &index)
+        {
+          return error
+        }
+      }
+      return nil
+    }
+  }
+
+  /// Checks required arguments, assigns positionals and builds the invocation.
+  func finish() -> Result<ParsedInvocation, UsageError> {
+    if let firstUnknownOption { return .failure(firstUnknownOption) }
+    var assigned = values
+    var remaining = positionalValues[...]
+    for spec in command.positionals {
+      if spec.isRepeating {
+        if !remaining.isEmpty { assigned[spec.key] = Array(remaining) }
+        remaining = []
+      } else if let value = remaining.popFirst() {
+        if let error = validate(value, for: spec, typed: nil) { return .failure(error) }
+        assigned[spec.key] = [value]
+      }
+    }
+    for spec in command.arguments where spec.isRequired && assigned[spec.key] == nil {
+      return .failure(.missingArgument(spec, command: name))
+    }
+    if !remaining.isEmpty { return .failure(.unexpectedArguments(Array(remaining), command: name)) }
+    return .success(ParsedInvocation(command: command, values: assigned, flags: flags))
+  }
+
+  // MARK: - Private
+
+  private mutating func noteUnknown(_ typed: String, suggest: Bool) {
+    guard firstUnknownOption == nil else { return }
+    let suggestion = suggest ? Suggestion.closest(to: typed, among: candidates) : nil
+    firstUnknownOption = .unknownOption(typed, suggestion: suggestion, command: name)
+  }
+
+  private mutating func take(
+    _ spec: ArgumentSpec, typed: String, inlineValue: String?, _ tokens: [ArgumentToken],
+    _ index: inout Int
+  ) -> UsageError? {
+    if spec.kind == .flag {
+      if let inlineValue { return .unexpectedValue(inlineValue, forFlag: typed, command: name) }
+      flags.insert(spec.key)
+      return nil
+    }
+    let value: String
+    if let inlineValue {
+      value = inlineValue
+    } else if index < tokens.count, case .value(let next) = tokens[index] {
+      // `--` is its own token, so a value found here is never one that follows `--`.
+      value = next
+      index += 1
+    } else {
+      return .missingValue(for: spec, typed: typed, command: name)
+    }
+    if let error = validate(value, for: spec, typed: typed) { return error }
+    if let previous = values[spec.key]?.last, !spec.isRepeating {
+      return .duplicateOption(spec, first: previous, second: value, command: name)
+    }
+    values[spec.key, default: []].append(value)
+    return nil
+  }
+
+  private func validate(_ value: String, for spec: ArgumentSpec, typed: String?) -> UsageError? {
+    switch spec.valueType {
+    case .string:
+      return nil
+    case .choice(let choices):
+      if choices.contains(value) { return nil }
+      return .invalidValue(value, for: spec, typed: typed, reason: nil, command: name)
+    case .integer(let minimum):
+      guard let number = Int(value) else {
+        return .invalidValue(value, for: spec, typed: typed, reason: nil, command: name)
+      }
+      if let minimum, number < minimum {
+        return .invalidValue(
+          value, for: spec, typed: typed, reason: "must be \(minimum) or more", command: name)
+      }
+      return nil
+    }
+  }
+}

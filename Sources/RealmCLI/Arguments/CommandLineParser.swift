@@ -1,0 +1,132 @@
+/// Parses command-line words against the ``CommandSpec`` tree, like swift-argument-parser.
+///
+/// No I/O: the result is a ``CommandLineRequest`` or a ``UsageError``.
+///
+/// Rules: `--opt value`, `--opt=value`, `-o value`, packed short flags (`-qv`), `--` ends the
+/// options; `-h`/`--help` anywhere before `--` asks for help and `--version` for the version
+/// (help wins); `help [<subcommand>]` prints a subcommand's help; with no words at all the
+/// root help is printed. Errors are reported in this order: malformed words, values that do
+/// not parse (in command-line order), unknown options, missing required arguments, extra
+/// positional arguments.
+public struct CommandLineParser: Sendable {
+  /// The root command, whose subcommands are the commands.
+  public let root: CommandSpec
+
+  /// The name of the built-in help subcommand.
+  public static let helpCommandName = "help"
+
+  /// Creates a parser for `root`.
+  public init(root: CommandSpec) { self.root = root }
+
+  /// Parses `words` (the arguments without the program name).
+  public func parse(_ words: [String]) -> Result<CommandLineRequest, UsageError> {
+    guard let first = words.first else { return .success(.help(subcommand: nil)) }
+    if first == Self.helpCommandName { return parseHelpCommand(Array(words.dropFirst())) }
+    if let command = root.subcommand(named: first) {
+      return parseCommand(command, Array(words.dropFirst()))
+    }
+    return parseRoot(words)
+  }
+
+  // MARK: - Root and help
+
+  /// Words that do not start with a subcommand: built-in flags, or an error.
+  private func parseRoot(_ words: [String]) -> Result<CommandLineRequest, UsageError> {
+    let tokens: [ArgumentToken]
+    switch ArgumentScanner.scan(words, command: nil) {
+    case .success(let scanned): tokens = scanned
+    case .failure(let error): return .failure(error)
+    }
+    if let request = builtInRequest(tokens, hasVersion: true) { return .success(request) }
+    for token in tokens {
+      if let error = unknownOptionError(token, command: root, subcommand: nil) {
+        return .failure(error)
+      }
+    }
+    let values = tokens.compactMap { token -> String? in
+      if case .value(let value) = token { return value }
+      return nil
+    }
+    return .failure(.unexpectedArguments(values, command: nil))
+  }
+
+  /// `help [<subcommand> ...]`: names are followed as far as they match, like SAP.
+  private func parseHelpCommand(_ words: [String]) -> Result<CommandLineRequest, UsageError> {
+    var target: CommandSpec?
+    for word in words {
+      if word == "-h" || word == "--help" || word == "-help" { continue }
+      if word.hasPrefix("-") && word != "-" {
+        let name = word.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word
+        return .failure(.unknownOption(name, suggestion: nil, command: Self.helpCommandName))
+      }
+      if target == nil, let command = root.subcommand(named: word) {
+        target = command
+      } else if target == nil, word == Self.helpCommandName {
+        target = HelpCommandSpec.spec
+      }
+    }
+    return .success(.help(subcommand: target))
+  }
+
+  /// `-h`/`--help` or `--version` among the tokens before `--`.
+  private func builtInRequest(_ tokens: [ArgumentToken], hasVersion: Bool) -> CommandLineRequest? {
+    var wantsVersion = false
+    for token in tokens {
+      switch token {
+      case .long(name: "help", value: nil, text: _): return .help(subcommand: nil)
+      case .short(let names, value: nil, text: _) where names.contains("h"): return .help(subcommand: nil)
+      case .long(name: "version", value: nil, text: _): wantsVersion = true
+      case .terminator: return wantsVersion && hasVersion ? .version : nil
+      default: continue
+      }
+    }
+    return wantsVersion && hasVersion ? .version : nil
+  }
+
+  // MARK: - A command's arguments
+
+  private func parseCommand(_ command: CommandSpec, _ words: [String])
+    -> Result<CommandLineRequest, UsageError>
+  {
+    let name = command.name
+    let tokens: [ArgumentToken]
+    switch ArgumentScanner.scan(words, command: name) {
+    case .success(let scanned): tokens = scanned
+    case .failure(let error): return .failure(error)
+    }
+    switch builtInRequest(tokens, hasVersion: root.version != nil) {
+    case .help?: return .success(.help(subcommand: command))
+    case let request?: return .success(request)
+    case nil: break
+    }
+    var state = ArgumentAssignment(command: command, candidates: optionNames(of: command))
+    var index = 0
+    while index < tokens.count {
+      if let error = state.consume(tokens, at: &index) { return .failure(error) }
+    }
+    return state.finish().map { .run($0) }
+  }
+
+  private func unknownOptionError(
+    _ token: ArgumentToken, command: CommandSpec, subcommand: String?
+  ) -> UsageError? {
+    switch token {
+    case .long(let name, _, _):
+      let typed = "--" + name
+      let suggestion = Suggestion.closest(to: typed, among: optionNames(of: command))
+      return .unknownOption(typed, suggestion: suggestion, command: subcommand)
+    case .short(let names, _, _):
+      return .unknownOption("-" + String(names[0]), suggestion: nil, command: subcommand)
+    case .value, .terminator:
+      return nil
+    }
+  }
+
+  /// Long names offered as suggestions, including the built-in `--help` and `--version`.
+  private func optionNames(of command: CommandSpec) -> [String] {
+    var names = command.arguments.compactMap { $0.longName.map { "--" + $0 } }
+    if root.version != nil { names.append("--version") }
+    names.append("--help")
+    return names
+  }
+}
