@@ -33,11 +33,14 @@ struct ArgumentAssignment {
         return nil
       }
       return take(spec, typed: typed, inlineValue: inlineValue, tokens, &index)
-    case .short(let names, let inlineValue, _):
+    case .short(let names, let inlineValue, let text):
       for (offset, short) in names.enumerated() {
         let typed = "-" + String(short)
         guard let spec = command.named(short: short) else {
-          noteUnknown(typed, suggest: false)
+          if firstUnknownOption == nil {
+            firstUnknownOption = Self.unknownShortOption(
+              names: names, text: text, candidates: candidates, command: name)
+          }
           continue
         }
         let isLast = offset == names.count - 1
@@ -74,6 +77,17 @@ struct ArgumentAssignment {
     }
     if !remaining.isEmpty { return .failure(.unexpectedArguments(Array(remaining), command: name)) }
     return .success(ParsedInvocation(command: command, values: assigned, flags: flags))
+  }
+
+  /// `-x` is reported alone; a longer `-json` is reported whole, with a suggestion, as SAP
+  /// does (it reads `-json` as a single-dash long name before trying packed flags).
+  static func unknownShortOption(
+    names: [Character], text: String, candidates: [String], command: String?
+  ) -> UsageError {
+    if names.count == 1 { return .unknownOption("-" + String(names[0]), suggestion: nil, command: command) }
+    let typed = "-" + String(names)
+    return .unknownOption(
+      typed, suggestion: Suggestion.closest(to: typed, among: candidates), command: command)
   }
 
   // MARK: - Private

@@ -29,7 +29,7 @@ enum ArgumentScanner {
           tokens.append(.terminator)
           tokens.append(contentsOf: words[index...].map { .value($0) })
           return .success(tokens)
-        default: return .failure(.invalidOption(word, command: command))
+        default: return .failure(.invalidOption(word, command: nil))
         }
         continue
       }
@@ -44,7 +44,8 @@ enum ArgumentScanner {
         guard !name.isEmpty else { return .failure(.invalidOption(word, command: command)) }
         tokens.append(.long(name: String(name), value: value, text: word))
       default:
-        return .failure(.invalidOption(word, command: command))
+        // SAP rejects these while splitting, before it knows the subcommand: root usage.
+        return .failure(.invalidOption(word, command: nil))
       }
     }
     return .success(tokens)
@@ -52,6 +53,8 @@ enum ArgumentScanner {
 
   private static func splitAtEquals(_ text: Substring) -> (Substring, String?) {
     guard let equals = text.firstIndex(of: "=") else { return (text, nil) }
-    return (text[..<equals], String(text[text.index(after: equals)...]))
+    let value = text[text.index(after: equals)...]
+    // `--format=` counts as `--format` without a value (SAP).
+    return (text[..<equals], value.isEmpty ? nil : String(value))
   }
 }

@@ -38,6 +38,8 @@ public struct CommandLineParser: Sendable {
     case .failure(let error): return .failure(error)
     }
     if let request = builtInRequest(tokens, hasVersion: true) { return .success(request) }
+    // Only `--`: nothing asked for, as with no words at all.
+    if tokens.allSatisfy({ $0 == .terminator }) { return .success(.help(subcommand: nil)) }
     for token in tokens {
       if let error = unknownOptionError(token, command: root, subcommand: nil) {
         return .failure(error)
@@ -94,15 +96,17 @@ public struct CommandLineParser: Sendable {
     case .success(let scanned): tokens = scanned
     case .failure(let error): return .failure(error)
     }
-    switch builtInRequest(tokens, hasVersion: root.version != nil) {
-    case .help?: return .success(.help(subcommand: command))
-    case let request?: return .success(request)
-    case nil: break
-    }
+    // Like SAP, values that do not parse are reported even when help is asked for; unknown
+    // options, missing and extra arguments are not.
     var state = ArgumentAssignment(command: command, candidates: optionNames(of: command))
     var index = 0
     while index < tokens.count {
       if let error = state.consume(tokens, at: &index) { return .failure(error) }
+    }
+    switch builtInRequest(tokens, hasVersion: root.version != nil) {
+    case .help?: return .success(.help(subcommand: command))
+    case let request?: return .success(request)
+    case nil: break
     }
     return state.finish().map { .run($0) }
   }
@@ -115,8 +119,9 @@ public struct CommandLineParser: Sendable {
       let typed = "--" + name
       let suggestion = Suggestion.closest(to: typed, among: optionNames(of: command))
       return .unknownOption(typed, suggestion: suggestion, command: subcommand)
-    case .short(let names, _, _):
-      return .unknownOption("-" + String(names[0]), suggestion: nil, command: subcommand)
+    case .short(let names, _, let text):
+      return ArgumentAssignment.unknownShortOption(
+        names: names, text: text, candidates: optionNames(of: command), command: subcommand)
     case .value, .terminator:
       return nil
     }

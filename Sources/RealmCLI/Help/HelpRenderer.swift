@@ -118,7 +118,8 @@ public struct HelpRenderer: Sendable {
       section("OPTIONS", options),
     ]
     if command == nil && !root.subcommands.isEmpty {
-      let commands = (root.subcommands + [HelpCommandSpec.spec]).map { ($0.name, $0.abstract) }
+      // The built-in help command is not listed (SAP hides it too).
+      let commands = root.subcommands.map { ($0.name, $0.abstract) }
       sections.append(section("SUBCOMMANDS", commands))
     }
     return sections.filter { !$0.isEmpty }
