@@ -34,28 +34,42 @@ struct ArgumentAssignment {
       }
       return take(spec, typed: typed, inlineValue: inlineValue, tokens, &index)
     case .short(let names, let inlineValue, let text):
-      for (offset, short) in names.enumerated() {
-        let typed = "-" + String(short)
-        guard let spec = command.named(short: short) else {
-          if firstUnknownOption == nil {
-            firstUnknownOption = Self.unknownShortOption(
-              names: names, text: text, candidates: candidates, command: name)
-          }
-          continue
-        }
-        let isLast = offset == names.count - 1
-        if spec.kind == .option && !isLast {
-          // A value-taking short option inside a pack (`-fq`) has no way to get its value.
-          return .missingValue(for: spec, typed: typed, command: name)
-        }
-        if let error = take(
-          spec, typed: typed, inlineValue: isLast ? inlineValue : nil, tokens, &index)
-        {
-          return error
-        }
-      }
+      return consumeShort(names, inlineValue: inlineValue, text: text, tokens, &index)
+    }
+  }
+
+  /// `-q`, `-qv`, `-c red`, `-qc red`, `-cq red`: every flag of a pack is set, and every
+  /// value-taking option of it takes the next word in turn (SAP). A pack where no letter is
+  /// known (`-json`) is reported whole; otherwise the first unknown letter is.
+  private mutating func consumeShort(
+    _ names: [Character], inlineValue: String?, text: String, _ tokens: [ArgumentToken],
+    _ index: inout Int
+  ) -> UsageError? {
+    let specs = names.map { command.named(short: $0) }
+    if let unknown = names.indices.first(where: { specs[$0] == nil }) {
+      guard firstUnknownOption == nil else { return nil }
+      firstUnknownOption =
+        specs.allSatisfy({ $0 == nil })
+        ? Self.unknownShortOption(names: names, text: text, candidates: candidates, command: name)
+        : .unknownOption("-" + String(names[unknown]), suggestion: nil, command: name)
       return nil
     }
+    for (offset, spec) in specs.enumerated() {
+      guard let spec else { continue }
+      let typed = "-" + String(names[offset])
+      let isLast = offset == names.count - 1
+      if names.count > 1, spec.kind == .option, inlineValue == nil || !isLast,
+        !(index < tokens.count && tokens[index].isValue)
+      {
+        return .missingValueInPack(for: spec, typed: typed, pack: text, command: name)
+      }
+      if let error = take(
+        spec, typed: typed, inlineValue: isLast ? inlineValue : nil, tokens, &index)
+      {
+        return error
+      }
+    }
+    return nil
   }
 
   /// Checks required arguments, assigns positionals and builds the invocation.

@@ -10,6 +10,14 @@ enum ArgumentToken: Equatable {
   case terminator
 }
 
+extension ArgumentToken {
+  /// Whether the token is a plain value.
+  var isValue: Bool {
+    if case .value = self { return true }
+    return false
+  }
+}
+
 /// Splits command-line words into ``ArgumentToken``s.
 enum ArgumentScanner {
   /// Classifies every word; words after `--` are values.

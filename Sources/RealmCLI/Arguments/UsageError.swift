@@ -71,6 +71,16 @@ extension UsageError {
       helpLine: "\(name) <\(spec.valueName)>  \(spec.help)", command: command)
   }
 
+  /// A value-taking short option inside a pack with no value left (`-qc`): SAP's two readings.
+  static func missingValueInPack(
+    for spec: ArgumentSpec, typed name: String, pack: String, command: String?
+  ) -> UsageError {
+    UsageError(
+      .missingValue,
+      "Unknown option '\(pack)'\n   or: Missing value for '\(name) <\(spec.valueName)>' in '\(pack)'",
+      command: command)
+  }
+
   static func invalidValue(
     _ value: String, for spec: ArgumentSpec, typed name: String?, reason: String?,
     command: String?
