@@ -56,7 +56,8 @@ public enum ExitCode: Int32, Sendable, Hashable, CaseIterable {
     case .software: "Internal error (a bug, please report it)"
     case .cannotCreate: "The output file or a temporary file cannot be created"
     case .ioError: "A read, write, fsync or mmap failed"
-    case .temporaryFailure: "The Realm file is open in another process (its `.lock` is held); retry later"
+    case .temporaryFailure:
+      "The Realm file is open in another process (its `.lock` is held); retry later"
     case .noPermission: "Permission denied"
     }
   }

@@ -53,7 +53,8 @@ public struct RealmCtlError: Error, Sendable, Hashable, CustomStringConvertible 
   public static func notWired(_ command: String) -> RealmCtlError {
     RealmCtlError(
       .notWired,
-      "internal error: 'realmctl \(command)' is not wired to its implementation yet; please report it")
+      "internal error: 'realmctl \(command)' is not wired to its implementation yet; please report it"
+    )
   }
 
   /// `path` does not exist.

@@ -64,9 +64,11 @@ import Testing
   }
 
   @Test func rejectsNegativeSchemaVersions() {
-    #expect(error(["rename-property", "a", "B", "c", "d", "--schema-version=-1"])?.code == .invalidValue)
+    #expect(
+      error(["rename-property", "a", "B", "c", "d", "--schema-version=-1"])?.code == .invalidValue)
     #expect(error(["create", "o", "--schema", "s", "--schema-version=-1"])?.code == .invalidValue)
-    #expect(error(["create", "o", "--schema", "s", "--schema-version", "-1"])?.code == .missingValue)
+    #expect(
+      error(["create", "o", "--schema", "s", "--schema-version", "-1"])?.code == .missingValue)
   }
 
   @Test func collectsRepeatingPositionals() throws {
@@ -95,7 +97,8 @@ import Testing
       ["rename-property", "a.realm", "Person", "age", "years", "--schema-version", "4"])
     #expect(
       RenamePropertyCommand().options(parsed)
-        == .init(file: "a.realm", className: "Person", oldName: "age", newName: "years", schemaVersion: 4))
+        == .init(
+          file: "a.realm", className: "Person", oldName: "age", newName: "years", schemaVersion: 4))
     let defaulted = try invocation(["rename-property", "a.realm", "Person", "age", "years"])
     #expect(RenamePropertyCommand().options(defaulted).schemaVersion == nil)
   }
@@ -111,8 +114,10 @@ import Testing
   @Test func dumpFormatDefaultsFromTheTerminal() throws {
     let parsed = try invocation(["dump", "a.realm"])
     let command = DumpCommand()
-    #expect(command.options(parsed, terminal: Terminal(isStandardOutputTerminal: true)).format == .table)
-    #expect(command.options(parsed, terminal: Terminal(isStandardOutputTerminal: false)).format == .jsonl)
+    #expect(
+      command.options(parsed, terminal: Terminal(isStandardOutputTerminal: true)).format == .table)
+    #expect(
+      command.options(parsed, terminal: Terminal(isStandardOutputTerminal: false)).format == .jsonl)
     let explicit = try invocation(["dump", "a.realm", "--format", "csv", "--class", "Dog"])
     let options = command.options(explicit, terminal: Terminal(isStandardOutputTerminal: true))
     #expect(options.format == .csv)
@@ -121,10 +126,14 @@ import Testing
 
   @Test func everyChoiceIsAccepted() throws {
     for format in SchemaCommand.Format.allCases {
-      #expect(try invocation(["schema", "a", "--format", format.rawValue]).string("format") == format.rawValue)
+      #expect(
+        try invocation(["schema", "a", "--format", format.rawValue]).string("format")
+          == format.rawValue)
     }
     for format in DumpCommand.Format.allCases {
-      #expect(try invocation(["dump", "a", "--format", format.rawValue]).string("format") == format.rawValue)
+      #expect(
+        try invocation(["dump", "a", "--format", format.rawValue]).string("format")
+          == format.rawValue)
     }
   }
 
@@ -151,9 +160,14 @@ import Testing
   }
 
   @Test func suggestsTheClosestLongOption() {
-    #expect(error(["dump", "a", "--limt", "3"])?.message == "Unknown option '--limt'. Did you mean '--limit'?")
-    #expect(error(["dump", "a", "--hlp"])?.message == "Unknown option '--hlp'. Did you mean '--help'?")
-    #expect(error(["dump", "a", "--completely-different"])?.message == "Unknown option '--completely-different'")
+    #expect(
+      error(["dump", "a", "--limt", "3"])?.message
+        == "Unknown option '--limt'. Did you mean '--limit'?")
+    #expect(
+      error(["dump", "a", "--hlp"])?.message == "Unknown option '--hlp'. Did you mean '--help'?")
+    #expect(
+      error(["dump", "a", "--completely-different"])?.message
+        == "Unknown option '--completely-different'")
   }
 
   @Test func editDistance() {

@@ -47,7 +47,8 @@ import Testing
       let content = generated + "\n"
       let begin = "<!-- generated:\(name) -->\n"
       let end = "<!-- /generated:\(name) -->"
-      guard let start = text.range(of: begin), let stop = text.range(of: end, range: start.upperBound..<text.endIndex)
+      guard let start = text.range(of: begin),
+        let stop = text.range(of: end, range: start.upperBound..<text.endIndex)
       else {
         Issue.record("\(url.lastPathComponent) has no section '\(name)'")
         continue
@@ -56,7 +57,10 @@ import Testing
       if Snapshot.isRecording {
         text.replaceSubrange(start.upperBound..<stop.lowerBound, with: content)
       } else {
-        #expect(current == content, "\(url.lastPathComponent) section '\(name)' is out of date; RECORD_SNAPSHOTS=1 rewrites it")
+        #expect(
+          current == content,
+          "\(url.lastPathComponent) section '\(name)' is out of date; RECORD_SNAPSHOTS=1 rewrites it"
+        )
       }
     }
     if Snapshot.isRecording { try text.write(to: url, atomically: true, encoding: .utf8) }

@@ -9,7 +9,8 @@ import Testing
     var candidates: [URL] = []
     // The test bundle (or the xctest runner) lives in the products directory itself.
     for bundle in Bundle.allBundles {
-      candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("realmctl"))
+      candidates.append(
+        bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("realmctl"))
     }
     candidates.append(
       URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -28,7 +29,9 @@ import Testing
   }
 
   /// Runs realmctl with `arguments`; `closeStdout` closes the reading end of its stdout first.
-  static func run(_ arguments: [String], environment: [String: String] = [:], closeStdout: Bool = false)
+  static func run(
+    _ arguments: [String], environment: [String: String] = [:], closeStdout: Bool = false
+  )
     throws -> Result
   {
     let executable = try #require(Self.executable, "build realmctl first (swift build)")
@@ -80,7 +83,10 @@ import Testing
 
   @Test func wrapsHelpToColumns() throws {
     let result = try Self.run(["schema", "--help"], environment: ["COLUMNS": "50"])
-    #expect(result.stdout.contains("  --class <name>          Print only the class\n                          named <name>.\n"))
+    #expect(
+      result.stdout.contains(
+        "  --class <name>          Print only the class\n                          named <name>.\n")
+    )
   }
 
   @Test func reportsAUsageErrorWithExit64() throws {

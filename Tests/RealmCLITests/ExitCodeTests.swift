@@ -27,7 +27,9 @@ import Testing
 
   @Test func mapsUsageFormatJSONAndOutputErrors() {
     #expect(ExitCode.forError(UsageError(.unknownOption, "x")) == .usage)
-    for code: FormatError.Code in [.truncated, .notRealmFile, .encrypted, .unsupportedVersion, .corrupt, .limitExceeded] {
+    for code: FormatError.Code in [
+      .truncated, .notRealmFile, .encrypted, .unsupportedVersion, .corrupt, .limitExceeded,
+    ] {
       #expect(ExitCode.forError(FormatError(code)) == .dataError)
     }
     do {

@@ -16,7 +16,10 @@ import Testing
     (["pack", "-qv", "a", "b"], "q=true v=true c=- i=[] in=[\"a\", \"b\"]\n"),
     (["pack", "-qvc", "red", "x"], "q=true v=true c=red i=[] in=[\"x\"]\n"),
     (["pack", "-cq", "red"], "q=true v=false c=red i=[] in=[]\n"),
-    (["pack", "-i", "a", "-i", "b", "--include=c"], "q=false v=false c=- i=[\"a\", \"b\", \"c\"] in=[]\n"),
+    (
+      ["pack", "-i", "a", "-i", "b", "--include=c"],
+      "q=false v=false c=- i=[\"a\", \"b\", \"c\"] in=[]\n"
+    ),
     (["pack", "--", "-q"], "q=false v=false c=- i=[] in=[\"-q\"]\n"),
     (["pack", "-c=blue"], "q=false v=false c=blue i=[] in=[]\n"),
     (["pack", "-", "x"], "q=false v=false c=- i=[] in=[\"-\", \"x\"]\n"),
@@ -50,8 +53,14 @@ import Testing
     ),
     (["pack", "-x"], "Error: Unknown option '-x'\n" + packUsage),
     (["pack", "-qx"], "Error: Unknown option '-x'\n" + packUsage),
-    (["pack", "--colour", "red"], "Error: Unknown option '--colour'. Did you mean '--color'?\n" + packUsage),
-    (["pack", "-q=3"], "Error: The option '-q' does not take any value, but '3' was specified.\n" + packUsage),
+    (
+      ["pack", "--colour", "red"],
+      "Error: Unknown option '--colour'. Did you mean '--color'?\n" + packUsage
+    ),
+    (
+      ["pack", "-q=3"],
+      "Error: The option '-q' does not take any value, but '3' was specified.\n" + packUsage
+    ),
     (
       ["many"],
       """
@@ -118,16 +127,18 @@ import Testing
       OPTIONS:
         --req <req>             Required one.
 
-      """ + (1...11).map { "  --a\($0)" + String(repeating: " ", count: 21 - "\($0)".count) + "a\n" }.joined()
-      + """
-        --averyveryverylongoptionname <averyveryverylongoptionname>
-                                A very long option label that pushes its description
-                                to the next line of the help. (default: x)
-        --version               Show the version.
-        -h, --help              Show help information.
-
-
       """
+      + (1...11).map { "  --a\($0)" + String(repeating: " ", count: 21 - "\($0)".count) + "a\n" }
+      .joined()
+        + """
+          --averyveryverylongoptionname <averyveryverylongoptionname>
+                                  A very long option label that pushes its description
+                                  to the next line of the help. (default: x)
+          --version               Show the version.
+          -h, --help              Show help information.
+
+
+        """
     #expect(TestTool.output(["many", "--help"]).stdout == expected)
   }
 

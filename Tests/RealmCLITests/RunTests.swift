@@ -6,10 +6,13 @@ import Testing
 
 /// `RealmCtl.run` in-process: what reaches each output and the exit status.
 @Suite struct RunTests {
-  private func run(_ words: [String], terminal: Terminal = .plain) -> (stdout: String, stderr: String, status: Int32) {
+  private func run(_ words: [String], terminal: Terminal = .plain) -> (
+    stdout: String, stderr: String, status: Int32
+  ) {
     let out = TextOutput.memory()
     let err = TextOutput.memory()
-    let status = RealmCtl.run(arguments: words, standardOutput: out, standardError: err, terminal: terminal)
+    let status = RealmCtl.run(
+      arguments: words, standardOutput: out, standardError: err, terminal: terminal)
     return (out.text, err.text, status)
   }
 
@@ -41,7 +44,8 @@ import Testing
     #expect(output.status == 70)
     #expect(
       output.stderr
-        == "Error: internal error: 'realmctl open' is not wired to its implementation yet; please report it\n")
+        == "Error: internal error: 'realmctl open' is not wired to its implementation yet; please report it\n"
+    )
   }
 
   @Test func csvWithoutAClassIsAUsageError() {
@@ -59,7 +63,9 @@ import Testing
   @Test func backupTakesASingleFile() {
     let output = run(["migrate", "--plan", "p.json", "--backup", "b", "x.realm", "y.realm"])
     #expect(output.status == 64)
-    #expect(output.stderr.hasPrefix("Error: '--backup <path>' names one copy, so it takes a single file\n"))
+    #expect(
+      output.stderr.hasPrefix(
+        "Error: '--backup <path>' names one copy, so it takes a single file\n"))
   }
 
   @Test func colouredErrorsOnlyWhenTheTerminalAllowsIt() {

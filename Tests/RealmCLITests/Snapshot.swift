@@ -25,6 +25,8 @@ enum Snapshot {
       return
     }
     let expected = try String(contentsOf: url, encoding: .utf8)
-    #expect(actual == expected, "snapshot \(name) differs; RECORD_SNAPSHOTS=1 re-records it", sourceLocation: sourceLocation)
+    #expect(
+      actual == expected, "snapshot \(name) differs; RECORD_SNAPSHOTS=1 re-records it",
+      sourceLocation: sourceLocation)
   }
 }

@@ -12,7 +12,8 @@ enum TestTool {
       .option(
         "color", short: "c", valueName: "color",
         type: .choice(["red", "green", "blue", "cyan", "magenta", "yellow"]), help: "A colour."),
-      .option("include", short: "i", valueName: "include", isRepeating: true, help: "Include paths."),
+      .option(
+        "include", short: "i", valueName: "include", isRepeating: true, help: "Include paths."),
       .positional("inputs", isRequired: false, isRepeating: true, help: "Inputs."),
     ])
 

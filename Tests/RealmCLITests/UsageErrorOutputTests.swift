@@ -128,7 +128,10 @@ import Testing
 
       """
     ),
-    (["help", "--bogus"], "Error: Unknown option '--bogus'\nUsage: realmctl help [<subcommands> ...]\n"),
+    (
+      ["help", "--bogus"],
+      "Error: Unknown option '--bogus'\nUsage: realmctl help [<subcommands> ...]\n"
+    ),
   ]
 
   @Test("usage errors match swift-argument-parser byte for byte", arguments: cases)
@@ -167,7 +170,9 @@ import Testing
   @Test func colorsTheErrorPrefixOnlyWhenAsked() {
     let renderer = HelpRenderer(root: CommandRegistry.root)
     let error = UsageError.unexpectedArguments(["x"], command: nil)
-    #expect(renderer.errorText(error, usesColor: true).hasPrefix("\u{1B}[1;31mError:\u{1B}[0m Unexpected"))
+    #expect(
+      renderer.errorText(error, usesColor: true).hasPrefix("\u{1B}[1;31mError:\u{1B}[0m Unexpected")
+    )
     #expect(renderer.errorText(error, usesColor: false).hasPrefix("Error: Unexpected"))
   }
 }

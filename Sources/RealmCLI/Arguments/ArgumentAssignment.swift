@@ -98,7 +98,9 @@ struct ArgumentAssignment {
   static func unknownShortOption(
     names: [Character], text: String, candidates: [String], command: String?
   ) -> UsageError {
-    if names.count == 1 { return .unknownOption("-" + String(names[0]), suggestion: nil, command: command) }
+    if names.count == 1 {
+      return .unknownOption("-" + String(names[0]), suggestion: nil, command: command)
+    }
     let typed = "-" + String(names)
     return .unknownOption(
       typed, suggestion: Suggestion.closest(to: typed, among: candidates), command: command)

@@ -76,7 +76,8 @@ public struct CommandLineParser: Sendable {
     for token in tokens {
       switch token {
       case .long(name: "help", value: nil, text: _): return .help(subcommand: nil)
-      case .short(let names, value: nil, text: _) where names.contains("h"): return .help(subcommand: nil)
+      case .short(let names, value: nil, text: _) where names.contains("h"):
+        return .help(subcommand: nil)
       case .long(name: "version", value: nil, text: _): wantsVersion = true
       case .terminator: return wantsVersion && hasVersion ? .version : nil
       default: continue

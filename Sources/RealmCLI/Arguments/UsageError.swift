@@ -105,7 +105,8 @@ extension UsageError {
   }
 
   static func missingArgument(_ spec: ArgumentSpec, command: String?) -> UsageError {
-    let label = spec.isPositional ? "<\(spec.valueName)>" : "\(spec.preferredName) <\(spec.valueName)>"
+    let label =
+      spec.isPositional ? "<\(spec.valueName)>" : "\(spec.preferredName) <\(spec.valueName)>"
     return UsageError(
       .missingArgument, "Missing expected argument '\(spec.requiredSynopsis)'",
       helpLine: "\(label)  \(spec.help)", command: command)

@@ -16,7 +16,8 @@ enum InputFiles {
       let code = errno
       switch code {
       case ENOENT, ENOTDIR: throw RealmCtlError.fileNotFound(path)
-      case EACCES: throw RealmCtlError(.permissionDenied, path: path, "Permission denied: '\(path)'")
+      case EACCES:
+        throw RealmCtlError(.permissionDenied, path: path, "Permission denied: '\(path)'")
       default:
         throw RealmCtlError(
           .unreadable, path: path, "Cannot read '\(path)': \(String(cString: strerror(code)))")

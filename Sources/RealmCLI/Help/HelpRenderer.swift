@@ -57,7 +57,9 @@ public struct HelpRenderer: Sendable {
 
   /// The usage synopsis: `realmctl migrate --plan <plan> <file> ... [--dry-run]`.
   public func usage(for command: CommandSpec?) -> String {
-    guard let command else { return root.subcommands.isEmpty ? root.name : root.name + " <subcommand>" }
+    guard let command else {
+      return root.subcommands.isEmpty ? root.name : root.name + " <subcommand>"
+    }
     let toolName = "\(root.name) \(command.name)"
     var arguments = command.arguments
     if arguments.isEmpty { return toolName }

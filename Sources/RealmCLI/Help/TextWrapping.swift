@@ -14,7 +14,8 @@ extension StringProtocol where SubSequence == Substring {
       let chunk = self[start...].prefix(width)
       if let newline = chunk.lastIndex(of: "\n") {
         lines.append(
-          contentsOf: self[start..<newline].split(separator: "\n", omittingEmptySubsequences: false))
+          contentsOf: self[start..<newline].split(separator: "\n", omittingEmptySubsequences: false)
+        )
         start = index(after: newline)
       } else if chunk.endIndex == endIndex {
         lines.append(self[start...])

@@ -45,7 +45,9 @@ public final class FileDescriptorDestination: OutputDestination {
       if written < 0 {
         let code = errno
         if code == EINTR { continue }
-        if code == EPIPE { throw OutputError(.brokenPipe, errno: code, "The output pipe was closed") }
+        if code == EPIPE {
+          throw OutputError(.brokenPipe, errno: code, "The output pipe was closed")
+        }
         throw OutputError(
           .writeFailed, errno: code,
           "Cannot write to file descriptor \(fd): \(String(cString: strerror(code)))")

@@ -48,7 +48,9 @@ public final class TextOutput {
     // rethrows untyped errors, so the typed error is carried out by hand.
     var error: OutputError?
     string.withUTF8 { bytes in
-      do throws(OutputError) { try write(bytes: UnsafeRawBufferPointer(bytes)) } catch let thrown { error = thrown }
+      do throws(OutputError) { try write(bytes: UnsafeRawBufferPointer(bytes)) } catch let thrown {
+        error = thrown
+      }
     }
     if let error { throw error }
   }
