@@ -149,8 +149,11 @@ import Testing
     #expect(error(["nope"])?.code == .unexpectedArgument)
   }
 
-  @Test func repeatedFlagsAreAllowed() throws {
+  @Test func repeatedFlagsAndRepeatedEqualValuesAreAllowed() throws {
     #expect(try invocation(["open", "a", "--json", "--json"]).flag("json"))
+    #expect(
+      try invocation(["schema", "a", "--format=json", "--format", "json"]).string("format")
+        == "json")
   }
 
   @Test func anOptionDoesNotSwallowTheNextOption() {
@@ -163,8 +166,7 @@ import Testing
     #expect(
       error(["dump", "a", "--limt", "3"])?.message
         == "Unknown option '--limt'. Did you mean '--limit'?")
-    #expect(
-      error(["dump", "a", "--hlp"])?.message == "Unknown option '--hlp'. Did you mean '--help'?")
+    #expect(error(["dump", "a", "--hlp"])?.message == "Unknown option '--hlp'")
     #expect(
       error(["dump", "a", "--completely-different"])?.message
         == "Unknown option '--completely-different'")

@@ -134,7 +134,10 @@ struct ArgumentAssignment {
       return .missingValue(for: spec, typed: typed, command: name)
     }
     if let error = validate(value, for: spec, typed: typed) { return error }
+    // The same value twice is harmless (scripts append options); two different ones are
+    // ambiguous, where SAP would silently keep the last.
     if let previous = values[spec.key]?.last, !spec.isRepeating {
+      if previous == value { return nil }
       return .duplicateOption(spec, first: previous, second: value, command: name)
     }
     values[spec.key, default: []].append(value)

@@ -52,22 +52,47 @@ public struct CommandLineParser: Sendable {
     return .failure(.unexpectedArguments(values, command: nil))
   }
 
-  /// `help [<subcommand> ...]`: names are followed as far as they match, like SAP.
+  /// `help [<subcommand> ...]`: the first name picks the command, as SAP's help command does
+  /// (an unknown first name means the root); `-h`, `--help` and `-help` are ignored.
   private func parseHelpCommand(_ words: [String]) -> Result<CommandLineRequest, UsageError> {
-    var target: CommandSpec?
-    for word in words {
-      if word == "-h" || word == "--help" || word == "-help" { continue }
-      if word.hasPrefix("-") && word != "-" {
-        let name = word.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word
-        return .failure(.unknownOption(name, suggestion: nil, command: Self.helpCommandName))
-      }
-      if target == nil, let command = root.subcommand(named: word) {
-        target = command
-      } else if target == nil, word == Self.helpCommandName {
-        target = HelpCommandSpec.spec
+    let name = Self.helpCommandName
+    let tokens: [ArgumentToken]
+    switch ArgumentScanner.scan(words, command: name) {
+    case .success(let scanned): tokens = scanned
+    case .failure(let error): return .failure(error)
+    }
+    for token in tokens {
+      if case .long(name: "help", value: let value?, text: _) = token {
+        return .failure(.unexpectedValue(value, forFlag: "--help", command: name))
       }
     }
-    return .success(.help(subcommand: target))
+    // `-h`/`--help` belong to the help command itself here; only `--version` is built in.
+    let options = tokens.prefix { $0 != .terminator }
+    if root.version != nil,
+      options.contains(.long(name: "version", value: nil, text: "--version"))
+    {
+      return .success(.version)
+    }
+    for token in tokens {
+      switch token {
+      case .long(let long, _, _) where long != "help":
+        return .failure(.unknownOption("--" + long, suggestion: nil, command: name))
+      case .short(let names, _, let text)
+      where text != "-help" && names.contains(where: { $0 != "h" }):
+        let unknown = names.first { $0 != "h" } ?? names[0]
+        let typed = names.contains("h") ? "-" + String(unknown) : "-" + String(names)
+        return .failure(.unknownOption(typed, suggestion: nil, command: name))
+      default:
+        continue
+      }
+    }
+    let first = tokens.lazy.compactMap { token -> String? in
+      if case .value(let value) = token { return value }
+      return nil
+    }.first
+    guard let first else { return .success(.help(subcommand: nil)) }
+    if first == name { return .success(.help(subcommand: HelpCommandSpec.spec)) }
+    return .success(.help(subcommand: root.subcommand(named: first)))
   }
 
   /// `-h`/`--help` or `--version` among the tokens before `--`.
@@ -128,11 +153,9 @@ public struct CommandLineParser: Sendable {
     }
   }
 
-  /// Long names offered as suggestions, including the built-in `--help` and `--version`.
+  /// Long names offered as suggestions: the command's own (SAP leaves out `--help` and
+  /// `--version`, which would match too many typos).
   private func optionNames(of command: CommandSpec) -> [String] {
-    var names = command.arguments.compactMap { $0.longName.map { "--" + $0 } }
-    if root.version != nil { names.append("--version") }
-    names.append("--help")
-    return names
+    command.arguments.compactMap { $0.longName.map { "--" + $0 } }
   }
 }
