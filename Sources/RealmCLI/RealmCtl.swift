@@ -37,9 +37,18 @@ public enum RealmCtl {
     var status: ExitCode
     do {
       status = try dispatch(arguments, renderer: renderer, context: context)
-      try standardOutput.flush()
     } catch {
       status = report(error, renderer: renderer, context: context)
+    }
+    do {
+      try standardOutput.flush()
+    } catch {
+      // A closed pipe keeps the command's own status; a failed write is reported, and turns
+      // success into 74.
+      if error.code != .brokenPipe {
+        let code = report(error, renderer: renderer, context: context)
+        if status == .success { status = code }
+      }
     }
     try? standardError.flush()
     return status.rawValue

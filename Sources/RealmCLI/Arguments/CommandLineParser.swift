@@ -5,9 +5,11 @@
 /// Rules: `--opt value`, `--opt=value`, `-o value`, packed short flags (`-qv`), `--` ends the
 /// options; `-h`/`--help` anywhere before `--` asks for help and `--version` for the version
 /// (help wins); `help [<subcommand>]` prints a subcommand's help; with no words at all the
-/// root help is printed. Errors are reported in this order: malformed words, values that do
-/// not parse (in command-line order), unknown options, missing required arguments, extra
-/// positional arguments.
+/// root help is printed. What is reported first, as in SAP: malformed words (`---x`), then
+/// option values that are missing or do not parse (in command-line order), then help or
+/// version if asked for, then unknown options, missing required arguments and extra
+/// positional arguments (SAP reports missing arguments before unknown options; realmctl
+/// reports the unknown option first, with its "Did you mean" suggestion).
 public struct CommandLineParser: Sendable {
   /// The root command, whose subcommands are the commands.
   public let root: CommandSpec
