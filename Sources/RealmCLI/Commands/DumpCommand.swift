@@ -38,7 +38,9 @@ public struct DumpCommand: Command {
       name: "dump",
       abstract: "Print the objects of a Realm file.",
       discussion: """
-        Objects are printed class by class in key order. The file is opened read-only.
+        Objects are printed class by class (classes in name order, objects in key \
+        order); embedded objects appear inside their parent. The file is opened \
+        read-only.
 
         Formats:
           jsonl  canonical JSON Lines: one object per line, with its class and key;
@@ -56,7 +58,8 @@ public struct DumpCommand: Command {
           realmctl dump app.realm
           realmctl dump app.realm --class Person --limit 20
           realmctl dump app.realm --format jsonl > app.jsonl
-          realmctl dump app.realm --class Person --where "age >= 18 AND name BEGINSWITH 'A'"
+          realmctl dump app.realm --class Person --where "age >= 18"
+          realmctl dump app.realm --where "name BEGINSWITH[c] 'a' AND dogs.@count > 0"
         """,
       arguments: [
         .positional("file", help: "The Realm file to read."),
