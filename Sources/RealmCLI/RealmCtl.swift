@@ -65,6 +65,16 @@ public enum RealmCtl {
       terminal: .current(environment: environment))
   }
 
+  /// The one-line message printed after `Error: ` for a failure that is not a usage error.
+  ///
+  /// Errors of unknown types are bugs (exit 70) and say so.
+  public static func errorMessage(for error: any Error) -> String {
+    if ExitCode.forError(error) == .software && !(error is RealmCtlError) {
+      return "Internal error: \(error); please report it"
+    }
+    return String(describing: error)
+  }
+
   // MARK: - Private
 
   private static func dispatch(
@@ -103,10 +113,7 @@ public enum RealmCtl {
     case let error as UsageError:
       text = renderer.errorText(error, usesColor: colour)
     default:
-      let message =
-        code == .software && !(error is RealmCtlError)
-        ? "Internal error: \(error); please report it" : String(describing: error)
-      text = HelpRenderer.errorPrefix(usesColor: colour) + message + "\n"
+      text = HelpRenderer.errorPrefix(usesColor: colour) + errorMessage(for: error) + "\n"
     }
     // Anything the command already wrote goes first, so the error comes last on a terminal.
     try? context.standardOutput.flush()

@@ -97,4 +97,32 @@ import Testing
     #expect(status == 74)
     #expect(err.text.hasPrefix("Error: Cannot write to file descriptor -1: "))
   }
+
+  @Test func createRefusesToOverwriteAnExistingFile() throws {
+    let schema = Fixtures.url("alltypes/schema.json").path
+    let existing = Fixtures.url("alltypes/before.realm").path
+    let output = run(["create", existing, "--schema", schema])
+    #expect(output.status == 73)
+    #expect(
+      output.stderr
+        == "Error: '\(existing)' already exists; remove it or choose another output name\n")
+  }
+
+  @Test func reportErrorPrintsOneLineAndReturnsTheCode() throws {
+    let err = TextOutput.memory()
+    let context = CommandContext(
+      standardOutput: .memory(), standardError: err, terminal: .plain, environment: [:])
+    let code = try context.reportError(RealmCtlError.fileNotFound("b.realm"), subject: "b.realm")
+    #expect(code == .noInput)
+    #expect(err.text == "Error: b.realm: No such file: 'b.realm'\n")
+  }
+
+  private struct Mystery: Error, CustomStringConvertible {
+    var description: String { "something odd" }
+  }
+
+  @Test func unknownErrorsAreReportedAsInternal() {
+    #expect(
+      RealmCtl.errorMessage(for: Mystery()) == "Internal error: something odd; please report it")
+  }
 }

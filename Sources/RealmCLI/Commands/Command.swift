@@ -32,6 +32,22 @@ public final class CommandContext {
     self.environment = environment
   }
 
+  /// Prints `Error: <message>` for `error` on standard error, as when a command fails, and
+  /// returns its exit code: for commands that go on after a failure (`migrate` with several
+  /// files reports each failed file and a summary, then returns ``ExitCode/failure``).
+  ///
+  /// - Parameter subject: a prefix naming what failed (`a.realm`), printed as `a.realm: `.
+  @discardableResult
+  public func reportError(_ error: any Error, subject: String? = nil) throws(OutputError)
+    -> ExitCode
+  {
+    let prefix = HelpRenderer.errorPrefix(usesColor: terminal.usesColor)
+    let message = RealmCtl.errorMessage(for: error)
+    try standardOutput.flush()
+    try standardError.writeLine(prefix + (subject.map { "\($0): " } ?? "") + message)
+    return ExitCode.forError(error)
+  }
+
   /// Writes `warning: <message>` on standard error.
   public func warn(_ message: String) throws(OutputError) {
     let prefix = terminal.usesColor ? "\u{1B}[1;33mwarning:\u{1B}[0m " : "warning: "

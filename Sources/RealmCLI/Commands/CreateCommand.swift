@@ -56,8 +56,10 @@ public struct CreateCommand: Command {
     let options = options(invocation)
     try InputFiles.requireReadableFile(options.schema)
     if let data = options.data { try InputFiles.requireReadableFile(data) }
+    try InputFiles.requireAbsent(options.output)
     // WIRING (lead): parse the schema (RealmJSON), stream the data lines into a new file
-    // (RealmStorage writer), refuse an existing output (73), write atomically.
+    // (RealmStorage writer), write atomically (temporary file + rename, failing with 73 if
+    // the output appeared meanwhile).
     throw RealmCtlError.notWired(spec.name)
   }
 }

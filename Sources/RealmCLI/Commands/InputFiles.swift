@@ -30,4 +30,14 @@ enum InputFiles {
       throw RealmCtlError(.permissionDenied, path: path, "Permission denied: '\(path)'")
     }
   }
+
+  /// Throws unless `path` does not exist yet (an output that must not overwrite anything).
+  static func requireAbsent(_ path: String) throws(RealmCtlError) {
+    var info = stat()
+    guard lstat(path, &info) != 0 else {
+      throw RealmCtlError(
+        .cannotCreateOutput, path: path,
+        "'\(path)' already exists; remove it or choose another output name")
+    }
+  }
 }
