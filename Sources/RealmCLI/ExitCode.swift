@@ -92,8 +92,6 @@ extension ExitCode {
       return forCode(error.code)
     case is JSONParseError:
       return .dataError
-    case let error as OutputError:
-      return forCode(error.code)
     case let error as any ExitCodeMapping:
       return error.exitCode
     default:
@@ -110,6 +108,9 @@ extension ExitCode {
     case .ioFailure: .ioError
     case .locked: .temporaryFailure
     case .invalidInput: .dataError
+    // The reader went away (`realmctl dump | head`): not a failure of ours (see RealmCtl.run).
+    case .brokenPipe: .success
+    case .outputFailed: .ioError
     }
   }
 
@@ -117,14 +118,6 @@ extension ExitCode {
     switch code {
     case .truncated, .notRealmFile, .encrypted, .unsupportedVersion, .corrupt, .limitExceeded:
       .dataError
-    }
-  }
-
-  static func forCode(_ code: OutputError.Code) -> ExitCode {
-    switch code {
-    // The reader went away (`realmctl dump | head`): not a failure of ours (see RealmCtl.run).
-    case .brokenPipe: .success
-    case .writeFailed: .ioError
     }
   }
 }

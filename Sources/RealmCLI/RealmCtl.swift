@@ -107,7 +107,7 @@ public enum RealmCtl {
     let colour = context.terminal.usesColor
     let text: String
     switch error {
-    case let error as OutputError where error.code == .brokenPipe:
+    case let error as RealmCtlError where error.code == .brokenPipe:
       // `realmctl dump x | head`: the reader has what it wanted; stop quietly.
       return .success
     case let error as UsageError:

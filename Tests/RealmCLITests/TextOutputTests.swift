@@ -7,7 +7,7 @@ import Testing
 private final class CountingDestination: OutputDestination {
   var calls = 0
   var bytes: [UInt8] = []
-  func writeAll(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
+  func writeAll(_ bytes: UnsafeRawBufferPointer) throws(RealmCtlError) {
     calls += 1
     self.bytes.append(contentsOf: bytes)
   }
@@ -50,9 +50,9 @@ private final class CountingDestination: OutputDestination {
     signal(SIGPIPE, SIG_IGN)
     defer { close(fds[1]) }
     let output = TextOutput(FileDescriptorDestination(fd: fds[1]), capacity: 8)
-    #expect(throws: OutputError(.brokenPipe, "")) { try output.write("more than eight bytes") }
+    #expect(throws: RealmCtlError(.brokenPipe, "")) { try output.write("more than eight bytes") }
     // Every later write fails at once, so a long dump ends quickly.
-    #expect(throws: OutputError(.brokenPipe, "")) { try output.write(byte: 0x41) }
+    #expect(throws: RealmCtlError(.brokenPipe, "")) { try output.write(byte: 0x41) }
   }
 
   @Test func writesToAFileDescriptor() throws {

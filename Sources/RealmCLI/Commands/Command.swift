@@ -38,7 +38,7 @@ public final class CommandContext {
   ///
   /// - Parameter subject: a prefix naming what failed (`a.realm`), printed as `a.realm: `.
   @discardableResult
-  public func reportError(_ error: any Error, subject: String? = nil) throws(OutputError)
+  public func reportError(_ error: any Error, subject: String? = nil) throws(RealmCtlError)
     -> ExitCode
   {
     let prefix = HelpRenderer.errorPrefix(usesColor: terminal.usesColor)
@@ -49,7 +49,7 @@ public final class CommandContext {
   }
 
   /// Writes `warning: <message>` on standard error.
-  public func warn(_ message: String) throws(OutputError) {
+  public func warn(_ message: String) throws(RealmCtlError) {
     let prefix = terminal.usesColor ? "\u{1B}[1;33mwarning:\u{1B}[0m " : "warning: "
     try standardError.writeLine(prefix + message)
   }

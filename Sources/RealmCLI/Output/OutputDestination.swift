@@ -11,7 +11,7 @@
 /// Called once per buffer (64 KiB by default), never per line, so an existential is fine here.
 public protocol OutputDestination: AnyObject {
   /// Writes all of `bytes` or throws.
-  func writeAll(_ bytes: UnsafeRawBufferPointer) throws(OutputError)
+  func writeAll(_ bytes: UnsafeRawBufferPointer) throws(RealmCtlError)
 }
 
 /// Collects everything written, for tests and for in-process callers.
@@ -23,7 +23,7 @@ public final class MemoryDestination: OutputDestination {
   public init() {}
 
   /// Appends `bytes`.
-  public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
+  public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(RealmCtlError) {
     self.bytes.append(contentsOf: bytes)
   }
 }
@@ -36,8 +36,8 @@ public final class FileDescriptorDestination: OutputDestination {
   /// Wraps `fd`.
   public init(fd: Int32) { self.fd = fd }
 
-  /// Writes all of `bytes`; `EPIPE` becomes ``OutputError/Code/brokenPipe``.
-  public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
+  /// Writes all of `bytes`; `EPIPE` becomes ``RealmCtlError/Code/brokenPipe``.
+  public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(RealmCtlError) {
     guard var next = bytes.baseAddress else { return }
     var remaining = bytes.count
     while remaining > 0 {
@@ -46,10 +46,10 @@ public final class FileDescriptorDestination: OutputDestination {
         let code = errno
         if code == EINTR { continue }
         if code == EPIPE {
-          throw OutputError(.brokenPipe, errno: code, "The output pipe was closed")
+          throw RealmCtlError(.brokenPipe, errno: code, "The output pipe was closed")
         }
-        throw OutputError(
-          .writeFailed, errno: code,
+        throw RealmCtlError(
+          .outputFailed, errno: code,
           "Cannot write to file descriptor \(fd): \(String(cString: strerror(code)))")
       }
       // 0 < written <= remaining: write(2) never reports more than it was given.

@@ -11,7 +11,7 @@ public final class TextOutput {
   public let destination: any OutputDestination
   private var buffer: [UInt8]
   private let capacity: Int
-  private var failure: OutputError?
+  private var failure: RealmCtlError?
 
   /// Creates an output over `destination` with a buffer of `capacity` bytes.
   public init(_ destination: any OutputDestination, capacity: Int = 1 << 16) {
@@ -42,13 +42,14 @@ public final class TextOutput {
   // MARK: - Writing
 
   /// Writes the UTF-8 bytes of `string`.
-  public func write(_ string: String) throws(OutputError) {
+  public func write(_ string: String) throws(RealmCtlError) {
     var string = string
     // withUTF8 gives contiguous storage without copying for native strings; it only
     // rethrows untyped errors, so the typed error is carried out by hand.
-    var error: OutputError?
+    var error: RealmCtlError?
     string.withUTF8 { bytes in
-      do throws(OutputError) { try write(bytes: UnsafeRawBufferPointer(bytes)) } catch let thrown {
+      do throws(RealmCtlError) { try write(bytes: UnsafeRawBufferPointer(bytes)) } catch let thrown
+      {
         error = thrown
       }
     }
@@ -56,20 +57,20 @@ public final class TextOutput {
   }
 
   /// Writes `string` followed by a newline.
-  public func writeLine(_ string: String) throws(OutputError) {
+  public func writeLine(_ string: String) throws(RealmCtlError) {
     try write(string)
     try write(byte: 0x0A)
   }
 
   /// Writes one byte.
-  public func write(byte: UInt8) throws(OutputError) {
+  public func write(byte: UInt8) throws(RealmCtlError) {
     if let failure { throw failure }
     if buffer.count >= capacity { try flush() }
     buffer.append(byte)
   }
 
   /// Writes raw bytes (already encoded UTF-8 for text output).
-  public func write(bytes: UnsafeRawBufferPointer) throws(OutputError) {
+  public func write(bytes: UnsafeRawBufferPointer) throws(RealmCtlError) {
     if let failure { throw failure }
     if buffer.count + bytes.count > capacity {
       try flush()
@@ -82,27 +83,27 @@ public final class TextOutput {
   }
 
   /// Writes the bytes of an array.
-  public func write(bytes: [UInt8]) throws(OutputError) {
-    var error: OutputError?
+  public func write(bytes: [UInt8]) throws(RealmCtlError) {
+    var error: RealmCtlError?
     bytes.withUnsafeBytes { raw in
-      do throws(OutputError) { try write(bytes: raw) } catch let thrown { error = thrown }
+      do throws(RealmCtlError) { try write(bytes: raw) } catch let thrown { error = thrown }
     }
     if let error { throw error }
   }
 
   /// Sends everything buffered to the destination.
-  public func flush() throws(OutputError) {
+  public func flush() throws(RealmCtlError) {
     if let failure { throw failure }
     guard !buffer.isEmpty else { return }
     defer { buffer.removeAll(keepingCapacity: true) }
-    var error: OutputError?
+    var error: RealmCtlError?
     buffer.withUnsafeBytes { raw in
-      do throws(OutputError) { try send(raw) } catch let thrown { error = thrown }
+      do throws(RealmCtlError) { try send(raw) } catch let thrown { error = thrown }
     }
     if let error { throw error }
   }
 
-  private func send(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
+  private func send(_ bytes: UnsafeRawBufferPointer) throws(RealmCtlError) {
     do {
       try destination.writeAll(bytes)
     } catch {
