@@ -43,13 +43,24 @@ public final class TextOutput {
 
   /// Writes the UTF-8 bytes of `string`.
   public func write(_ string: String) throws(RealmCtlError) {
+    if let failure { throw failure }
+    let count = string.utf8.count
+    if buffer.count + count <= capacity {
+      // Fast path: a native string's UTF-8 view is copied into the buffer with memcpy.
+      buffer.append(contentsOf: string.utf8)
+      return
+    }
+    try flush()
+    if count < capacity {
+      buffer.append(contentsOf: string.utf8)
+      return
+    }
+    // Larger than the whole buffer: straight to the destination. withUTF8 only rethrows
+    // untyped errors, so the typed error is carried out by hand.
     var string = string
-    // withUTF8 gives contiguous storage without copying for native strings; it only
-    // rethrows untyped errors, so the typed error is carried out by hand.
     var error: RealmCtlError?
     string.withUTF8 { bytes in
-      do throws(RealmCtlError) { try write(bytes: UnsafeRawBufferPointer(bytes)) } catch let thrown
-      {
+      do throws(RealmCtlError) { try send(UnsafeRawBufferPointer(bytes)) } catch let thrown {
         error = thrown
       }
     }
@@ -84,6 +95,11 @@ public final class TextOutput {
 
   /// Writes the bytes of an array.
   public func write(bytes: [UInt8]) throws(RealmCtlError) {
+    if let failure { throw failure }
+    if buffer.count + bytes.count <= capacity {
+      buffer.append(contentsOf: bytes)
+      return
+    }
     var error: RealmCtlError?
     bytes.withUnsafeBytes { raw in
       do throws(RealmCtlError) { try write(bytes: raw) } catch let thrown { error = thrown }
