@@ -29,14 +29,18 @@ public struct MigrateCommand: Command {
         steps that lead to each version (rename, add, remove, transform, delete), like \
         an app's migration block (see docs/MigrationPlan.md). Pending versions are \
         applied in order, then the file is reconciled with the target schema: new \
-        classes and properties are added, removed properties are dropped with their \
-        data, and every object count touched is reported with the versions before and \
-        after.
+        classes and properties are added, properties missing from the schema are \
+        removed with their data. The report gives, per class, what changed and how many \
+        objects were touched, and the schema versions before and after.
+
+        A target version lower than the file's, or changes that need a new version \
+        without one, are refused (exit status 65) with Realm's own messages.
 
         The plan is checked completely before anything is written; errors name their \
         place in the plan (migrations[1].steps[0].from). Each file is changed \
         atomically: after a crash it is either exactly as before or fully migrated. A \
-        file open in a Realm app (its .lock is held) is refused and left unchanged.
+        file open in a Realm app (its .lock is held) is refused and left unchanged \
+        (exit status 75).
 
         With several files, each is migrated on its own and a summary follows; the exit \
         status is 1 when any of them failed.
@@ -60,9 +64,9 @@ public struct MigrateCommand: Command {
         .flag(
           "reset-if-needed",
           help: """
-            When a migration is needed, replace the file with an empty one with the \
-            target schema and version (deletes all data, like the SDKs' \
-            deleteRealmIfMigrationNeeded).
+            When a migration would be needed, replace the file with an empty one \
+            with the target schema and version, deleting all data (like \
+            deleteRealmIfMigrationNeeded in the SDKs).
             """),
         .flag("json", help: "Print the report as JSON (for CI)."),
       ])
