@@ -50,7 +50,7 @@ struct ArgumentAssignment {
       guard firstUnknownOption == nil else { return nil }
       firstUnknownOption =
         specs.allSatisfy({ $0 == nil })
-        ? Self.unknownShortOption(names: names, text: text, candidates: candidates, command: name)
+        ? Self.unknownShortOption(names: names, candidates: candidates, command: name)
         : .unknownOption("-" + String(names[unknown]), suggestion: nil, command: name)
       return nil
     }
@@ -96,7 +96,7 @@ struct ArgumentAssignment {
   /// `-x` is reported alone; a longer `-json` is reported whole, with a suggestion, as SAP
   /// does (it reads `-json` as a single-dash long name before trying packed flags).
   static func unknownShortOption(
-    names: [Character], text: String, candidates: [String], command: String?
+    names: [Character], candidates: [String], command: String?
   ) -> UsageError {
     if names.count == 1 {
       return .unknownOption("-" + String(names[0]), suggestion: nil, command: command)

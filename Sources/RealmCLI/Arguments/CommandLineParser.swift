@@ -147,9 +147,9 @@ public struct CommandLineParser: Sendable {
       let typed = "--" + name
       let suggestion = Suggestion.closest(to: typed, among: optionNames(of: command))
       return .unknownOption(typed, suggestion: suggestion, command: subcommand)
-    case .short(let names, _, let text):
+    case .short(let names, _, _):
       return ArgumentAssignment.unknownShortOption(
-        names: names, text: text, candidates: optionNames(of: command), command: subcommand)
+        names: names, candidates: optionNames(of: command), command: subcommand)
     case .value, .terminator:
       return nil
     }
