@@ -36,8 +36,8 @@ struct Compiler {
 
   // MARK: - Helpers
 
-  func column(_ node: Syntax) -> Int { columns.column(of: SourceLocation(offset: node.start)) }
-  func column(offset: Int) -> Int { columns.column(of: SourceLocation(offset: offset)) }
+  func column(_ node: Syntax) -> Int { columns.column(of: SourcePosition(offset: node.start)) }
+  func column(offset: Int) -> Int { columns.column(of: SourcePosition(offset: offset)) }
 
   /// The node's source text, for messages.
   func text(_ node: Syntax) -> String {

@@ -53,7 +53,7 @@ public struct ExpressionCompiler: Sendable {
         schema: schema, objectSchema: objectSchema, newValues: newValues, isPredicate: isPredicate, source: source)
       return try compiler.compile(tree)
     } catch {
-      throw ExpressionError(column: columns.column(of: SourceLocation(offset: error.offset)), message: error.message)
+      throw ExpressionError(column: columns.column(of: SourcePosition(offset: error.offset)), message: error.message)
     }
   }
 }

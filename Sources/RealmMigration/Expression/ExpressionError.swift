@@ -45,7 +45,7 @@ public struct EvaluationError: Error, Sendable, CustomStringConvertible {
 
 /// Where a node starts in the source: a byte offset, turned into a character column
 /// only when an error is reported.
-struct SourceLocation: Hashable, Sendable {
+struct SourcePosition: Hashable, Sendable {
   /// Byte offset into the UTF-8 source.
   var offset: Int
 }
@@ -55,7 +55,7 @@ struct ColumnMap: Sendable {
   let source: String
 
   /// The 1-based character column of the byte at `offset`.
-  func column(of location: SourceLocation) -> Int {
+  func column(of location: SourcePosition) -> Int {
     let utf8 = source.utf8
     let end = utf8.index(utf8.startIndex, offsetBy: min(max(0, location.offset), utf8.count))
     // Round down to a character boundary so a fault inside a character points at it.
