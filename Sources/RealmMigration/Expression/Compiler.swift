@@ -78,10 +78,10 @@ struct Compiler {
   private func compileList(_ items: [Syntax], _ node: Syntax) throws(ExpressionError.Located) -> Compiled {
     var compiled: [Compiled] = []
     var element = ExpressionType.null
-    for item in items {
+    for (i, item) in items.enumerated() {
       let c = try compile(item)
       if c.type.isCollection { throw fail(item, "a list cannot contain a \(c.type.isList ? "list" : "collection") ('\(text(item))')") }
-      element = try unify(element, c.type, item, "list elements")
+      element = i == 0 ? c.type : try unify(element, c.type, item, "list elements")
       compiled.append(c)
     }
     let target = element
