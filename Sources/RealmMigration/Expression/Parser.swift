@@ -315,6 +315,9 @@ struct Parser {
       case "TRUE", "TRUEPREDICATE": return try make(.bool(true), start, [])
       case "FALSE", "FALSEPREDICATE": return try make(.bool(false), start, [])
       case "NULL", "NIL": return try make(.null, start, [])
+      case "AND", "OR", "NOT", "BEGINSWITH", "CONTAINS", "ENDSWITH", "LIKE", "IN":
+        // Operators, not names (a property with such a name is reachable as 'old.in').
+        throw .init(start, "expected a value, found '\(name)'")
       case "ANY", "SOME", "ALL", "NONE", "SUBQUERY":
         throw .init(start, "'\(name)' is not supported; a comparison on a collection already means ANY")
       default: break
