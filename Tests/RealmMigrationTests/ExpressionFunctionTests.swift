@@ -152,6 +152,9 @@ import Testing
     #expect(try F.eval("matches('2024-01-02', '^\\\\d{4}-\\\\d{2}-\\\\d{2}$')") == .bool(true))
     #expect(try F.eval("matches('a@b.io', '^[^@ ]+@[^@ ]+\\\\.[a-z]{2,}$')") == .bool(true))
     #expect(try F.eval("matches('ADA', '(?i)^ada$')") == .bool(true))
+    // One backslash is enough: unknown string escapes are kept for the pattern.
+    #expect(try F.eval(#"matches('2024', '^\d{4}$')"#) == .bool(true))
+    #expect(try F.eval(#"matches('a.b', '^a\.b$') && !matches('axb', '^a\.b$')"#) == .bool(true))
   }
 
   @Test func nowUuidObjectIdAreDeterministicWithASeed() throws {

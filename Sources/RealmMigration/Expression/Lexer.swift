@@ -114,7 +114,9 @@ struct Lexer {
         let scalar = try unicodeEscape(escapeStart)
         out.append(contentsOf: String(Character(scalar)).utf8)
       default:
-        throw .init(escapeStart, "unknown escape '\\\(String(decoding: [e], as: UTF8.self))' (use \\\\ \\' \\\" \\n \\t \\r \\0 or \\u{...})")
+        // Any other escape is kept as written, so regex patterns read naturally: '^\d+$'.
+        out.append(UInt8(ascii: "\\"))
+        position -= 1
       }
     }
     return String(decoding: out, as: UTF8.self)
