@@ -171,3 +171,59 @@ import Testing
     #expect(ExpressionCompiler(schema: F.schema, className: "Cat") == nil)
   }
 }
+
+/// What the migrator uses to store a transform's result in an existing property.
+@Suite struct ExpressionAssignmentTests {
+  typealias F = ExpressionFixture
+
+  @Test func assignability() throws {
+    let age = Property(name: "age", type: .string)
+    #expect(try F.type("string(old.age)").isAssignable(to: age))
+    #expect(try F.type("old.age").isAssignable(to: age) == false)
+    #expect(try F.type("old.age").isAssignable(to: Property(name: "x", type: .double)))
+    #expect(try F.type("old.score").isAssignable(to: Property(name: "x", type: .int)) == false)
+    #expect(try F.type("null").isAssignable(to: age))
+    #expect(try F.type("old.anything").isAssignable(to: age))
+    #expect(try F.type("old.bestFriend").isAssignable(to: Property(name: "f", type: .object, objectType: "Person", isOptional: true)))
+    #expect(try F.type("old.bestFriend").isAssignable(to: Property(name: "f", type: .object, objectType: "Dog", isOptional: true)) == false)
+    #expect(try F.type("split(old.firstName, ' ')").isAssignable(to: Property(name: "p", type: .string, collection: .list)))
+    #expect(try F.type("split(old.firstName, ' ')").isAssignable(to: Property(name: "p", type: .string, collection: .set)))
+    #expect(try F.type("split(old.firstName, ' ')").isAssignable(to: Property(name: "p", type: .string)) == false)
+    #expect(try F.type("old.scores").isAssignable(to: Property(name: "p", type: .double, collection: .dictionary)))
+  }
+
+  @Test func conversionToFit() {
+    #expect(RealmValue.int(3).converted(toFit: Property(name: "x", type: .double)) == .double(3))
+    #expect(RealmValue.int(3).converted(toFit: Property(name: "x", type: .float)) == .float(3))
+    #expect(RealmValue.double(0.5).converted(toFit: Property(name: "x", type: .float)) == .float(0.5))
+    #expect(RealmValue.string("a").converted(toFit: Property(name: "x", type: .int)) == nil)
+    #expect(RealmValue.null.converted(toFit: Property(name: "x", type: .int)) == .null)
+    let list = RealmValue.list([.int(1), .int(2)])
+    #expect(list.converted(toFit: Property(name: "x", type: .double, collection: .set)) == .set([.double(1), .double(2)]))
+    #expect(list.converted(toFit: Property(name: "x", type: .string, collection: .list)) == nil)
+    // Decimal128 from an int: the value reads back through the decimal text.
+    guard case .decimal128(let d)? = RealmValue.int(-42).converted(toFit: Property(name: "x", type: .decimal128)) else {
+      Issue.record("no decimal")
+      return
+    }
+    #expect(DecimalValue(d).text == "-42")
+  }
+
+  @Test func decimalText() {
+    // (coefficient, exponent) -> text, IEEE 754 to-scientific-string.
+    func text(_ coefficient: UInt64, _ exponent: Int, negative: Bool = false) -> String {
+      let bits = UInt64(exponent + 6176) << 49 | (negative ? 1 << 63 : 0)
+      return DecimalValue(Decimal128(low: coefficient, high: bits)).text
+    }
+    #expect(text(15, -1) == "1.5")
+    #expect(text(1, -3, negative: true) == "-0.001")
+    #expect(text(1, 400) == "1E+400")
+    #expect(text(123, 0) == "123")
+    #expect(text(123, -5) == "0.00123")
+    #expect(text(123, -10) == "1.23E-8")
+    #expect(text(0, 0) == "0")
+    #expect(DecimalValue(Decimal128(low: 0, high: 0x7C00_0000_0000_0000)).text == "NaN")
+    #expect(DecimalValue(Decimal128(low: 0, high: 0x7800_0000_0000_0000)).text == "Inf")
+    #expect(DecimalValue(Decimal128(low: 0, high: 0xF800_0000_0000_0000)).text == "-Inf")
+  }
+}
