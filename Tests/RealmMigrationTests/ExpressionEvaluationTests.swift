@@ -23,6 +23,16 @@ import Testing
     #expect(try F.eval("old.firstName + old.lastName") == str("AdaLovelace"))
   }
 
+  @Test func stringChainsJoinInOneStep() throws {
+    #expect(try F.eval("old.firstName + ' ' + old.lastName + ' (' + string(old.age) + ')'") == str("Ada Lovelace (36)"))
+    #expect(try F.eval("('a' + ('b' + 'c')) + ('d' + 'e')") == str("abcde"))
+    #expect(try F.eval("'a' + old.nickname + 'c'") == .null)  // one null part: null
+    #expect(try F.eval("'a' + (old.nickname ?? 'b') + 'c'") == str("abc"))
+    #expect(try F.eval("old.anything + 'x'", ["anything": str("w")]) == str("wx"))  // mixed: generic path
+    let long = String(repeating: "x", count: 100)
+    #expect(try F.eval("'\(long)' + '\(long)'") == str(long + long))
+  }
+
   @Test func integerOverflowIsAnErrorNotATrap() {
     let max = "9223372036854775807"
     #expect(F.evalError("\(max) + 1")?.message == "integer overflow in '9223372036854775807 + 1' (ints are 64-bit)")

@@ -63,12 +63,32 @@ extension Compiler {
         })
     case .add, .subtract, .multiply, .divide, .remainder:
       let type = try arithmeticType(op, l.type, r.type, left, right, node)
+      if op == .add, l.type.isString, r.type.isString { return concatenation(l, r, type) }
       return Compiled(
         type: type,
         evaluate: { (ctx: inout EvaluationContext) throws(EvaluationError) -> RealmValue in
           try Arithmetic.apply(op, try el(&ctx), try er(&ctx), column: col)
         })
     }
+  }
+
+  /// `a + b + c + ...` on strings: one result built at once (no intermediate strings).
+  /// The operands' own concatenations are flattened into this one.
+  private func concatenation(_ l: Compiled, _ r: Compiled, _ type: ExpressionType) -> Compiled {
+    let parts = (l.concatenatedParts ?? [l.evaluate]) + (r.concatenatedParts ?? [r.evaluate])
+    var compiled = Compiled(
+      type: type,
+      evaluate: { (ctx: inout EvaluationContext) throws(EvaluationError) -> RealmValue in
+        var result = ""
+        result.reserveCapacity(48)
+        for part in parts {
+          guard case .string(let s) = try part(&ctx) else { return .null }
+          result += s
+        }
+        return .string(result)
+      })
+    compiled.concatenatedParts = parts
+    return compiled
   }
 
   private func arithmeticType(
@@ -149,6 +169,14 @@ extension Compiler {
         evaluate: { (ctx: inout EvaluationContext) throws(EvaluationError) -> RealmValue in
           let a = try el(&ctx)
           return .bool(Logic.elements(try er(&ctx)).contains { compare(a, $0) })
+        })
+    }
+    if let k = r.constant {
+      // A literal on the right (`age >= 18`): no closure call for it.
+      return Compiled(
+        type: .bool,
+        evaluate: { (ctx: inout EvaluationContext) throws(EvaluationError) -> RealmValue in
+          .bool(compare(try el(&ctx), k))
         })
     }
     return Compiled(
@@ -262,6 +290,18 @@ enum Logic {
   }
 
   static func compare(_ op: ComparisonOperator, _ ci: Bool, _ a: RealmValue, _ b: RealmValue) -> Bool {
+    // Fast path for the most common filter: an int property against an int.
+    if case .int(let x) = a, case .int(let y) = b {
+      switch op {
+      case .equal: return x == y
+      case .notEqual: return x != y
+      case .less: return x < y
+      case .lessEqual: return x <= y
+      case .greater: return x > y
+      case .greaterEqual: return x >= y
+      default: break
+      }
+    }
     switch op {
     case .equal: return ValueComparison.equal(a, b, caseInsensitive: ci)
     case .notEqual: return !ValueComparison.equal(a, b, caseInsensitive: ci)

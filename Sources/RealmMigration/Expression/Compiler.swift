@@ -6,6 +6,14 @@ struct Compiled {
   var evaluate: Evaluator
   /// The value, when the node is a literal (used for regex patterns and folding).
   var constant: RealmValue?
+  /// The operands, when the node is a string concatenation (flattened into an outer one).
+  var concatenatedParts: [Evaluator]?
+
+  init(type: ExpressionType, evaluate: @escaping Evaluator, constant: RealmValue? = nil) {
+    self.type = type
+    self.evaluate = evaluate
+    self.constant = constant
+  }
 
   static func constant(_ v: RealmValue, _ type: ExpressionType) -> Compiled {
     Compiled(type: type, evaluate: { _ in v }, constant: v)
