@@ -103,7 +103,9 @@ import Testing
     expectCompileError("old.firstName BEGINSWITH[⟪d] 'a'", "modifier '[d]' is not supported; only '[c]' (case-insensitive) is")
     expectCompileError("1 <[c]⟪ 2", "'[c]' applies to ==, !=, IN and the string operators, not '<'")
     expectCompileError("old.age ⟪BETWEEN {1, 2}", "'BETWEEN' is not supported; see docs/expression-language.md")
-    expectCompileError("⟪ANY old.tags == 'a'", "'ANY' is not supported; a comparison on a collection already means ANY")
+    expectCompileError("⟪ANY == 'a'", "'ANY' must be followed by a collection property, as in 'ANY dogs.age > 5'")
+    expectCompileError("ANY old.tags⟪", "'ANY' needs a comparison, as in 'ANY dogs.age > 5'")
+    expectCompileError("⟪SUBQUERY(dogs, $d, $d.age > 1).@count > 0", "unknown function 'SUBQUERY'")
   }
 
   @Test func columnsCountCharactersNotBytes() {

@@ -133,6 +133,31 @@ import Testing
     #expect(try F.filter(filter) == expected, "\(filter)")
   }
 
+  @Test(arguments: [
+    ("ANY dogs.age > 4", true),
+    ("SOME dogs.age > 4", true),
+    ("ANY dogs.age > 5", false),
+    ("ALL dogs.age > 2", true),
+    ("ALL dogs.age > 3", false),
+    ("NONE dogs.age > 5", true),
+    ("NONE dogs.age > 4", false),
+    ("ALL tags BEGINSWITH[c] 'M'", false),
+    ("ANY tags BEGINSWITH[c] 'M'", true),
+    ("ALL tags IN {'math', 'poetry', 'art'}", true),
+    ("NONE tags IN {'art'}", true),
+    ("ALL bestFriend.tags == 'x'", false),
+    ("NOT ANY dogs.name == 'Rex'", false),
+  ])
+  func quantifiers(filter: String, expected: Bool) throws {
+    #expect(try F.filter(filter) == expected, "\(filter)")
+  }
+
+  @Test func allOfAnEmptyCollectionIsTrue() throws {
+    #expect(try F.filter("ALL tags == 'x'", ["tags": .list([])]))
+    #expect(try F.filter("ANY tags == 'x'", ["tags": .list([])]) == false)
+    #expect(try F.filter("NONE tags == 'x'", ["tags": .list([])]))
+  }
+
   @Test func dogFilters() throws {
     let dogs = F.compiler("Dog")
     let p = try dogs.compilePredicate("owner.firstName == 'Grace' AND age < 4")
@@ -151,6 +176,8 @@ import Testing
     expectCompileError("⟪age", "a filter must be a condition, but 'age' is int", predicate: true)
     expectCompileError("age > 1 AND ⟪AND", "expected a value, found 'AND'", predicate: true)
     expectCompileError("⟪age BEGINSWITH 'a'", "'BEGINSWITH' needs strings, but 'age' is int", predicate: true)
+    expectCompileError("ALL ⟪age > 1", "'ALL' needs a collection, but 'age' is int", predicate: true)
+    expectCompileError("⟪ALL dogs.age == 'x'", "cannot compare int with string ('dogs.age' == ''x'')", predicate: true)
     expectCompileError("⟪tags.@avg > 1", "unknown '@avg'; use '@count' or '@size' (aggregates other than @count are not supported)", predicate: true)
   }
 

@@ -117,10 +117,25 @@ extension Compiler {
   // MARK: - Comparisons
 
   func compileComparison(
-    _ op: ComparisonOperator, caseInsensitive: Bool, _ left: Syntax, _ right: Syntax, _ node: Syntax
+    _ op: ComparisonOperator, caseInsensitive: Bool, _ left: Syntax, _ right: Syntax, _ quantifier: Quantifier?,
+    _ node: Syntax
   ) throws(ExpressionError.Located) -> Compiled {
     let l = try compile(left)
     let r = try compile(right)
+    if let quantifier {
+      guard let element = l.type.elementType else {
+        throw fail(left, "'\(quantifier.rawValue)' needs a collection, but '\(text(left))' is \(l.type)")
+      }
+      var rt = r.type
+      if op == .isIn {
+        guard let e = rt.elementType else {
+          throw fail(right, "'IN' needs a list such as {'a', 'b'}, but '\(text(right))' is \(rt)")
+        }
+        rt = e
+      }
+      try checkComparable(op, element, rt, left, right, node)
+      return buildQuantified(quantifier, op, caseInsensitive, l, r)
+    }
     // A collection on one side of a scalar comparison means "any element" (RQL).
     var anyLeft = false
     var anyRight = false
@@ -145,6 +160,25 @@ extension Compiler {
     }
     try checkComparable(op, lt, rt, left, right, node)
     return try buildComparison(op, caseInsensitive, l, r, anyLeft, anyRight, node)
+  }
+
+  /// `ANY`/`ALL`/`NONE` of the left collection's elements (ALL of nothing is true).
+  private func buildQuantified(
+    _ quantifier: Quantifier, _ op: ComparisonOperator, _ ci: Bool, _ l: Compiled, _ r: Compiled
+  ) -> Compiled {
+    let el = l.evaluate
+    let er = r.evaluate
+    return Compiled(
+      type: .bool,
+      evaluate: { (ctx: inout EvaluationContext) throws(EvaluationError) -> RealmValue in
+        let items = Logic.elements(try el(&ctx))
+        let b = try er(&ctx)
+        switch quantifier {
+        case .any: return .bool(items.contains { Logic.compare(op, ci, $0, b) })
+        case .all: return .bool(items.allSatisfy { Logic.compare(op, ci, $0, b) })
+        case .none: return .bool(!items.contains { Logic.compare(op, ci, $0, b) })
+        }
+      })
   }
 
   private func buildComparison(

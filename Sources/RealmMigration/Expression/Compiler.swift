@@ -77,8 +77,8 @@ struct Compiler {
     case .call(let name, let arguments): return try compileCall(name, arguments, node)
     case .unary(let op, let operand): return try compileUnary(op, operand, node)
     case .binary(let op, let left, let right): return try compileBinary(op, left, right, node)
-    case .comparison(let op, let ci, let left, let right):
-      return try compileComparison(op, caseInsensitive: ci, left, right, node)
+    case .comparison(let op, let ci, let left, let right, let quantifier):
+      return try compileComparison(op, caseInsensitive: ci, left, right, quantifier, node)
     case .conditional(let c, let a, let b): return try compileConditional(c, a, b, node)
     }
   }

@@ -7,6 +7,7 @@ public struct ExpressionType: Sendable, Hashable, CustomStringConvertible {
   public indirect enum Kind: Sendable, Hashable {
     /// Only the `null` literal (and empty lists' elements) have this type.
     case null
+    /// The scalar kinds, named as in the schema.
     case bool, int, float, double, decimal128, objectId, uuid, string, data, date
     /// Any value (a `mixed` property): checked when evaluated.
     case mixed

@@ -134,8 +134,18 @@ struct Parser {
 
   private mutating func parseComparison() throws(ExpressionError.Located) -> Syntax {
     let start = current.offset
+    var quantifier: Quantifier?
+    if let k = keyword, ["ANY", "SOME", "ALL", "NONE"].contains(k), case .identifier = peekKind(1) {
+      quantifier = k == "ALL" ? Quantifier.all : k == "NONE" ? Quantifier.none : Quantifier.any
+      advance()
+    }
     let left = try parseCoalesce()
-    guard let op = try comparisonOperator() else { return left }
+    guard let op = try comparisonOperator() else {
+      if let quantifier {
+        throw .init(current.offset, "'\(quantifier.rawValue)' needs a comparison, as in '\(quantifier.rawValue) dogs.age > 5'")
+      }
+      return left
+    }
     let caseInsensitive = try parseModifier()
     if caseInsensitive, !(op.isStringOperator || op == .equal || op == .notEqual || op == .isIn) {
       throw .init(previousEnd, "'[c]' applies to ==, !=, IN and the string operators, not '\(op.rawValue)'")
@@ -144,7 +154,8 @@ struct Parser {
     if try comparisonOperator(peekOnly: true) != nil {
       throw .init(current.offset, "comparisons cannot be chained; use parentheses and '&&'")
     }
-    return try make(.comparison(op, caseInsensitive: caseInsensitive, left, right), start, [left, right])
+    return try make(
+      .comparison(op, caseInsensitive: caseInsensitive, left, right, quantifier), start, [left, right])
   }
 
   private mutating func comparisonOperator(peekOnly: Bool = false) throws(ExpressionError.Located) -> ComparisonOperator? {
@@ -318,8 +329,10 @@ struct Parser {
       case "AND", "OR", "NOT", "BEGINSWITH", "CONTAINS", "ENDSWITH", "LIKE", "IN":
         // Operators, not names (a property with such a name is reachable as 'old.in').
         throw .init(start, "expected a value, found '\(name)'")
-      case "ANY", "SOME", "ALL", "NONE", "SUBQUERY":
-        throw .init(start, "'\(name)' is not supported; a comparison on a collection already means ANY")
+      case "ANY", "SOME", "ALL", "NONE":
+        throw .init(start, "'\(name)' must be followed by a collection property, as in '\(name) dogs.age > 5'")
+      case "SUBQUERY":
+        throw .init(start, "'SUBQUERY' is not supported")
       default: break
       }
       if name == "old" { return try make(.root(.old), start, []) }

@@ -30,7 +30,8 @@ struct Syntax: Sendable {
     case call(String, [Syntax])
     case unary(UnaryOperator, Syntax)
     case binary(BinaryOperator, Syntax, Syntax)
-    case comparison(ComparisonOperator, caseInsensitive: Bool, Syntax, Syntax)
+    /// `left op right`; a quantifier (`ANY`/`ALL`/`NONE`) applies to a collection on the left.
+    case comparison(ComparisonOperator, caseInsensitive: Bool, Syntax, Syntax, Quantifier?)
     case conditional(Syntax, Syntax, Syntax)
   }
 
@@ -42,6 +43,11 @@ struct Syntax: Sendable {
     self.end = end
     self.depth = 1 + (children.map(\.depth).max() ?? 0)
   }
+}
+
+/// RQL's collection quantifiers (`SOME` is `ANY`).
+enum Quantifier: String, Sendable {
+  case any = "ANY", all = "ALL", none = "NONE"
 }
 
 enum UnaryOperator: String, Sendable {
