@@ -12,7 +12,7 @@
 /// the unused tail of the last page in the free list.
 public final class RealmFileBuilder<Sink: SequentialNodeSink> {
   /// Where the nodes go.
-  public internal(set) var sink: Sink
+  public var sink: Sink
   var tables: [TablePlan]
   var states: [TableState]
   /// Table index by class name.
