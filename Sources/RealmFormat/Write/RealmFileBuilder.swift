@@ -80,8 +80,8 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
     let state = states[t]
     let key: Int64
     if let requested {
-      guard requested >= 0 else {
-        throw FormatError.corrupt("object key \(requested) of class '\(tables[t].objectSchema?.name ?? tables[t].name)' is negative")
+      guard requested >= 0 && requested < Int64.max else {
+        throw FormatError.corrupt("object key \(requested) of class '\(tables[t].objectSchema?.name ?? tables[t].name)' is out of range")
       }
       if let last = state.lastKey, requested <= last {
         throw FormatError.corrupt(
