@@ -214,6 +214,7 @@ import Testing
     expectCompileError("⟪age", "a filter must be a condition, but 'age' is int", predicate: true)
     expectCompileError("age > 1 AND ⟪AND", "expected a value, found 'AND'", predicate: true)
     expectCompileError("⟪age BEGINSWITH 'a'", "'BEGINSWITH' needs strings, but 'age' is int", predicate: true)
+    expectCompileError("age > ⟪$0", "argument placeholders such as '$0' are not supported; write the value itself", predicate: true)
     expectCompileError("ALL ⟪age > 1", "'ALL' needs a collection, but 'age' is int", predicate: true)
     expectCompileError("⟪ALL dogs.age == 'x'", "cannot compare int with string ('dogs.age' == ''x'')", predicate: true)
     expectCompileError("⟪tags.@avg > 1", "'tags.@avg': '@avg' needs int, float or double values, but 'tags' holds string", predicate: true)

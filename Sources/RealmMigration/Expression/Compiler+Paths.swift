@@ -27,6 +27,9 @@ extension Compiler {
   }
 
   func compileBare(_ name: String, _ node: Syntax) throws(ExpressionError.Located) -> Compiled {
+    if name.hasPrefix("$"), name.dropFirst().allSatisfy(\.isNumber), name.count > 1 {
+      throw fail(node, "argument placeholders such as '\(name)' are not supported; write the value itself")
+    }
     if isPredicate { return try ownProperty(name, node) }
     if objectSchema.property(named: name) != nil {
       throw fail(node, "'\(name)' is not a value; write 'old.\(name)' for the property")
