@@ -1,0 +1,127 @@
+/// The structural integrity check behind `realmctl open --check` (§8.4 and more).
+extension Group {
+  /// Walks every node reachable from the top array and reports structural problems: refs out
+  /// of range or misaligned, nodes reachable twice or overlapping, space not exactly covered by
+  /// nodes and free lists (§8.4), malformed free lists, cluster leaves whose column leaves do
+  /// not hold one value per object, object keys out of order, wrong sub-tree counts, backlinks
+  /// that do not match the forward links (§4.8, §6.12), embedded objects without exactly one
+  /// parent, and primary keys without a search index (format >= 22).
+  ///
+  /// The work is bounded: every node is visited at most once in the space walk and every tree
+  /// walk has a visit budget, so a hostile file cannot make the check hang.
+  ///
+  /// - Parameter maxProblems: reporting stops after this many problems.
+  /// - Returns: the problems found, empty for a sound file.
+  public func check(maxProblems: Int = 1000) -> [IntegrityProblem] {
+    var log = ProblemLog(limit: maxProblems)
+    guard !topRef.isNull else { return [] }
+    checkSpace(&log)
+    for table in tables {
+      checkClusters(of: table, root: table.clusterRoot, tombstones: false, &log)
+      if !table.tombstoneRoot.isNull {
+        checkClusters(of: table, root: table.tombstoneRoot, tombstones: true, &log)
+      }
+      if fileFormat >= 22, let pk = table.primaryKey, let column = table.column(key: pk), !column.hasSearchIndex {
+        log.add(.missingPrimaryKeyIndex, at: table.ref.rawValue, "primary key '\(column.name)' of table '\(table.name)' has no search index")
+      }
+    }
+    checkBacklinks(&log)
+    return log.problems
+  }
+
+  /// A range of the file: a reachable node or a free chunk.
+  private struct Span {
+    var start: Int
+    var size: Int
+    var isFree: Bool
+    var end: Int { start &+ size }
+    var label: String { isFree ? "free chunk at 0x\(String(start, radix: 16))" : "node at 0x\(String(start, radix: 16))" }
+  }
+
+  /// Space accounting: reachable nodes plus free chunks must tile `[24, logical size)`.
+  private func checkSpace(_ log: inout ProblemLog) {
+    let top = topRef.rawValue
+    var spans: [Span] = []
+    var visited = Set<Int>()
+    var stack: [(ref: Int, parent: Int)] = [(top, 0)]
+    var budget = reader.count / 8 + 1
+    while let (ref, parent) = stack.popLast() {
+      let from = parent == 0 ? "the header" : "node at 0x\(String(parent, radix: 16))"
+      guard ref & 7 == 0, ref >= FileHeader.size, ref < logicalSize else {
+        log.add(.invalidRef, at: parent, "\(from) refers to 0x\(String(ref, radix: 16)), which is misaligned or outside [24, \(logicalSize))")
+        continue
+      }
+      guard visited.insert(ref).inserted else {
+        log.add(.sharedNode, at: ref, "node at 0x\(String(ref, radix: 16)) is reachable more than once (again from \(from))")
+        continue
+      }
+      budget -= 1
+      guard budget >= 0 else {
+        log.add(.limit, at: ref, "the node walk visited more nodes than the file can hold")
+        break
+      }
+      let node: ArrayNode
+      do { node = try ArrayNode(reader, Ref(ref)) } catch {
+        log.add(error, "node at 0x\(String(ref, radix: 16)) (from \(from)) cannot be read")
+        continue
+      }
+      let size = node.header.byteSize
+      if ref > logicalSize &- size {
+        log.add(.invalidRef, at: ref, "node at 0x\(String(ref, radix: 16)) of \(size) bytes ends past the logical file size \(logicalSize)")
+      }
+      spans.append(Span(start: ref, size: size, isFree: false))
+      guard node.hasRefs else { continue }
+      for i in 0..<node.count {
+        let raw = node.uncheckedGet(i)
+        guard raw != 0, raw & 1 == 0 else { continue }
+        stack.append((ref: Int(exactly: raw) ?? -1, parent: ref))
+      }
+    }
+    checkFreeListShape(&log)
+    for chunk in freeList {
+      guard chunk.position & 7 == 0, chunk.length > 0, chunk.length & 7 == 0, chunk.position >= FileHeader.size,
+        chunk.position <= logicalSize &- chunk.length
+      else {
+        log.add(.freeList, at: chunk.position, "free chunk at 0x\(String(chunk.position, radix: 16)) of \(chunk.length) bytes is misaligned, empty or outside [24, \(logicalSize))")
+        continue
+      }
+      spans.append(Span(start: chunk.position, size: chunk.length, isFree: true))
+    }
+    spans.sort { $0.start < $1.start }
+    var covered = FileHeader.size
+    var last: Span?
+    for span in spans {
+      if span.start > covered {
+        log.add(.unaccountedSpace, at: covered, "bytes 0x\(String(covered, radix: 16))..<0x\(String(span.start, radix: 16)) are neither a node nor free space")
+      } else if span.start < covered, let last {
+        log.add(.overlap, at: span.start, "\(span.label) overlaps \(last.label)")
+      }
+      if span.end > covered {
+        covered = span.end
+        last = span
+      }
+    }
+    if covered < logicalSize {
+      log.add(.unaccountedSpace, at: covered, "bytes 0x\(String(covered, radix: 16))..<0x\(String(logicalSize, radix: 16)) at the end are neither a node nor free space")
+    }
+  }
+
+  /// The three free-list arrays must have equal lengths (§3.4).
+  private func checkFreeListShape(_ log: inout ProblemLog) {
+    guard topArraySize > 3, let top = try? ArrayNode(reader, topRef) else { return }
+    var counts: [Int] = []
+    for slot in 3..<min(6, topArraySize) {
+      if let node = try? top.optionalChild(slot) { counts.append(node.count) }
+    }
+    if Set(counts).count > 1 {
+      log.add(.freeList, at: topRef.rawValue, "the free-list arrays have different lengths \(counts)")
+    }
+    var previousEnd = 0
+    for chunk in freeList {
+      if chunk.position < previousEnd {
+        log.add(.freeList, at: chunk.position, "free chunk at 0x\(String(chunk.position, radix: 16)) is out of order or overlaps the previous one")
+      }
+      previousEnd = max(previousEnd, chunk.position &+ chunk.length)
+    }
+  }
+}

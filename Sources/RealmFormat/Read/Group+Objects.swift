@@ -1,0 +1,231 @@
+/// Reading objects: iteration in key order and lookup by key (§5, §6).
+extension Group {
+  /// Calls `body` with the key and the property values (public columns in spec order) of
+  /// every object of `table`, in ascending key order.
+  ///
+  /// Streams leaf by leaf: column accessors are built once per cluster leaf and values are
+  /// decoded in place from the file. Links become ``RealmValue/link(_:)`` (null when they
+  /// point to a tombstone), links to embedded objects become ``RealmValue/embedded(_:)`` with
+  /// the object inline.
+  ///
+  /// - Parameters:
+  ///   - skip: number of leading objects to pass over without decoding them.
+  /// - Throws: ``FormatError`` for a damaged file, or whatever `body` throws.
+  public func forEachObject(
+    in table: Table, skip: Int = 0, _ body: (_ key: Int64, _ values: [RealmValue]) throws -> Void
+  ) throws {
+    guard let index = tableIndex(table) else { throw FormatError.corrupt("table '\(table.name)' is not part of this group") }
+    let plans = columnPlans[index]
+    var remainingSkip = max(skip, 0)
+    var values: [RealmValue] = []
+    values.reserveCapacity(plans.count)
+    var bodyError: (any Error)?
+    do {
+      try clusterTree.forEachLeaf(root: table.clusterRoot) { (leaf) throws(FormatError) in
+        if remainingSkip >= leaf.count {
+          remainingSkip -= leaf.count
+          return
+        }
+        let cursors = try self.cursors(leaf, plans)
+        let first = remainingSkip
+        remainingSkip = 0
+        for row in first..<leaf.count {
+          values.removeAll(keepingCapacity: true)
+          var budget = embeddedBudget
+          try rowValues(cursors, plans, row: row, depth: 0, budget: &budget, into: &values)
+          do {
+            try body(leaf.key(row), values)
+          } catch {
+            bodyError = error
+            throw FormatError(.corrupt, "iteration stopped by its caller")
+          }
+        }
+      }
+    } catch {
+      if let bodyError { throw bodyError }
+      throw error
+    }
+  }
+
+  /// The property values (public columns in spec order) of the object with key `key`, nil
+  /// when `table` has no such object.
+  public func object(in table: Table, key: Int64) throws(FormatError) -> [RealmValue]? {
+    guard let index = tableIndex(table) else { throw FormatError.corrupt("table '\(table.name)' is not part of this group") }
+    var budget = embeddedBudget
+    return try objectValues(tableIndex: index, key: key, depth: 0, budget: &budget)
+  }
+
+  // MARK: - Internals
+
+  /// Position of `table` in ``tables``.
+  func tableIndex(_ table: Table) -> Int? {
+    guard let i = tableIndexByKey[table.key], tables[i].ref == table.ref else { return nil }
+    return i
+  }
+
+  /// How many embedded objects one top-level object may expand: in a valid file every embedded
+  /// object has one parent, so more means a cycle or shared children (hostile file).
+  var embeddedBudget: Int { embeddedObjectTotal &+ 1 }
+
+  /// A column's leaf in one cluster: a value leaf or the per-object collection refs.
+  enum Cursor {
+    case scalar(ValueLeaf)
+    case collection(ArrayNode)
+  }
+
+  /// Builds the column accessors of one cluster leaf.
+  func cursors(_ leaf: ClusterLeaf, _ plans: [ColumnPlan]) throws(FormatError) -> [Cursor] {
+    var out: [Cursor] = []
+    out.reserveCapacity(plans.count)
+    for plan in plans {
+      guard let node = try leaf.columnNode(plan.column.leafIndex) else {
+        throw FormatError.corrupt("cluster at \(leaf.node.ref) has no leaf for column '\(plan.column.name)'", at: leaf.node.ref.rawValue)
+      }
+      let cursor: Cursor
+      if plan.collection == .single {
+        let v = try ValueLeaf(node, kind: plan.kind, nullable: plan.nullable, inCollection: false, enumValues: plan.enumValues)
+        guard v.count == leaf.count else {
+          throw FormatError.corrupt("column '\(plan.column.name)' has \(v.count) values in a cluster of \(leaf.count) objects", at: node.ref.rawValue)
+        }
+        cursor = .scalar(v)
+      } else {
+        guard node.hasRefs, node.count == leaf.count else {
+          throw FormatError.corrupt("collection column '\(plan.column.name)' at \(node.ref) has \(node.count) entries in a cluster of \(leaf.count) objects", at: node.ref.rawValue)
+        }
+        cursor = .collection(node)
+      }
+      out.append(cursor)
+    }
+    return out
+  }
+
+  /// Appends the values of row `row` to `out`.
+  func rowValues(
+    _ cursors: [Cursor], _ plans: [ColumnPlan], row: Int, depth: Int, budget: inout Int,
+    into out: inout [RealmValue]
+  ) throws(FormatError) {
+    for c in 0..<cursors.count {
+      switch cursors[c] {
+      case .scalar(let leaf):
+        out.append(try value(leaf, row, target: plans[c].target, depth: depth, budget: &budget) ?? .null)
+      case .collection(let refs):
+        out.append(try collection(refs, row, plans[c], depth: depth, budget: &budget))
+      }
+    }
+  }
+
+  /// The values of one object, found by key.
+  func objectValues(tableIndex: Int, key: Int64, depth: Int, budget: inout Int) throws(FormatError) -> [RealmValue]? {
+    let table = tables[tableIndex]
+    guard let (leaf, row) = try clusterTree.find(root: table.clusterRoot, key: key) else { return nil }
+    let plans = columnPlans[tableIndex]
+    let cursors = try cursors(leaf, plans)
+    var values: [RealmValue] = []
+    values.reserveCapacity(plans.count)
+    try rowValues(cursors, plans, row: row, depth: depth, budget: &budget, into: &values)
+    return values
+  }
+
+  /// Element `i` of `leaf`; nil for a link to a tombstone (unresolved, §4.9).
+  func value(_ leaf: ValueLeaf, _ i: Int, target: Int?, depth: Int, budget: inout Int) throws(FormatError) -> RealmValue? {
+    switch leaf {
+    case .int(let l):
+      guard let v = l.value(i) else { return .null }
+      return .int(v)
+    case .bool(let n):
+      switch n.uncheckedGet(i) {
+      case 0: return .bool(false)
+      case 1: return .bool(true)
+      case 3: return .null  // §6.2
+      case let v: throw FormatError.corrupt("bool value \(v) at index \(i) of \(n.ref)", at: n.ref.rawValue)
+      }
+    case .string(let l, let nullable):
+      guard let b = try l.bytes(i) else { return nullable ? .null : .string("") }
+      return .string(String(decoding: b, as: UTF8.self))
+    case .binary(let l, let nullable):
+      guard let b = try l.bytes(i) else { return nullable ? .null : .data([]) }
+      return .data(Array(b))
+    case .timestamp(let l):
+      guard let t = l.value(i) else { return .null }
+      return .date(t)
+    case .floating(let l):
+      return l.value(i)
+    case .decimal(let l):
+      guard let d = l.value(i) else { return .null }
+      return .decimal128(d)
+    case .objectId(let l):
+      guard let b = l.bytes(i), let id = ObjectId(bytes: b) else { return .null }
+      return .objectId(id)
+    case .uuid(let l):
+      guard let b = l.bytes(i), let id = RealmUUID(bytes: b) else { return .null }
+      return .uuid(id)
+    case .mixed(let l):
+      return try mixedValue(l, i, target: target, depth: depth, budget: &budget)
+    case .link(let n, let plusOne):
+      let raw = n.uncheckedGet(i)
+      if plusOne && raw == 0 { return .null }
+      let key = plusOne ? raw &- 1 : raw
+      return try link(target: target, key: key, depth: depth, budget: &budget)
+    case .typedLink(let n):
+      let t = n.uncheckedGet(i &* 2)
+      let k = n.uncheckedGet(i &* 2 &+ 1)
+      if t == 0 { return .null }
+      return try typedLink(tableKey: (t &- 1) & 0x7FFF_FFFF, key: k &- 1, depth: depth, budget: &budget)
+    }
+  }
+
+  /// A mixed element, nested collections and links resolved.
+  func mixedValue(_ leaf: MixedLeaf, _ i: Int, target: Int?, depth: Int, budget: inout Int) throws(FormatError) -> RealmValue? {
+    switch try leaf.element(i) {
+    case .value(let v): return v
+    case .link(let key):
+      guard target != nil else { return .null }
+      return try link(target: target, key: key, depth: depth, budget: &budget)
+    case .typedLink(let tableKey, let key):
+      return try typedLink(tableKey: tableKey & 0xFFFF_FFFF, key: key, depth: depth, budget: &budget)
+    case .list(let ref):
+      if ref.isNull { return .list([]) }
+      try checkNesting(depth, ref)
+      return .list(try elements(ref, kind: .mixed, nullable: true, target: nil, depth: depth + 1, budget: &budget))
+    case .dictionary(let ref):
+      if ref.isNull { return .dictionary([]) }
+      try checkNesting(depth, ref)
+      return .dictionary(try dictionary(ref, intKeys: false, target: nil, depth: depth + 1, budget: &budget))
+    }
+  }
+
+  func checkNesting(_ depth: Int, _ ref: Ref) throws(FormatError) {
+    guard depth < limits.maxNesting else {
+      throw FormatError.limit("values nest deeper than \(limits.maxNesting) levels", at: ref.rawValue)
+    }
+  }
+
+  /// A link to object `key` of the table at `target`; embedded targets are expanded inline.
+  func link(target: Int?, key: Int64, depth: Int, budget: inout Int) throws(FormatError) -> RealmValue? {
+    if key < 0 { return nil }  // tombstone (unresolved link)
+    guard let target else { throw FormatError.corrupt("a link column has no target table") }
+    let table = tables[target]
+    guard table.isEmbedded else { return .link(ObjectLink(className: table.linkName, key: key)) }
+    budget -= 1
+    guard budget >= 0 else {
+      throw FormatError.limit("embedded objects of one object expand to more objects than the file has (shared or cyclic embedded links)")
+    }
+    try checkNesting(depth, table.clusterRoot)
+    guard let values = try objectValues(tableIndex: target, key: key, depth: depth + 1, budget: &budget) else {
+      throw FormatError.corrupt("a link points to embedded object \(key) of '\(table.name)', which does not exist")
+    }
+    let plans = columnPlans[target]
+    var properties: [NamedValue] = []
+    properties.reserveCapacity(values.count)
+    for (plan, v) in zip(plans, values) { properties.append(NamedValue(plan.column.name, v)) }
+    return .embedded(EmbeddedObject(className: table.linkName, key: key, properties: properties))
+  }
+
+  /// A typed link (mixed, dictionaries of links).
+  func typedLink(tableKey: Int64, key: Int64, depth: Int, budget: inout Int) throws(FormatError) -> RealmValue? {
+    guard let target = tableIndexByKey[tableKey] else {
+      throw FormatError.corrupt("a typed link points to table key \(tableKey), which does not exist")
+    }
+    return try link(target: target, key: key, depth: depth, budget: &budget)
+  }
+}

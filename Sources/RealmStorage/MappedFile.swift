@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A file mapped read-only into memory.
+///
+/// Opens with `O_RDONLY`, maps exactly the size `fstat` reports (`PROT_READ`, `MAP_PRIVATE`),
+/// and never writes: it works on read-only file systems and beside a running Realm app. The
+/// mapping lives as long as the object; ``reader`` keeps it alive.
+///
+/// Truncation of the file by another process while it is mapped is out of scope (it would
+/// raise SIGBUS on access); Realm apps only grow files.
+public final class MappedFile: @unchecked Sendable {
+  /// The path the file was opened with.
+  public let path: String
+  /// Size in bytes at the time of mapping.
+  public let size: Int
+  private let base: UnsafeMutableRawPointer?
+
+  /// Smallest size accepted: the Realm header.
+  public static let minimumSize = 24
+
+  /// Maps the file at `path`.
+  ///
+  /// - Throws: ``StorageError`` `fileNotFound`, `permissionDenied`, `notARealmFile` (a
+  ///   directory, or smaller than the 24-byte header), or `io`.
+  public init(path: String) throws(StorageError) {
+    self.path = path
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw MappedFile.openError(errno, path: path) }
+    defer { close(fd) }
+    var st = stat()
+    guard fstat(fd, &st) == 0 else {
+      throw StorageError.file(.io, path, "cannot be examined: \(MappedFile.message(errno))")
+    }
+    guard (st.st_mode & S_IFMT) == S_IFREG else {
+      throw StorageError.file(.notARealmFile, path, "is not a regular file")
+    }
+    guard let size = Int(exactly: st.st_size), size >= MappedFile.minimumSize else {
+      throw StorageError.file(.notARealmFile, path,
+        "is not a Realm file: it has \(st.st_size) bytes, fewer than the 24-byte Realm header")
+    }
+    self.size = size
+    let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0)
+    guard let p, p != MAP_FAILED else {
+      throw StorageError.file(.io, path, "cannot be mapped into memory: \(MappedFile.message(errno))")
+    }
+    base = p
+  }
+
+  deinit {
+    if let base { munmap(base, size) }
+  }
+
+  /// Checked access to the mapped bytes.
+  public var reader: ByteReader {
+    ByteReader(base: UnsafeRawBufferPointer(start: base, count: size), owner: self)
+  }
+
+  private static func openError(_ err: Int32, path: String) -> StorageError {
+    switch err {
+    case ENOENT, ENOTDIR: return StorageError.file(.fileNotFound, path, "does not exist")
+    case EACCES, EPERM: return StorageError.file(.permissionDenied, path, "cannot be read: permission denied")
+    case EISDIR: return StorageError.file(.notARealmFile, path, "is a directory, not a Realm file")
+    default: return StorageError.file(.io, path, "cannot be opened: \(message(err))")
+    }
+  }
+
+  static func message(_ err: Int32) -> String {
+    guard let s = strerror(err) else { return "error \(err)" }
+    return String(cString: s)
+  }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import RealmFormat
+import RealmStorage
+import RealmTestSupport
+import Testing
+
+@Suite struct ReaderErrorTests {
+  /// Writes `bytes` to a fresh temporary file and returns its path.
+  func temporaryFile(_ bytes: [UInt8], name: String = "test.realm") throws -> String {
+    let dir = try Fixtures.temporaryDirectory()
+    let url = dir.appendingPathComponent(name)
+    try Data(bytes).write(to: url)
+    return url.path
+  }
+
+  func openError(_ path: String) -> StorageError? {
+    do {
+      _ = try RealmFile.open(path: path)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  @Test func missingFile() {
+    let e = openError("/nonexistent/dir/nothing.realm")
+    #expect(e?.code == .fileNotFound)
+    #expect(e?.description == "'/nonexistent/dir/nothing.realm' does not exist")
+  }
+
+  @Test func directoryIsNotARealmFile() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    #expect(openError(dir.path)?.code == .notARealmFile)
+  }
+
+  @Test(arguments: [0, 1, 23])
+  func fileSmallerThanTheHeader(_ size: Int) throws {
+    let path = try temporaryFile([UInt8](repeating: 0x41, count: size))
+    let e = try #require(openError(path))
+    #expect(e.code == .notARealmFile)
+    #expect(e.description.contains("fewer than the 24-byte Realm header"))
+  }
+
+  @Test func wrongMnemonic() throws {
+    var bytes = try Fixtures.bytes("format-samples/v24_plain_group.realm")
+    bytes[16] = UInt8(ascii: "X")
+    let e = try #require(openError(try temporaryFile(bytes)))
+    #expect(e.code == .notARealmFile)
+    #expect(e.description.contains("'T-DB'"))
+  }
+
+  @Test func textFileIsNotARealmFile() throws {
+    let path = try temporaryFile(Array("hello, this is certainly not a realm file\n".utf8))
+    #expect(openError(path)?.code == .notARealmFile)
+  }
+
+  @Test(arguments: ["test__test_shared_decrypt_4k_page", "test__test_shared_decrypt_64k_page"])
+  func encryptedFile(_ sample: String) throws {
+    let e = try #require(openError(Fixtures.url("realm-core-samples/\(sample)/original.realm").path))
+    #expect(e.code == .encrypted)
+    #expect(e.description.hasSuffix("appears to be encrypted; realmctl cannot read encrypted Realm files yet"))
+  }
+
+  @Test(arguments: [
+    ("test__test_upgrade_database_1000_1", 2), ("test__resources__admin_realm_issue_1794", 9),
+    ("test__resources__client_file_migration_core6", 9), ("test__resources__consistency_full_0", 9),
+    ("test__resources__consistency_full_1", 9),
+  ])
+  func formatsBeforeCore6AreRefused(_ sample: String, _ format: Int) throws {
+    let e = try #require(openError(Fixtures.url("realm-core-samples/\(sample)/original.realm").path))
+    #expect(e.code == .unsupportedFormat)
+    #expect(e.description.contains("file format \(format) is not supported (Realm files written before Realm Core 6)"))
+  }
+
+  @Test(arguments: [24, 1000, 4096, 50_000, 1_000_000, 7_340_032 - 8, 7_340_032 - 4096])
+  func truncatedFileIsCorrupt(_ length: Int) throws {
+    let bytes = Array(try Fixtures.bytes("alltypes/before.realm").prefix(length))
+    let e = try #require(openError(try temporaryFile(bytes)))
+    #expect(e.code == .corrupt, "\(e)")
+    #expect(e.formatError != nil)
+    #expect(e.description.hasPrefix("'"))
+  }
+
+  @Test func everyPrefixOfASmallFileFailsCleanly() throws {
+    for sample in ["realm-core-samples/test__test_upgrade_database_11/original.realm", "format-samples/v24_plain_group.realm"] {
+      let bytes = try Fixtures.bytes(sample)
+      for length in 0..<bytes.count {
+        let reader = ByteReader(bytes: Array(bytes.prefix(length)))
+        #expect(throws: FormatError.self) { _ = try Group(reader: reader) }
+      }
+    }
+  }
+
+  @Test func openingNeverWritesOrCreatesALockFile() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let url = dir.appendingPathComponent("copy.realm")
+    let original = try Fixtures.bytes("format-samples/v24_commit.realm")
+    try Data(original).write(to: url)
+    // Read-only permissions: opening must not need write access.
+    try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: url.path)
+    let file = try RealmFile.open(path: url.path)
+    #expect(file.fileSize == original.count)
+    #expect(file.group.tables.count > 0)
+    #expect(try Data(contentsOf: url) == Data(original))
+    let contents = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+    #expect(contents == ["copy.realm"])
+  }
+
+  @Test func emptyRealmHasNoTables() throws {
+    let file = try RealmFile.open(path: Fixtures.url("realm-core-samples/test__resources__vacuum_no_history_type/original.realm").path)
+    #expect(file.group.tables.isEmpty)
+    #expect(file.group.topRef == .null)
+    let schema = try file.group.schema()
+    #expect(schema.classes.isEmpty)
+    #expect(schema.schemaVersion == nil)
+  }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import RealmFormat
+import RealmJSON
+import RealmStorage
+import RealmTestSupport
+import Testing
+
+/// One Realm file among the fixtures with Realm's answers for it.
+struct ReadableFixture: CustomStringConvertible, Sendable {
+  /// Path below Tests/Fixtures.
+  var realm: String
+  /// Realm's schema.json, when present.
+  var schema: String?
+  /// Realm's dump.jsonl, when present.
+  var dump: String?
+  /// True when Realm produced the answers after upgrading the file (older formats).
+  var upgradedByRealm: Bool { realm.hasPrefix("realm-core-samples/") }
+  var description: String { realm }
+
+  /// Every fixture file a reader must read: reading and migration cases (before and after),
+  /// realm-core samples with a dump, and every format sample.
+  static let all: [ReadableFixture] = {
+    let fm = FileManager.default
+    let root = Fixtures.root.path
+    func exists(_ p: String) -> Bool { fm.fileExists(atPath: root + "/" + p) }
+    var out: [ReadableFixture] = []
+    let dirs = ((try? fm.contentsOfDirectory(atPath: root)) ?? []).sorted()
+    for d in dirs {
+      if exists("\(d)/before.realm") {
+        out.append(ReadableFixture(realm: "\(d)/before.realm", schema: "\(d)/schema.json", dump: "\(d)/dump.jsonl"))
+      }
+      for prefix in ["after", "copy"] where exists("\(d)/\(prefix).realm") {
+        out.append(ReadableFixture(
+          realm: "\(d)/\(prefix).realm", schema: "\(d)/\(prefix).schema.json", dump: "\(d)/\(prefix).dump.jsonl"))
+      }
+    }
+    for step in ["v1", "v2", "v3"] where exists("user-tutorial/steps/\(step)/after.realm") {
+      let d = "user-tutorial/steps/\(step)"
+      out.append(ReadableFixture(realm: "\(d)/after.realm", schema: "\(d)/after.schema.json", dump: "\(d)/after.dump.jsonl"))
+    }
+    let samples = ((try? fm.contentsOfDirectory(atPath: root + "/realm-core-samples")) ?? []).sorted()
+    for s in samples where exists("realm-core-samples/\(s)/dump.jsonl") {
+      let d = "realm-core-samples/\(s)"
+      out.append(ReadableFixture(realm: "\(d)/original.realm", schema: "\(d)/schema.json", dump: "\(d)/dump.jsonl"))
+    }
+    let formats = ((try? fm.contentsOfDirectory(atPath: root + "/format-samples")) ?? []).sorted()
+    for f in formats where f.hasSuffix(".realm") {
+      out.append(ReadableFixture(realm: "format-samples/\(f)", schema: nil, dump: nil))
+    }
+    return out
+  }()
+
+  func open() throws -> RealmFile {
+    try RealmFile.open(path: Fixtures.url(realm).path)
+  }
+}
+
+/// Reads a JSON fixture file.
+func fixtureJSON(_ path: String) throws -> JSONValue {
+  try JSONParser.parse(try Fixtures.bytes(path))
+}
+
+/// Reads a JSON Lines fixture file.
+func fixtureLines(_ path: String) throws -> [JSONValue] {
+  let bytes = try Fixtures.bytes(path)
+  var out: [JSONValue] = []
+  for line in bytes.split(separator: UInt8(ascii: "\n")) where !line.isEmpty {
+    out.append(try JSONParser.parse(Array(line)))
+  }
+  return out
+}
+
+@Suite struct ReaderFixtureTests {
+  @Test func findsTheFixtures() {
+    #expect(ReadableFixture.all.count >= 40)
+    #expect(ReadableFixture.all.contains { $0.realm == "alltypes/before.realm" })
+  }
+
+  @Test(arguments: ReadableFixture.all)
+  func readsEveryObject(_ fixture: ReadableFixture) throws {
+    let file = try fixture.open()
+    let group = file.group
+    for table in group.tables {
+      var count = 0
+      var lastKey = Int64.min
+      try group.forEachObject(in: table) { key, values in
+        #expect(values.count == table.publicColumns.count)
+        #expect(count == 0 || key > lastKey, "keys ascend in \(table.name)")
+        lastKey = key
+        count += 1
+      }
+      #expect(count == table.objectCount, "\(table.name)")
+    }
+    _ = try group.schema()
+  }
+
+  @Test(arguments: ReadableFixture.all.filter { $0.schema != nil })
+  func schemaMatchesRealm(_ fixture: ReadableFixture) throws {
+    let file = try fixture.open()
+    let schema = try file.group.schema()
+    let expected = try fixtureJSON(try #require(fixture.schema))
+    if !fixture.upgradedByRealm {
+      #expect(expected["fileFormat"] == .int(Int64(schema.fileFormat)))
+    }
+    let version: JSONValue = schema.schemaVersion.map { .int($0) } ?? .null
+    #expect(expected["schemaVersion"] == version)
+    guard case .array(let classes)? = expected["classes"] else {
+      Issue.record("schema.json has no classes")
+      return
+    }
+    #expect(classes.map { $0["name"] } == schema.classes.map { .string($0.name) })
+    for (json, cls) in zip(classes, schema.classes) {
+      #expect(json["embedded"] == .bool(cls.isEmbedded), "\(cls.name)")
+      #expect(json["primaryKey"] == (cls.primaryKey.map { .string($0) } ?? .null), "\(cls.name)")
+      guard case .array(let props)? = json["properties"] else { continue }
+      #expect(props.map { $0["name"] } == cls.properties.map { .string($0.name) }, "\(cls.name)")
+      for (p, prop) in zip(props, cls.properties) {
+        let where_ = "\(cls.name).\(prop.name)"
+        let type: String
+        let objectType: String?
+        switch prop.collection {
+        case .single:
+          type = prop.type.rawValue
+          objectType = prop.objectType
+        case .list, .set, .dictionary:
+          type = prop.collection.rawValue
+          objectType = prop.objectType ?? prop.type.rawValue
+        }
+        #expect(p["type"] == .string(type), "\(where_)")
+        #expect(p["objectType"] == objectType.map { .string($0) }, "\(where_)")
+        #expect(p["optional"] == .bool(prop.isOptional), "\(where_)")
+        #expect(p["indexed"] == .bool(prop.isIndexed), "\(where_)")
+      }
+    }
+  }
+
+  @Test(arguments: ReadableFixture.all.filter { $0.dump != nil })
+  func valuesMatchRealmsDump(_ fixture: ReadableFixture) throws {
+    let file = try fixture.open()
+    let group = file.group
+    let lines = try fixtureLines(try #require(fixture.dump))
+    var index = 0
+    var problems: [String] = []
+    let classes = group.tables.filter { $0.className != nil && !$0.isEmbedded }
+      .sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+    for table in classes {
+      let columns = table.publicColumns
+      try group.forEachObject(in: table) { key, values in
+        defer { index += 1 }
+        guard index < lines.count else {
+          if problems.count < 5 { problems.append("extra object \(table.name) \(key)") }
+          return
+        }
+        let line = lines[index]
+        guard line["$class"] == .string(table.className ?? "") else {
+          if problems.count < 5 { problems.append("line \(index + 1): class \(String(describing: line["$class"])) vs \(table.name)") }
+          return
+        }
+        if let m = ReaderDumpMatcher.mismatch(line: line, key: key, columns: columns, values: values), problems.count < 5 {
+          problems.append("line \(index + 1): \(m)")
+        }
+      }
+    }
+    #expect(index == lines.count, "objects read vs dump lines")
+    #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+  }
+}
