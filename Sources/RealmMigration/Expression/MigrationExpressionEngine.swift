@@ -1,10 +1,10 @@
 import Synchronization
 
-/// The expression engine in the shape the migrator calls it: evaluation without a context
-/// argument. It keeps the one ``ExpressionEnvironment`` of a migration (so `now()` is the same
+/// The expression engine in the shape the migrator calls it (``ExpressionCompiling``):
+/// evaluation without a context argument. It keeps the one ``ExpressionEnvironment`` of a migration (so `now()` is the same
 /// instant for every object and `uuid()`/`objectId()` never repeat) and the link resolver,
 /// behind a lock, so compiled expressions stay `Sendable`.
-public final class MigrationExpressionEngine: Sendable {
+public final class MigrationExpressionEngine: ExpressionCompiling {
   private struct State {
     var environment: ExpressionEnvironment
     var resolver: (any ObjectResolver)?
@@ -25,7 +25,7 @@ public final class MigrationExpressionEngine: Sendable {
   /// `newProperties` are the properties assigned earlier in the same step, in order.
   public func compileValue(
     _ source: String, in objectSchema: ObjectSchema, schema: Schema, newProperties: [Property]
-  ) throws(ExpressionError) -> BoundValueExpression {
+  ) throws(ExpressionError) -> any CompiledValueExpression {
     let compiler = ExpressionCompiler(schema: schema, objectSchema: objectSchema)
     let newValues = newProperties.map { NewValue(name: $0.name, type: ExpressionType($0, in: schema)) }
     return BoundValueExpression(expression: try compiler.compileValue(source, newValues: newValues), engine: self)
@@ -34,7 +34,7 @@ public final class MigrationExpressionEngine: Sendable {
   /// Compiles a `where` filter for `objectSchema`.
   public func compileFilter(
     _ source: String, in objectSchema: ObjectSchema, schema: Schema
-  ) throws(ExpressionError) -> BoundFilter {
+  ) throws(ExpressionError) -> any CompiledFilter {
     let compiler = ExpressionCompiler(schema: schema, objectSchema: objectSchema)
     return BoundFilter(predicate: try compiler.compilePredicate(source), engine: self)
   }
@@ -58,7 +58,7 @@ public final class MigrationExpressionEngine: Sendable {
 }
 
 /// A compiled value expression bound to its engine.
-public struct BoundValueExpression: Sendable {
+public struct BoundValueExpression: CompiledValueExpression {
   /// The compiled expression (its `type` is the static type).
   public let expression: CompiledExpression
   let engine: MigrationExpressionEngine
@@ -74,7 +74,7 @@ public struct BoundValueExpression: Sendable {
 }
 
 /// A compiled `where` filter bound to its engine.
-public struct BoundFilter: Sendable {
+public struct BoundFilter: CompiledFilter {
   /// The compiled filter.
   public let predicate: CompiledPredicate
   let engine: MigrationExpressionEngine
