@@ -64,8 +64,10 @@ public enum Migrator {
     let group = file.group
     let fileSchema: Schema
     do { fileSchema = try group.schema() } catch { throw StorageError.from(error, path: path) }
+    let engine = MigrationExpressionEngine(environment: options.environment)
+    engine.setResolver(GroupResolver(group: group))
     let planner = MigrationPlanner(
-      expressions: ExpressionBridge(resolver: GroupResolver(group: group), environment: options.environment),
+      expressions: engine,
       decodeDefault: { json, property, jsonPath in
         do {
           return try CanonicalDecoder(schema: plan.targetSchema).decodeValue(json, of: property, line: 0, path: property.name)
