@@ -16,7 +16,7 @@ import Testing
     let path = try Support.copyFixture("format-samples/v24_commit.realm")
     defer { Support.removeCopy(path) }
     chmod(path, 0o640)
-    let replacement = try Fixtures.bytes("format-samples/v24_write_copy.realm")
+    let replacement = try Support.bytes(Fixtures.url("format-samples/v24_write_copy.realm").path)
     try AtomicFileReplacement.replace(path: path) { out in
       try out.write(Array(replacement[..<100]))
       try out.write(Array(replacement[100...]))

@@ -1,5 +1,8 @@
 import Foundation
 import RealmTestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 @testable import RealmStorage
@@ -9,9 +12,28 @@ enum CommitTestSupport {
   /// A fresh copy of fixture `relativePath` in its own temporary directory.
   static func copyFixture(_ relativePath: String, as name: String = "test.realm") throws -> String {
     let dir = try Fixtures.temporaryDirectory()
-    let destination = dir.appendingPathComponent(name)
-    try FileManager.default.copyItem(at: Fixtures.url(relativePath), to: destination)
-    return destination.path
+    let destination = dir.appendingPathComponent(name).path
+    try write(try bytes(Fixtures.url(relativePath).path), to: destination)
+    return destination
+  }
+
+  struct IOError: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  /// Writes `data` to a new file at `path` (POSIX calls, retried on EINTR: child processes of
+  /// the lock and crash tests deliver SIGCHLD, which Foundation's file APIs do not retry).
+  static func write(_ data: [UInt8], to path: String) throws {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw IOError(description: "open '\(path)': errno \(errno)") }
+    defer { close(fd) }
+    var done = 0
+    while done < data.count {
+      let n = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress.map { $0 + done }, data.count - done) }
+      if n < 0, errno == EINTR { continue }
+      guard n > 0 else { throw IOError(description: "write '\(path)': errno \(errno)") }
+      done += n
+    }
   }
 
   /// Removes the directory of a copy made by ``copyFixture(_:as:)``.
@@ -21,7 +43,18 @@ enum CommitTestSupport {
 
   /// The bytes of the file at `path`.
   static func bytes(_ path: String) throws -> [UInt8] {
-    [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw IOError(description: "open '\(path)': errno \(errno)") }
+    defer { close(fd) }
+    var out: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+      let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+      if n < 0, errno == EINTR { continue }
+      guard n >= 0 else { throw IOError(description: "read '\(path)': errno \(errno)") }
+      if n == 0 { return out }
+      out.append(contentsOf: chunk[..<n])
+    }
   }
 
   /// The version a file holds, independent of where free space is: the live top ref, format,

@@ -75,7 +75,7 @@ import Testing
 
   @Test func fixturesPassSpaceAccountingBeforeAnyWrite() throws {
     for fixture in Self.fixtures {
-      _ = try SpaceAccounting.verify(ByteReader(bytes: try Fixtures.bytes(fixture)))
+      _ = try SpaceAccounting.verify(ByteReader(bytes: try Support.bytes(Fixtures.url(fixture).path)))
     }
   }
 
@@ -168,7 +168,7 @@ import Testing
         return (path, true)
       }
     }
-    let before = try Fixtures.bytes(fixture)
+    let before = try Support.bytes(Fixtures.url(fixture).path)
     let reference = try run(failAt: nil).path
     let newState = try Support.logicalState(try Support.bytes(reference))
     Support.removeCopy(reference)

@@ -71,7 +71,7 @@ import Glibc
   static func killAndInspect(original: [UInt8], path: String, at point: FaultPoint) throws -> Run {
     try? FileManager.default.removeItem(atPath: path)
     try? FileManager.default.removeItem(atPath: FileLock.lockPath(forRealmAt: path))
-    try Data(original).write(to: URL(fileURLWithPath: path))
+    try Support.write(original, to: path)
     let child = try Support.runChildTest(
       named: "performWriteInChildProcess",
       environment: [

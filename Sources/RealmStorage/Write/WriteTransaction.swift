@@ -263,7 +263,10 @@ public final class WriteTransaction: @unchecked Sendable {
   func nodeSize(_ ref: Ref) throws(StorageError) -> Int {
     if allocator.isNew(ref.rawValue) {
       var bytes = buffer.pending(at: ref.rawValue, count: 8) ?? []
-      if bytes.isEmpty { bytes = try file.read(at: ref.rawValue, count: 8) }
+      if bytes.isEmpty {
+        try buffer.flush(to: file, stage: .nodes)
+        bytes = try file.read(at: ref.rawValue, count: 8)
+      }
       return try withBytes(bytes) { (b) throws(StorageError) in try WriteTransaction.decodeHeader(b) }.byteSize
     }
     do throws(FormatError) {
