@@ -8,7 +8,10 @@ import Testing
   typealias Support = CommitTestSupport
 
   /// Renames the first property of every table in place: tables -> table top -> spec -> names.
-  @Test(arguments: ["alltypes/before.realm", "format-samples/v24_commit.realm", "format-samples/v24_group_write.realm"])
+  @Test(arguments: [
+    "alltypes/before.realm", "format-samples/v24_commit.realm",
+    "format-samples/v24_group_write.realm",
+  ])
   func renamesPropertiesThroughPathCopies(fixture: String) throws {
     let path = try Support.copyFixture(fixture)
     defer { Support.removeCopy(path) }
@@ -18,7 +21,9 @@ import Testing
     var expected: [(table: Int, names: [UInt8])] = []
     let count = try ArrayNode(tx.reader, tables).count
     for i in 0..<count {
-      guard case .ref(let tableTop) = try ArrayNode(tx.reader, try top.ref(1)).refOrTagged(i) else { continue }
+      guard case .ref(let tableTop) = try ArrayNode(tx.reader, try top.ref(1)).refOrTagged(i) else {
+        continue
+      }
       let spec = try ArrayNode(tx.reader, tableTop).ref(0)
       let names = try ArrayNode(tx.reader, spec).ref(1)
       guard try ArrayNode(tx.reader, names).count > 0 else { continue }
@@ -27,7 +32,10 @@ import Testing
       try tx.free(names)
       // After the first table, `tables` is this transaction's copy, patched again.
       tables = try tx.replace(
-        along: [.init(node: tables, index: i), .init(node: tableTop, index: 0), .init(node: spec, index: 1)],
+        along: [
+          .init(node: tables, index: i), .init(node: tableTop, index: 0),
+          .init(node: spec, index: 1),
+        ],
         with: newNames)
       expected.append((i, renamed))
     }
@@ -58,7 +66,9 @@ import Testing
     #expect(bytes.count == 8 + 8 * (try ArrayNode(tx.reader, tables).count))
     // The free-list positions array is plain: a value it cannot hold is refused.
     let positions = try top.ref(3)
-    #expect(throws: StorageError(.misuse, "")) { _ = try tx.copy(positions, setting: [(0, Int64(1) << 62)]) }
+    #expect(throws: StorageError(.misuse, "")) {
+      _ = try tx.copy(positions, setting: [(0, Int64(1) << 62)])
+    }
     #expect(throws: StorageError(.misuse, "")) { _ = try tx.copy(tables, setting: [(10_000, 0)]) }
     tx.abort()
   }

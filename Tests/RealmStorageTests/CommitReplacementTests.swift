@@ -9,7 +9,9 @@ import Testing
 
   static func leftovers(next path: String) throws -> [String] {
     let dir = (path as NSString).deletingLastPathComponent
-    return try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.contains("realmctl-tmp") }
+    return try FileManager.default.contentsOfDirectory(atPath: dir).filter {
+      $0.contains("realmctl-tmp")
+    }
   }
 
   @Test func replacesTheFileAndKeepsItsPermissions() throws {
@@ -51,9 +53,12 @@ import Testing
     defer { Support.removeCopy(path) }
     let before = try Support.bytes(path)
     #expect(throws: StorageError(.io, "")) {
-      try AtomicFileReplacement.replace(path: path, faultInjection: { point in
-        point.index == failAt ? .fail(errno: EIO) : .proceed
-      }) { out in try out.write([UInt8](repeating: 7, count: 4096)) }
+      try AtomicFileReplacement.replace(
+        path: path,
+        faultInjection: { point in
+          point.index == failAt ? .fail(errno: EIO) : .proceed
+        }
+      ) { out in try out.write([UInt8](repeating: 7, count: 4096)) }
     }
     #expect(try Support.bytes(path) == before)
     #expect(try Self.leftovers(next: path).isEmpty)

@@ -1,11 +1,12 @@
 import Foundation
 import RealmTestSupport
-#if canImport(Glibc)
-import Glibc
-#endif
 import Testing
 
 @testable import RealmStorage
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Helpers shared by the commit, lock and crash tests.
 enum CommitTestSupport {
@@ -29,7 +30,9 @@ enum CommitTestSupport {
     defer { close(fd) }
     var done = 0
     while done < data.count {
-      let n = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress.map { $0 + done }, data.count - done) }
+      let n = data.withUnsafeBytes {
+        Glibc.write(fd, $0.baseAddress.map { $0 + done }, data.count - done)
+      }
       if n < 0, errno == EINTR { continue }
       guard n > 0 else { throw IOError(description: "write '\(path)': errno \(errno)") }
       done += n
@@ -64,7 +67,9 @@ enum CommitTestSupport {
     var format: UInt8
     var nodeCount: Int
     var digest: UInt64
-    var description: String { "top \(topRef) format \(format) nodes \(nodeCount) digest \(String(digest, radix: 16))" }
+    var description: String {
+      "top \(topRef) format \(format) nodes \(nodeCount) digest \(String(digest, radix: 16))"
+    }
   }
 
   static func logicalState(_ bytes: [UInt8]) throws -> LogicalState {
@@ -88,7 +93,8 @@ enum CommitTestSupport {
         i += 1
       }
     }
-    return LogicalState(topRef: top.rawValue, format: header.currentFormat, nodeCount: count, digest: hash)
+    return LogicalState(
+      topRef: top.rawValue, format: header.currentFormat, nodeCount: count, digest: hash)
   }
 
   /// Every node reachable from `top` in `bytes`, as (ref, bytes).
@@ -107,7 +113,9 @@ enum CommitTestSupport {
     let node = try ArrayNode(reader, ref)
     var bytes = try reader.array(at: ref.rawValue, count: node.header.byteSize)
     // A group without tables has no letter to change: then the copy is identical.
-    if let letter = bytes.indices.dropFirst(8).first(where: { (65...90).contains(bytes[$0]) || (97...122).contains(bytes[$0]) }) {
+    if let letter = bytes.indices.dropFirst(8).first(where: {
+      (65...90).contains(bytes[$0]) || (97...122).contains(bytes[$0])
+    }) {
       bytes[letter] ^= 0x20
     }
     return bytes
@@ -144,11 +152,14 @@ enum CommitTestSupport {
 
   /// The path of the running test executable (children re-launch it).
   static var testExecutable: String {
-    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      ?? CommandLine.arguments[0]
   }
 
   /// Runs one test of this binary in a child process with `environment` added.
-  static func runChildTest(named filter: String, environment: [String: String], stdout: Pipe? = nil, stdin: Pipe? = nil) throws -> Process {
+  static func runChildTest(
+    named filter: String, environment: [String: String], stdout: Pipe? = nil, stdin: Pipe? = nil
+  ) throws -> Process {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: testExecutable)
     process.arguments = ["--testing-library", "swift-testing", "--filter", filter]

@@ -5,7 +5,7 @@ import Testing
 @testable import RealmStorage
 
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #endif
 
 /// Issue 3, "done when" 3: a large write killed with SIGKILL at many moments spread over the
@@ -129,7 +129,8 @@ import Glibc
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
       let path = dir.appendingPathComponent("crash-\(worker).realm").path
       for i in stride(from: worker, to: killPoints.count, by: workers) {
-        results.set(i, Result { try Self.killAndInspect(original: original, path: path, at: killPoints[i]) })
+        results.set(
+          i, Result { try Self.killAndInspect(original: original, path: path, at: killPoints[i]) })
       }
     }
     var outcomes: [(FaultPoint, Bool)] = []
@@ -137,7 +138,9 @@ import Glibc
       let run = try #require(try result?.get())
       #expect(run.killed, "child for \(point) was not killed")
       #expect(run.state == oldState || run.state == newState, "killed at \(point): \(run.state)")
-      #expect(run.accountingError == nil, "killed at \(point): space accounting fails: \(run.accountingError ?? "")")
+      #expect(
+        run.accountingError == nil,
+        "killed at \(point): space accounting fails: \(run.accountingError ?? "")")
       outcomes.append((point, run.state == newState))
     }
     // The file switches to the new version exactly once the select bit was written.

@@ -155,10 +155,13 @@ func normalizeFreeList(
       return .failure(.corrupt("free-list entry \(chunk) is not 8-aligned with a positive length"))
     }
     guard chunk.position >= previousEnd else {
-      return .failure(.corrupt("free-list entry \(chunk) overlaps the space before it (ending at \(previousEnd))"))
+      return .failure(
+        .corrupt("free-list entry \(chunk) overlaps the space before it (ending at \(previousEnd))")
+      )
     }
     guard chunk.position <= logicalSize &- chunk.length else {
-      return .failure(.corrupt("free-list entry \(chunk) extends past the logical file size \(logicalSize)"))
+      return .failure(
+        .corrupt("free-list entry \(chunk) extends past the logical file size \(logicalSize)"))
     }
     previousEnd = chunk.end
     if let last = out.last, last.end == chunk.position, last.version == chunk.version {

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Musl)
-import Musl
+  import Musl
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 /// A realm file opened read-write: the descriptor, a read-only mapping of its bytes at open
@@ -60,11 +60,14 @@ final class RealmFileHandle: @unchecked Sendable {
   // MARK: - File-changing operations (each a fault point)
 
   /// Writes all of `bytes` at `offset`.
-  func write(_ bytes: UnsafeRawBufferPointer, at offset: Int, stage: CommitStage) throws(StorageError) {
+  func write(_ bytes: UnsafeRawBufferPointer, at offset: Int, stage: CommitStage)
+    throws(StorageError)
+  {
     try around(.write(offset: offset, count: bytes.count), stage) { () throws(StorageError) in
       var done = 0
       while done < bytes.count {
-        let n = pwrite(fd, bytes.baseAddress.map { $0 + done }, bytes.count - done, off_t(offset + done))
+        let n = pwrite(
+          fd, bytes.baseAddress.map { $0 + done }, bytes.count - done, off_t(offset + done))
         if n < 0 {
           if errno == EINTR { continue }
           throw StorageError.system("pwrite", path: path, errno: errno)
@@ -125,7 +128,9 @@ final class RealmFileHandle: @unchecked Sendable {
   func read(at offset: Int, count: Int) throws(StorageError) -> [UInt8] {
     var out = [UInt8](repeating: 0, count: count)
     let n = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
-    guard n == count else { throw StorageError.system("pread", path: path, errno: n < 0 ? errno : EIO) }
+    guard n == count else {
+      throw StorageError.system("pread", path: path, errno: n < 0 ? errno : EIO)
+    }
     return out
   }
 
@@ -135,13 +140,17 @@ final class RealmFileHandle: @unchecked Sendable {
     let index = operationCount
     operationCount += 1
     if let hook = faultInjection {
-      if case .fail(let code) = hook(FaultPoint(index: index, operation: op, stage: stage, isBefore: true)) {
+      if case .fail(let code) = hook(
+        FaultPoint(index: index, operation: op, stage: stage, isBefore: true))
+      {
         throw StorageError.system("\(op.name) (injected)", path: path, errno: code)
       }
     }
     try body()
     if let hook = faultInjection {
-      if case .fail(let code) = hook(FaultPoint(index: index, operation: op, stage: stage, isBefore: false)) {
+      if case .fail(let code) = hook(
+        FaultPoint(index: index, operation: op, stage: stage, isBefore: false))
+      {
         throw StorageError.system("\(op.name) (injected)", path: path, errno: code)
       }
     }

@@ -25,13 +25,16 @@ extension WriteTransaction {
   ///
   /// - Throws: ``StorageError/Code/misuse`` for an index out of range, a node that is not a
   ///   bit-packed integer array, or a value too wide for a plain array.
-  public func copy(_ ref: Ref, setting changes: [(index: Int, value: Int64)]) throws(StorageError) -> Ref {
+  public func copy(_ ref: Ref, setting changes: [(index: Int, value: Int64)]) throws(StorageError)
+    -> Ref
+  {
     let node: ArrayNode
     // A node of this transaction (patched again) is decoded from its bytes at a valid offset.
     let newBytes = allocator.isNew(ref.rawValue) ? try newNodeBytes(ref) : nil
     do throws(FormatError) {
       if let newBytes {
-        node = try ArrayNode(ByteReader(bytes: [UInt8](repeating: 0, count: 24) + newBytes), Ref(24))
+        node = try ArrayNode(
+          ByteReader(bytes: [UInt8](repeating: 0, count: 24) + newBytes), Ref(24))
       } else {
         node = try ArrayNode(reader, ref)
       }
@@ -45,19 +48,22 @@ extension WriteTransaction {
     var width = node.width
     for change in changes {
       guard change.index >= 0, change.index < values.count else {
-        throw StorageError.misuse("index \(change.index) is out of range for node \(ref) with \(values.count) elements")
+        throw StorageError.misuse(
+          "index \(change.index) is out of range for node \(ref) with \(values.count) elements")
       }
       values[change.index] = change.value
       let needed = IntegerArrayEncoding.width(for: change.value)
       if needed > width {
         guard node.hasRefs else {
-          throw StorageError.misuse("value \(change.value) does not fit the \(width)-bit elements of node \(ref)")
+          throw StorageError.misuse(
+            "value \(change.value) does not fit the \(width)-bit elements of node \(ref)")
         }
         width = needed
       }
     }
     let bytes = IntegerArrayEncoding.encode(
-      values, hasRefs: node.hasRefs, isInner: node.isInner, contextFlag: node.contextFlag, width: width)
+      values, hasRefs: node.hasRefs, isInner: node.isInner, contextFlag: node.contextFlag,
+      width: width)
     let copy = try allocate(bytes)
     try free(ref)
     return copy
@@ -66,7 +72,8 @@ extension WriteTransaction {
   /// The bytes of a node written in this transaction (from the write buffer or the file).
   public func newNodeBytes(_ ref: Ref) throws(StorageError) -> [UInt8] {
     guard allocator.isNew(ref.rawValue) else {
-      throw StorageError.misuse("newNodeBytes(\(ref)) on a node that was not written in this transaction")
+      throw StorageError.misuse(
+        "newNodeBytes(\(ref)) on a node that was not written in this transaction")
     }
     let size = try nodeSize(ref)
     if let pending = buffer.pending(at: ref.rawValue, count: size) { return pending }

@@ -1,16 +1,16 @@
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Musl)
-import Musl
+  import Musl
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 /// An in-place, atomic, durable write transaction on a Realm file (format 24), using Realm's
 /// own copy-on-write commit protocol (§8.2).
 ///
 /// Nodes of the current snapshot are never modified. Callers path-copy: to change a node
-/// they ``allocate(_:)-9k2yb`` a new version of it and of every ancestor up to the group top
+/// they ``allocate(_:)`` a new version of it and of every ancestor up to the group top
 /// array, ``free(_:)`` the replaced originals, and finally ``commit(tableNames:tables:)``
 /// with the new slots 0 and 1. The commit writes the free lists and a new top array, syncs,
 /// writes the other header slot, syncs, and flips the select bit, syncs: a crash at any
@@ -30,7 +30,7 @@ import Darwin
 ///
 /// ## Topics
 /// - ``begin(path:options:)``
-/// - ``allocate(_:)-9k2yb``
+/// - ``allocate(_:)``
 /// - ``free(_:)``
 /// - ``freeDeep(_:)``
 /// - ``commit(tableNames:tables:)``
@@ -107,15 +107,23 @@ public final class WriteTransaction: @unchecked Sendable {
     -> WriteTransaction
   {
     // Refuse a missing realm before the lock file would be created beside it.
-    guard access(path, F_OK) == 0 else { throw StorageError.system("open", path: path, errno: errno) }
+    guard access(path, F_OK) == 0 else {
+      throw StorageError.system("open", path: path, errno: errno)
+    }
     let lock: FileLock
-    if let given = options.lock { lock = given } else { lock = try FileLock(exclusiveForRealmAt: path) }
+    if let given = options.lock {
+      lock = given
+    } else {
+      lock = try FileLock(exclusiveForRealmAt: path)
+    }
     guard lock.isHeld, lock.realmPath == path else {
-      throw StorageError.misuse("the lock passed to WriteTransaction.begin is not held for '\(path)'")
+      throw StorageError.misuse(
+        "the lock passed to WriteTransaction.begin is not held for '\(path)'")
     }
     let file = try RealmFileHandle(path: path)
     file.faultInjection = options.faultInjection
-    return try WriteTransaction(file: file, lock: lock, ownsLock: options.lock == nil, options: options)
+    return try WriteTransaction(
+      file: file, lock: lock, ownsLock: options.lock == nil, options: options)
   }
 
   private init(file: RealmFileHandle, lock: FileLock, ownsLock: Bool, options: Options)
@@ -130,7 +138,9 @@ public final class WriteTransaction: @unchecked Sendable {
     do throws(FormatError) {
       header = try HeaderState(reader: file.reader)
       let topRef = Ref(try checkedInt(header.currentTop, "top ref"))
-      top = topRef.isNull ? .empty(fileSize: file.originalSize) : try GroupTopState(reader: file.reader, ref: topRef)
+      top =
+        topRef.isNull
+        ? .empty(fileSize: file.originalSize) : try GroupTopState(reader: file.reader, ref: topRef)
     } catch {
       throw StorageError.corrupt(path: path, error)
     }
@@ -145,7 +155,8 @@ public final class WriteTransaction: @unchecked Sendable {
     // or any slack stays untouched, so a rollback can restore the file byte for byte).
     let appendStart = (max(top.logicalSize, file.originalSize) + 7) & ~7
     let reuseLimit: UInt64? = options.freeSpace == .reuseOlderFreeSpace ? top.version : nil
-    allocator = SpaceAllocator(oldFree: top.freeChunks, reuseBelowVersion: reuseLimit, appendStart: appendStart)
+    allocator = SpaceAllocator(
+      oldFree: top.freeChunks, reuseBelowVersion: reuseLimit, appendStart: appendStart)
     buffer = WriteBuffer(capacity: options.writeBufferSize)
     highWater = file.originalSize
   }
@@ -155,23 +166,31 @@ public final class WriteTransaction: @unchecked Sendable {
     if ownsLock { lock.release() }
   }
 
-  private static func checkWritable(header: HeaderState, top: GroupTopState, path: String) throws(StorageError) {
+  private static func checkWritable(header: HeaderState, top: GroupTopState, path: String)
+    throws(StorageError)
+  {
     let format = header.currentFormat
     if top.ref.isNull {
       guard format == 0 || format == 24 else {
-        throw StorageError.unsupported(path: path, "an empty realm with file format \(format) is not writable (only 24)")
+        throw StorageError.unsupported(
+          path: path, "an empty realm with file format \(format) is not writable (only 24)")
       }
     } else if format != 24 {
       throw StorageError.unsupported(
         path: path,
-        "file format \(format) must be upgraded to 24 before it can be written, which is not supported yet")
+        "file format \(format) must be upgraded to 24 before it can be written, which is not supported yet"
+      )
     }
     switch top.historyType {
     case 0, 2: break
     case 3, 4:
-      throw StorageError.unsupported(path: path, "the realm has a sync history (type \(top.historyType)); writing synced realms is not supported")
+      throw StorageError.unsupported(
+        path: path,
+        "the realm has a sync history (type \(top.historyType)); writing synced realms is not supported"
+      )
     default:
-      throw StorageError.unsupported(path: path, "the realm has history type \(top.historyType), which is not supported")
+      throw StorageError.unsupported(
+        path: path, "the realm has history type \(top.historyType), which is not supported")
     }
   }
 
@@ -190,7 +209,8 @@ public final class WriteTransaction: @unchecked Sendable {
     }
     let header = try WriteTransaction.decodeHeader(node)
     guard header.byteSize == size else {
-      throw StorageError.misuse("a node of \(size) bytes declares \(header.byteSize) bytes in its header")
+      throw StorageError.misuse(
+        "a node of \(size) bytes declares \(header.byteSize) bytes in its header")
     }
     try prepareForWriting()
     let position = allocator.allocate(size)
@@ -199,14 +219,16 @@ public final class WriteTransaction: @unchecked Sendable {
     return Ref(position)
   }
 
-  /// Writes a new node (see ``allocate(_:)-9k2yb``).
+  /// Writes a new node (see ``allocate(_:)``).
   public func allocate(_ node: [UInt8]) throws(StorageError) -> Ref {
     try withBytes(node) { (b) throws(StorageError) in try allocate(b) }
   }
 
   /// Decodes the 8-byte header at the start of a new node (§2.1), without copying.
   static func decodeHeader(_ node: UnsafeRawBufferPointer) throws(StorageError) -> NodeHeader {
-    guard node.count >= 8 else { throw StorageError.misuse("a node needs at least its 8-byte header") }
+    guard node.count >= 8 else {
+      throw StorageError.misuse("a node needs at least its 8-byte header")
+    }
     let flags = node[4]
     guard let widthType = NodeHeader.WidthType(rawValue: (flags >> 3) & 3) else {
       throw StorageError.misuse("the new node's header has an invalid width type")
@@ -230,7 +252,8 @@ public final class WriteTransaction: @unchecked Sendable {
       // A node of this transaction: in no snapshot, free for anybody.
       allocator.release(FreeChunk(position: ref.rawValue, length: size, version: 0))
     } else {
-      allocator.release(FreeChunk(position: ref.rawValue, length: size, version: oldTop.version + 1))
+      allocator.release(
+        FreeChunk(position: ref.rawValue, length: size, version: oldTop.version + 1))
     }
   }
 
@@ -249,7 +272,8 @@ public final class WriteTransaction: @unchecked Sendable {
       walk.maxNodes = max(1, oldTop.logicalSize / 8)
       try walk.walk(ref) { (r, size) throws(FormatError) in
         guard r.rawValue <= oldTop.logicalSize - size else {
-          throw FormatError.corrupt("node at \(r) extends past the logical file size", at: r.rawValue)
+          throw FormatError.corrupt(
+            "node at \(r) extends past the logical file size", at: r.rawValue)
         }
         chunks.append(FreeChunk(position: r.rawValue, length: size, version: version))
       }
@@ -267,13 +291,16 @@ public final class WriteTransaction: @unchecked Sendable {
         try buffer.flush(to: file, stage: .nodes)
         bytes = try file.read(at: ref.rawValue, count: 8)
       }
-      return try withBytes(bytes) { (b) throws(StorageError) in try WriteTransaction.decodeHeader(b) }.byteSize
+      return try withBytes(bytes) { (b) throws(StorageError) in try WriteTransaction.decodeHeader(b)
+      }.byteSize
     }
     do throws(FormatError) {
       let node = try ArrayNode(file.reader, ref)
       let size = node.header.byteSize
       guard ref.rawValue <= oldTop.logicalSize - size else {
-        throw FormatError.corrupt("node at \(ref) extends past the logical file size \(oldTop.logicalSize)", at: ref.rawValue)
+        throw FormatError.corrupt(
+          "node at \(ref) extends past the logical file size \(oldTop.logicalSize)",
+          at: ref.rawValue)
       }
       return size
     } catch {
