@@ -289,4 +289,31 @@ import Testing
     }
     tx.abort()
   }
+
+  /// A dry run plans the same commit as the real one and writes nothing.
+  @Test(arguments: ["format-samples/v24_commit.realm", "format-samples/v24_write_copy.realm"])
+  func dryRunPlansTheSameCommitAndWritesNothing(fixture: String) throws {
+    func run(dryRun: Bool) throws -> (
+      WriteTransaction.CommitResult, before: [UInt8], after: [UInt8]
+    ) {
+      let path = try Support.copyFixture(fixture)
+      defer { Support.removeCopy(path) }
+      let before = try Support.bytes(path)
+      var options = WriteTransaction.Options()
+      options.dryRun = dryRun
+      let tx = try WriteTransaction.begin(path: path, options: options)
+      let top = try #require(tx.top)
+      let names = try tx.allocate(try Support.renamedCopy(of: try top.ref(0), in: tx.reader))
+      try tx.free(try top.ref(0))
+      // A copy of a copy: reads a node of this transaction back.
+      let tables = try tx.copy(try tx.copy(try top.ref(1), setting: []), setting: [])
+      let result = try tx.commit(tableNames: names, tables: tables)
+      return (result, before, try Support.bytes(path))
+    }
+    let dry = try run(dryRun: true)
+    let real = try run(dryRun: false)
+    #expect(dry.0 == real.0)
+    #expect(dry.after == dry.before)
+    #expect(real.after != real.before)
+  }
 }

@@ -24,9 +24,9 @@ final class RealmFileHandle: @unchecked Sendable {
   /// Number of file-changing operations issued so far (the `index` of the next fault point).
   private(set) var operationCount = 0
 
-  init(path: String) throws(StorageError) {
+  init(path: String, readOnly: Bool = false) throws(StorageError) {
     self.path = path
-    let fd = open(path, O_RDWR | O_CLOEXEC)
+    let fd = open(path, (readOnly ? O_RDONLY : O_RDWR) | O_CLOEXEC)
     guard fd >= 0 else { throw StorageError.system("open", path: path, errno: errno) }
     var st = stat()
     guard fstat(fd, &st) == 0 else {

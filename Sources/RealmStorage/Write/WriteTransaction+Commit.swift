@@ -17,7 +17,7 @@ extension WriteTransaction {
   /// select bit; `fsync`. On an error before the flip the file is rolled back (the old
   /// version stays the file's); after the flip was issued it is left as it is.
   ///
-  /// - Returns: the new top ref, version and size.
+  /// - Returns: the new top ref, version and size (for a dry run: what they would be).
   /// - Throws: ``StorageError`` with code `io`/`permissionDenied` for failed system calls,
   ///   `misuse` for inconsistent frees (overlapping or double frees), `corrupt` for a free
   ///   list that does not fit the file.
@@ -29,7 +29,7 @@ extension WriteTransaction {
     }
     do {
       let result = try performCommit(tableNames: tableNames, tables: tables)
-      state = .committed
+      state = isDryRun ? .rolledBack : .committed
       finish()
       return result
     } catch {
@@ -59,7 +59,7 @@ extension WriteTransaction {
   /// does on every read-write open (§1.2), since appending moves the end of the file where
   /// the footer must be. Both steps keep the file valid at every moment.
   func prepareForWriting() throws(StorageError) {
-    guard header.isStreaming, !convertedStreaming else { return }
+    guard header.isStreaming, !convertedStreaming, !isDryRun else { return }
     let top = header.footerTop ?? 0
     convertedStreaming = true
     try file.write(le64(top), at: 8, stage: .streamingConversion)
@@ -120,6 +120,9 @@ extension WriteTransaction {
       + IntegerArrayEncoding.encode(list.map { Int64($0.length) }, width: 64)
       + IntegerArrayEncoding.encode(list.map { Int64(bitPattern: $0.version) }, width: 64)
       + IntegerArrayEncoding.encode(slots, hasRefs: true, width: 64)
+    let result = CommitResult(
+      topRef: Ref(newTopRef), version: newVersion, logicalSize: newLogical, freeCount: list.count)
+    if isDryRun { return result }
     try buffer.flush(to: file, stage: .nodes)
     try file.write(metadata, at: cursor, stage: .freeListsAndTop)
     try file.allocate(
@@ -135,8 +138,7 @@ extension WriteTransaction {
     issuedFlip = true
     try file.write([header.flags ^ 1], at: 23, stage: .selectBit)
     try file.sync(stage: .selectBit)
-    return CommitResult(
-      topRef: Ref(newTopRef), version: newVersion, logicalSize: newLogical, freeCount: list.count)
+    return result
   }
 
   /// Where the free lists and the top array go, the final free list and the logical size.

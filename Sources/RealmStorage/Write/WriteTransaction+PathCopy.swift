@@ -76,6 +76,7 @@ extension WriteTransaction {
         "newNodeBytes(\(ref)) on a node that was not written in this transaction")
     }
     let size = try nodeSize(ref)
+    if isDryRun, let node = dryRunNodes[ref.rawValue] { return node }
     if let pending = buffer.pending(at: ref.rawValue, count: size) { return pending }
     try buffer.flush(to: file, stage: .nodes)
     return try file.read(at: ref.rawValue, count: size)

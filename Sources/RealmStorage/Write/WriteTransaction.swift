@@ -44,6 +44,11 @@ public final class WriteTransaction: @unchecked Sendable {
     public var writeBufferSize = 1 << 20
     /// An already-held lock to use instead of taking one (it stays held after the transaction).
     public var lock: FileLock?
+    /// Plan only: nodes are kept in memory, ``WriteTransaction/commit(tableNames:tables:)``
+    /// computes the new top, free lists and size and returns them, and nothing is written
+    /// (the file is opened read-only; the lock is taken, so a dry run reports the same
+    /// `locked` error as the real write). Memory grows with the nodes allocated.
+    public var dryRun = false
     /// Called before and after each file-changing system call (tests: crash and error injection).
     public var faultInjection: (@Sendable (FaultPoint) -> FaultAction)?
     /// Creates the default options.
@@ -81,6 +86,10 @@ public final class WriteTransaction: @unchecked Sendable {
   var issuedFlip = false
   /// Largest offset written so far (to know whether the file grew).
   var highWater: Int
+  /// ``Options/dryRun``: nothing is written.
+  let isDryRun: Bool
+  /// The nodes of a dry run, by position.
+  var dryRunNodes: [Int: [UInt8]] = [:]
 
   /// The bytes of the file as it was at `begin` (the current snapshot). Valid until the
   /// transaction ends; reads of nodes of the current snapshot stay valid throughout.
@@ -120,7 +129,7 @@ public final class WriteTransaction: @unchecked Sendable {
       throw StorageError.misuse(
         "the lock passed to WriteTransaction.begin is not held for '\(path)'")
     }
-    let file = try RealmFileHandle(path: path)
+    let file = try RealmFileHandle(path: path, readOnly: options.dryRun)
     file.faultInjection = options.faultInjection
     return try WriteTransaction(
       file: file, lock: lock, ownsLock: options.lock == nil, options: options)
@@ -159,6 +168,7 @@ public final class WriteTransaction: @unchecked Sendable {
       oldFree: top.freeChunks, reuseBelowVersion: reuseLimit, appendStart: appendStart)
     buffer = WriteBuffer(capacity: options.writeBufferSize)
     highWater = file.originalSize
+    isDryRun = options.dryRun
   }
 
   deinit {
@@ -214,6 +224,10 @@ public final class WriteTransaction: @unchecked Sendable {
     }
     try prepareForWriting()
     let position = allocator.allocate(size)
+    if isDryRun {
+      dryRunNodes[position] = Array(node)
+      return Ref(position)
+    }
     try buffer.write(node, at: position, to: file, stage: .nodes)
     highWater = max(highWater, position + size)
     return Ref(position)
@@ -286,6 +300,12 @@ public final class WriteTransaction: @unchecked Sendable {
   /// Size of the node at `ref`, from the current snapshot or from this transaction's writes.
   func nodeSize(_ ref: Ref) throws(StorageError) -> Int {
     if allocator.isNew(ref.rawValue) {
+      if isDryRun {
+        guard let node = dryRunNodes[ref.rawValue] else {
+          throw StorageError.misuse("\(ref) is not a node of this transaction")
+        }
+        return node.count
+      }
       var bytes = buffer.pending(at: ref.rawValue, count: 8) ?? []
       if bytes.isEmpty {
         try buffer.flush(to: file, stage: .nodes)
