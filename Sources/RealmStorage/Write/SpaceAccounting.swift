@@ -40,7 +40,7 @@ public enum SpaceAccounting {
     }
     let nodeCount = ranges.count
     var freeBytes = 0
-    for chunk in top.freeChunks {
+    for chunk in top.freeChunks where chunk.length != 0 {
       guard chunk.length > 0, chunk.length & 7 == 0, chunk.position & 7 == 0 else {
         throw FormatError.corrupt(
           "free-list entry \(chunk) is not 8-aligned with a positive length")
