@@ -49,10 +49,12 @@ import Testing
 
   @Test(arguments: [0, 1, 2, 4, 8, 16, 32, 64])
   func integerArraysRoundTripAtEveryWidth(width: Int) throws {
-    let maxValue: Int64 = width == 0 ? 0 : width < 8 ? (1 << width) - 1 : width == 64 ? .max : (1 << (width - 1)) - 1
+    let maxValue: Int64 =
+      width == 0 ? 0 : width < 8 ? (1 << width) - 1 : width == 64 ? .max : (1 << (width - 1)) - 1
     let minValue: Int64 = width < 8 ? 0 : width == 64 ? .min : -(1 << (width - 1))
     for count in [0, 1, 2, 7, 8, 9, 1000] {
-      let values = (0..<count).map { i -> Int64 in i % 3 == 0 ? maxValue : i % 3 == 1 ? minValue : 0 }
+      let values = (0..<count).map { i -> Int64 in i % 3 == 0 ? maxValue : i % 3 == 1 ? minValue : 0
+      }
       let bytes = IntegerArrayEncoding.encode(values, hasRefs: true, width: width)
       let node = try ArrayNode(ByteReader(bytes: [UInt8](repeating: 0, count: 24) + bytes), Ref(24))
       #expect(node.header.byteSize == bytes.count)

@@ -88,6 +88,8 @@ public final class WriteTransaction: @unchecked Sendable {
   var highWater: Int
   /// ``Options/dryRun``: nothing is written.
   let isDryRun: Bool
+  /// Positions freed so far (a second free of the same node is the caller's bug).
+  var freedPositions: Set<Int> = []
   /// The nodes of a dry run, by position.
   var dryRunNodes: [Int: [UInt8]] = [:]
 
@@ -262,6 +264,9 @@ public final class WriteTransaction: @unchecked Sendable {
     try checkOpen()
     guard !ref.isNull else { return }
     let size = try nodeSize(ref)
+    guard freedPositions.insert(ref.rawValue).inserted else {
+      throw StorageError.misuse("the node at \(ref) was freed twice")
+    }
     if allocator.isNew(ref.rawValue) {
       // A node of this transaction: in no snapshot, free for anybody.
       allocator.release(FreeChunk(position: ref.rawValue, length: size, version: 0))
@@ -294,7 +299,12 @@ public final class WriteTransaction: @unchecked Sendable {
     } catch {
       throw StorageError.corrupt(path: path, error)
     }
-    for chunk in chunks { allocator.release(chunk) }
+    for chunk in chunks {
+      guard freedPositions.insert(chunk.position).inserted else {
+        throw StorageError.misuse("the node at \(chunk.position) was freed twice")
+      }
+      allocator.release(chunk)
+    }
   }
 
   /// Size of the node at `ref`, from the current snapshot or from this transaction's writes.
