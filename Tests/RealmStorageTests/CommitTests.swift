@@ -316,4 +316,21 @@ import Testing
     #expect(dry.after == dry.before)
     #expect(real.after != real.before)
   }
+
+  @Test func anAppendFailureIsRethrownByTheCommit() throws {
+    let path = try Support.copyFixture("format-samples/v24_commit.realm")
+    defer { Support.removeCopy(path) }
+    let before = try Support.bytes(path)
+    var options = WriteTransaction.Options()
+    options.freeSpace = .appendOnly
+    let tx = try WriteTransaction.begin(path: path, options: options)
+    let top = try #require(tx.top)
+    #expect(tx.append(IntegerArrayEncoding.encode([1, 2, 3])) != .null)
+    #expect(tx.append([0x41, 0x41, 0x41]) == .null)  // not a node
+    #expect(tx.append(IntegerArrayEncoding.encode([4])) == .null)
+    #expect(throws: StorageError(.misuse, "")) {
+      try tx.commit(tableNames: try top.ref(0), tables: try top.ref(1))
+    }
+    #expect(try Support.bytes(path) == before)
+  }
 }

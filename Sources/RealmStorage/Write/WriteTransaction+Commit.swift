@@ -23,6 +23,10 @@ extension WriteTransaction {
   ///   list that does not fit the file.
   @discardableResult
   public func commit(tableNames: Ref, tables: Ref) throws(StorageError) -> CommitResult {
+    if state == .open, let deferredError {
+      rollback()
+      throw deferredError
+    }
     try checkOpen()
     for ref in [tableNames, tables] where ref.isNull || ref.rawValue & 7 != 0 || ref.rawValue < 24 {
       throw StorageError.misuse("commit needs valid refs for table names and tables, got \(ref)")

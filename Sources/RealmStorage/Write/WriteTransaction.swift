@@ -88,6 +88,8 @@ public final class WriteTransaction: @unchecked Sendable {
   var highWater: Int
   /// ``Options/dryRun``: nothing is written.
   let isDryRun: Bool
+  /// The first error of ``append(_:)``, rethrown by every later call.
+  var deferredError: StorageError?
   /// Positions freed so far (a second free of the same node is the caller's bug).
   var freedPositions: Set<Int> = []
   /// The nodes of a dry run, by position.
@@ -235,6 +237,22 @@ public final class WriteTransaction: @unchecked Sendable {
     return Ref(position)
   }
 
+  /// Writes a new node without throwing, for encoders that write through a non-throwing
+  /// sink (`NodeSink.append` of the encoders: `extension WriteTransaction: NodeSink {}`).
+  ///
+  /// On failure it returns ``Ref/null`` and remembers the error; every later call of the
+  /// transaction (``allocate(_:)``, ``free(_:)``, ``commit(tableNames:tables:)``) throws it,
+  /// so nothing built on the failed node can be committed.
+  public func append(_ node: [UInt8]) -> Ref {
+    guard deferredError == nil else { return .null }
+    do {
+      return try allocate(node)
+    } catch {
+      deferredError = error
+      return .null
+    }
+  }
+
   /// Writes a new node (see ``allocate(_:)``).
   public func allocate(_ node: [UInt8]) throws(StorageError) -> Ref {
     try withBytes(node) { (b) throws(StorageError) in try allocate(b) }
@@ -347,5 +365,6 @@ public final class WriteTransaction: @unchecked Sendable {
     guard state == .open else {
       throw StorageError.misuse("the write transaction on '\(path)' has already ended")
     }
+    if let deferredError { throw deferredError }
   }
 }
