@@ -15,6 +15,10 @@ import Testing
 /// The write runs in a child process (this test binary re-launched with a filter on
 /// ``performWriteInChildProcess()``), which kills itself at the chosen fault point — before
 /// or after a given `pwrite`, `fsync` or resize — so every run is deterministic.
+///
+/// To crash-test another write (e.g. `realmctl migrate` once it commits through
+/// `WriteTransaction`), replace the body of ``performWrite(path:hook:)``: it must be
+/// deterministic and pass `hook` as `WriteTransaction.Options.faultInjection`.
 @Suite struct CrashTests {
   typealias Support = CommitTestSupport
   static let fileEnvironment = "REALMCTL_TEST_CRASH_FILE"

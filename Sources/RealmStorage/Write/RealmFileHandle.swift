@@ -127,9 +127,16 @@ final class RealmFileHandle: @unchecked Sendable {
   /// Reads `count` bytes at `offset` with `pread` (bytes written in this transaction).
   func read(at offset: Int, count: Int) throws(StorageError) -> [UInt8] {
     var out = [UInt8](repeating: 0, count: count)
-    let n = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
-    guard n == count else {
-      throw StorageError.system("pread", path: path, errno: n < 0 ? errno : EIO)
+    var done = 0
+    while done < count {
+      let n = out.withUnsafeMutableBytes { buffer in
+        pread(fd, buffer.baseAddress.map { $0 + done }, count - done, off_t(offset + done))
+      }
+      if n < 0, errno == EINTR { continue }
+      guard n > 0 else {
+        throw StorageError.system("pread", path: path, errno: n < 0 ? errno : EIO)
+      }
+      done += n
     }
     return out
   }
