@@ -169,8 +169,8 @@ import Testing
     let dir = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("missing.realm").path
-    #expect(throws: StorageError(.notFound, "")) { _ = try WriteTransaction.begin(path: path) }
-    #expect(throws: StorageError(.notFound, "")) {
+    #expect(throws: StorageError(.fileNotFound, "")) { _ = try WriteTransaction.begin(path: path) }
+    #expect(throws: StorageError(.fileNotFound, "")) {
       try AtomicFileReplacement.replace(path: path) { _ in }
     }
     #expect(!FileManager.default.fileExists(atPath: FileLock.lockPath(forRealmAt: path)))

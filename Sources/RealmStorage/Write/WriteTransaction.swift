@@ -155,7 +155,7 @@ public final class WriteTransaction: @unchecked Sendable {
         topRef.isNull
         ? .empty(fileSize: file.originalSize) : try GroupTopState(reader: file.reader, ref: topRef)
     } catch {
-      throw StorageError.corrupt(path: path, error)
+      throw StorageError.from(error, path: path)
     }
     try WriteTransaction.checkWritable(header: header, top: top, path: path)
     self.header = header

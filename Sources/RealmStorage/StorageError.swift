@@ -1,15 +1,16 @@
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Musl)
-  import Musl
+import Musl
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
 
-/// An error from the storage layer: locking, file I/O, and writing Realm files.
+/// An error from the storage layer: opening, reading, locking and writing Realm files.
 ///
 /// Equality compares ``code`` only, so tests can match on the kind of failure. Problems in
 /// the bytes of the file itself are carried as a ``FormatError`` (code ``Code/corrupt``).
+/// ``description`` is one complete sentence naming the file.
 public struct StorageError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The kind of failure.
   public enum Code: String, Sendable, Hashable {
@@ -20,7 +21,13 @@ public struct StorageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Permission to read, write or create a file was denied.
     case permissionDenied
     /// The file does not exist.
-    case notFound
+    case fileNotFound
+    /// The file is not a Realm file (no `T-DB` mnemonic, a directory, ...).
+    case notARealmFile
+    /// The file looks like an encrypted Realm file.
+    case encrypted
+    /// The file format version is not one realmctl reads.
+    case unsupportedFormat
     /// The file's bytes are not a valid Realm file (see ``StorageError/formatError``).
     case corrupt
     /// The file is valid but this writer does not support writing it (format, history type).
@@ -72,7 +79,7 @@ public struct StorageError: Error, Sendable, Hashable, CustomStringConvertible {
     let kind: Code
     switch code {
     case EACCES, EPERM, EROFS: kind = .permissionDenied
-    case ENOENT: kind = .notFound
+    case ENOENT, ENOTDIR: kind = .fileNotFound
     default: kind = .io
     }
     return StorageError(
@@ -89,6 +96,25 @@ public struct StorageError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The file is valid but cannot be written by this version.
   public static func unsupported(path: String, _ detail: String) -> StorageError {
     StorageError(.unsupported, path: path, "cannot write '\(baseName(path))': \(detail)")
+  }
+
+  /// A file-level problem: `'<path>' <predicate>` (e.g. "does not exist").
+  public static func file(_ code: Code, _ path: String, _ predicate: String) -> StorageError {
+    StorageError(code, path: path, "'\(path)' \(predicate)")
+  }
+
+  /// Wraps a decoding error met while opening or reading `path`.
+  public static func from(_ error: FormatError, path: String) -> StorageError {
+    switch error.code {
+    case .notRealmFile:
+      return .file(.notARealmFile, path, "is not a Realm file: \(error.detail)")
+    case .encrypted:
+      return .file(.encrypted, path, "appears to be encrypted; realmctl cannot read encrypted Realm files yet")
+    case .unsupportedVersion:
+      return .file(.unsupportedFormat, path, "cannot be read: \(error.detail)")
+    case .truncated, .corrupt, .limitExceeded:
+      return StorageError(.corrupt, path: path, formatError: error, "'\(path)' is not a valid Realm file: \(error.description)")
+    }
   }
 
   /// The caller broke the API's contract.
