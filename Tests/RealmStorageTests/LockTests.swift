@@ -170,9 +170,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("missing.realm").path
     #expect(throws: StorageError(.fileNotFound, "")) { _ = try WriteTransaction.begin(path: path) }
-    #expect(throws: StorageError(.fileNotFound, "")) {
-      try AtomicFileReplacement.replace(path: path) { _ in }
-    }
+    #expect(throws: StorageError(.fileNotFound, "")) { try AtomicFileReplacement.replace(path: path) { _ in } }
     #expect(!FileManager.default.fileExists(atPath: FileLock.lockPath(forRealmAt: path)))
   }
 }
