@@ -19,7 +19,7 @@ struct BPlusTree: Sendable {
     budget -= 1
     guard budget >= 0 else { throw FormatError.limit("B+-tree walk visits more nodes than the file can hold (cycle?)", at: ref.rawValue) }
     guard level <= limits.maxDepth else { throw FormatError.limit("B+-tree deeper than \(limits.maxDepth)", at: ref.rawValue) }
-    let node = try ArrayNode(reader, ref)
+    let node = try ArrayNode(elements: reader, ref)
     guard node.isInner else {
       try body(node)
       return
@@ -37,7 +37,7 @@ struct BPlusTree: Sendable {
   /// The total number of elements of the tree at `root`: a leaf's size, or an inner node's
   /// tagged total (last slot).
   func elementCount(root: Ref) throws(FormatError) -> Int {
-    let node = try ArrayNode(reader, root)
+    let node = try ArrayNode(elements: reader, root)
     guard node.isInner else { return node.count }
     guard node.hasRefs, node.count >= 3 else {
       throw FormatError.corrupt("inner B+-tree node at \(root) has \(node.count) slots, expected at least 3", at: root.rawValue)

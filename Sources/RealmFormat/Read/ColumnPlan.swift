@@ -21,7 +21,7 @@ struct ColumnPlan: Sendable {
     collection = column.collectionKind
     nullable = column.isNullable
     target = column.oppositeTableKey.flatMap { tableIndexByKey[$0] }
-    enumValues = column.enumValuesRef.isNull ? nil : try ArrayNode(reader, column.enumValuesRef)
+    enumValues = column.enumValuesRef.isNull ? nil : try ArrayNode(elements: reader, column.enumValuesRef)
     intKeys = column.dictionaryKeyType == .int
   }
 }

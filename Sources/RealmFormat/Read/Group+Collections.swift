@@ -43,7 +43,7 @@ extension Group {
   func dictionary(_ ref: Ref, intKeys: Bool, target: Int?, depth: Int, budget: inout Int) throws(FormatError) -> [DictionaryEntry] {
     if fileFormat < 23 { return try legacyDictionary(ref, intKeys: intKeys, target: target, depth: depth, budget: &budget) }
     // Format >= 23: [keys B+-tree, values B+-tree of Mixed], parallel.
-    let top = try ArrayNode(reader, ref)
+    let top = try ArrayNode(elements: reader, ref)
     guard top.hasRefs, !top.isInner, top.count >= 2 else {
       throw FormatError.corrupt("dictionary at \(ref) is not a [keys, values] pair", at: ref.rawValue)
     }

@@ -229,3 +229,25 @@ extension Group {
     return try link(target: target, key: key, depth: depth, budget: &budget)
   }
 }
+
+extension Group {
+  /// Calls `body` with every object of the Object Store class `className` (top-level or
+  /// embedded), as ``forEachObject(in:skip:_:)`` does.
+  ///
+  /// - Throws: ``FormatError`` (`corrupt`) when the file has no such class, a damaged file's
+  ///   error, or whatever `body` throws.
+  public func forEachObject(
+    ofClass className: String, skip: Int = 0, _ body: (_ key: Int64, _ values: [RealmValue]) throws -> Void
+  ) throws {
+    guard let table = table(forClass: className) else {
+      throw FormatError.corrupt("the file has no class '\(className)'")
+    }
+    try forEachObject(in: table, skip: skip, body)
+  }
+
+  /// The number of objects of the Object Store class `className`, nil when there is no such
+  /// class.
+  public func objectCount(ofClass className: String) -> Int? {
+    table(forClass: className)?.objectCount
+  }
+}

@@ -71,6 +71,10 @@ extension Group {
       }
       spans.append(Span(start: ref, size: size, isFree: false))
       guard node.hasRefs else { continue }
+      guard node.header.widthType != .ignore else {
+        log.add(.unreadable, at: ref, "node at 0x\(String(ref, radix: 16)) has refs but is a blob")
+        continue
+      }
       for i in 0..<node.count {
         let raw = node.uncheckedGet(i)
         guard raw != 0, raw & 1 == 0 else { continue }
@@ -108,7 +112,7 @@ extension Group {
 
   /// The three free-list arrays must have equal lengths (§3.4).
   private func checkFreeListShape(_ log: inout ProblemLog) {
-    guard topArraySize > 3, let top = try? ArrayNode(reader, topRef) else { return }
+    guard topArraySize > 3, let top = try? ArrayNode(elements: reader, topRef) else { return }
     var counts: [Int] = []
     for slot in 3..<min(6, topArraySize) {
       if let node = try? top.optionalChild(slot) { counts.append(node.count) }
