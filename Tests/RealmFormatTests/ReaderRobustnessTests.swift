@@ -83,3 +83,34 @@ import Testing
     for s in Self.samples { #expect(Self.exercise(try Fixtures.bytes(s)), "\(s)") }
   }
 }
+
+@Suite struct ReaderHostileTreeTests {
+  /// A B+-tree inner node whose children point back at itself would take 3^64 visits to walk
+  /// naively; the shared decode budget ends it with an error.
+  @Test func cyclicListTreeFailsFast() throws {
+    var bytes = try Fixtures.bytes("format-samples/v24_commit.realm")
+    let group = try Group(reader: ByteReader(bytes: bytes))
+    let big = try #require(group.table(forClass: "Big"))
+    let column = try #require(big.column(named: "bigList"))
+    var leaf = try ArrayNode(group.reader, big.clusterRoot)
+    while leaf.isInner { leaf = try leaf.child(3) }
+    let refs = try leaf.child(1 + column.leafIndex)
+    var listRoot: Ref?
+    for i in 0..<refs.count {
+      let r = try refs.ref(i)
+      if !r.isNull, try ArrayNode(group.reader, r).isInner { listRoot = r; break }
+    }
+    let root = try #require(listRoot)
+    let inner = try ArrayNode(group.reader, root)
+    try #require(inner.count >= 4 && inner.width >= 8 && root.rawValue < (1 << (inner.width - 1)))
+    // Every child slot (1...n) now refers to the inner node itself.
+    for i in 1..<(inner.count - 1) {
+      let at = root.rawValue + 8 + i * inner.width / 8
+      for b in 0..<(inner.width / 8) { bytes[at + b] = UInt8(truncatingIfNeeded: root.rawValue >> (8 * b)) }
+    }
+    let damaged = try Group(reader: ByteReader(bytes: bytes))
+    let table = try #require(damaged.table(forClass: "Big"))
+    #expect(throws: FormatError.self) { try damaged.forEachObject(in: table) { _, _ in } }
+    #expect(!damaged.check().isEmpty)
+  }
+}
