@@ -165,3 +165,60 @@ func fixtureLines(_ path: String) throws -> [JSONValue] {
     #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
   }
 }
+
+/// Realm Core's own description of the sample files (`info.txt`: every table, its object and
+/// column counts and primary key), including non-class and sync-history files.
+@Suite struct ReaderCoreInfoTests {
+  static let samples: [String] = {
+    let dir = Fixtures.url("realm-core-samples").path
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+    return names.sorted().filter { (try? String(contentsOfFile: "\(dir)/\($0)/info.txt", encoding: .utf8))?.contains("\ntables:") ?? false }
+  }()
+
+  @Test func findsSamples() { #expect(Self.samples.count >= 13) }
+
+  @Test(arguments: samples)
+  func tablesMatchRealm(_ sample: String) throws {
+    let info = try String(contentsOfFile: Fixtures.url("realm-core-samples/\(sample)/info.txt").path, encoding: .utf8)
+    let file = try RealmFile.open(path: Fixtures.url("realm-core-samples/\(sample)/original.realm").path)
+    let lines = info.split(separator: "\n").map(String.init)
+    let tableLines = lines.drop { $0 != "tables:" }.dropFirst()
+    var names: [String] = []
+    for line in tableLines {
+      // "  name: 6 objects, 1 columns, pk id"
+      guard let colon = line.range(of: ": ", options: .backwards) else { continue }
+      let name = line[..<colon.lowerBound].trimmingCharacters(in: .whitespaces)
+      let parts = line[colon.upperBound...].components(separatedBy: ", ")
+      names.append(name)
+      let table = try #require(file.group.table(named: name), "\(name)")
+      // Realm's upgrade to format 23 empties asymmetric tables (§6.15); info.txt is after it.
+      let emptiedByUpgrade = table.type == .topLevelAsymmetric && file.group.fileFormat < 23
+      #expect(parts[0] == "\(emptiedByUpgrade ? 0 : table.objectCount) objects", "\(name)")
+      #expect(parts[1] == "\(table.publicColumns.count) columns", "\(name)")
+      let pk = table.primaryKey.flatMap { table.column(key: $0)?.name }
+      #expect((parts.count > 2 ? String(parts[2].dropFirst(3)) : nil) == pk, "\(name)")
+    }
+    #expect(Set(names) == Set(file.group.tables.map(\.name)))
+    if let v = lines.first(where: { $0.hasPrefix("schema_version: ") })?.dropFirst(16) {
+      #expect((try file.group.schemaVersion()).map(String.init) ?? "none" == String(v))
+    }
+  }
+
+  @Test(arguments: [
+    "test__resources__history_migration__client_schema_version_011",
+    "test__resources__history_migration__client_schema_version_012",
+    "test__resources__history_migration__server_schema_version_020", "test__test_flx_metadata_tables_v1",
+  ])
+  func syncHistoryFilesAreReadable(_ sample: String) throws {
+    let file = try RealmFile.open(path: Fixtures.url("realm-core-samples/\(sample)/original.realm").path)
+    let group = file.group
+    #expect([HistoryType.syncClient, .syncServer].contains(group.historyType))
+    for table in group.tables {
+      var n = 0
+      try group.forEachObject(in: table) { _, _ in n += 1 }
+      #expect(n == table.objectCount)
+    }
+    _ = try group.schema()
+    #expect(group.check().isEmpty)
+  }
+}

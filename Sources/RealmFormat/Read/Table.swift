@@ -57,8 +57,13 @@ extension Table {
       throw FormatError.corrupt("table '\(name)' has key \(rawKey), which does not match its slot \(slot)", at: ref.rawValue)
     }
     self.key = key
-    let pk = try top.tagged(11)
-    primaryKey = pk == 0 ? nil : ColKey(rawValue: Int64(bitPattern: pk))
+    // Slot 11: 0 = no primary key, else a tagged ColKey (which may be 0: leaf 0, type Int, tag 0
+    // in table 0); a tagged null ColKey also means none.
+    switch try top.refOrTagged(11) {
+    case .tagged(let v) where v != UInt64(ColKey.null.rawValue): primaryKey = ColKey(rawValue: Int64(bitPattern: v))
+    case .tagged, .null: primaryKey = nil
+    case .ref: throw FormatError.corrupt("table '\(name)' has a ref where its primary key column belongs", at: ref.rawValue)
+    }
     if top.count > 12 {
       let flags = try top.tagged(12)
       guard let t = TableType(rawValue: Int(flags & 3)) else {
