@@ -17,7 +17,7 @@ demo: build
 
 bench:
 	$(SWIFT) build -c release
-	@sh Examples/bench.sh $(RELEASE_BIN) docs/benchmarks.md
+	python3 scripts/bench.py $(RELEASE_BIN) docs/benchmarks.md
 
 install:
 	$(SWIFT) build -c release

@@ -35,20 +35,19 @@ public final class MappedFile: @unchecked Sendable {
     defer { close(fd) }
     var st = stat()
     guard fstat(fd, &st) == 0 else {
-      throw StorageError(.io, path: path, "cannot be examined: \(MappedFile.message(errno))")
+      throw StorageError.file(.io, path, "cannot be examined: \(MappedFile.message(errno))")
     }
     guard (st.st_mode & S_IFMT) == S_IFREG else {
-      throw StorageError(.notARealmFile, path: path, "is not a regular file")
+      throw StorageError.file(.notARealmFile, path, "is not a regular file")
     }
     guard let size = Int(exactly: st.st_size), size >= MappedFile.minimumSize else {
-      throw StorageError(
-        .notARealmFile, path: path,
+      throw StorageError.file(.notARealmFile, path,
         "is not a Realm file: it has \(st.st_size) bytes, fewer than the 24-byte Realm header")
     }
     self.size = size
     let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0)
     guard let p, p != MAP_FAILED else {
-      throw StorageError(.io, path: path, "cannot be mapped into memory: \(MappedFile.message(errno))")
+      throw StorageError.file(.io, path, "cannot be mapped into memory: \(MappedFile.message(errno))")
     }
     base = p
   }
@@ -64,10 +63,10 @@ public final class MappedFile: @unchecked Sendable {
 
   private static func openError(_ err: Int32, path: String) -> StorageError {
     switch err {
-    case ENOENT, ENOTDIR: return StorageError(.fileNotFound, path: path, "does not exist")
-    case EACCES, EPERM: return StorageError(.permissionDenied, path: path, "cannot be read: permission denied")
-    case EISDIR: return StorageError(.notARealmFile, path: path, "is a directory, not a Realm file")
-    default: return StorageError(.io, path: path, "cannot be opened: \(message(err))")
+    case ENOENT, ENOTDIR: return StorageError.file(.fileNotFound, path, "does not exist")
+    case EACCES, EPERM: return StorageError.file(.permissionDenied, path, "cannot be read: permission denied")
+    case EISDIR: return StorageError.file(.notARealmFile, path, "is a directory, not a Realm file")
+    default: return StorageError.file(.io, path, "cannot be opened: \(message(err))")
     }
   }
 

@@ -30,7 +30,7 @@ public struct RealmFile: Sendable {
       if mapping.size % 4096 == 0 {
         throw StorageError.from(FormatError(.encrypted, "no Realm mnemonic"), path: path)
       }
-      throw StorageError(.notARealmFile, path: path, "is not a Realm file (its header lacks the 'T-DB' mnemonic)")
+      throw StorageError.file(.notARealmFile, path, "is not a Realm file (its header lacks the 'T-DB' mnemonic)")
     }
     do {
       let group = try Group(reader: reader, limits: limits)

@@ -1,78 +1,136 @@
-/// An error opening or reading a Realm file.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An error from the storage layer: opening, reading, locking and writing Realm files.
 ///
-/// Equality compares ``code`` only. Format problems found while decoding are wrapped in
-/// ``Code/corrupt(_:)`` with the ``FormatError`` that found them.
+/// Equality compares ``code`` only, so tests can match on the kind of failure. Problems in
+/// the bytes of the file itself are carried as a ``FormatError`` (code ``Code/corrupt``).
+/// ``description`` is one complete sentence naming the file.
 public struct StorageError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The kind of failure.
-  public enum Code: Sendable, Hashable {
-    /// No file at the path.
-    case fileNotFound
-    /// The file exists but may not be read.
+  public enum Code: String, Sendable, Hashable {
+    /// Another process (a Realm app or another realmctl) holds the realm's lock file.
+    case locked
+    /// A system call (`open`, `pwrite`, `fsync`, `mmap`, ...) failed.
+    case io
+    /// Permission to read, write or create a file was denied.
     case permissionDenied
-    /// The file is not a Realm file (no `T-DB` mnemonic).
+    /// The file does not exist.
+    case fileNotFound
+    /// The file is not a Realm file (no `T-DB` mnemonic, a directory, ...).
     case notARealmFile
     /// The file looks like an encrypted Realm file.
     case encrypted
     /// The file format version is not one realmctl reads.
     case unsupportedFormat
-    /// The file is damaged: the decoding error says where.
-    case corrupt(FormatError)
-    /// Another process holds the file's lock.
-    case locked
-    /// A system call failed.
-    case io
-
-    /// Codes compare by kind; the wrapped format error is context.
-    public static func == (a: Code, b: Code) -> Bool { a.kind == b.kind }
-    public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
-
-    private var kind: Int {
-      switch self {
-      case .fileNotFound: 0
-      case .permissionDenied: 1
-      case .notARealmFile: 2
-      case .encrypted: 3
-      case .unsupportedFormat: 4
-      case .corrupt: 5
-      case .locked: 6
-      case .io: 7
-      }
-    }
+    /// The file's bytes are not a valid Realm file (see ``StorageError/formatError``).
+    case corrupt
+    /// The file is valid but this writer does not support writing it (format, history type).
+    case unsupported
+    /// The API was used in a way its contract forbids (a bug in the caller).
+    case misuse
   }
 
   /// The kind of failure.
   public var code: Code
-  /// The file concerned.
-  public var path: String
-  /// One sentence saying what is wrong (no final period).
+  /// The file the error is about, when known.
+  public var path: String?
+  /// The `errno` of a failed system call, when there is one.
+  public var errno: Int32?
+  /// The underlying decoding error for ``Code/corrupt``.
+  public var formatError: FormatError?
+  /// A one-sentence description (no final period).
   public var detail: String
 
   /// Creates an error.
-  public init(_ code: Code, path: String, _ detail: String) {
+  public init(
+    _ code: Code, path: String? = nil, errno: Int32? = nil, formatError: FormatError? = nil,
+    _ detail: String
+  ) {
     self.code = code
     self.path = path
+    self.errno = errno
+    self.formatError = formatError
     self.detail = detail
   }
 
-  public static func == (a: StorageError, b: StorageError) -> Bool { a.code == b.code }
+  public static func == (lhs: StorageError, rhs: StorageError) -> Bool { lhs.code == rhs.code }
   public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
-  /// One line: `'<path>' <detail>` for file-level problems, with the offset for corruption.
-  public var description: String {
+  public var description: String { detail }
+
+  // MARK: - Factories
+
+  /// The realm's lock file is held by another process.
+  public static func locked(realmPath: String, lockPath: String) -> StorageError {
+    StorageError(
+      .locked, path: realmPath,
+      "'\(baseName(realmPath))' is open in another process (its lock file '\(baseName(lockPath))' "
+        + "is held); close the app and retry")
+  }
+
+  /// A system call failed with `errno`.
+  public static func system(_ call: String, path: String, errno code: Int32) -> StorageError {
+    let kind: Code
     switch code {
-    case .corrupt(let e): return "'\(path)' is not a valid Realm file: \(e.description)"
-    default: return "'\(path)' \(detail)"
+    case EACCES, EPERM, EROFS: kind = .permissionDenied
+    case ENOENT, ENOTDIR: kind = .fileNotFound
+    default: kind = .io
+    }
+    return StorageError(
+      kind, path: path, errno: code, "\(call) failed on '\(path)': \(errnoDescription(code))")
+  }
+
+  /// The file's bytes are invalid.
+  public static func corrupt(path: String, _ error: FormatError) -> StorageError {
+    StorageError(
+      .corrupt, path: path, formatError: error,
+      "'\(baseName(path))' is not a valid Realm file: \(error.description)")
+  }
+
+  /// The file is valid but cannot be written by this version.
+  public static func unsupported(path: String, _ detail: String) -> StorageError {
+    StorageError(.unsupported, path: path, "cannot write '\(baseName(path))': \(detail)")
+  }
+
+  /// A file-level problem: `'<path>' <predicate>` (e.g. "does not exist").
+  public static func file(_ code: Code, _ path: String, _ predicate: String) -> StorageError {
+    StorageError(code, path: path, "'\(path)' \(predicate)")
+  }
+
+  /// Wraps a decoding error met while opening or reading `path`.
+  public static func from(_ error: FormatError, path: String) -> StorageError {
+    switch error.code {
+    case .notRealmFile:
+      return .file(.notARealmFile, path, "is not a Realm file: \(error.detail)")
+    case .encrypted:
+      return .file(.encrypted, path, "appears to be encrypted; realmctl cannot read encrypted Realm files yet")
+    case .unsupportedVersion:
+      return .file(.unsupportedFormat, path, "cannot be read: \(error.detail)")
+    case .truncated, .corrupt, .limitExceeded:
+      return StorageError(.corrupt, path: path, formatError: error, "'\(path)' is not a valid Realm file: \(error.description)")
     }
   }
 
-  /// Wraps a decoding error, mapping format-level codes to storage codes.
-  public static func from(_ error: FormatError, path: String) -> StorageError {
-    switch error.code {
-    case .notRealmFile: return StorageError(.notARealmFile, path: path, "is not a Realm file: \(error.detail)")
-    case .encrypted:
-      return StorageError(.encrypted, path: path, "appears to be encrypted; realmctl cannot read encrypted Realm files yet")
-    case .unsupportedVersion: return StorageError(.unsupportedFormat, path: path, "cannot be read: \(error.detail)")
-    case .truncated, .corrupt, .limitExceeded: return StorageError(.corrupt(error), path: path, error.description)
-    }
+  /// The caller broke the API's contract.
+  public static func misuse(_ detail: String) -> StorageError {
+    StorageError(.misuse, "internal error: \(detail); please report it")
   }
+}
+
+/// The last path component (for messages).
+func baseName(_ path: String) -> String {
+  guard let slash = path.lastIndex(of: "/") else { return path }
+  return String(path[path.index(after: slash)...])
+}
+
+/// `strerror` text for `code`.
+func errnoDescription(_ code: Int32) -> String {
+  guard let text = strerror(code) else { return "errno \(code)" }
+  return String(cString: text)
 }

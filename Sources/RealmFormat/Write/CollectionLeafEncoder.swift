@@ -1,0 +1,49 @@
+/// Writes the per-object structures of collection and backlink columns (§6.12, §6.13).
+public enum CollectionLeafEncoder {
+  /// A backlink leaf (`ArrayBacklink`, §6.12): per object 0 (none), a tagged origin key
+  /// (one), or a B+-tree of origin keys (several, format 24).
+  public static func backlinks<S: NodeSink>(_ origins: [[Int64]], into sink: inout S) -> Ref {
+    var elements = [Int64]()
+    elements.reserveCapacity(origins.count)
+    for list in origins {
+      switch list.count {
+      case 0: elements.append(0)
+      case 1: elements.append(RefOrTagged.taggedRaw(UInt64(bitPattern: list[0])))
+      default: elements.append(Int64(keyTree(list, into: &sink).rawValue))
+      }
+    }
+    return sink.append(NodeEncoder.refArray(elements))
+  }
+
+  /// A B+-tree of int64 with plain integer leaves (link lists and sets: raw keys, no +1;
+  /// backlink lists; search-index key lists). `keys` must not be empty.
+  public static func keyTree<S: NodeSink>(_ keys: [Int64], into sink: inout S) -> Ref {
+    BPlusTreeWriter.write(count: keys.count, into: &sink) { (range, s) -> Ref in
+      s.append(NodeEncoder.integers(keys[range]))
+    }
+  }
+
+  /// The column slot of a collection column (`ArrayRef`): per object the collection's ref,
+  /// 0 for an empty collection.
+  public static func collectionRefs<S: NodeSink>(_ refs: [Ref], into sink: inout S) -> Ref {
+    sink.append(NodeEncoder.refArray(refs.map { Int64($0.rawValue) }))
+  }
+
+  /// A list or set of a primitive element type: a B+-tree of typed leaves; 0 when empty.
+  /// Sets must already be in storage order (``SetOrdering/sortedUnique(_:)``).
+  public static func primitiveCollection<S: NodeSink>(
+    _ elements: [RealmValue], type: PropertyType, nullable: Bool, tableKeys: [String: Int64] = [:],
+    into sink: inout S
+  ) throws(FormatError) -> Ref {
+    if elements.isEmpty { return .null }
+    if type == .mixed { return try MixedLeafEncoder.list(elements, tableKeys: tableKeys, into: &sink) }
+    return try BPlusTreeWriter.write(count: elements.count, into: &sink) { (range, s) throws(FormatError) in
+      try TypedLeafEncoder.leaf(type: type, nullable: nullable, values: elements[range], tableKeys: tableKeys, into: &s)
+    }
+  }
+
+  /// A list or set of links: a B+-tree of raw target keys; 0 when empty.
+  public static func linkCollection<S: NodeSink>(_ keys: [Int64], into sink: inout S) -> Ref {
+    keys.isEmpty ? .null : keyTree(keys, into: &sink)
+  }
+}

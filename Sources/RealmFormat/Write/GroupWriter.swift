@@ -1,0 +1,59 @@
+/// Writes the group top array, the free lists and the file header of a new file (§1.1, §3,
+/// §8.3), in the committed form an SDK's file has.
+public enum GroupWriter {
+  /// Page size files are rounded up to.
+  public static let pageSize = 4096
+
+  /// The result of writing a file: its 24-byte header and its size.
+  public struct FinishedFile: Sendable, Equatable {
+    /// The header to write at offset 0.
+    public var header: [UInt8]
+    /// The file size (a multiple of 4096): the logical size, with the free tail included.
+    public var fileSize: Int
+    /// The group top array.
+    public var topRef: Ref
+  }
+
+  /// Writes names, tables array, free lists and the 11-slot top array after everything
+  /// else, and returns the header and file size.
+  ///
+  /// The top array is `[names, tables, tagged logical size, free positions, free lengths,
+  /// free versions, tagged snapshot version 1, tagged history type 2 (InRealm), history ref 0,
+  /// tagged history schema version 1, tagged sync file ident 0]`. Everything between the top
+  /// array's end and the page-aligned file end is one free chunk of version 0, so the space
+  /// accounting covers the file exactly (§8.4).
+  public static func finish<S: SequentialNodeSink>(
+    tableNames: [String], tableRefs: [Ref], into sink: inout S
+  ) -> FinishedFile {
+    let names = sink.append(StringLeafEncoder.shortStringNode(tableNames.map { Array($0.utf8) }))
+    let tables = sink.append(NodeEncoder.refArray(tableRefs.map { Int64($0.rawValue) }))
+    // Fixed widths make the sizes of the last four nodes independent of their values:
+    // positions and lengths 8 + 8 bytes each, versions [0] 8 bytes, top 8 + 11 * 8 bytes.
+    let tailStart = sink.endOffset + 16 + 16 + 8 + 96
+    var fileSize = (tailStart + pageSize - 1) / pageSize * pageSize
+    if fileSize == tailStart { fileSize += pageSize }
+    let positions = sink.append(NodeEncoder.integerNode([Int64(tailStart)], width: 64))
+    let lengths = sink.append(NodeEncoder.integerNode([Int64(fileSize - tailStart)], width: 64))
+    let versions = sink.append(NodeEncoder.integerNode([Int64(0)], width: 0))
+    let slots: [Int64] = [
+      Int64(names.rawValue), Int64(tables.rawValue), RefOrTagged.taggedRaw(UInt64(fileSize)),
+      Int64(positions.rawValue), Int64(lengths.rawValue), Int64(versions.rawValue),
+      RefOrTagged.taggedRaw(1), RefOrTagged.taggedRaw(UInt64(HistoryType.inRealm.rawValue)), 0,
+      RefOrTagged.taggedRaw(1), RefOrTagged.taggedRaw(0),
+    ]
+    let top = sink.append(NodeEncoder.integerNode(slots, width: 64, hasRefs: true))
+    precondition(sink.endOffset == tailStart, "the group nodes have the planned sizes")
+    return FinishedFile(header: header(topRef: top), fileSize: fileSize, topRef: top)
+  }
+
+  /// A non-streaming header selecting `top_ref[0]`, format 24 in slot 0 (§1.1).
+  public static func header(topRef: Ref) -> [UInt8] {
+    var bytes = [UInt8]()
+    bytes.reserveCapacity(24)
+    NodeEncoder.appendLittleEndian(&bytes, UInt64(topRef.rawValue), 8)
+    NodeEncoder.appendLittleEndian(&bytes, 0, 8)
+    bytes += FormatConstants.mnemonic
+    bytes += [UInt8(FormatConstants.currentFileFormat), 0, 0, 0]
+    return bytes
+  }
+}

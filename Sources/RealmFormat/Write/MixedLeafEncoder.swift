@@ -1,0 +1,162 @@
+/// Writes `ArrayMixed` leaves (§6.11) in the 6-slot format-24 layout, including nested lists
+/// and dictionaries.
+///
+/// Slot 0 composite values `payload << 8 | kind << 5 | (type + 1)`; slot 1 ints (big ints,
+/// float/double bits, untyped links); slot 2 pairs (timestamps, decimals, typed links);
+/// slot 3 a string leaf (strings, binaries, ObjectIds, UUIDs); slot 4 refs of nested
+/// collections; slot 5 per-element salts of nested collections. Unused slots are 0.
+public enum MixedLeafEncoder {
+  /// `DataType` numbers used in composite values.
+  enum DataType: Int64 {
+    case int = 0, bool = 1, string = 2, binary = 4, timestamp = 8, float = 9, double = 10
+    case decimal = 11, objectId = 15, typedLink = 16, uuid = 17, list = 19, dictionary = 21
+  }
+
+  /// Deepest nesting of collections inside Mixed values that is written.
+  public static let maxNesting = Limits.default.maxNesting
+
+  /// Writes one leaf for `values`. Links become typed links (`tableKeys` gives each class's
+  /// table key); nested collections get salts `saltBase + index + 1`, distinct within the
+  /// collection the leaf belongs to.
+  public static func leaf<S: NodeSink>(
+    _ values: ArraySlice<RealmValue>, tableKeys: [String: Int64], saltBase: Int = 0, depth: Int = 0,
+    into sink: inout S
+  ) throws(FormatError) -> Ref {
+    guard depth <= maxNesting else {
+      throw FormatError.limit("collections nested deeper than \(maxNesting) levels inside a mixed value")
+    }
+    var composite = [Int64]()
+    composite.reserveCapacity(values.count)
+    var ints = [Int64]()
+    var pairs = [Int64]()
+    var strings = [[UInt8]?]()
+    var refs = [Int64]()
+    var salts = [Int64]()
+    var hasCollection = false
+
+    func inline(_ type: DataType, _ payload: Int64) -> Int64 { (payload << 8) | (type.rawValue + 1) }
+    func indirect(_ type: DataType, kind: Int64, _ index: Int) -> Int64 {
+      (Int64(index) << 8) | (kind << 5) | (type.rawValue + 1)
+    }
+
+    for (position, value) in values.enumerated() {
+      var salt: Int64 = 0
+      switch value {
+      case .null:
+        composite.append(0)
+      case .int(let i):
+        if i >= Int64(Int32.min) && i <= Int64(Int32.max) {
+          composite.append(inline(.int, i))
+        } else {
+          composite.append(indirect(.int, kind: 1, ints.count))
+          ints.append(i)
+        }
+      case .bool(let b):
+        composite.append(inline(.bool, b ? 1 : 0))
+      case .float(let f):
+        composite.append(indirect(.float, kind: 1, ints.count))
+        ints.append(Int64(f.bitPattern))
+      case .double(let d):
+        composite.append(indirect(.double, kind: 1, ints.count))
+        ints.append(Int64(bitPattern: d.bitPattern))
+      case .string(let s):
+        composite.append(indirect(.string, kind: 3, strings.count))
+        strings.append(Array(s.utf8))
+      case .data(let d):
+        composite.append(indirect(.binary, kind: 3, strings.count))
+        strings.append(d)
+      case .objectId(let o):
+        composite.append(indirect(.objectId, kind: 3, strings.count))
+        strings.append(o.bytes)
+      case .uuid(let u):
+        composite.append(indirect(.uuid, kind: 3, strings.count))
+        strings.append(u.bytes)
+      case .date(let t):
+        composite.append(indirect(.timestamp, kind: 2, pairs.count / 2))
+        pairs.append(t.seconds)
+        pairs.append(Int64(t.nanoseconds))
+      case .decimal128(let d):
+        composite.append(indirect(.decimal, kind: 2, pairs.count / 2))
+        pairs.append(Int64(bitPattern: d.low))
+        pairs.append(Int64(bitPattern: d.high))
+      case .link(let link):
+        guard let tableKey = tableKeys[link.className] else {
+          throw FormatError.corrupt("a mixed value links to class '\(link.className)', which is not in the schema")
+        }
+        composite.append(indirect(.typedLink, kind: 2, pairs.count / 2))
+        pairs.append(tableKey)
+        pairs.append(link.key)
+      case .list(let elements):
+        composite.append(indirect(.list, kind: 4, refs.count))
+        refs.append(Int64(try list(elements, tableKeys: tableKeys, depth: depth + 1, into: &sink).rawValue))
+        salt = Int64(saltBase + position + 1)
+        hasCollection = true
+      case .dictionary(let entries):
+        composite.append(indirect(.dictionary, kind: 4, refs.count))
+        refs.append(Int64(try dictionary(entries, tableKeys: tableKeys, depth: depth + 1, into: &sink).rawValue))
+        salt = Int64(saltBase + position + 1)
+        hasCollection = true
+      case .set:
+        throw FormatError.corrupt("a mixed value cannot hold a set (Realm nests only lists and dictionaries)")
+      case .embedded(let e):
+        throw FormatError.corrupt("a mixed value cannot hold an embedded object of class '\(e.className)'")
+      }
+      salts.append(salt)
+    }
+
+    let compositeRef = sink.append(NodeEncoder.integers(composite))
+    let intsRef = ints.isEmpty ? Ref.null : sink.append(NodeEncoder.integers(ints))
+    let pairsRef = pairs.isEmpty ? Ref.null : sink.append(NodeEncoder.integers(pairs))
+    let stringsRef = strings.isEmpty ? Ref.null : try StringLeafEncoder.stringBytes(strings, into: &sink)
+    let refsRef = refs.isEmpty ? Ref.null : sink.append(NodeEncoder.refArray(refs))
+    let saltsRef = hasCollection ? sink.append(NodeEncoder.integers(salts)) : Ref.null
+    return sink.append(
+      NodeEncoder.refArray([compositeRef, intsRef, pairsRef, stringsRef, refsRef, saltsRef].map { Int64($0.rawValue) }))
+  }
+
+  /// A nested list: a B+-tree of Mixed; 0 for an empty list.
+  public static func list<S: NodeSink>(
+    _ elements: [RealmValue], tableKeys: [String: Int64], depth: Int = 0, into sink: inout S
+  ) throws(FormatError) -> Ref {
+    if elements.isEmpty { return .null }
+    return try BPlusTreeWriter.write(count: elements.count, into: &sink) { (range, s) throws(FormatError) in
+      try leaf(elements[range], tableKeys: tableKeys, saltBase: range.lowerBound, depth: depth, into: &s)
+    }
+  }
+
+  /// A dictionary `[keys B+-tree, values B+-tree<Mixed>]` sorted by key in unsigned byte
+  /// order (§6.13); a repeated key keeps its last value. 0 for an empty dictionary.
+  public static func dictionary<S: NodeSink>(
+    _ entries: [DictionaryEntry], tableKeys: [String: Int64], depth: Int = 0, into sink: inout S
+  ) throws(FormatError) -> Ref {
+    if entries.isEmpty { return .null }
+    let sorted = sortedEntries(entries)
+    let keys: [RealmValue] = sorted.map { .string($0.key) }
+    let values = sorted.map(\.value)
+    let keysRef = try BPlusTreeWriter.write(count: keys.count, into: &sink) { (range, s) throws(FormatError) in
+      try TypedLeafEncoder.leaf(type: .string, nullable: false, values: keys[range], into: &s)
+    }
+    let valuesRef = try BPlusTreeWriter.write(count: values.count, into: &sink) { (range, s) throws(FormatError) in
+      try leaf(values[range], tableKeys: tableKeys, saltBase: range.lowerBound, depth: depth, into: &s)
+    }
+    return sink.append(NodeEncoder.refArray([Int64(keysRef.rawValue), Int64(valuesRef.rawValue)]))
+  }
+
+  /// Entries in storage order, later duplicates replacing earlier ones.
+  public static func sortedEntries(_ entries: [DictionaryEntry]) -> [DictionaryEntry] {
+    let sorted = entries.enumerated().sorted { lhs, rhs in
+      let c = SetOrdering.compareStrings(lhs.element.key, rhs.element.key)
+      return c < 0 || (c == 0 && lhs.offset < rhs.offset)
+    }
+    var result = [DictionaryEntry]()
+    result.reserveCapacity(sorted.count)
+    for (_, entry) in sorted {
+      if let last = result.last, SetOrdering.compareStrings(last.key, entry.key) == 0 {
+        result[result.count - 1] = entry
+      } else {
+        result.append(entry)
+      }
+    }
+    return result
+  }
+}

@@ -1,0 +1,80 @@
+/// Completing the file: backlink columns, cluster leaves and trees, search indexes, table
+/// tops, and the group.
+extension RealmFileBuilder {
+  /// Writes everything still pending and the group, and returns the header and file size.
+  /// The builder accepts no objects afterwards.
+  public func finish() throws(FormatError) -> GroupWriter.FinishedFile {
+    guard !finished else { throw FormatError.corrupt("the file is already finished") }
+    finished = true
+    for t in states.indices {
+      while !states[t].pendingKeys.isEmpty {
+        try flushCluster(table: t, count: min(states[t].pendingKeys.count, ClusterTreeWriter.fanOut))
+      }
+      if states[t].clusters.isEmpty { try flushCluster(table: t, count: 0) }
+    }
+    var tableRefs = [Ref]()
+    for t in tables.indices { tableRefs.append(try writeTable(t)) }
+    return GroupWriter.finish(tableNames: tables.map(\.name), tableRefs: tableRefs, into: &sink)
+  }
+
+  private func writeTable(_ t: Int) throws(FormatError) -> Ref {
+    let state = states[t]
+    let plan = tables[t]
+    // Backlink pairs sorted by target (stable: origins stay in the order links were seen).
+    let sortedPairs = backlinkPairs[t].map { pairs -> (targets: [Int64], origins: [Int64]) in
+      let order = pairs.targets.indices.sorted { (pairs.targets[$0], $0) < (pairs.targets[$1], $1) }
+      return (order.map { pairs.targets[$0] }, order.map { pairs.origins[$0] })
+    }
+    var cursors = [Int](repeating: 0, count: sortedPairs.count)
+    var leaves = [ClusterTreeWriter.Leaf]()
+    leaves.reserveCapacity(state.clusters.count)
+    for cluster in state.clusters {
+      let keys = state.keys[cluster.keyStart..<(cluster.keyStart + cluster.count)]
+      var columns = cluster.columns
+      for b in sortedPairs.indices {
+        var perObject = [[Int64]]()
+        perObject.reserveCapacity(keys.count)
+        let pairs = sortedPairs[b]
+        for k in keys {
+          var origins = [Int64]()
+          while cursors[b] < pairs.targets.count && pairs.targets[cursors[b]] <= k {
+            guard pairs.targets[cursors[b]] == k else { throw missingTarget(t, pairs.targets[cursors[b]]) }
+            origins.append(pairs.origins[cursors[b]])
+            cursors[b] += 1
+          }
+          perObject.append(origins)
+        }
+        columns.append(CollectionLeafEncoder.backlinks(perObject, into: &sink))
+      }
+      let offset = state.clusters.count == 1 ? 0 : keys.first ?? 0
+      leaves.append(ClusterTreeWriter.leaf(keys: keys, offset: offset, columns: columns, into: &sink))
+    }
+    for b in sortedPairs.indices where cursors[b] < sortedPairs[b].targets.count {
+      throw missingTarget(t, sortedPairs[b].targets[cursors[b]])
+    }
+    let root = ClusterTreeWriter.root(leaves: leaves, into: &sink)
+    var indexes = [Ref](repeating: .null, count: plan.columns.count + plan.backlinks.count)
+    for (c, entries) in state.indexEntries {
+      indexes[c] = SearchIndexWriter.write(entries, into: &sink)
+    }
+    return TableTopWriter.top(plan, clusterRoot: root, indexes: indexes, sequence: state.sequence, into: &sink)
+  }
+
+  private func missingTarget(_ t: Int, _ key: Int64) -> FormatError {
+    FormatError.corrupt("a link points to object \(key) of class '\(className(t))', which does not exist")
+  }
+}
+
+extension RealmFileBuilder where Sink == BufferNodeSink {
+  /// Builds a whole file in memory: `objects` gives, per class name, the objects in
+  /// ascending key order (see ``append(className:key:values:)``).
+  public static func build(
+    schema: Schema, objects: [(className: String, key: Int64?, values: [RealmValue])]
+  ) throws(FormatError) -> [UInt8] {
+    let builder = try RealmFileBuilder(schema: schema, sink: BufferNodeSink())
+    for o in objects { try builder.append(className: o.className, key: o.key, values: o.values) }
+    let file = try builder.finish()
+    builder.sink.finish(header: file.header, fileSize: file.fileSize)
+    return builder.sink.bytes
+  }
+}

@@ -1,0 +1,169 @@
+/// Writes a complete, new format-24 Realm file from a schema and objects, streaming: the
+/// column leaves of every 256 objects are written as soon as those objects are complete;
+/// only keys, links (for backlinks) and index entries are kept until ``finish()``.
+///
+/// Objects of a class must be appended in ascending key order (classes may interleave).
+/// Values come in the class's property order: links as ``RealmValue/link(_:)`` naming the
+/// target's key, embedded objects inline as ``RealmValue/embedded(_:)`` (the builder gives
+/// them keys in their own table and writes the parent link and the backlink).
+///
+/// The file layout is described in docs/writing.md: the committed (non-streaming) form with
+/// an 11-slot top array like an SDK's file, history type InRealm without history yet, and
+/// the unused tail of the last page in the free list.
+public final class RealmFileBuilder<Sink: SequentialNodeSink> {
+  /// Where the nodes go.
+  public internal(set) var sink: Sink
+  var tables: [TablePlan]
+  var states: [TableState]
+  /// Table index by class name.
+  let tableIndex: [String: Int]
+  /// Table key by class name, for typed links in Mixed values.
+  let tableKeys: [String: Int64]
+  /// Links collected for backlink columns, per table and backlink position.
+  var backlinkPairs: [[BacklinkPairs]]
+  /// Backlink position in the target of each (origin table, origin leaf, target table) link.
+  var backlinkColumn: [BacklinkSource: Int] = [:]
+  let schemaVersion: Int64?
+  var finished = false
+
+  /// Starts a file for `schema` (its `schemaVersion` goes into the `metadata` table; none is
+  /// written when it is nil), writing into `sink`.
+  public init(schema: Schema, sink: Sink) throws(FormatError) {
+    self.sink = sink
+    schemaVersion = schema.schemaVersion
+    tables = try TablePlan.plan(schema)
+    states = tables.map { t in TableState(columnCount: t.columns.count, indexed: t.columns.indices.filter { t.columns[$0].hasIndex }) }
+    var index = [String: Int]()
+    var keys = [String: Int64]()
+    for t in tables {
+      if let c = t.objectSchema {
+        index[c.name] = t.key
+        keys[c.name] = Int64(t.key)
+      }
+    }
+    tableIndex = index
+    tableKeys = keys
+    backlinkPairs = tables.map { [BacklinkPairs](repeating: BacklinkPairs(), count: $0.backlinks.count) }
+    for (ti, t) in tables.enumerated() {
+      for (bi, b) in t.backlinks.enumerated() {
+        if let origin = b.oppositeTable {
+          backlinkColumn[BacklinkSource(originTable: origin, originLeaf: b.oppositeColumn.leafIndex, targetTable: ti)] = bi
+        }
+      }
+    }
+    if let version = schemaVersion {
+      try appendRow(table: 0, key: try nextKey(table: 0, requested: 0), values: [.int(version)])
+    }
+  }
+
+  /// Appends an object of top-level class `className` and returns its key.
+  ///
+  /// `key` nil assigns the next key: sequential for classes with a primary key, Realm's
+  /// squeezed keys otherwise (§4.9). A given key must be larger than the class's previous one.
+  @discardableResult
+  public func append(className: String, key: Int64?, values: [RealmValue]) throws(FormatError) -> Int64 {
+    guard !finished else { throw FormatError.corrupt("objects cannot be added after the file is finished") }
+    guard let t = tableIndex[className] else {
+      throw FormatError.corrupt("class '\(className)' is not in the schema")
+    }
+    guard !tables[t].isEmbedded else {
+      throw FormatError.corrupt("objects of embedded class '\(className)' can only be added inside their parent")
+    }
+    let assigned = try nextKey(table: t, requested: key)
+    try appendRow(table: t, key: assigned, values: values)
+    try flushFullClusters()
+    return assigned
+  }
+
+  /// The key the next object of table `t` gets, checking a requested one.
+  func nextKey(table t: Int, requested: Int64?) throws(FormatError) -> Int64 {
+    let state = states[t]
+    let key: Int64
+    if let requested {
+      guard requested >= 0 else {
+        throw FormatError.corrupt("object key \(requested) of class '\(tables[t].objectSchema?.name ?? tables[t].name)' is negative")
+      }
+      if let last = state.lastKey, requested <= last {
+        throw FormatError.corrupt(
+          "object key \(requested) of class '\(tables[t].objectSchema?.name ?? tables[t].name)' is not above the previous key \(last)")
+      }
+      key = requested
+    } else {
+      key = tables[t].usesSqueezedKeys ? TableState.squeezed(state.sequence) : state.sequence
+      if let last = state.lastKey, key <= last {
+        throw FormatError.corrupt("the object key sequence of class '\(tables[t].name)' is exhausted")
+      }
+    }
+    states[t].lastKey = key
+    states[t].sequence = max(state.sequence, tables[t].usesSqueezedKeys ? TableState.sequenceAfter(squeezedKey: key) : key + 1)
+    return key
+  }
+
+  /// Adds a row to the table's pending cluster; its values are resolved first (embedded
+  /// objects get their keys, links are recorded for backlinks, sets are sorted).
+  func appendRow(table t: Int, key: Int64, values: [RealmValue]) throws(FormatError) {
+    let columns = tables[t].columns
+    guard values.count == columns.count else {
+      throw FormatError.corrupt(
+        "an object of '\(tables[t].objectSchema?.name ?? tables[t].name)' has \(values.count) values but the class has \(columns.count) properties")
+    }
+    // Reserve the row first: embedded children of the same table get larger keys and must
+    // follow their parent.
+    let slot = states[t].pendingKeys.count
+    states[t].pendingKeys.append(key)
+    states[t].pendingRows.append([])
+    var resolved = [RealmValue]()
+    resolved.reserveCapacity(values.count)
+    for (c, value) in values.enumerated() {
+      let v = try resolve(value, table: t, column: c, originKey: key)
+      if columns[c].hasIndex {
+        try states[t].indexEntries[c, default: SearchIndexEntries()].append(v, key: key, tableKeys: tableKeys)
+      }
+      resolved.append(v)
+    }
+    states[t].pendingRows[slot] = resolved
+  }
+}
+
+/// Identifies the backlink column a link column (or Mixed column) feeds in a target table.
+struct BacklinkSource: Hashable {
+  var originTable: Int
+  var originLeaf: Int
+  var targetTable: Int
+}
+
+/// The (target key, origin key) pairs of one backlink column, in the order links were seen.
+struct BacklinkPairs {
+  var targets: [Int64] = []
+  var origins: [Int64] = []
+}
+
+/// Per-table progress while objects stream in.
+struct TableState {
+  /// Keys of all flushed objects, ascending.
+  var keys: [Int64] = []
+  /// Objects not yet written (at most a cluster's worth between appends).
+  var pendingKeys: [Int64] = []
+  var pendingRows: [[RealmValue]] = []
+  /// Written clusters: where their keys start in ``keys`` and their column leaves.
+  var clusters: [(keyStart: Int, count: Int, columns: [Ref])] = []
+  /// The key sequence number (table slot 9).
+  var sequence: Int64 = 0
+  var lastKey: Int64?
+  /// Index entries by column position.
+  var indexEntries: [Int: SearchIndexEntries] = [:]
+
+  init(columnCount: Int, indexed: [Int]) {
+    for c in indexed { indexEntries[c] = SearchIndexEntries() }
+  }
+
+  /// The squeezed key of sequence number `n` in a local file (§4.9).
+  static func squeezed(_ n: Int64) -> Int64 { (n & 0xFF) | ((n & ~0xFF) << 8) }
+
+  /// The smallest sequence number whose squeezed key is above `key`.
+  static func sequenceAfter(squeezedKey key: Int64) -> Int64 {
+    let high = key >> 16
+    if (key >> 8) & 0xFF == 0 { return ((high << 8) | (key & 0xFF)) + 1 }
+    return (high + 1) << 8
+  }
+}

@@ -1,0 +1,105 @@
+/// The values of one indexed column turned into index data (§4.6, `Mixed::get_index_data`),
+/// collected with their object keys in a flat buffer (no allocation per entry).
+public struct SearchIndexEntries: Sendable {
+  /// Concatenated index data of all non-null entries.
+  var bytes: [UInt8] = []
+  /// Start of entry *i* in ``bytes``; -1 for null.
+  var starts: [Int] = []
+  /// Length of entry *i*.
+  var lengths: [Int32] = []
+  /// Object key of entry *i*.
+  var keys: [Int64] = []
+
+  /// Creates an empty collection.
+  public init() {}
+
+  /// Number of entries.
+  public var count: Int { keys.count }
+
+  /// Adds the index data of `value` for object `key`. `tableKeys` gives table keys for
+  /// links in Mixed values.
+  public mutating func append(
+    _ value: RealmValue, key: Int64, tableKeys: [String: Int64] = [:]
+  ) throws(FormatError) {
+    keys.append(key)
+    let start = bytes.count
+    switch value {
+    case .null:
+      starts.append(-1)
+      lengths.append(0)
+      return
+    case .int(let i): appendInt(i)
+    case .bool(let b): appendInt(b ? 1 : 0)
+    case .float(let f):
+      if let i = Self.exactInt32(Double(f)) { appendInt(i) } else { NodeEncoder.appendLittleEndian(&bytes, UInt64(f.bitPattern), 4) }
+    case .double(let d):
+      if let i = Self.exactInt32(d) { appendInt(i) } else { NodeEncoder.appendLittleEndian(&bytes, d.bitPattern, 8) }
+    case .string(let s): bytes.append(contentsOf: s.utf8)
+    case .data(let d): bytes.append(contentsOf: d)
+    case .date(let t):
+      appendInt(t.seconds)
+      NodeEncoder.appendLittleEndian(&bytes, UInt64(UInt32(bitPattern: t.nanoseconds)), 4)
+    case .objectId(let o): bytes.append(contentsOf: o.bytes)
+    case .uuid(let u): bytes.append(contentsOf: u.bytes)
+    case .decimal128(let d):
+      if let i = d.truncatedInt64 {
+        appendInt(i)
+      } else {
+        NodeEncoder.appendLittleEndian(&bytes, d.low, 8)
+        NodeEncoder.appendLittleEndian(&bytes, d.high, 8)
+      }
+    case .link(let link):
+      guard let tableKey = tableKeys[link.className] else {
+        throw FormatError.corrupt("an indexed value links to class '\(link.className)', which is not in the schema")
+      }
+      NodeEncoder.appendLittleEndian(&bytes, UInt64(truncatingIfNeeded: tableKey), 4)
+      appendInt(link.key)
+    case .list: bytes.append(contentsOf: "__List__".utf8)
+    case .dictionary: bytes.append(contentsOf: "__Dictionary__".utf8)
+    case .set, .embedded:
+      throw FormatError.corrupt("\(TypedLeafEncoder.describe(value)) cannot be indexed")
+    }
+    starts.append(start)
+    lengths.append(Int32(bytes.count - start))
+  }
+
+  /// `d` as an integer when it is one in the int32 range (floats and doubles equal to an
+  /// int32 are indexed as that int). Avoids libm: the conversion truncates, then checks.
+  static func exactInt32(_ d: Double) -> Int64? {
+    guard d >= -2_147_483_648.0 && d <= 2_147_483_647.0 else { return nil }
+    let i = Int64(d)
+    return Double(i) == d ? i : nil
+  }
+
+  private mutating func appendInt(_ i: Int64) {
+    NodeEncoder.appendLittleEndian(&bytes, UInt64(bitPattern: i), 8)
+  }
+
+  /// True when entry `i` is null.
+  func isNull(_ i: Int) -> Bool { starts[i] < 0 }
+
+  /// The index data of entry `i` (empty for null).
+  func data(_ i: Int) -> ArraySlice<UInt8> {
+    let s = starts[i]
+    return s < 0 ? bytes[0..<0] : bytes[s..<(s + Int(lengths[i]))]
+  }
+
+  /// The 32-bit key of entry `i` at byte `offset` (`create_key`, §4.6): null and
+  /// offsets past the end give 0; a tail of at most 3 bytes is followed by 'X'; the 4 bytes
+  /// form a big-endian signed int32.
+  func chunkKey(_ i: Int, at offset: Int) -> Int32 {
+    let s = starts[i]
+    if s < 0 { return 0 }
+    let length = Int(lengths[i])
+    if offset > length { return 0 }
+    let tail = length - offset
+    var k: UInt32 = 0
+    if tail <= 3 {
+      for j in 0..<tail { k |= UInt32(bytes[s + offset + j]) << UInt32(24 - 8 * j) }
+      k |= UInt32(0x58) << UInt32(24 - 8 * tail)
+    } else {
+      for j in 0..<4 { k |= UInt32(bytes[s + offset + j]) << UInt32(24 - 8 * j) }
+    }
+    return Int32(bitPattern: k)
+  }
+}

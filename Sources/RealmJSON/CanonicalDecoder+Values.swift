@@ -1,0 +1,214 @@
+import RealmFormat
+
+/// Deepest nesting of lists and dictionaries inside one mixed value that the decoder accepts.
+let maxMixedDepth = 100
+
+extension CanonicalDecoder {
+  /// Decodes a non-null scalar of a known primitive type.
+  func decodeScalar(
+    _ json: JSONValue, type: PropertyType, line: Int, path: String
+  ) throws(CanonicalDecodingError) -> RealmValue {
+    func mismatch(_ expected: String) -> CanonicalDecodingError {
+      CanonicalDecodingError(line: line, path: path, message: "expected \(expected), found \(describe(json))")
+    }
+    switch type {
+    case .bool:
+      guard case .bool(let b) = json else { throw mismatch("true or false") }
+      return .bool(b)
+    case .int:
+      guard case .int(let i) = json else { throw mismatch("an integer") }
+      return .int(i)
+    case .string:
+      guard case .string(let s) = json else { throw mismatch("a string") }
+      return .string(s)
+    case .float:
+      guard let f = try floatValue(json, wrapper: "$float", line: line, path: path) else {
+        throw mismatch("a number or {\"$float\":\"NaN\"|\"Infinity\"|\"-Infinity\"}")
+      }
+      return .float(f)
+    case .double:
+      guard let d = doubleValue(json, wrapper: "$double") else {
+        throw mismatch("a number or {\"$double\":\"NaN\"|\"Infinity\"|\"-Infinity\"}")
+      }
+      return .double(d)
+    case .decimal128:
+      guard case .string(let s)? = wrapped(json, "$decimal") else { throw mismatch("{\"$decimal\":\"<decimal>\"}") }
+      guard let d = Decimal128(text: s) else {
+        throw CanonicalDecodingError(line: line, path: path, message: "'\(s)' is not a decimal number")
+      }
+      return .decimal128(d)
+    case .objectId:
+      guard case .string(let s)? = wrapped(json, "$oid") else { throw mismatch("{\"$oid\":\"<24 hex digits>\"}") }
+      guard let id = ObjectId(hexString: s) else {
+        throw CanonicalDecodingError(line: line, path: path, message: "'\(s)' is not an ObjectId (24 hex digits)")
+      }
+      return .objectId(id)
+    case .uuid:
+      guard case .string(let s)? = wrapped(json, "$uuid") else { throw mismatch("{\"$uuid\":\"<8-4-4-4-12 hex>\"}") }
+      guard let id = RealmUUID(uuidString: s) else {
+        throw CanonicalDecodingError(line: line, path: path, message: "'\(s)' is not a UUID (8-4-4-4-12 hex digits)")
+      }
+      return .uuid(id)
+    case .data:
+      guard case .string(let s)? = wrapped(json, "$binary") else { throw mismatch("{\"$binary\":\"<base64>\"}") }
+      guard let bytes = Base64.decode(s) else {
+        throw CanonicalDecodingError(line: line, path: path, message: "the '$binary' value is not valid base64")
+      }
+      return .data(bytes)
+    case .date:
+      guard let inner = wrapped(json, "$date") else {
+        throw mismatch("{\"$date\":\"YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ\"} or {\"$date\":{\"seconds\":…,\"nanoseconds\":…}}")
+      }
+      return .date(try timestamp(inner, line: line, path: path))
+    case .mixed:
+      return try decodeMixed(json, line: line, path: path, depth: 0)
+    case .object:
+      throw mismatch("a link")
+    }
+  }
+
+  /// The value of a one-member wrapper object `{"<name>": value}`, nil otherwise.
+  func wrapped(_ json: JSONValue, _ name: String) -> JSONValue? {
+    guard case .object(let m) = json, m.count == 1, m[0].key == name else { return nil }
+    return m[0].value
+  }
+
+  /// "NaN", "Infinity", "-Infinity" (also "Inf", "-Inf", any case) as a double.
+  private func nonFinite(_ s: String) -> Double? {
+    switch s.lowercased() {
+    case "nan", "-nan", "+nan": return .nan
+    case "infinity", "inf", "+infinity", "+inf": return .infinity
+    case "-infinity", "-inf": return -.infinity
+    default: return nil
+    }
+  }
+
+  /// A double from a JSON number or a `{"$double": …}` / `{"$float": …}` wrapper.
+  func doubleValue(_ json: JSONValue, wrapper: String) -> Double? {
+    switch json {
+    case .int(let i): return Double(i)
+    case .double(let d): return d
+    case .object:
+      guard let inner = wrapped(json, wrapper) ?? wrapped(json, wrapper == "$double" ? "$float" : "$double") else {
+        return nil
+      }
+      switch inner {
+      case .int(let i): return Double(i)
+      case .double(let d): return d
+      case .string(let s): return nonFinite(s)
+      default: return nil
+      }
+    default: return nil
+    }
+  }
+
+  /// A float from a JSON number or wrapper; the decimal text is rounded once, straight to
+  /// 32 bits (rounding through a double first could differ in the last bit).
+  func floatValue(_ json: JSONValue, wrapper: String, line: Int, path: String) throws(CanonicalDecodingError) -> Float? {
+    guard let d = doubleValue(json, wrapper: wrapper) else { return nil }
+    guard d.isFinite else { return Float(d) }
+    var f = Float(d)
+    if Double(f) != d, let direct = Float(d.description) { f = direct }
+    if !f.isFinite {
+      throw CanonicalDecodingError(line: line, path: path, message: "\(d) is out of range for a float")
+    }
+    return f
+  }
+
+  /// A timestamp from the text form or `{"seconds":S,"nanoseconds":N}`.
+  func timestamp(_ json: JSONValue, line: Int, path: String) throws(CanonicalDecodingError) -> Timestamp {
+    switch json {
+    case .string(let s):
+      guard let t = Timestamp(text: s) else {
+        throw CanonicalDecodingError(
+          line: line, path: path, message: "'\(s)' is not a date of the form YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ")
+      }
+      return t
+    case .object:
+      guard case .int(let s)? = json["seconds"], case .int(let n)? = json["nanoseconds"],
+        case .object(let m) = json, m.count == 2
+      else { break }
+      guard n > -1_000_000_000 && n < 1_000_000_000 else {
+        throw CanonicalDecodingError(line: line, path: path, message: "nanoseconds \(n) is outside -999999999...999999999")
+      }
+      return Timestamp(seconds: s, nanoseconds: Int32(n))
+    default: break
+    }
+    throw CanonicalDecodingError(
+      line: line, path: path,
+      message: "expected a date string or {\"seconds\":…,\"nanoseconds\":…}, found \(describe(json))")
+  }
+
+  /// Decodes a mixed value: its JSON form says its type (`dump-format.md`, mixed row).
+  func decodeMixed(_ json: JSONValue, line: Int, path: String, depth: Int) throws(CanonicalDecodingError) -> RealmValue {
+    guard depth < maxMixedDepth else {
+      throw CanonicalDecodingError(line: line, path: path, message: "mixed values nest deeper than \(maxMixedDepth) levels")
+    }
+    switch json {
+    case .null: return .null
+    case .bool(let b): return .bool(b)
+    case .int(let i): return .int(i)
+    case .double(let d): return .double(d)  // untagged: read as a double, the wider type
+    case .string(let s): return .string(s)
+    case .array(let items):
+      var out: [RealmValue] = []
+      out.reserveCapacity(items.count)
+      for (i, item) in items.enumerated() {
+        out.append(try decodeMixed(item, line: line, path: "\(path)[\(i)]", depth: depth + 1))
+      }
+      return .list(out)
+    case .object(let members):
+      if let first = members.first, first.key.utf8.first == UInt8(ascii: "$") {
+        return try decodeMixedWrapper(json, key: first.key, line: line, path: path)
+      }
+      var out: [DictionaryEntry] = []
+      out.reserveCapacity(members.count)
+      for m in members {
+        try checkMixedKey(m.key, line: line, path: path)
+        out.append(DictionaryEntry(m.key, try decodeMixed(m.value, line: line, path: "\(path).\(m.key)", depth: depth + 1)))
+      }
+      return .dictionary(out)
+    }
+  }
+
+  private func checkMixedKey(_ key: String, line: Int, path: String) throws(CanonicalDecodingError) {
+    if key.utf8.first == UInt8(ascii: "$") || key.utf8.contains(UInt8(ascii: ".")) {
+      throw CanonicalDecodingError(
+        line: line, path: path, message: "dictionary key '\(key)' must not start with '$' or contain '.'")
+    }
+  }
+
+  private func decodeMixedWrapper(
+    _ json: JSONValue, key: String, line: Int, path: String
+  ) throws(CanonicalDecodingError) -> RealmValue {
+    switch key {
+    case "$float":
+      guard let f = try floatValue(json, wrapper: "$float", line: line, path: path) else { break }
+      return .float(f)
+    case "$double":
+      guard let d = doubleValue(json, wrapper: "$double") else { break }
+      return .double(d)
+    case "$decimal": return try decodeScalar(json, type: .decimal128, line: line, path: path)
+    case "$oid": return try decodeScalar(json, type: .objectId, line: line, path: path)
+    case "$uuid": return try decodeScalar(json, type: .uuid, line: line, path: path)
+    case "$binary": return try decodeScalar(json, type: .data, line: line, path: path)
+    case "$date": return try decodeScalar(json, type: .date, line: line, path: path)
+    case "$ref": return .link(try decodeLinkInMixed(json, line: line, path: path))
+    default:
+      throw CanonicalDecodingError(
+        line: line, path: path,
+        message: "unknown wrapper '\(key)' (expected one of $float $double $decimal $oid $uuid $binary $date $ref)")
+    }
+    throw CanonicalDecodingError(line: line, path: path, message: "invalid '\(key)' value in \(describe(json))")
+  }
+
+  private func decodeLinkInMixed(_ json: JSONValue, line: Int, path: String) throws(CanonicalDecodingError) -> ObjectLink {
+    guard case .string(let cls)? = json["$ref"], case .int(let key)? = json["$key"],
+      case .object(let m) = json, m.count == 2
+    else {
+      throw CanonicalDecodingError(
+        line: line, path: path, message: "expected a link {\"$ref\":\"Class\",\"$key\":integer}, found \(describe(json))")
+    }
+    return ObjectLink(className: cls, key: key)
+  }
+}

@@ -1,0 +1,57 @@
+import RealmFormat
+
+/// Receives the output bytes of a writer in chunks (stdout, a file, a test buffer).
+public typealias OutputSink = ([UInt8]) throws -> Void
+
+/// An output problem that is the caller's to fix (e.g. CSV asked for several classes).
+public struct DumpOutputError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// What is wrong, one sentence.
+  public var message: String
+  /// Creates an error.
+  public init(_ message: String) { self.message = message }
+  public var description: String { message }
+}
+
+/// A streaming writer of one `dump` output format.
+///
+/// The caller drives it: ``begin(schema:)`` once, then per class ``beginClass(_:)``, the objects
+/// in key order with ``writeObject(key:values:)`` and ``endClass()``, and finally ``finish()``,
+/// which flushes everything to the sink. Writers hold at most a bounded buffer (and, for
+/// `table`, the first rows of a class to size the columns), never the whole dump.
+public protocol DumpWriter {
+  /// Starts the output; `schema` is the file's schema (embedded classes are looked up in it).
+  mutating func begin(schema: Schema) throws
+  /// Starts the objects of one top-level class.
+  mutating func beginClass(_ objectSchema: ObjectSchema) throws
+  /// One object: its key and its property values in column order.
+  mutating func writeObject(key: Int64, values: [RealmValue]) throws
+  /// Ends the current class.
+  mutating func endClass() throws
+  /// Ends the output and flushes it.
+  mutating func finish() throws
+}
+
+/// The formats of `realmctl dump --format`.
+public enum DumpFormat: String, Sendable, CaseIterable {
+  /// Canonical JSON Lines (`specs/dump-format.md`).
+  case jsonl
+  /// One pretty JSON document: `{"Class": [object, …], …}`.
+  case json
+  /// RFC 4180 CSV of one class.
+  case csv
+  /// Aligned columns for people.
+  case table
+
+  /// Creates the writer of this format. `terminalWidth` is used by `table` only.
+  public func makeWriter(sink: @escaping OutputSink, terminalWidth: Int = 100) -> any DumpWriter {
+    switch self {
+    case .jsonl: return JSONLinesDumpWriter(sink: sink)
+    case .json: return JSONDocumentDumpWriter(sink: sink)
+    case .csv: return CSVDumpWriter(sink: sink)
+    case .table: return TableDumpWriter(sink: sink, width: terminalWidth)
+    }
+  }
+}
+
+/// Bytes collected before a writer hands them to its sink.
+let outputChunkSize = 1 << 16

@@ -1,0 +1,33 @@
+import RealmFormat
+
+/// `dump --format jsonl`: the canonical JSON Lines of `specs/dump-format.md`, one object per
+/// line, streamed in chunks of 64 KiB.
+public struct JSONLinesDumpWriter: DumpWriter {
+  private let sink: OutputSink
+  private var writer = JSONWriter(indent: 0, capacity: outputChunkSize + 4096)
+  private var encoder = CanonicalEncoder(schema: Schema(schemaVersion: nil, fileFormat: 0, classes: []))
+  private var current: ObjectSchema?
+
+  /// Creates a writer that hands its output to `sink`.
+  public init(sink: @escaping OutputSink) { self.sink = sink }
+
+  public mutating func begin(schema: Schema) throws { encoder = CanonicalEncoder(schema: schema) }
+
+  public mutating func beginClass(_ objectSchema: ObjectSchema) throws { current = objectSchema }
+
+  public mutating func writeObject(key: Int64, values: [RealmValue]) throws {
+    guard let cls = current else { throw DumpOutputError("an object was written outside a class") }
+    encoder.appendLine(cls, key: key, values: values, to: &writer)
+    if writer.buffer.count >= outputChunkSize { try flush() }
+  }
+
+  public mutating func endClass() throws { current = nil }
+
+  public mutating func finish() throws { try flush() }
+
+  private mutating func flush() throws {
+    guard !writer.buffer.isEmpty else { return }
+    try sink(writer.buffer)
+    writer.reset()
+  }
+}

@@ -1,0 +1,119 @@
+/// Formats floats and doubles as the shortest decimal that reads back exactly, laid out the way
+/// C++ `std::to_chars` does without a format (which is what Realm's own JSON export writes):
+/// the digits are the shortest round-trip digits (Swift's `description` computes the same
+/// ones), and the fixed form is used when it is not longer than the exponent form, with a
+/// two-digit minimum exponent (`1e-07`, `6.52194e+21`, `0.001`, `756479168`).
+enum ShortestDecimal {
+  /// Appends `v` (finite) to `out`; `-0.0` stays `-0.0`; a non-finite value appends `null`.
+  static func append<F: BinaryFloatingPoint & LosslessStringConvertible>(_ v: F, to out: inout [UInt8]) {
+    guard v.isFinite else {
+      out.append(contentsOf: Array("null".utf8))
+      return
+    }
+    if v == 0 {
+      if v.sign == .minus { out.append(contentsOf: [0x2D, 0x30, 0x2E, 0x30]) } else { out.append(0x30) }
+      return
+    }
+    if v.sign == .minus { out.append(UInt8(ascii: "-")) }
+    let magnitude = v.magnitude
+    var digits: [UInt8] = []
+    digits.reserveCapacity(20)
+    var pointPosition = 0  // value = 0.d1d2...dn * 10^pointPosition
+    parseDescription(magnitude.description, digits: &digits, pointPosition: &pointPosition)
+    let n = digits.count
+    let exponent = pointPosition - 1
+    let exponentDigits = exponent.magnitude >= 100 ? 3 : 2
+    let scientificLength = n + (n > 1 ? 1 : 0) + 2 + exponentDigits
+    let fixedLength: Int
+    if pointPosition <= 0 {
+      fixedLength = 2 - pointPosition + n
+    } else if pointPosition < n {
+      fixedLength = n + 1
+    } else {
+      fixedLength = pointPosition
+    }
+    if fixedLength <= scientificLength {
+      if pointPosition <= 0 {
+        out.append(UInt8(ascii: "0"))
+        out.append(UInt8(ascii: "."))
+        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: -pointPosition))
+        out.append(contentsOf: digits)
+      } else if pointPosition < n {
+        out.append(contentsOf: digits[0..<pointPosition])
+        out.append(UInt8(ascii: "."))
+        out.append(contentsOf: digits[pointPosition...])
+      } else if let exact = UInt128(exactly: magnitude) {
+        // The value is an integer here; to_chars prints its exact digits, not padded zeros.
+        appendDecimal(exact, to: &out)
+      } else {
+        out.append(contentsOf: digits)
+        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: pointPosition - n))
+      }
+      return
+    }
+    out.append(digits[0])
+    if n > 1 {
+      out.append(UInt8(ascii: "."))
+      out.append(contentsOf: digits[1...])
+    }
+    out.append(UInt8(ascii: "e"))
+    out.append(exponent < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+    let e = exponent.magnitude
+    if e >= 100 { out.append(UInt8(ascii: "0") + UInt8(e / 100)) }
+    out.append(UInt8(ascii: "0") + UInt8(e / 10 % 10))
+    out.append(UInt8(ascii: "0") + UInt8(e % 10))
+  }
+
+  /// Splits Swift's shortest description (`1.5`, `1e-05`, `16777216.0`, `7.5647917e+08`) into
+  /// significant digits without leading/trailing zeros and the position of the decimal point.
+  private static func parseDescription(_ text: String, digits: inout [UInt8], pointPosition: inout Int) {
+    var seenPoint = false
+    var beforePoint = 0
+    var exponent = 0
+    var exponentNegative = false
+    var inExponent = false
+    var leadingZeros = true
+    var skippedLeading = 0
+    for c in text.utf8 {
+      if inExponent {
+        if c == UInt8(ascii: "-") { exponentNegative = true } else if c >= 0x30 && c <= 0x39 {
+          exponent = exponent * 10 + Int(c - 0x30)
+        }
+        continue
+      }
+      switch c {
+      case UInt8(ascii: "."): seenPoint = true
+      case UInt8(ascii: "e"), UInt8(ascii: "E"): inExponent = true
+      case 0x30...0x39:
+        if !seenPoint { beforePoint += 1 }
+        if leadingZeros && c == 0x30 {
+          skippedLeading += 1
+          continue
+        }
+        leadingZeros = false
+        digits.append(c)
+      default: continue
+      }
+    }
+    while digits.count > 1, digits.last == 0x30 { digits.removeLast() }
+    if digits.isEmpty { digits.append(0x30) }
+    pointPosition = beforePoint - skippedLeading + (exponentNegative ? -exponent : exponent)
+  }
+
+  /// Appends an unsigned 128-bit integer in decimal.
+  static func appendDecimal(_ value: UInt128, to out: inout [UInt8]) {
+    if value == 0 {
+      out.append(0x30)
+      return
+    }
+    var v = value
+    var tmp: [UInt8] = []
+    tmp.reserveCapacity(40)
+    while v > 0 {
+      let (q, r) = v.quotientAndRemainder(dividingBy: 10)
+      tmp.append(0x30 + UInt8(truncatingIfNeeded: r))
+      v = q
+    }
+    out.append(contentsOf: tmp.reversed())
+  }
+}

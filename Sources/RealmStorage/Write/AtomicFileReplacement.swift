@@ -1,0 +1,125 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Replaces a realm with a completely rewritten file, atomically (for `compact` and full
+/// rewrites): the new bytes go to `FILE.realmctl-tmp-XXXXXX` in the same directory, which is
+/// synced, renamed over the original and the directory synced, all under the realm's lock.
+///
+/// A crash before the rename leaves the original (and possibly a stray temporary file); after
+/// it, the new file. The replacement keeps the original's permission bits (and owner when
+/// allowed).
+public enum AtomicFileReplacement {
+  /// Sequential writer of the replacement file handed to the closure.
+  public final class Output: @unchecked Sendable {
+    let fd: Int32
+    /// The temporary file being written.
+    public let path: String
+    /// Bytes written so far (the offset of the next ``write(_:)``).
+    public private(set) var offset = 0
+    let faultInjection: (@Sendable (FaultPoint) -> FaultAction)?
+    var operationCount = 0
+
+    init(fd: Int32, path: String, faultInjection: (@Sendable (FaultPoint) -> FaultAction)?) {
+      self.fd = fd
+      self.path = path
+      self.faultInjection = faultInjection
+    }
+
+    /// Appends `bytes`.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(StorageError) {
+      try write(bytes, at: offset)
+      offset += bytes.count
+    }
+
+    /// Appends `bytes`.
+    public func write(_ bytes: [UInt8]) throws(StorageError) {
+      try withBytes(bytes) { (b) throws(StorageError) in try write(b) }
+    }
+
+    /// Writes `bytes` at `position` (e.g. to patch a header); does not move ``offset``.
+    public func write(_ bytes: UnsafeRawBufferPointer, at position: Int) throws(StorageError) {
+      try inject(.write(offset: position, count: bytes.count))
+      var done = 0
+      while done < bytes.count {
+        let n = pwrite(fd, bytes.baseAddress.map { $0 + done }, bytes.count - done, off_t(position + done))
+        if n < 0 {
+          if errno == EINTR { continue }
+          throw StorageError.system("pwrite", path: path, errno: errno)
+        }
+        if n == 0 { throw StorageError.system("pwrite", path: path, errno: EIO) }
+        done += n
+      }
+    }
+
+    func inject(_ op: FaultPoint.Operation) throws(StorageError) {
+      defer { operationCount += 1 }
+      guard let hook = faultInjection else { return }
+      if case .fail(let code) = hook(FaultPoint(index: operationCount, operation: op, stage: .replacement, isBefore: true)) {
+        throw StorageError.system("\(op.name) (injected)", path: path, errno: code)
+      }
+    }
+  }
+
+  /// Writes a new version of the realm at `path` with `body` and puts it in place atomically.
+  ///
+  /// - Parameters:
+  ///   - path: the realm to replace (must exist).
+  ///   - lock: a lock already held for `path`; when nil, one is taken for the duration.
+  ///   - faultInjection: test hook called before each file-changing call.
+  ///   - body: writes the complete new file through the ``Output``.
+  /// - Throws: ``StorageError`` (`locked`, I/O), or whatever `body` throws; in every error
+  ///   case the original is untouched and the temporary file removed.
+  public static func replace(
+    path: String, lock: FileLock? = nil,
+    faultInjection: (@Sendable (FaultPoint) -> FaultAction)? = nil,
+    _ body: (Output) throws -> Void
+  ) throws {
+    var st = stat()
+    guard stat(path, &st) == 0 else { throw StorageError.system("stat", path: path, errno: errno) }
+    let heldLock: FileLock
+    if let lock { heldLock = lock } else { heldLock = try FileLock(exclusiveForRealmAt: path) }
+    defer { if lock == nil { heldLock.release() } }
+    guard heldLock.isHeld else { throw StorageError.misuse("the lock for '\(path)' is not held") }
+    var template = Array((path + ".realmctl-tmp-XXXXXX").utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+      guard let base = buffer.baseAddress else { return -1 }
+      return mkstemp(base)
+    }
+    let tmpPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    guard fd >= 0 else { throw StorageError.system("mkstemp", path: path, errno: errno) }
+    var renamed = false
+    defer {
+      close(fd)
+      if !renamed { unlink(tmpPath) }
+    }
+    _ = fchmod(fd, st.st_mode & 0o7777)
+    _ = fchown(fd, st.st_uid, st.st_gid)  // only permitted for root or unchanged owner
+    let output = Output(fd: fd, path: tmpPath, faultInjection: faultInjection)
+    try body(output)
+    try output.inject(.sync)
+    guard fsync(fd) == 0 else { throw StorageError.system("fsync", path: tmpPath, errno: errno) }
+    try output.inject(.rename)
+    guard rename(tmpPath, path) == 0 else { throw StorageError.system("rename", path: path, errno: errno) }
+    renamed = true
+    try syncDirectory(of: path)
+  }
+
+  /// `fsync` of the directory holding `path`, making a rename durable.
+  static func syncDirectory(of path: String) throws(StorageError) {
+    let dir: String
+    if let slash = path.lastIndex(of: "/") {
+      dir = slash == path.startIndex ? "/" : String(path[..<slash])
+    } else {
+      dir = "."
+    }
+    let fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard fd >= 0 else { throw StorageError.system("open", path: dir, errno: errno) }
+    defer { close(fd) }
+    guard fsync(fd) == 0 else { throw StorageError.system("fsync", path: dir, errno: errno) }
+  }
+}

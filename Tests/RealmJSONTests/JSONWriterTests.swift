@@ -1,0 +1,125 @@
+import RealmTestSupport
+import Testing
+
+@testable import RealmJSON
+
+@Suite struct JSONWriterTests {
+  private func text(_ body: (inout JSONWriter) -> Void, indent: Int = 0) -> String {
+    var w = JSONWriter(indent: indent)
+    body(&w)
+    return String(decoding: w.buffer, as: UTF8.self)
+  }
+
+  @Test func escapesStringsAsRFC8259WithRawUTF8() throws {
+    let s = "a\"b\\c/\n\r\t\u{8}\u{c}\u{0}\u{1f}\u{7f}é😀👩‍👩‍👧"
+    let out = text { $0.writeString(s) }
+    #expect(out == "\"a\\\"b\\\\c/\\n\\r\\t\\b\\f\\u0000\\u001f\u{7f}é😀👩‍👩‍👧\"")
+    #expect(try JSONParser.parse(out) == .string(s))
+  }
+
+  @Test func writesInt64Exactly() {
+    #expect(text { $0.writeInt(.min) } == "-9223372036854775808")
+    #expect(text { $0.writeInt(.max) } == "9223372036854775807")
+    #expect(text { $0.writeInt(0) } == "0")
+    #expect(text { $0.writeInt(-7) } == "-7")
+  }
+
+  /// Realm's own renderings, taken from the fixtures' dump.jsonl (`double_req`, `float_req`).
+  @Test(arguments: [
+    (0.1, "0.1"), (1e-07, "1e-07"), (1e21, "1e+21"), (9_007_199_254_740_992, "9007199254740992"),
+    (5e-324, "5e-324"), (1.7976931348623157e308, "1.7976931348623157e+308"), (-0.0, "-0.0"),
+    (0, "0"), (-1, "-1"), (123_456_789.125, "123456789.125"), (-123.456, "-123.456"),
+    (2.2250738585072014e-308, "2.2250738585072014e-308"), (8_330_966_630_389.96, "8330966630389.96"),
+    (9.955556128664498e-174, "9.955556128664498e-174"), (0.001, "0.001"), (1e-05, "1e-05"),
+    (1e16, "1e+16"), (123_456_789_012_345_680, "123456789012345680"),
+  ])
+  func writesDoublesLikeRealm(_ value: Double, _ expected: String) {
+    #expect(text { $0.writeDouble(value) } == expected)
+  }
+
+  @Test(arguments: [
+    (Float(1e-45), "1e-45"), (1.5, "1.5"), (1.1754944e-38, "1.1754944e-38"), (-0.0, "-0.0"),
+    (3.4028235e+38, "3.4028235e+38"), (16_777_216, "16777216"), (0.1, "0.1"), (-2.5, "-2.5"),
+    (-1e-10, "-1e-10"), (9_627_169_792, "9627169792"), (756_479_168, "756479168"),
+    (940_869_746_688, "940869746688"), (6.52194e+21, "6.52194e+21"), (9.88727e-05, "9.88727e-05"),
+  ] as [(Float, String)])
+  func writesFloatsLikeRealm(_ value: Float, _ expected: String) {
+    #expect(text { $0.writeFloat(value) } == expected)
+  }
+
+  @Test func everyWrittenDoubleReadsBackExactly() throws {
+    var rng = SeededRandom(seed: 7)
+    for _ in 0..<20_000 {
+      let d = Double(bitPattern: rng.next())
+      guard d.isFinite else { continue }
+      let s = text { $0.writeDouble(d) }
+      let back = try #require(Double(s))
+      #expect(back.bitPattern == d.bitPattern, "\(d) written as \(s)")
+      // Valid JSON number, parsed by our parser to the same value.
+      switch try JSONParser.parse(s) {
+      case .double(let p): #expect(p.bitPattern == d.bitPattern)
+      case .int(let i): #expect(Double(i) == d)
+      default: Issue.record("not a number: \(s)")
+      }
+    }
+  }
+
+  @Test func everyWrittenFloatReadsBackExactly() throws {
+    var rng = SeededRandom(seed: 8)
+    for _ in 0..<20_000 {
+      let f = Float(bitPattern: UInt32(truncatingIfNeeded: rng.next()))
+      guard f.isFinite else { continue }
+      let s = text { $0.writeFloat(f) }
+      let back = try #require(Float(s))
+      #expect(back.bitPattern == f.bitPattern, "\(f) written as \(s)")
+    }
+  }
+
+  @Test func neverWritesNonFiniteNumbers() {
+    #expect(text { $0.writeDouble(.nan) } == "null")
+    #expect(text { $0.writeDouble(-.infinity) } == "null")
+    #expect(text { $0.writeFloat(.infinity) } == "null")
+  }
+
+  @Test func structuralLayerAddsCommas() {
+    let out = text { w in
+      w.beginObject()
+      w.key("a"); w.value(Int64(1))
+      w.key("b"); w.beginArray(); w.value(true); w.nullValue(); w.value("x"); w.endArray()
+      w.key("c"); w.beginObject(); w.endObject()
+      w.endObject()
+    }
+    #expect(out == #"{"a":1,"b":[true,null,"x"],"c":{}}"#)
+  }
+
+  @Test func prettyPrintsWithIndentation() {
+    let out = text({ w in
+      w.beginObject()
+      w.key("a"); w.value(Int64(1))
+      w.key("b"); w.beginArray(); w.value(1.5); w.beginArray(); w.endArray(); w.endArray()
+      w.endObject()
+    }, indent: 2)
+    #expect(out == "{\n  \"a\": 1,\n  \"b\": [\n    1.5,\n    []\n  ]\n}")
+  }
+
+  @Test func writesParsedDocumentsBack() throws {
+    let doc = #"{"z":[1,-0.0,"s",{"k":null}],"a":false}"#
+    #expect(text { $0.value(try! JSONParser.parse(doc)) } == doc)
+  }
+
+  @Test func base64RoundTripsWithPadding() {
+    #expect(Base64.encode([]) == "")
+    #expect(Base64.encode(Array("f".utf8)) == "Zg==")
+    #expect(Base64.encode(Array("fo".utf8)) == "Zm8=")
+    #expect(Base64.encode(Array("foobar".utf8)) == "Zm9vYmFy")
+    var rng = SeededRandom(seed: 3)
+    for n in [0, 1, 2, 3, 4, 5, 70_001] {
+      let bytes = (0..<n).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+      #expect(Base64.decode(Base64.encode(bytes)) == bytes)
+    }
+    #expect(Base64.decode("Zg") == Array("f".utf8))
+    #expect(Base64.decode("Z===") == nil)
+    #expect(Base64.decode("Zm9v!") == nil)
+    #expect(Base64.decode("Zh==") == nil)  // non-zero left-over bits
+  }
+}

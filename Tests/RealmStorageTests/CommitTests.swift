@@ -1,0 +1,271 @@
+import Foundation
+import RealmTestSupport
+import Testing
+
+@testable import RealmStorage
+
+@Suite struct CommitTests {
+  typealias Support = CommitTestSupport
+
+  static let fixtures = [
+    "format-samples/v24_commit.realm",  // normal commits, 11 slots, history
+    "format-samples/py_committed.realm",  // 7 slots, select 0
+    "format-samples/v24_edge.realm",
+    "format-samples/v24_empty_commit.realm",
+    "format-samples/v24_write_copy.realm",  // streaming, 11 slots
+    "format-samples/v24_group_write.realm",  // streaming, 3 slots
+    "format-samples/v24_compacted.realm",  // converted streaming form, dead footer
+    "alltypes/before.realm",
+  ]
+
+  /// Replaces the table-names array with a renamed copy and commits.
+  @Test(arguments: fixtures)
+  func commitsRenamedTableNames(fixture: String) throws {
+    let path = try Support.copyFixture(fixture)
+    defer { Support.removeCopy(path) }
+    let before = try Support.bytes(path)
+    let oldHeader = try HeaderState(reader: ByteReader(bytes: before))
+    let oldTopRef = Ref(Int(oldHeader.currentTop))
+    let oldNodes = try Support.reachableNodes(before, top: oldTopRef)
+    let oldTop = try GroupTopState(reader: ByteReader(bytes: before), ref: oldTopRef)
+
+    let tx = try WriteTransaction.begin(path: path)
+    let top = try #require(tx.top)
+    let oldNames = try top.ref(0)
+    let renamed = try Support.renamedCopy(of: oldNames, in: tx.reader)
+    let newNames = try tx.allocate(renamed)
+    try tx.free(oldNames)
+    let result = try tx.commit(tableNames: newNames, tables: try top.ref(1))
+
+    let after = try Support.bytes(path)
+    let reader = ByteReader(bytes: after)
+    let header = try HeaderState(reader: reader)
+    // The select bit now names the other slot, which holds the new top; the old top is in
+    // the slot that was live (a streaming file was converted first, leaving it in slot 1).
+    #expect(!header.isStreaming)
+    #expect(header.currentTop == UInt64(result.topRef.rawValue))
+    #expect(header.currentFormat == 24)
+    #expect(header.topRefs[1 - header.select] == UInt64(oldTopRef.rawValue))
+    if !oldHeader.isStreaming { #expect(header.select != oldHeader.select) }
+    // Every node of the old snapshot is still intact.
+    for (ref, bytes) in oldNodes {
+      #expect(Array(after[ref..<(ref + bytes.count)]) == bytes, "old node at \(ref) changed")
+    }
+    // The new snapshot: renamed names, same tables, version + 1, page-aligned size.
+    let newTop = try GroupTopState(reader: reader, ref: result.topRef)
+    let newTopNode = try ArrayNode(reader, result.topRef)
+    #expect(try newTopNode.ref(0) == newNames)
+    #expect(try reader.array(at: newNames.rawValue, count: renamed.count) == renamed)
+    #expect(try newTopNode.ref(1) == (try top.ref(1)))
+    #expect(newTop.version == oldTop.version + 1)
+    #expect(newTop.logicalSize == after.count)
+    #expect(after.count % 4096 == 0)
+    #expect(newTop.historyRef.isNull)
+    #expect(newTopNode.count == (oldTop.size >= 9 ? 11 : 7))
+    if oldTop.size >= 9 {
+      #expect(newTop.historyType == oldTop.historyType)
+      #expect(newTop.historySchemaVersion == oldTop.historySchemaVersion)
+    }
+    let report = try SpaceAccounting.verify(reader)
+    #expect(report.logicalSize == after.count)
+    // The old names array is listed free with the new version.
+    let freedNames = newTop.freeChunks.first { $0.position <= oldNames.rawValue && oldNames.rawValue < $0.end }
+    #expect(freedNames?.version == newTop.version)
+  }
+
+  @Test func fixturesPassSpaceAccountingBeforeAnyWrite() throws {
+    for fixture in Self.fixtures {
+      _ = try SpaceAccounting.verify(ByteReader(bytes: try Fixtures.bytes(fixture)))
+    }
+  }
+
+  @Test func repeatedCommitsBumpVersionsAndNeverOverwriteReachableNodes() throws {
+    let path = try Support.copyFixture("format-samples/v24_commit.realm")
+    defer { Support.removeCopy(path) }
+    var sizes: [Int] = []
+    var versions: [UInt64] = []
+    for round in 0..<6 {
+      let before = try Support.bytes(path)
+      let header = try HeaderState(reader: ByteReader(bytes: before))
+      let live = try Support.reachableNodes(before, top: Ref(Int(header.currentTop)))
+      let previous = try Support.reachableNodes(before, top: Ref(Int(header.topRefs[1 - header.select])))
+      let tx = try WriteTransaction.begin(path: path)
+      let top = try #require(tx.top)
+      let names = try tx.allocate(try Support.renamedCopy(of: try top.ref(0), in: tx.reader))
+      try tx.free(try top.ref(0))
+      let result = try tx.commit(tableNames: names, tables: try top.ref(1))
+      let after = try Support.bytes(path)
+      for (ref, bytes) in live {
+        #expect(Array(after[ref..<(ref + bytes.count)]) == bytes, "round \(round): live node at \(ref) overwritten")
+      }
+      if round > 0 {
+        // Space freed by the previous commit is not reused yet: its snapshot stays whole too.
+        for (ref, bytes) in previous {
+          #expect(Array(after[ref..<(ref + bytes.count)]) == bytes, "round \(round): previous node at \(ref) overwritten")
+        }
+      }
+      _ = try SpaceAccounting.verify(ByteReader(bytes: after))
+      sizes.append(after.count)
+      versions.append(result.version)
+    }
+    #expect(zip(versions, versions.dropFirst()).allSatisfy { $1 == $0 + 1 })
+    // Free space is reused: after the first commit the file stops growing.
+    #expect(Set(sizes.dropFirst()).count == 1, "sizes \(sizes)")
+  }
+
+  @Test(arguments: ["format-samples/v24_commit.realm", "format-samples/v24_write_copy.realm", "format-samples/v24_group_write.realm", "alltypes/before.realm"])
+  func abortLeavesTheFileByteIdentical(fixture: String) throws {
+    let path = try Support.copyFixture(fixture)
+    defer { Support.removeCopy(path) }
+    let before = try Support.bytes(path)
+    var options = WriteTransaction.Options()
+    options.freeSpace = .appendOnly
+    let tx = try WriteTransaction.begin(path: path, options: options)
+    let top = try #require(tx.top)
+    for _ in 0..<50 { _ = try tx.allocate(try Support.renamedCopy(of: try top.ref(0), in: tx.reader)) }
+    try tx.free(try top.ref(0))
+    tx.abort()
+    #expect(try Support.bytes(path) == before)
+    #expect(throws: StorageError(.misuse, "")) { try tx.commit(tableNames: try top.ref(0), tables: try top.ref(1)) }
+  }
+
+  @Test func droppingATransactionRollsItBack() throws {
+    let path = try Support.copyFixture("format-samples/v24_write_copy.realm")
+    defer { Support.removeCopy(path) }
+    let before = try Support.bytes(path)
+    var options = WriteTransaction.Options()
+    options.freeSpace = .appendOnly
+    do {
+      let tx = try WriteTransaction.begin(path: path, options: options)
+      _ = try tx.allocate(IntegerArrayEncoding.encode([1, 2, 3]))
+    }
+    #expect(try Support.bytes(path) == before)
+    // And the lock was released with it.
+    _ = try WriteTransaction.begin(path: path)
+  }
+
+  /// Every file operation of a transaction, made to fail in turn: the transaction throws and
+  /// the file is byte-for-byte as before, unless the failure came after the select-bit flip
+  /// (then it holds the new version).
+  @Test(arguments: ["format-samples/v24_commit.realm", "format-samples/v24_write_copy.realm"])
+  func failureAtEveryOperationRollsBack(fixture: String) throws {
+    func run(failAt: Int?) throws -> (path: String, failed: Bool) {
+      let path = try Support.copyFixture(fixture)
+      var options = WriteTransaction.Options()
+      options.freeSpace = .appendOnly
+      options.faultInjection = { point in
+        point.index == failAt && point.isBefore ? .fail(errno: ENOSPC) : .proceed
+      }
+      do {
+        let tx = try WriteTransaction.begin(path: path, options: options)
+        let top = try #require(tx.top)
+        let names = try tx.allocate(try Support.renamedCopy(of: try top.ref(0), in: tx.reader))
+        try tx.free(try top.ref(0))
+        try tx.commit(tableNames: names, tables: try top.ref(1))
+        return (path, false)
+      } catch let error as StorageError {
+        #expect(error.code == .io)
+        return (path, true)
+      }
+    }
+    let before = try Fixtures.bytes(fixture)
+    let reference = try run(failAt: nil).path
+    let newState = try Support.logicalState(try Support.bytes(reference))
+    Support.removeCopy(reference)
+    var failAt = 0
+    var outcomes: [Bool] = []
+    while true {
+      let (path, failed) = try run(failAt: failAt)
+      defer { Support.removeCopy(path) }
+      guard failed else { break }
+      let after = try Support.bytes(path)
+      let isNew = try Support.logicalState(after) == newState
+      #expect(isNew || after == before, "failure at operation \(failAt) changed the file")
+      outcomes.append(isNew)
+      failAt += 1
+    }
+    #expect(failAt >= 8)
+    // Only a failure of the very last fsync (after the flip) leaves the new version.
+    #expect(outcomes.dropLast().allSatisfy { !$0 })
+  }
+
+  @Test func doubleFreeIsRefusedBeforeAnythingIsPublished() throws {
+    let path = try Support.copyFixture("format-samples/v24_commit.realm")
+    defer { Support.removeCopy(path) }
+    let before = try Support.bytes(path)
+    var options = WriteTransaction.Options()
+    options.freeSpace = .appendOnly
+    let tx = try WriteTransaction.begin(path: path, options: options)
+    let top = try #require(tx.top)
+    try tx.free(try top.ref(0))
+    try tx.free(try top.ref(0))
+    #expect(throws: StorageError(.misuse, "")) { try tx.commit(tableNames: try top.ref(0), tables: try top.ref(1)) }
+    #expect(try Support.bytes(path) == before)
+  }
+
+  @Test func freeingANewNodeMakesItFreeSpace() throws {
+    let path = try Support.copyFixture("format-samples/v24_commit.realm")
+    defer { Support.removeCopy(path) }
+    let tx = try WriteTransaction.begin(path: path)
+    let top = try #require(tx.top)
+    let scratch = try tx.allocate(IntegerArrayEncoding.encode(Array(0..<100)))
+    try tx.free(scratch)
+    try tx.commit(tableNames: try top.ref(0), tables: try top.ref(1))
+    let after = try Support.bytes(path)
+    _ = try SpaceAccounting.verify(ByteReader(bytes: after))
+  }
+
+  @Test func olderFormatsAreRefusedUntouched() throws {
+    let path = try Support.copyFixture("realm-core-samples/test__test_upgrade_database_4_23/original.realm")
+    defer { Support.removeCopy(path) }
+    let before = try Support.bytes(path)
+    #expect(throws: StorageError(.unsupported, "")) { _ = try WriteTransaction.begin(path: path) }
+    #expect(try Support.bytes(path) == before)
+  }
+
+  @Test func firstCommitOfAnEmptyRealm() throws {
+    let path = try Support.copyFixture("realm-core-samples/test__resources__vacuum_no_history_type/original.realm")
+    defer { Support.removeCopy(path) }
+    let tx = try WriteTransaction.begin(path: path)
+    #expect(tx.top == nil)
+    let names = try tx.allocate(NodeHeader(widthType: .multiply, width: 0, count: 0).encoded)
+    let tables = try tx.allocate(NodeHeader(hasRefs: true, width: 0, count: 0).encoded)
+    let result = try tx.commit(tableNames: names, tables: tables)
+    let after = try Support.bytes(path)
+    let header = try HeaderState(reader: ByteReader(bytes: after))
+    #expect(header.currentFormat == 24)
+    #expect(header.currentTop == UInt64(result.topRef.rawValue))
+    let report = try SpaceAccounting.verify(ByteReader(bytes: after))
+    #expect(report.nodeCount == 6)  // names, tables, 3 free lists, top
+    #expect(result.version == 2)
+  }
+
+  @Test func rewritingEveryNodeKeepsTheDataAndTheAccounting() throws {
+    let path = try Support.copyFixture("format-samples/v24_edge.realm")
+    defer { Support.removeCopy(path) }
+    let before = try Support.bytes(path)
+    let tx = try WriteTransaction.begin(path: path)
+    let (names, tables) = try Support.rewriteEverything(tx)
+    try tx.commit(tableNames: names, tables: tables)
+    let after = try Support.bytes(path)
+    let report = try SpaceAccounting.verify(ByteReader(bytes: after))
+    let old = try SpaceAccounting.verify(ByteReader(bytes: before))
+    // The same number of nodes (the history is dropped, the top arrays rebuilt).
+    #expect(report.nodeCount > 0)
+    #expect(report.nodeCount <= old.nodeCount)
+  }
+
+  @Test func malformedNodesAreRefused() throws {
+    let path = try Support.copyFixture("format-samples/v24_commit.realm")
+    defer { Support.removeCopy(path) }
+    let tx = try WriteTransaction.begin(path: path)
+    // A header declaring 3 elements of 64 bits (32 bytes) given with 16 bytes.
+    #expect(throws: StorageError(.misuse, "")) {
+      _ = try tx.allocate(NodeHeader(width: 64, count: 3).encoded + [UInt8](repeating: 0, count: 8))
+    }
+    #expect(throws: StorageError(.misuse, "")) { _ = try tx.allocate([0x41, 0x41, 0x41]) }
+    // Width type 3 does not exist.
+    #expect(throws: StorageError(.misuse, "")) { _ = try tx.allocate([0x41, 0x41, 0x41, 0x41, 0x18, 0, 0, 0]) }
+    tx.abort()
+  }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import RealmTestSupport
+import Testing
+
+@testable import RealmStorage
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The realm's `FILE.lock` as Realm Core 14 holds it: a shared `flock` for the whole
+/// session (`DB::open`), after the session initiator took it exclusively and wrote its
+/// shared state into the file.
+@Suite struct LockTests {
+  typealias Support = CommitTestSupport
+  static let holderEnvironment = "REALMCTL_TEST_LOCK_HOLDER"
+  static let heldMarker = "REALMCTL-LOCK-HELD"
+
+  /// Opens `FILE.lock` and locks it the way a Realm session does; returns the descriptor.
+  static func lockLikeRealm(_ lockPath: String) -> Int32 {
+    let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { return -1 }
+    if flock(fd, LOCK_EX | LOCK_NB) == 0 {
+      // The session initiator: reinitialise the shared state, then share the lock.
+      _ = ftruncate(fd, 0)
+      _ = pwrite(fd, [UInt8](repeating: 1, count: 64), 64, 0)
+    }
+    guard flock(fd, LOCK_SH) == 0 else {
+      close(fd)
+      return -1
+    }
+    return fd
+  }
+
+  /// Child process side: holds the lock until its stdin is closed.
+  @Test(.enabled(if: ProcessInfo.processInfo.environment[holderEnvironment] != nil))
+  func holdLockInChildProcess() throws {
+    let realm = try #require(ProcessInfo.processInfo.environment[Self.holderEnvironment])
+    let fd = Self.lockLikeRealm(FileLock.lockPath(forRealmAt: realm))
+    try #require(fd >= 0)
+    FileHandle.standardOutput.write(Data((Self.heldMarker + "\n").utf8))
+    _ = FileHandle.standardInput.readDataToEndOfFile()
+    close(fd)
+  }
+
+  /// Waits (without a timeout: the child either prints the marker or exits) for `marker`.
+  static func waitForMarker(_ pipe: Pipe, _ marker: String) -> Bool {
+    var seen = ""
+    while true {
+      let data = pipe.fileHandleForReading.availableData
+      if data.isEmpty { return false }
+      seen += String(decoding: data, as: UTF8.self)
+      if seen.contains(marker) { return true }
+    }
+  }
+
+  static func expectRefused(_ path: String) throws {
+    let before = try Support.bytes(path)
+    let lockBefore = try Support.bytes(FileLock.lockPath(forRealmAt: path))
+    do {
+      _ = try WriteTransaction.begin(path: path)
+      Issue.record("a write transaction started while the realm was locked")
+    } catch {
+      #expect(error.code == .locked)
+      #expect(error.detail == "'test.realm' is open in another process (its lock file 'test.realm.lock' is held); close the app and retry")
+    }
+    #expect(throws: StorageError(.locked, "")) {
+      try AtomicFileReplacement.replace(path: path) { out in try out.write([0, 1, 2, 3, 4, 5, 6, 7]) }
+    }
+    #expect(try Support.bytes(path) == before)
+    #expect(try Support.bytes(FileLock.lockPath(forRealmAt: path)) == lockBefore)
+  }
+
+  @Test func refusesWhileAnotherProcessHoldsTheLockLikeRealm() throws {
+    let path = try Support.copyFixture("format-samples/v24_commit.realm")
+    defer { Support.removeCopy(path) }
+    let stdout = Pipe()
+    let stdin = Pipe()
+    let child = try Support.runChildTest(
+      named: "holdLockInChildProcess", environment: [Self.holderEnvironment: path], stdout: stdout, stdin: stdin)
+    try #require(Self.waitForMarker(stdout, Self.heldMarker))
+    try Self.expectRefused(path)
+    try stdin.fileHandleForWriting.close()
+    child.waitUntilExit()
+    #expect(child.terminationStatus == 0)
+    // Released: writing works again, and the lock file Realm initialised is left as it was.
+    let lockBytes = try Support.bytes(FileLock.lockPath(forRealmAt: path))
+    let tx = try WriteTransaction.begin(path: path)
+    let top = try #require(tx.top)
+    try tx.commit(tableNames: try top.ref(0), tables: try top.ref(1))
+    #expect(try Support.bytes(FileLock.lockPath(forRealmAt: path)) == lockBytes)
+  }
+
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/flock")))
+  func refusesWhileUtilLinuxFlockHoldsASharedLock() throws {
+    let path = try Support.copyFixture("format-samples/v24_commit.realm")
+    defer { Support.removeCopy(path) }
+    let stdout = Pipe()
+    let stdin = Pipe()
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+    child.arguments = ["--shared", FileLock.lockPath(forRealmAt: path), "sh", "-c", "echo \(Self.heldMarker); cat >/dev/null"]
+    child.standardOutput = stdout
+    child.standardInput = stdin
+    try child.run()
+    try #require(Self.waitForMarker(stdout, Self.heldMarker))
+    try Self.expectRefused(path)
+    try stdin.fileHandleForWriting.close()
+    child.waitUntilExit()
+    _ = try WriteTransaction.begin(path: path)
+  }
+
+  @Test func refusesASharedLockHeldThroughAnotherDescriptor() throws {
+    let path = try Support.copyFixture("format-samples/v24_write_copy.realm")
+    defer { Support.removeCopy(path) }
+    let fd = Self.lockLikeRealm(FileLock.lockPath(forRealmAt: path))
+    try #require(fd >= 0)
+    defer { close(fd) }
+    try Self.expectRefused(path)
+  }
+
+  @Test func locksOutAConcurrentWriter() throws {
+    let path = try Support.copyFixture("format-samples/v24_commit.realm")
+    defer { Support.removeCopy(path) }
+    let lock = try FileLock(exclusiveForRealmAt: path)
+    try Self.expectRefused(path)
+    // The holder itself can write through its lock.
+    var options = WriteTransaction.Options()
+    options.lock = lock
+    let tx = try WriteTransaction.begin(path: path, options: options)
+    let top = try #require(tx.top)
+    try tx.commit(tableNames: try top.ref(0), tables: try top.ref(1))
+    #expect(lock.isHeld)
+    lock.release()
+    _ = try FileLock(exclusiveForRealmAt: path)
+  }
+
+  @Test func createsAnEmptyLockFileWhenAbsent() throws {
+    let path = try Support.copyFixture("format-samples/v24_commit.realm")
+    defer { Support.removeCopy(path) }
+    let lockPath = FileLock.lockPath(forRealmAt: path)
+    #expect(!FileManager.default.fileExists(atPath: lockPath))
+    do { _ = try FileLock(exclusiveForRealmAt: path) }
+    #expect(try Support.bytes(lockPath).isEmpty)
+  }
+
+  @Test func theLockEndsWithTheTransaction() throws {
+    let path = try Support.copyFixture("format-samples/v24_commit.realm")
+    defer { Support.removeCopy(path) }
+    let tx = try WriteTransaction.begin(path: path)
+    let top = try #require(tx.top)
+    try tx.commit(tableNames: try top.ref(0), tables: try top.ref(1))
+    _ = try FileLock(exclusiveForRealmAt: path)  // while `tx` is still alive
+    let aborted = try WriteTransaction.begin(path: path)
+    aborted.abort()
+    _ = try FileLock(exclusiveForRealmAt: path)
+  }
+
+  @Test func aMissingRealmGetsNoLockFile() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("missing.realm").path
+    #expect(throws: StorageError(.fileNotFound, "")) { _ = try WriteTransaction.begin(path: path) }
+    #expect(throws: StorageError(.fileNotFound, "")) { try AtomicFileReplacement.replace(path: path) { _ in } }
+    #expect(!FileManager.default.fileExists(atPath: FileLock.lockPath(forRealmAt: path)))
+  }
+}
