@@ -1,7 +1,7 @@
 /// Reading lists, sets and dictionaries (§6.13) and nested collections in mixed values (§6.11).
 extension Group {
   /// The collection of row `row` of a collection column (`refs` is its `ArrayRef` leaf).
-  func collection(_ refs: ArrayNode, _ row: Int, _ plan: ColumnPlan, depth: Int, budget: DecodeBudget) throws(FormatError) -> RealmValue {
+  func collection(_ refs: ArrayNode, _ row: Int, _ plan: ColumnDecodePlan, depth: Int, budget: DecodeBudget) throws(FormatError) -> RealmValue {
     let ref: Ref
     switch RefOrTagged(raw: refs.uncheckedGet(row)) {
     case .null: ref = .null

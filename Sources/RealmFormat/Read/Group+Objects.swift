@@ -74,7 +74,7 @@ extension Group {
   }
 
   /// Builds the column accessors of one cluster leaf.
-  func cursors(_ leaf: ClusterLeaf, _ plans: [ColumnPlan]) throws(FormatError) -> [Cursor] {
+  func cursors(_ leaf: ClusterLeaf, _ plans: [ColumnDecodePlan]) throws(FormatError) -> [Cursor] {
     var out: [Cursor] = []
     out.reserveCapacity(plans.count)
     for plan in plans {
@@ -101,7 +101,7 @@ extension Group {
 
   /// Appends the values of row `row` to `out`.
   func rowValues(
-    _ cursors: [Cursor], _ plans: [ColumnPlan], row: Int, depth: Int, budget: DecodeBudget,
+    _ cursors: [Cursor], _ plans: [ColumnDecodePlan], row: Int, depth: Int, budget: DecodeBudget,
     into out: inout [RealmValue]
   ) throws(FormatError) {
     for c in 0..<cursors.count {

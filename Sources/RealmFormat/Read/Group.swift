@@ -46,7 +46,7 @@ public final class Group: Sendable {
   /// Position in ``tables`` by table key.
   let tableIndexByKey: [Int64: Int]
   /// Decoding plans of every table's public columns, by table position.
-  let columnPlans: [[ColumnPlan]]
+  let columnPlans: [[ColumnDecodePlan]]
   /// Objects in embedded tables (bounds inline expansion of embedded objects).
   let embeddedObjectTotal: Int
 
@@ -126,12 +126,12 @@ public final class Group: Sendable {
     self.tables = tables
     tableIndexByKey = byKey
     clusterShift = try Group.inferClusterShift(reader, tables)
-    var plans: [[ColumnPlan]] = []
+    var plans: [[ColumnDecodePlan]] = []
     plans.reserveCapacity(tables.count)
     for table in tables {
-      var p: [ColumnPlan] = []
+      var p: [ColumnDecodePlan] = []
       for column in table.columns where !column.isBacklink {
-        p.append(try ColumnPlan(column, reader: reader, tableIndexByKey: byKey))
+        p.append(try ColumnDecodePlan(column, reader: reader, tableIndexByKey: byKey))
       }
       plans.append(p)
     }

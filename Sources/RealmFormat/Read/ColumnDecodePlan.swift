@@ -1,5 +1,5 @@
 /// How to decode one public column of a table, worked out once per table.
-struct ColumnPlan: Sendable {
+struct ColumnDecodePlan: Sendable {
   /// The column.
   let column: Column
   /// Element kind.
