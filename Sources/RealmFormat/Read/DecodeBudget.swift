@@ -11,6 +11,8 @@ final class DecodeBudget {
   var embeddedObjects: Int
   /// Tree nodes that may still be visited.
   var nodes: Int
+  /// Per table position: the cluster leaf last used for an object lookup and its accessors.
+  var leafCursors: [Int: (leaf: Ref, cursors: [Group.Cursor])] = [:]
 
   init(embeddedObjects: Int, nodes: Int) {
     self.embeddedObjects = embeddedObjects

@@ -119,7 +119,14 @@ extension Group {
     let table = tables[tableIndex]
     guard let (leaf, row) = try clusterTree.find(root: table.clusterRoot, key: key) else { return nil }
     let plans = columnPlans[tableIndex]
-    let cursors = try cursors(leaf, plans)
+    // Embedded objects are usually looked up in key order: reuse the last leaf's accessors.
+    let cursors: [Cursor]
+    if let cached = budget.leafCursors[tableIndex], cached.leaf == leaf.node.ref {
+      cursors = cached.cursors
+    } else {
+      cursors = try self.cursors(leaf, plans)
+      budget.leafCursors[tableIndex] = (leaf.node.ref, cursors)
+    }
     var values: [RealmValue] = []
     values.reserveCapacity(plans.count)
     try rowValues(cursors, plans, row: row, depth: depth, budget: budget, into: &values)
