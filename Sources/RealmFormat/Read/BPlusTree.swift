@@ -37,15 +37,4 @@ struct BPlusTree: Sendable {
       try visit(child, level: level + 1, budget: budget, body)
     }
   }
-
-  /// The total number of elements of the tree at `root`: a leaf's size, or an inner node's
-  /// tagged total (last slot).
-  func elementCount(root: Ref) throws(FormatError) -> Int {
-    let node = try ArrayNode(elements: reader, root)
-    guard node.isInner else { return node.count }
-    guard node.hasRefs, node.count >= 3 else {
-      throw FormatError.corrupt("inner B+-tree node at \(root) has \(node.count) slots, expected at least 3", at: root.rawValue)
-    }
-    return try checkedInt(try node.tagged(node.count - 1), "B+-tree element count")
-  }
 }
