@@ -221,3 +221,51 @@ func fixtureLines(_ path: String) throws -> [JSONValue] {
     #expect(group.check().isEmpty)
   }
 }
+
+@Suite struct ReaderAccessTests {
+  /// Lookup by key finds every object with the values iteration gives (compact and general
+  /// cluster forms, inner nodes of depth 1 and 2, cluster shift 2 and 8).
+  @Test(arguments: ReadableFixture.all.filter { !$0.realm.hasPrefix("person-") })
+  func lookupByKeyMatchesIteration(_ fixture: ReadableFixture) throws {
+    let group = try fixture.open().group
+    for table in group.tables {
+      var keys: [Int64] = []
+      try group.forEachObject(in: table) { key, values in
+        keys.append(key)
+        let found = try #require(try group.object(in: table, key: key), "\(table.name) \(key)")
+        #expect(String(describing: found) == String(describing: values), "\(table.name) \(key)")
+      }
+      if let last = keys.last, last < Int64.max {
+        #expect(try group.object(in: table, key: last + 1) == nil)
+      }
+    }
+  }
+
+  @Test func skipPassesOverLeadingObjects() throws {
+    let group = try ReadableFixture(realm: "alltypes/before.realm").open().group
+    let table = try #require(group.table(forClass: "AllTypes"))
+    var all: [Int64] = []
+    try group.forEachObject(in: table) { key, _ in all.append(key) }
+    for skip in [0, 1, 255, 256, 257, 599, 600, 10_000] {
+      var keys: [Int64] = []
+      try group.forEachObject(in: table, skip: skip) { key, _ in keys.append(key) }
+      #expect(keys == Array(all.dropFirst(skip)), "skip \(skip)")
+    }
+  }
+
+  @Test func clusterShiftIsInferredForTestBuildFiles() throws {
+    // Written by a Realm Core test build with clusters of 4 (§5.2): 40 objects in a depth-2 tree.
+    let group = try ReadableFixture(realm: "realm-core-samples/test__test_upgrade_database_4_23/original.realm").open().group
+    let table = try #require(group.table(named: "table"))
+    var keys: [Int64] = []
+    try group.forEachObject(in: table) { key, _ in keys.append(key) }
+    #expect(keys == Array(0..<40))
+  }
+
+  @Test func unknownClassIsAnError() throws {
+    let group = try ReadableFixture(realm: "embedded/before.realm").open().group
+    #expect(group.objectCount(ofClass: "Contact") == 60)
+    #expect(group.objectCount(ofClass: "Nope") == nil)
+    #expect(throws: FormatError.self) { try group.forEachObject(ofClass: "Nope") { _, _ in } }
+  }
+}
