@@ -62,7 +62,7 @@ public final class MigrationExecutor {
       var touched = 0
       let rewritten = !c.isUnchanged
       if c.sourceClass != nil {
-        try forEachMigrated(c, deleted: { _ in before += 1 }, counting: { before += 1 }) { key, values, changed in
+        try forEachMigrated(c, deleted: { _ in }, counting: { before += 1 }) { key, values, changed in
           var out = values
           for i in out.indices { out[i] = try self.finalize(out[i], property: c.finalSchema.properties[i]) }
           try pk.record(key: key, values: out)
