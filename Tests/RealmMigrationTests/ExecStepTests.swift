@@ -171,3 +171,38 @@ import Testing
     #expect(files[0] == files[1])
   }
 }
+
+/// A program that answers every object unchanged leaves every value as it was: every value
+/// type, links, embedded objects and mixed values survive the trip through JSON.
+@Suite struct ExecRoundTripTests {
+  @Test(arguments: ["alltypes", "embedded", "nested-links"])
+  func identityProgramChangesNothing(_ fixture: String) throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let path = dir.appendingPathComponent("copy.realm").path
+    try FileManager.default.copyItem(at: Fixtures.url("\(fixture)/before.realm"), to: URL(fileURLWithPath: path))
+    let schema = try RealmFile.open(path: path).group.schema()
+    let command = try ExecTestSupport.python(
+      "import json, sys\nfor line in sys.stdin:\n    print(json.dumps(json.loads(line)))\n", in: dir)
+    let version = (schema.schemaVersion ?? 0) + 1
+    let steps = schema.classes.filter { !$0.isEmbedded }.map {
+      ExecTestSupport.execStep(command).replacingOccurrences(of: "\"Person\"", with: "\"\($0.name)\"")
+    }
+    guard case .object(let doc) = try JSONParser.parse(SchemaJSON.encode(schema)),
+      let classes = doc.first(where: { $0.key == "classes" })?.value
+    else {
+      Issue.record("no classes in the schema JSON")
+      return
+    }
+    var w = JSONWriter(indent: 0)
+    w.value(classes)
+    let text = """
+      {"schemaVersion": \(version), "schema": \(String(decoding: w.buffer, as: UTF8.self)),
+       "migrations": [{"version": \(version), "steps": [\(steps.joined(separator: ", "))]}]}
+      """
+    let before = try RealmDumper.dumpJSONL(path)
+    _ = try Migrator.migrate(path: path, plan: try PlanDecoder.decode(Array(text.utf8)))
+    let diff = DumpComparison.compareDumps(
+      expected: before, actual: try RealmDumper.dumpJSONL(path), schema: try RealmDumper.schemaJSON(path))
+    #expect(diff.isEmpty, "\(diff.prefix(5))")
+  }
+}
