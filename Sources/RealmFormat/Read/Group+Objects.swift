@@ -20,6 +20,7 @@ extension Group {
     var values: [RealmValue] = []
     values.reserveCapacity(plans.count)
     let budget = makeBudget()
+    var columns = [[RealmValue]](repeating: [], count: plans.count)
     var bodyError: (any Error)?
     do {
       try clusterTree.forEachLeaf(root: table.clusterRoot) { (leaf) throws(FormatError) in
@@ -28,11 +29,16 @@ extension Group {
           return
         }
         let cursors = try self.cursors(leaf, plans)
-        let first = remainingSkip
+        let rows = remainingSkip..<leaf.count
         remainingSkip = 0
-        for row in first..<leaf.count {
+        // Column by column: one dispatch per column and leaf, not per value.
+        for c in 0..<cursors.count {
+          columns[c].removeAll(keepingCapacity: true)
+          try appendColumn(cursors[c], plans[c], rows: rows, budget: budget, into: &columns[c])
+        }
+        for (n, row) in rows.enumerated() {
           values.removeAll(keepingCapacity: true)
-          try rowValues(cursors, plans, row: row, depth: 0, budget: budget, into: &values)
+          for c in 0..<columns.count { values.append(columns[c][n]) }
           do {
             try body(leaf.key(row), values)
           } catch {
@@ -110,6 +116,34 @@ extension Group {
         out.append(try value(leaf, row, target: plans[c].target, depth: depth, budget: budget) ?? .null)
       case .collection(let refs):
         out.append(try collection(refs, row, plans[c], depth: depth, budget: budget))
+      }
+    }
+  }
+
+  /// Appends the values of `rows` of one column leaf to `out`.
+  func appendColumn(
+    _ cursor: Cursor, _ plan: ColumnDecodePlan, rows: Range<Int>, budget: DecodeBudget, into out: inout [RealmValue]
+  ) throws(FormatError) {
+    out.reserveCapacity(rows.count)
+    switch cursor {
+    case .collection(let refs):
+      for row in rows { out.append(try collection(refs, row, plan, depth: 0, budget: budget)) }
+    case .scalar(let leaf):
+      switch leaf {
+      case .int(let l):
+        for row in rows { out.append(l.value(row).map { .int($0) } ?? .null) }
+      case .string(let l, let nullable):
+        for row in rows {
+          if let b = try l.bytes(row) {
+            out.append(.string(String(decoding: b, as: UTF8.self)))
+          } else {
+            out.append(nullable ? .null : .string(""))
+          }
+        }
+      case .floating(let l):
+        for row in rows { out.append(l.value(row)) }
+      default:
+        for row in rows { out.append(try value(leaf, row, target: plan.target, depth: 0, budget: budget) ?? .null) }
       }
     }
   }
