@@ -44,7 +44,8 @@ let package = Package(
       name: "RealmMigrationTests", dependencies: ["RealmMigration", "RealmTestSupport"],
       swiftSettings: strict),
     .testTarget(
-      name: "RealmCLITests", dependencies: ["RealmCLI", "RealmTestSupport"], swiftSettings: strict),
+      name: "RealmCLITests", dependencies: ["RealmCLI", "RealmTestSupport"], exclude: ["Snapshots"],
+      swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]
 )

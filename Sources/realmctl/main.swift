@@ -1,3 +1,11 @@
 import RealmCLI
 
-print(RealmCtl.version)
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+exit(RealmCtl.main())

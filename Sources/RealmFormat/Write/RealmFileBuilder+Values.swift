@@ -200,7 +200,7 @@ extension RealmFileBuilder {
   }
 
   /// The leaf of one column for resolved values (§6).
-  private func columnLeaf(_ column: ColumnPlan, _ values: ArraySlice<RealmValue>) throws(FormatError) -> Ref {
+  private func columnLeaf(_ column: ColumnLayout, _ values: ArraySlice<RealmValue>) throws(FormatError) -> Ref {
     guard let p = column.property else { return .null }
     let nullable = column.attributes.contains(.nullable)
     switch p.collection {

@@ -1,6 +1,6 @@
 /// The layout decided for one table before any object is written: columns with their
 /// ColKeys, spec attributes and link partners (§4.1-4.5, §4.8).
-struct ColumnPlan {
+struct ColumnLayout {
   /// Property name; nil for backlink columns.
   var name: String?
   /// The property; nil for backlink columns.
@@ -34,9 +34,9 @@ struct TablePlan {
   /// Table key = position in the group's table array (tag 0, §3.3).
   var key: Int
   /// Public columns in property order.
-  var columns: [ColumnPlan]
+  var columns: [ColumnLayout]
   /// Backlink columns, after the public ones.
-  var backlinks: [ColumnPlan] = []
+  var backlinks: [ColumnLayout] = []
   /// Index of the primary-key column in ``columns``.
   var primaryKey: Int?
 
@@ -49,7 +49,7 @@ struct TablePlan {
     let leaf = columns.count + backlinks.count
     let colKey = ColKey(leafIndex: leaf, type: .backlink, attributes: [], tag: UInt32(key))
     backlinks.append(
-      ColumnPlan(
+      ColumnLayout(
         name: nil, property: nil, type: .backlink, attributes: [], colKey: colKey,
         oppositeTable: originTable, oppositeColumn: originColumn))
     return colKey
@@ -89,7 +89,7 @@ extension TablePlan {
       tables.append(
         TablePlan(
           name: FormatConstants.metadataTable, objectSchema: nil, key: 0,
-          columns: [ColumnPlan(name: "version", property: Property(name: "version", type: .int), type: .int, attributes: [], colKey: colKey)]))
+          columns: [ColumnLayout(name: "version", property: Property(name: "version", type: .int), type: .int, attributes: [], colKey: colKey)]))
     }
     let classes = schema.classes.sorted { SetOrdering.compareStrings($0.name, $1.name) < 0 }
     var names = Set<String>()
@@ -119,7 +119,7 @@ extension TablePlan {
   }
 
   private static func planClass(_ c: ObjectSchema, key: Int) throws(FormatError) -> TablePlan {
-    var columns = [ColumnPlan]()
+    var columns = [ColumnLayout]()
     var primaryKey: Int?
     var seen = Set<String>()
     for (i, p) in c.properties.enumerated() {
@@ -154,7 +154,7 @@ extension TablePlan {
       // The primary key's index is not recorded in the spec attributes (§4.5).
       if p.isIndexed && !isPrimary { attributes.insert(.indexed) }
       let colKey = ColKey(leafIndex: i, type: columnType(p.type), attributes: attributes, tag: UInt32(key))
-      var plan = ColumnPlan(name: p.name, property: p, type: columnType(p.type), attributes: attributes, colKey: colKey)
+      var plan = ColumnLayout(name: p.name, property: p, type: columnType(p.type), attributes: attributes, colKey: colKey)
       plan.hasIndex = wantsIndex
       columns.append(plan)
     }

@@ -188,6 +188,8 @@ public struct MigrationPlanner {
           expr = try expressions.compileValue(a.expression, in: before, schema: schemaNow, newProperties: newProps)
         } catch let e as MigrationError {
           throw e
+        } catch let e as ExpressionError {
+          throw MigrationError.plan("\(a.path), column \(e.column)", e.message)
         } catch {
           throw MigrationError.plan(a.path, "\(error)")
         }
@@ -267,6 +269,8 @@ public struct MigrationPlanner {
       return try expressions.compileFilter(source, in: c, schema: s)
     } catch let e as MigrationError {
       throw e
+    } catch let e as ExpressionError {
+      throw MigrationError.plan("\(path), column \(e.column)", e.message)
     } catch {
       throw MigrationError.plan(path, "\(error)")
     }

@@ -1,0 +1,123 @@
+import RealmFormat
+import RealmJSON
+
+/// The status `realmctl` exits with, following sysexits(3) (style guide §2.5).
+///
+/// The table is documented in `docs/exit-codes.md` and `docs/CLI.md`; a test keeps them in
+/// sync with ``allCases``.
+public enum ExitCode: Int32, Sendable, Hashable, CaseIterable {
+  /// The command succeeded, or help or the version was printed.
+  case success = 0
+  /// The command ran but the answer is "no" (a check found problems, some files failed).
+  case failure = 1
+  /// Bad command line (`EX_USAGE`).
+  case usage = 64
+  /// Corrupt or unsupported Realm file, invalid plan, refused migration (`EX_DATAERR`).
+  case dataError = 65
+  /// An input file is missing or unreadable (`EX_NOINPUT`).
+  case noInput = 66
+  /// An internal invariant failed and was caught as an error: a bug (`EX_SOFTWARE`).
+  case software = 70
+  /// The output or a temporary file cannot be created (`EX_CANTCREAT`).
+  case cannotCreate = 73
+  /// `read`, `write`, `fsync` or `mmap` failed (`EX_IOERR`).
+  case ioError = 74
+  /// The file is locked by another process; retry later (`EX_TEMPFAIL`).
+  case temporaryFailure = 75
+  /// Permission denied (`EX_NOPERM`).
+  case noPermission = 77
+
+  /// The sysexits name, as in the documentation table.
+  public var name: String {
+    switch self {
+    case .success: "success"
+    case .failure: "failure"
+    case .usage: "EX_USAGE"
+    case .dataError: "EX_DATAERR"
+    case .noInput: "EX_NOINPUT"
+    case .software: "EX_SOFTWARE"
+    case .cannotCreate: "EX_CANTCREAT"
+    case .ioError: "EX_IOERR"
+    case .temporaryFailure: "EX_TEMPFAIL"
+    case .noPermission: "EX_NOPERM"
+    }
+  }
+
+  /// When the code is used, one line for the documentation table.
+  public var meaning: String {
+    switch self {
+    case .success: "The command succeeded, or help or the version was printed"
+    case .failure:
+      "The command ran but the answer is \"no\": `open --check` found problems, or some files of `migrate` failed"
+    case .usage: "Bad command line: unknown option, missing or invalid argument"
+    case .dataError:
+      "Corrupt, encrypted or unsupported Realm file; unknown class; invalid plan or data file; migration refused"
+    case .noInput: "An input file is missing or unreadable"
+    case .software: "Internal error (a bug, please report it)"
+    case .cannotCreate: "The output file or a temporary file cannot be created"
+    case .ioError: "A read, write, fsync or mmap failed"
+    case .temporaryFailure:
+      "The Realm file is open in another process (its `.lock` is held); retry later"
+    case .noPermission: "Permission denied"
+    }
+  }
+}
+
+/// An error that knows its own exit code: the extension point for errors of other modules.
+///
+/// ``ExitCode/forError(_:)`` asks this protocol for error types it does not switch on itself,
+/// so a module can be wired without touching this file:
+/// ```swift
+/// extension StorageError: ExitCodeMapping {
+///   public var exitCode: ExitCode { switch code { case .locked: .temporaryFailure ... } }
+/// }
+/// ```
+public protocol ExitCodeMapping: Error {
+  /// The status the process exits with when this error ends a command.
+  var exitCode: ExitCode { get }
+}
+
+extension ExitCode {
+  /// The exit code for an error that ended a command: the one place errors become codes.
+  ///
+  /// Known error types are switched on exhaustively by their `code`; other modules' errors
+  /// conform to ``ExitCodeMapping``. Anything else is a bug (70).
+  public static func forError(_ error: any Error) -> ExitCode {
+    switch error {
+    case is UsageError:
+      return .usage
+    case let error as RealmCtlError:
+      return forCode(error.code)
+    case let error as FormatError:
+      return forCode(error.code)
+    case is JSONParseError:
+      return .dataError
+    case let error as any ExitCodeMapping:
+      return error.exitCode
+    default:
+      return .software
+    }
+  }
+
+  static func forCode(_ code: RealmCtlError.Code) -> ExitCode {
+    switch code {
+    case .notWired, .internalError: .software
+    case .fileNotFound, .unreadable: .noInput
+    case .permissionDenied: .noPermission
+    case .cannotCreateOutput: .cannotCreate
+    case .ioFailure: .ioError
+    case .locked: .temporaryFailure
+    case .invalidInput: .dataError
+    // The reader went away (`realmctl dump | head`): not a failure of ours (see RealmCtl.run).
+    case .brokenPipe: .success
+    case .outputFailed: .ioError
+    }
+  }
+
+  static func forCode(_ code: FormatError.Code) -> ExitCode {
+    switch code {
+    case .truncated, .notRealmFile, .encrypted, .unsupportedVersion, .corrupt, .limitExceeded:
+      .dataError
+    }
+  }
+}

@@ -1,0 +1,149 @@
+/// A compiled node: its static type and the closure that computes it per object.
+typealias Evaluator = @Sendable (inout EvaluationContext) throws(EvaluationError) -> RealmValue
+
+struct Compiled {
+  var type: ExpressionType
+  var evaluate: Evaluator
+  /// The value, when the node is a literal (used for regex patterns and folding).
+  var constant: RealmValue?
+  /// The operands, when the node is a string concatenation (flattened into an outer one).
+  var concatenatedParts: [Evaluator]?
+
+  init(type: ExpressionType, evaluate: @escaping Evaluator, constant: RealmValue? = nil) {
+    self.type = type
+    self.evaluate = evaluate
+    self.constant = constant
+  }
+
+  static func constant(_ v: RealmValue, _ type: ExpressionType) -> Compiled {
+    Compiled(type: type, evaluate: { _ in v }, constant: v)
+  }
+}
+
+/// Type-checks a syntax tree against the class's schema and turns it into closures, with
+/// property names resolved to indices. One pass: each node is checked, then built.
+struct Compiler {
+  let schema: Schema
+  let objectSchema: ObjectSchema
+  let newValues: [NewValue]
+  /// In a `where` filter a bare name is a property of the class.
+  let isPredicate: Bool
+  let source: String
+  private let utf8: [UInt8]
+  private let columns: ColumnMap
+
+  init(schema: Schema, objectSchema: ObjectSchema, newValues: [NewValue], isPredicate: Bool, source: String) {
+    self.schema = schema
+    self.objectSchema = objectSchema
+    self.newValues = newValues
+    self.isPredicate = isPredicate
+    self.source = source
+    self.utf8 = Array(source.utf8)
+    self.columns = ColumnMap(source: source)
+  }
+
+  // MARK: - Helpers
+
+  func column(_ node: Syntax) -> Int { columns.column(of: SourcePosition(offset: node.start)) }
+  func column(offset: Int) -> Int { columns.column(of: SourcePosition(offset: offset)) }
+
+  /// The node's source text, for messages.
+  func text(_ node: Syntax) -> String {
+    let lo = min(max(0, node.start), utf8.count)
+    let hi = min(max(lo, node.end), utf8.count)
+    return String(decoding: utf8[lo..<hi], as: UTF8.self)
+  }
+
+  func fail(_ node: Syntax, _ message: String) -> ExpressionError.Located {
+    .init(node.start, message)
+  }
+
+  // MARK: - Dispatch
+
+  func compile(_ node: Syntax) throws(ExpressionError.Located) -> Compiled {
+    switch node.kind {
+    case .int(let v): return .constant(.int(v), .int)
+    case .double(let v): return .constant(.double(v), .double)
+    case .string(let v): return .constant(.string(v), .string)
+    case .bool(let v): return .constant(.bool(v), .bool)
+    case .null: return .constant(.null, .null)
+    case .list(let items): return try compileList(items, node)
+    case .root(let root):
+      throw fail(node, "'\(root.rawValue)' must be followed by a property name, as in '\(root.rawValue).\(objectSchema.properties.first?.name ?? "name")'")
+    case .bare(let name): return try compileBare(name, node)
+    case .member(let base, let name, let nameStart): return try compileMember(base, name, nameStart, node)
+    case .aggregate(let base, let name): return try compileAggregate(base, name, node)
+    case .index(let base, let subscriptNode): return try compileIndex(base, subscriptNode, node)
+    case .call(let name, let arguments): return try compileCall(name, arguments, node)
+    case .unary(let op, let operand): return try compileUnary(op, operand, node)
+    case .binary(let op, let left, let right): return try compileBinary(op, left, right, node)
+    case .comparison(let op, let ci, let left, let right, let quantifier):
+      return try compileComparison(op, caseInsensitive: ci, left, right, quantifier, node)
+    case .conditional(let c, let a, let b): return try compileConditional(c, a, b, node)
+    }
+  }
+
+  private func compileList(_ items: [Syntax], _ node: Syntax) throws(ExpressionError.Located) -> Compiled {
+    var compiled: [Compiled] = []
+    var element = ExpressionType.null
+    for (i, item) in items.enumerated() {
+      let c = try compile(item)
+      if c.type.isCollection { throw fail(item, "a list cannot contain a \(c.type.isList ? "list" : "collection") ('\(text(item))')") }
+      element = i == 0 ? c.type : try unify(element, c.type, item, "list elements")
+      compiled.append(c)
+    }
+    let target = element
+    compiled = compiled.map { coerce($0, to: target) }
+    let type = ExpressionType(.list(element))
+    if compiled.allSatisfy({ $0.constant != nil }) {
+      return .constant(.list(compiled.compactMap(\.constant)), type)
+    }
+    let evaluators = compiled.map(\.evaluate)
+    return Compiled(
+      type: type,
+      evaluate: { (ctx: inout EvaluationContext) throws(EvaluationError) -> RealmValue in
+        var values: [RealmValue] = []
+        values.reserveCapacity(evaluators.count)
+        for e in evaluators { values.append(try e(&ctx)) }
+        return .list(values)
+      })
+  }
+
+  private func compileConditional(
+    _ c: Syntax, _ a: Syntax, _ b: Syntax, _ node: Syntax
+  ) throws(ExpressionError.Located) -> Compiled {
+    let condition = try compile(c)
+    try requireBool(condition.type, c, "the condition of '?'")
+    let whenTrue = try compile(a)
+    let whenFalse = try compile(b)
+    let type = try unify(whenTrue.type, whenFalse.type, node, "the branches of '?'")
+    let ec = condition.evaluate
+    let ea = coerce(whenTrue, to: type).evaluate
+    let eb = coerce(whenFalse, to: type).evaluate
+    return Compiled(
+      type: type,
+      evaluate: { (ctx: inout EvaluationContext) throws(EvaluationError) -> RealmValue in
+        if case .bool(true) = try ec(&ctx) { return try ea(&ctx) }
+        return try eb(&ctx)
+      })
+  }
+
+  func requireBool(_ t: ExpressionType, _ node: Syntax, _ what: String) throws(ExpressionError.Located) {
+    guard t.isBool || t.isMixed || t.isNull else {
+      throw fail(node, "\(what) must be a bool, but '\(text(node))' is \(t)")
+    }
+  }
+}
+
+/// A value set earlier in the same `transform` step, readable as `new.name`.
+public struct NewValue: Sendable, Hashable {
+  /// Property name.
+  public var name: String
+  /// Its type (the compiled expression's type, or the schema's).
+  public var type: ExpressionType
+  /// Creates an entry.
+  public init(name: String, type: ExpressionType) {
+    self.name = name
+    self.type = type
+  }
+}

@@ -1,0 +1,70 @@
+/// A fault found while compiling an expression or a `where` filter: a syntax error, an
+/// unknown name, a type mismatch or a limit.
+///
+/// `column` is 1-based and counts characters of the expression source. The migrator prefixes
+/// the plan's JSON path: `migrations[1].steps[0].set.fullName, column 12: ...`.
+public struct ExpressionError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// 1-based character column of the fault in the source.
+  public var column: Int
+  /// One sentence saying what is wrong, without the column.
+  public var message: String
+
+  /// Creates an error.
+  public init(column: Int, message: String) {
+    self.column = column
+    self.message = message
+  }
+
+  /// `column N: message`.
+  public var description: String { "column \(column): \(message)" }
+}
+
+/// A fault while evaluating a compiled expression on one object: a failed conversion,
+/// an integer overflow, a division by zero, a value of the wrong type in a `mixed`
+/// property, or an error from the link resolver.
+///
+/// The migrator adds the class and object key.
+public struct EvaluationError: Error, Sendable, CustomStringConvertible {
+  /// 1-based column of the failing operation in the expression source.
+  public var column: Int
+  /// One sentence naming the failing function or operator and the value.
+  public var message: String
+  /// The resolver's error, when following a link failed.
+  public var underlying: (any Error)?
+  /// The object being evaluated, when the caller said (``MigrationExpressionEngine`` does).
+  public var objectKey: Int64?
+
+  /// Creates an error.
+  public init(column: Int, message: String, underlying: (any Error)? = nil, objectKey: Int64? = nil) {
+    self.column = column
+    self.message = message
+    self.underlying = underlying
+    self.objectKey = objectKey
+  }
+
+  /// `column N: message`, after `object K, ` when the object key is known.
+  public var description: String {
+    (objectKey.map { "object \($0), " } ?? "") + "column \(column): \(message)"
+  }
+}
+
+/// Where a node starts in the source: a byte offset, turned into a character column
+/// only when an error is reported.
+struct SourcePosition: Hashable, Sendable {
+  /// Byte offset into the UTF-8 source.
+  var offset: Int
+}
+
+/// Converts byte offsets of one source text into 1-based character columns.
+struct ColumnMap: Sendable {
+  let source: String
+
+  /// The 1-based character column of the byte at `offset`.
+  func column(of location: SourcePosition) -> Int {
+    let utf8 = source.utf8
+    let end = utf8.index(utf8.startIndex, offsetBy: min(max(0, location.offset), utf8.count))
+    // Round down to a character boundary so a fault inside a character points at it.
+    let prefix = source[source.startIndex..<end]
+    return prefix.count + 1
+  }
+}

@@ -1,0 +1,96 @@
+import Testing
+
+@testable import RealmCLI
+
+/// The help of every command, compared with `Snapshots/help-<command>.txt` (80 columns).
+///
+/// The snapshots were checked byte for byte against swift-argument-parser 1.8.2's output for
+/// a reference tool with the same declarations.
+@Suite struct HelpSnapshotTests {
+  static let commandNames = CommandRegistry.all.map(\.spec.name)
+
+  private func run(_ words: [String]) -> (stdout: String, stderr: String, status: Int32) {
+    let out = TextOutput.memory()
+    let err = TextOutput.memory()
+    let status = RealmCtl.run(arguments: words, standardOutput: out, standardError: err)
+    return (out.text, err.text, status)
+  }
+
+  @Test func rootHelpMatchesSnapshot() throws {
+    let output = run(["--help"])
+    #expect(output.status == 0)
+    #expect(output.stderr.isEmpty)
+    try Snapshot.assertMatches(output.stdout, named: "help-realmctl.txt")
+  }
+
+  @Test("command help matches its snapshot", arguments: commandNames)
+  func commandHelpMatchesSnapshot(name: String) throws {
+    let output = run([name, "--help"])
+    #expect(output.status == 0)
+    #expect(output.stderr.isEmpty)
+    try Snapshot.assertMatches(output.stdout, named: "help-\(name).txt")
+  }
+
+  @Test func helpCommandHelpMatchesSnapshot() throws {
+    try Snapshot.assertMatches(run(["help", "help"]).stdout, named: "help-help.txt")
+  }
+
+  @Test("every way of asking prints the same help", arguments: commandNames)
+  func everyWayOfAskingIsTheSame(name: String) {
+    let reference = run([name, "--help"]).stdout
+    #expect(run([name, "-h"]).stdout == reference)
+    #expect(run(["help", name]).stdout == reference)
+    #expect(run(["help", name, "--help"]).stdout == reference)
+    #expect(run([name, "some.realm", "--help"]).stdout == reference)
+    #expect(run([name, "--no-such-option", "-h"]).stdout == reference)
+  }
+
+  @Test func rootHelpIsPrintedForNoArgumentsHelpAndDoubleDash() {
+    let reference = run(["--help"]).stdout
+    #expect(reference.hasPrefix("OVERVIEW: Inspect, migrate and create Realm database files."))
+    #expect(reference.hasSuffix("\n\n  See 'realmctl help <subcommand>' for detailed help.\n"))
+    for words in [[], ["-h"], ["help"], ["--"], ["help", "no-such-command"]] {
+      let output = run(words)
+      #expect(output.stdout == reference, "\(words)")
+      #expect(output.status == 0)
+    }
+  }
+
+  @Test func rootHelpListsEveryCommandWithItsAbstract() {
+    let help = run(["help"]).stdout
+    for command in CommandRegistry.all {
+      #expect(help.contains("\n  \(command.spec.name)"), "\(command.spec.name)")
+    }
+    #expect(!help.contains("\n  help "))
+  }
+
+  @Test func versionIsPrintedFromAnywhere() {
+    for words in [["--version"], ["schema", "--version"], ["dump", "x.realm", "--version"]] {
+      let output = run(words)
+      #expect(output.stdout == RealmCtl.version + "\n")
+      #expect(output.status == 0)
+    }
+  }
+
+  @Test func helpWrapsToTheTerminalWidth() {
+    let out = TextOutput.memory()
+    _ = RealmCtl.run(
+      arguments: ["schema", "--help"], standardOutput: out, standardError: .memory(),
+      terminal: Terminal(width: 50))
+    // swift-argument-parser 1.8.2 with COLUMNS=50 prints exactly this section.
+    #expect(
+      out.text.hasSuffix(
+        """
+        OPTIONS:
+          --format <format>       The output format.
+                                  (values: text, json,
+                                  swift; default: text)
+          --class <name>          Print only the class
+                                  named <name>.
+          --version               Show the version.
+          -h, --help              Show help information.
+
+
+        """))
+  }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import RealmTestSupport
+import Testing
+
+@testable import RealmCLI
+
+/// `RealmCtl.run` in-process: what reaches each output and the exit status.
+@Suite struct RunTests {
+  private func run(_ words: [String], terminal: Terminal = .plain) -> (
+    stdout: String, stderr: String, status: Int32
+  ) {
+    let out = TextOutput.memory()
+    let err = TextOutput.memory()
+    let status = RealmCtl.run(
+      arguments: words, standardOutput: out, standardError: err, terminal: terminal)
+    return (out.text, err.text, status)
+  }
+
+  @Test func aMissingInputFileExits66WithOneLine() {
+    for words in [
+      ["open", "/no/such.realm"], ["schema", "/no/such.realm"], ["dump", "/no/such.realm"],
+      ["compact", "/no/such.realm"], ["rename-property", "/no/such.realm", "A", "b", "c"],
+      ["migrate", "--plan", "/no/such.realm", "a.realm"],
+      ["create", "out.realm", "--schema", "/no/such.realm"],
+    ] {
+      let output = run(words)
+      #expect(output.status == 66, "\(words)")
+      #expect(output.stderr == "Error: No such file: '/no/such.realm'\n", "\(words)")
+      #expect(output.stdout.isEmpty)
+    }
+  }
+
+  @Test func aDirectoryIsNotAnInputFile() throws {
+    let directory = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let output = run(["open", directory.path])
+    #expect(output.status == 66)
+    #expect(output.stderr == "Error: '\(directory.path)' is a directory, not a file\n")
+  }
+
+  @Test func unwiredBodiesFailAsInternalErrors() {
+    let fixture = Fixtures.url("alltypes/before.realm").path
+    let output = run(["open", fixture])
+    #expect(output.status == 70)
+    #expect(
+      output.stderr
+        == "Error: internal error: 'realmctl open' is not wired to its implementation yet; please report it\n"
+    )
+  }
+
+  @Test func csvWithoutAClassIsAUsageError() {
+    let output = run(["dump", "a.realm", "--format", "csv"])
+    #expect(output.status == 64)
+    #expect(
+      output.stderr == """
+        Error: The csv format prints one class: add '--class <name>'
+        Usage: realmctl dump <file> [--format <format>] [--class <name>] [--limit <n>] [--offset <n>] [--where <query>]
+          See 'realmctl dump --help' for more information.
+
+        """)
+  }
+
+  @Test func backupTakesASingleFile() {
+    let output = run(["migrate", "--plan", "p.json", "--backup", "b", "x.realm", "y.realm"])
+    #expect(output.status == 64)
+    #expect(
+      output.stderr.hasPrefix(
+        "Error: '--backup <path>' names one copy, so it takes a single file\n"))
+  }
+
+  @Test func colouredErrorsOnlyWhenTheTerminalAllowsIt() {
+    let coloured = run(["open", "/no/such.realm"], terminal: Terminal(usesColor: true))
+    #expect(coloured.stderr == "\u{1B}[1;31mError:\u{1B}[0m No such file: '/no/such.realm'\n")
+  }
+
+  @Test func aBrokenPipeEndsQuietlyWithSuccess() throws {
+    var fds: [Int32] = [0, 0]
+    #expect(pipe(&fds) == 0)
+    close(fds[0])
+    // Ignored for the whole test process and never restored: tests run in parallel.
+    signal(SIGPIPE, SIG_IGN)
+    defer { close(fds[1]) }
+    let err = TextOutput.memory()
+    let status = RealmCtl.run(
+      arguments: ["--help"], standardOutput: TextOutput(FileDescriptorDestination(fd: fds[1])),
+      standardError: err)
+    #expect(status == 0)
+    #expect(err.text.isEmpty)
+  }
+
+  @Test func aFailingStandardOutputIsAnIOError() {
+    let err = TextOutput.memory()
+    // fd -1 is never open: write(2) fails with EBADF.
+    let status = RealmCtl.run(
+      arguments: ["--version"], standardOutput: TextOutput(FileDescriptorDestination(fd: -1)),
+      standardError: err)
+    #expect(status == 74)
+    #expect(err.text.hasPrefix("Error: Cannot write to file descriptor -1: "))
+  }
+
+  @Test func createRefusesToOverwriteAnExistingFile() throws {
+    let schema = Fixtures.url("alltypes/schema.json").path
+    let existing = Fixtures.url("alltypes/before.realm").path
+    let output = run(["create", existing, "--schema", schema])
+    #expect(output.status == 73)
+    #expect(
+      output.stderr
+        == "Error: '\(existing)' already exists; remove it or choose another output name\n")
+  }
+
+  @Test func reportErrorPrintsOneLineAndReturnsTheCode() throws {
+    let err = TextOutput.memory()
+    let context = CommandContext(
+      standardOutput: .memory(), standardError: err, terminal: .plain, environment: [:])
+    let code = try context.reportError(RealmCtlError.fileNotFound("b.realm"), subject: "b.realm")
+    #expect(code == .noInput)
+    #expect(err.text == "Error: b.realm: No such file: 'b.realm'\n")
+  }
+
+  private struct Mystery: Error, CustomStringConvertible {
+    var description: String { "something odd" }
+  }
+
+  @Test func unknownErrorsAreReportedAsInternal() {
+    #expect(
+      RealmCtl.errorMessage(for: Mystery()) == "Internal error: something odd; please report it")
+  }
+}
