@@ -4,10 +4,9 @@ extension Group {
   /// every object of `table`, in ascending key order.
   ///
   /// Streams leaf by leaf: column accessors are built once per cluster leaf, and the values of
-  /// one leaf (at most 256 objects in files written by release builds of Realm) are decoded
-  /// column by column straight from the mapping before its objects are passed on, so memory
-  /// stays flat in the size of the table. A damaged leaf throws before any of its objects is
-  /// delivered. Links become ``RealmValue/link(_:)`` (null when they
+  /// up to 256 objects at a time are decoded column by column straight from the mapping
+  /// before those objects are passed on, so memory stays flat in the size of the table. A
+  /// damaged value throws before the objects of its batch are delivered. Links become ``RealmValue/link(_:)`` (null when they
   /// point to a tombstone), links to embedded objects become ``RealmValue/embedded(_:)`` with
   /// the object inline.
   ///
@@ -32,21 +31,25 @@ extension Group {
           return
         }
         let cursors = try self.cursors(leaf, plans)
-        let rows = remainingSkip..<leaf.count
+        let first = remainingSkip
         remainingSkip = 0
-        // Column by column: one dispatch per column and leaf, not per value.
-        for c in 0..<cursors.count {
-          columns[c].removeAll(keepingCapacity: true)
-          try appendColumn(cursors[c], plans[c], rows: rows, budget: budget, into: &columns[c])
-        }
-        for (n, row) in rows.enumerated() {
-          values.removeAll(keepingCapacity: true)
-          for c in 0..<columns.count { values.append(columns[c][n]) }
-          do {
-            try body(leaf.key(row), values)
-          } catch {
-            bodyError = error
-            throw FormatError(.corrupt, "iteration stopped by its caller")
+        // Column by column, one dispatch per column and batch rather than per value; batches
+        // of at most 256 rows keep memory bounded even for a hostile leaf of 2^24 objects.
+        for start in stride(from: first, to: leaf.count, by: Group.rowBatch) {
+          let rows = start..<min(start + Group.rowBatch, leaf.count)
+          for c in 0..<cursors.count {
+            columns[c].removeAll(keepingCapacity: true)
+            try appendColumn(cursors[c], plans[c], rows: rows, budget: budget, into: &columns[c])
+          }
+          for (n, row) in rows.enumerated() {
+            values.removeAll(keepingCapacity: true)
+            for c in 0..<columns.count { values.append(columns[c][n]) }
+            do {
+              try body(leaf.key(row), values)
+            } catch {
+              bodyError = error
+              throw FormatError(.corrupt, "iteration stopped by its caller")
+            }
           }
         }
       }
@@ -64,6 +67,9 @@ extension Group {
   }
 
   // MARK: - Internals
+
+  /// Rows decoded together (the cluster size of release builds of Realm).
+  static let rowBatch = 256
 
   /// Position of `table` in ``tables``.
   func tableIndex(_ table: Table) -> Int? {
