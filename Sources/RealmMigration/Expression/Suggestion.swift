@@ -1,7 +1,7 @@
 /// "Did you mean" suggestions by edit distance.
-enum Suggestion {
+public enum Suggestion {
   /// The candidate closest to `name`, when close enough to be a likely typo.
-  static func closest(to name: String, among candidates: [String]) -> String? {
+  public static func closest(to name: String, among candidates: [String]) -> String? {
     let limit = min(3, max(1, (name.count + 2) / 3))
     var best: (String, Int)?
     for c in candidates {
@@ -12,7 +12,7 @@ enum Suggestion {
   }
 
   /// ` (did you mean 'x'?)` or an empty string.
-  static func hint(for name: String, among candidates: [String]) -> String {
+  public static func hint(for name: String, among candidates: [String]) -> String {
     closest(to: name, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
   }
 

@@ -61,10 +61,15 @@ public final class MigrationExecutor {
       var after = 0
       var touched = 0
       let rewritten = !c.isUnchanged
+      let needsFinalize = c.finalSchema.properties.contains { $0.type == .object || $0.type == .mixed || $0.collection != .single }
       if c.sourceClass != nil {
         try forEachMigrated(c, deleted: { _ in }, counting: { before += 1 }) { key, values, changed in
           var out = values
-          for i in out.indices { out[i] = try self.finalize(out[i], property: c.finalSchema.properties[i]) }
+          // Only links, mixed values and collections can need rewriting (renamed, deleted or
+          // embedded targets); skipping the rest avoids copying every object's values.
+          if needsFinalize {
+            for i in out.indices { out[i] = try self.finalize(out[i], property: c.finalSchema.properties[i]) }
+          }
           try pk.record(key: key, values: out)
           try sink.add(key: key, values: out)
           after += 1
