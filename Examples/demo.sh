@@ -67,6 +67,11 @@ example rename-class "Rename a class: Dog -> Pet (links follow)" Pet
 example add-property "Add a required property with a default, and an optional one" Person
 example remove-property "Remove a property: Person.email" Person
 example transform "Transform: fullName from firstName + lastName (v2), age int -> string (v3)" Person
+printf '\n---- %s (%s/split-name/plan.json)\n' "Split fullName back into firstName and lastName (v3 -> v4, on the result above)" "$STEPS"
+rm -f "$BUILD/step-split-name.realm" "$BUILD/step-split-name.realm.lock"
+cp "$BUILD/step-transform.realm" "$BUILD/step-split-name.realm"
+run migrate --plan "$STEPS/split-name/plan.json" "$BUILD/step-split-name.realm"
+run dump "$BUILD/step-split-name.realm" --format table --class Person
 example delete-objects "Delete the objects matching a where filter (links to them become null)" Dog
 run dump "$BUILD/step-delete-objects.realm" --format table --class Person
 example delete-class "Delete a class: Dog" -

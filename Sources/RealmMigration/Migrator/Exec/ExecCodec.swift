@@ -52,7 +52,7 @@ struct ExecCodec {
     }
     guard answered == key else {
       throw failure(
-        path, "output line \(number): expected the answer for key \(key), found '$key' \(answered) (answers must keep the input order)")
+        path, "output line \(number): expected the answer for key \(key), found '$key' \(answered) (each object needs exactly one answer, in the order the objects were given)")
     }
     var values = decoded.values
     for i in decoded.missing where i < original.count && i < values.count { values[i] = original[i] }
