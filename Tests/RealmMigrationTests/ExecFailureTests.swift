@@ -60,11 +60,11 @@ import Testing
     Case(
       name: "another class",
       script: "for l in sys.stdin:\n    o = json.loads(l)\n    o['$class'] = 'Dog'\n    out(o)",
-      expected: ["output line 1", "'$class'", "Dog"]),
+      expected: ["output line 1", "expected '$class' 'Person', found 'Dog'"]),
     Case(
       name: "invalid JSON",
       script: "for l in sys.stdin:\n    o = json.loads(l)\n    sys.stdout.write('{\"$class\": \"Person\", oops\\n' if o['$key'] == 3 else json.dumps(o) + '\\n')",
-      expected: ["output line 4", "the answer for key 3"]),
+      expected: ["output line 4 (the answer for key 3) is not valid JSON"]),
     Case(
       name: "a value of the wrong type",
       script: "for l in sys.stdin:\n    o = json.loads(l)\n    if o['$key'] == 7: o['age'] = 'old'\n    out(o)",

@@ -35,28 +35,54 @@ struct ExecCodec {
   /// Decodes the answer for the object `key` whose values were `original`: properties the
   /// answer leaves out keep their values.
   func decodeAnswer(_ line: [UInt8], number: Int, key: Int64, original: [RealmValue], path: String) throws -> [RealmValue] {
+    let context = "output line \(number) (the answer for key \(key))"
+    let json: JSONValue
+    do {
+      json = try JSONParser.parse(line)
+    } catch {
+      throw failure(path, "\(context) is not valid JSON: column \(error.column): \(error.message)")
+    }
+    // Class and key first: a wrong one is the likelier mistake, and says more than a property error.
+    guard case .object = json else {
+      throw failure(path, "\(context): expected a JSON object, found \(Self.kind(of: json))")
+    }
+    guard case .string(let className)? = json["$class"] else {
+      throw failure(path, "\(context): expected '$class' '\(layout.name)', found \(json["$class"].map(Self.kind) ?? "none")")
+    }
+    guard className == layout.name else {
+      throw failure(path, "\(context): expected '$class' '\(layout.name)', found '\(className)'")
+    }
+    guard let answered = json["$key"] else {
+      throw failure(path, "output line \(number) has no '$key' (expected \(key); each object needs exactly one answer, in the order the objects were given)")
+    }
+    guard answered == .int(key) else {
+      let found = if case .int(let k) = answered { "\(k)" } else { Self.kind(of: answered) }
+      throw failure(
+        path,
+        "output line \(number): expected the answer for key \(key), found '$key' \(found) (each object needs exactly one answer, in the order the objects were given)")
+    }
     let decoded: DecodedObject
     do {
-      decoded = try decoder.decodeLine(line, line: number)
+      decoded = try decoder.decodeObject(json, line: number)
     } catch let e {
-      var where_ = e.path.isEmpty ? "" : "\(e.path): "
-      if e.path == "$class" || e.path == "$key" { where_ = "'\(e.path)': " }
-      throw failure(path, "output line \(number) (the answer for key \(key)): \(where_)\(e.message)")
-    }
-    guard decoded.className == layout.name else {
-      throw failure(
-        path, "output line \(number) (the answer for key \(key)): expected '$class' '\(layout.name)', found '\(decoded.className)'")
-    }
-    guard let answered = decoded.key else {
-      throw failure(path, "output line \(number) has no '$key' (expected \(key); answers must keep the input order)")
-    }
-    guard answered == key else {
-      throw failure(
-        path, "output line \(number): expected the answer for key \(key), found '$key' \(answered) (each object needs exactly one answer, in the order the objects were given)")
+      throw failure(path, "\(context): \(e.path.isEmpty ? "" : "\(e.path): ")\(e.message)")
     }
     var values = decoded.values
     for i in decoded.missing where i < original.count && i < values.count { values[i] = original[i] }
     return values
+  }
+
+  /// A short description of a JSON value's kind, for messages.
+  static func kind(of json: JSONValue) -> String {
+    switch json {
+    case .null: return "null"
+    case .bool: return "a boolean"
+    case .int(let i): return "the integer \(i)"
+    case .double: return "a number"
+    case .string(let s): return "the string '\(s.prefix(40))'"
+    case .array: return "an array"
+    case .object: return "an object"
+    }
   }
 
   func failure(_ path: String, _ message: String) -> MigrationError {
