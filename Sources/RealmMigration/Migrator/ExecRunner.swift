@@ -50,8 +50,6 @@ final class ExecRunner {
     produce: (_ emit: (Int64, [RealmValue]) throws -> Void) throws -> Void,
     consumeEscaping consume: @escaping (Int64, [RealmValue], Bool) throws -> Void
   ) throws {
-    let previousSIGPIPE = signal(SIGPIPE, SIG_IGN)  // a program that stops reading is an EPIPE, not our death
-    defer { signal(SIGPIPE, previousSIGPIPE) }
     let process = try ExecProcess(command: stage.command, path: stage.path)
     let writer = ExecInputWriter(fd: process.inputFD)
     let reader = ExecOutputReader(fd: process.outputFD, maxLineLength: Self.maxLineLength)

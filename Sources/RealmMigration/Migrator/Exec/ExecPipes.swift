@@ -32,6 +32,13 @@ final class ExecInputWriter: @unchecked Sendable {
   /// Starts the writing thread; it closes `fd` when done, through `closeInput`.
   func start(closeInput: @escaping @Sendable () -> Void) {
     Thread.detachNewThread { [self] in
+      // A program that stops reading makes write() raise SIGPIPE in this thread: blocked here,
+      // it stays pending and is dropped with the thread, and write() returns EPIPE. (Changing
+      // the process-wide disposition instead would race with other threads doing the same.)
+      var pipeSignal = sigset_t()
+      sigemptyset(&pipeSignal)
+      sigaddset(&pipeSignal, SIGPIPE)
+      pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
       self.loop()
       closeInput()
       self.condition.lock()
@@ -105,7 +112,7 @@ final class ExecInputWriter: @unchecked Sendable {
     }
   }
 
-  /// Writes every byte; false when the program no longer reads (EPIPE, with SIGPIPE ignored).
+  /// Writes every byte; false when the program no longer reads (EPIPE; SIGPIPE is blocked in this thread).
   private func writeAll(_ bytes: [UInt8]) -> Bool {
     bytes.withUnsafeBytes { raw -> Bool in
       guard let base = raw.baseAddress else { return true }

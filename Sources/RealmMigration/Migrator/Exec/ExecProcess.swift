@@ -42,11 +42,24 @@ final class ExecProcess: @unchecked Sendable {
     // dup2 clears O_CLOEXEC on the copies, so only fds 0 and 1 (and the inherited 2) survive.
     posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
     posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
+    // realmctl ignores SIGPIPE (and a caller may block signals); the program starts with the
+    // defaults, as from a shell, so that e.g. `sh -c "… | head"` inside it behaves normally.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    sigaddset(&defaults, SIGPIPE)
+    var emptyMask = sigset_t()
+    sigemptyset(&emptyMask)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setsigmask(&attributes, &emptyMask)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
     var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) }
     argv.append(nil)
     defer { for p in argv { free(p) } }
     var child: pid_t = 0
-    let rc = posix_spawnp(&child, program, &actions, nil, argv, environ)
+    let rc = posix_spawnp(&child, program, &actions, &attributes, argv, environ)
     close(stdinPipe[0])
     close(stdoutPipe[1])
     guard rc == 0 else {
