@@ -206,3 +206,31 @@ import Testing
     #expect(diff.isEmpty, "\(diff.prefix(5))")
   }
 }
+
+/// How often the program runs: once per step, except when objects are deleted after it (the
+/// class is then streamed twice: once to find the deleted keys, once to write).
+@Suite struct ExecRunCountTests {
+  typealias S = ExecTestSupport
+
+  func runs(steps: (_ exec: String) -> [String]) throws -> Int {
+    let (path, dir) = try S.copyOfFixture()
+    let log = dir.appendingPathComponent("runs.txt")
+    let command = try S.python(
+      "import sys\nopen(sys.argv[1], 'a').write('run\\n')\nfor line in sys.stdin: sys.stdout.write(line)\n", in: dir)
+      + [log.path]
+    _ = try Migrator.migrate(path: path, plan: try S.plan(steps: steps(S.execStep(command)).joined(separator: ", ")))
+    return try String(contentsOf: log, encoding: .utf8).split(separator: "\n").count
+  }
+
+  @Test func onceAlone() throws {
+    #expect(try runs { [$0] } == 1)
+  }
+
+  @Test func onceWhenObjectsAreDeletedBefore() throws {
+    #expect(try runs { [#"{"op": "deleteObjects", "class": "Person", "where": "age < 30"}"#, $0] } == 1)
+  }
+
+  @Test func twiceWhenObjectsAreDeletedAfter() throws {
+    #expect(try runs { [$0, #"{"op": "deleteObjects", "class": "Person", "where": "age < 30"}"#] } == 2)
+  }
+}

@@ -43,8 +43,14 @@ public final class MigrationExecutor {
       guard hasDelete || c.becomesEmbedded else { continue }
       var deleted = Set<Int64>()
       var pool: [Int64: [RealmValue]] = [:]
-      try forEachMigrated(c, deleted: { deleted.insert($0) }) { key, values in
-        if c.becomesEmbedded { pool[key] = values }
+      if !c.becomesEmbedded, let src = c.sourceClass, let lastDelete = c.stages.lastIndex(where: { if case .delete = $0 { return true } else { return false } }) {
+        // Only the deleted keys are needed: the stages after the last delete (an `exec`
+        // program among them) need not run twice.
+        try stream(c.stages[...lastDelete], from: src, deleted: { deleted.insert($0) }, counting: {}) { _, _, _ in }
+      } else {
+        try forEachMigrated(c, deleted: { deleted.insert($0) }) { key, values in
+          if c.becomesEmbedded { pool[key] = values }
+        }
       }
       deletedKeys[c.finalSchema.name] = deleted
       if c.becomesEmbedded {
