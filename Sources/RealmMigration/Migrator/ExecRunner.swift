@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Runs an `exec` step's external program: objects go to its stdin as canonical JSON lines,
 /// their new versions come back on its stdout, one line per object, in the same order.
 ///
