@@ -112,6 +112,8 @@ public enum AtomicFileReplacement {
       throw StorageError.system("rename", path: path, errno: errno)
     }
     renamed = true
+    // The file is new from here; the directory sync makes the rename durable.
+    try output.inject(.sync)
     try syncDirectory(of: path)
   }
 
