@@ -24,6 +24,8 @@ import Testing
   static let planEnvironment = "REALMCTL_TEST_MIGRATION_CRASH_PLAN"
   static let pointEnvironment = "REALMCTL_TEST_MIGRATION_CRASH_AT"
   static let objectCount = 100_000
+  /// Small buffers: the write is made of many system calls to interrupt.
+  static let writeBufferSize = 32 << 10
 
   static let v1Plan = """
     {"schemaVersion": 1, "schema": [{"name": "Person", "properties":
@@ -72,6 +74,7 @@ import Testing
     let index = try #require(Int(spec[0]))
     let before = spec[1] == "before"
     var options = MigrationOptions()
+    options.writeBufferSize = Self.writeBufferSize
     options.faultInjection = { point in
       if point.index == index && point.isBefore == before { kill(getpid(), SIGKILL) }
       return .proceed
@@ -166,6 +169,9 @@ import Testing
     var oldState: LogicalState
     var newState: LogicalState
     var planText: String
+    /// Schema JSON and JSON Lines dump of the new version.
+    var newSchema: [UInt8]
+    var newDump: [UInt8]
   }
 
   /// Runs the migration in a child killed at `point` on a fresh copy in `dir`, inspects the file,
@@ -209,31 +215,14 @@ import Testing
         // A new in-place commit may allocate elsewhere than the reference (the killed one may
         // have grown the file), so compare by meaning: schema, objects, integrity.
         remigrated =
-          try RealmDumper.schemaJSON(path) == referenceSchema(ref)
+          try RealmDumper.schemaJSON(path) == ref.newSchema
           && RealmFile.open(path: path).group.check().isEmpty
-          && RealmDumper.dumpJSONL(path) == referenceDump(ref)
+          && RealmDumper.dumpJSONL(path) == ref.newDump
       }
     }
     return Run(
       point: point, killed: killed, isOld: isOld, isNew: isNew, problems: problems,
       strayTemporaryFiles: stray, remigratedToReference: remigrated)
-  }
-
-  static func referenceFile(_ ref: Reference) throws -> String {
-    let dir = try Fixtures.temporaryDirectory()
-    let path = dir.appendingPathComponent("ref.realm").path
-    try write(ref.newBytes, to: path)
-    return path
-  }
-  static func referenceSchema(_ ref: Reference) throws -> [UInt8] {
-    let path = try referenceFile(ref)
-    defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
-    return try RealmDumper.schemaJSON(path)
-  }
-  static func referenceDump(_ ref: Reference) throws -> [UInt8] {
-    let path = try referenceFile(ref)
-    defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
-    return try RealmDumper.dumpJSONL(path)
   }
 
   final class Recorder: @unchecked Sendable {
@@ -249,6 +238,7 @@ import Testing
     try Self.write(oldBytes, to: refPath)
     let recorder = Recorder()
     var options = MigrationOptions()
+    options.writeBufferSize = Self.writeBufferSize
     options.faultInjection = { point in
       recorder.points.append(point)
       return .proceed
@@ -259,7 +249,8 @@ import Testing
     #expect(try RealmFile.open(path: refPath).group.check().isEmpty)
     let reference = Reference(
       oldBytes: oldBytes, newBytes: newBytes, oldState: try Self.logicalState(oldBytes),
-      newState: try Self.logicalState(newBytes), planText: planText)
+      newState: try Self.logicalState(newBytes), planText: planText,
+      newSchema: try RealmDumper.schemaJSON(refPath), newDump: try RealmDumper.dumpJSONL(refPath))
     #expect(reference.oldState != reference.newState)
 
     // The same migration twice gives the same bytes (the rewrite check relies on it).
@@ -287,8 +278,8 @@ import Testing
     defer { for d in dirs { try? FileManager.default.removeItem(at: d) } }
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
       for i in stride(from: worker, to: killPoints.count, by: workers) {
-        // Migrating again after every fifth kill, and after the last one.
-        let remigrate = i % 5 == 0 || i == killPoints.count - 1
+        // Migrating again after every eighth kill, and after the last one.
+        let remigrate = i % 8 == 0 || i == killPoints.count - 1
         results.set(i, Result { try Self.killAndInspect(reference, dir: dirs[worker], at: killPoints[i], remigrate: remigrate) })
       }
     }
@@ -302,7 +293,7 @@ import Testing
     }
     // Once the file is new it stays new for every later kill point.
     if let firstNew = runs.firstIndex(where: \.isNew) {
-      #expect(runs[firstNew...].allSatisfy(\.isNew), "the file went back to the old version after \(runs[firstNew].point)")
+      #expect(runs[firstNew...].allSatisfy { $0.isNew }, "the file went back to the old version after \(runs[firstNew].point)")
     }
     return runs
   }
@@ -314,7 +305,11 @@ import Testing
     #expect(runs.contains(where: \.isOld) && runs.contains(where: \.isNew))
     // The switch happens at the rename, and not before.
     let rename = try #require(runs.firstIndex { $0.point.operation == .rename })
-    #expect(runs[..<rename].allSatisfy(\.isOld))
+    #expect(runs[...rename].allSatisfy { $0.isOld })
+    #expect(runs[(rename + 1)...].allSatisfy { $0.isNew })
+    #expect(runs.count > rename + 1, "no kill point after the rename")
+    // A kill before the rename leaves the partial temporary file behind (it is never read).
+    #expect(runs.contains { $0.strayTemporaryFiles > 0 })
   }
 
   /// The in-place commit: every fault point of the transaction, before and after.
