@@ -209,6 +209,9 @@ import Testing
     if remigrate {
       _ = try Migrator.migrate(path: path, plan: try plan(ref.planText))
       let again = try bytes(path)
+      // The next replacement deletes what a killed one left behind.
+      let left = ((try? fm.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.contains(".realmctl-tmp-") }
+      #expect(left.isEmpty, "killed at \(point): stale temporary files remain: \(left)")
       if point.stage == .replacement {
         remigrated = again == ref.newBytes
       } else {
@@ -300,7 +303,7 @@ import Testing
 
   /// The rewrite: about 1.4 MB streamed into `crash.realm.realmctl-tmp-*`, synced, renamed.
   @Test func killedRewritingMigrationLeavesOldOrNewVersion() throws {
-    let runs = try crashLoop(planText: Self.addPlan, expectedMethod: .rewritten, minimumKills: 60)
+    let runs = try crashLoop(planText: Self.addPlan, expectedMethod: .rewritten, minimumKills: 54)
     #expect(runs.count >= 50)
     #expect(runs.contains(where: \.isOld) && runs.contains(where: \.isNew))
     // The switch happens at the rename, and not before.
