@@ -76,3 +76,11 @@ enum CommandTestSupport {
     try JSONParser.parse(try RealmDumper.schemaJSON(path))
   }
 }
+
+extension JSONValue {
+  /// Element `index` of an array, nil otherwise (for reading reports in tests).
+  subscript(_ index: Int) -> JSONValue? {
+    guard case .array(let items) = self, items.indices.contains(index) else { return nil }
+    return items[index]
+  }
+}
