@@ -16,9 +16,12 @@ import Testing
 /// ``performWriteInChildProcess()``), which kills itself at the chosen fault point — before
 /// or after a given `pwrite`, `fsync` or resize — so every run is deterministic.
 ///
-/// To crash-test another write (e.g. `realmctl migrate` once it commits through
-/// `WriteTransaction`), replace the body of ``performWrite(path:hook:)``: it must be
-/// deterministic and pass `hook` as `WriteTransaction.Options.faultInjection`.
+/// This is the commit engine's own test with a synthetic write (every node rewritten). Real
+/// migrations (`Migrator.migrate` rewriting a 100,000-object file, and committing a rename in
+/// place) are crash-tested the same way in `RealmMigrationTests/MigrationCrashTests.swift`,
+/// which this target cannot import. To crash-test another storage-level write, replace the
+/// body of ``performWrite(path:hook:)``: it must be deterministic and pass `hook` as
+/// `WriteTransaction.Options.faultInjection`.
 @Suite struct CrashTests {
   typealias Support = CommitTestSupport
   static let fileEnvironment = "REALMCTL_TEST_CRASH_FILE"

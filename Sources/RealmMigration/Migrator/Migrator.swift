@@ -16,6 +16,9 @@ public struct MigrationOptions: Sendable {
   public var environment = ExpressionEnvironment()
   /// Test hook for crash and error injection in the write.
   public var faultInjection: (@Sendable (FaultPoint) -> FaultAction)?
+  /// Bytes buffered between writes of the new file or transaction (tests lower it so that a
+  /// write is made of many system calls to interrupt).
+  public var writeBufferSize = 1 << 20
   /// Creates the defaults.
   public init() {}
 }
@@ -175,6 +178,7 @@ public enum Migrator {
     var txOptions = WriteTransaction.Options()
     txOptions.lock = lock
     txOptions.faultInjection = options.faultInjection
+    txOptions.writeBufferSize = options.writeBufferSize
     let tx = try WriteTransaction.begin(path: path, options: txOptions)
     do {
       let current = try Group(reader: tx.reader)
@@ -196,7 +200,7 @@ public enum Migrator {
     reportsOut: ([ClassReport]) -> Void = { _ in }
   ) throws {
     try AtomicFileReplacement.replace(path: path, lock: lock, faultInjection: options.faultInjection) { output in
-      let builder = try RealmFileBuilder(schema: schema, sink: try FileNodeSink(output: output))
+      let builder = try RealmFileBuilder(schema: schema, sink: try FileNodeSink(output: output, bufferSize: options.writeBufferSize))
       reportsOut(try fill(builder))
       let finished = try builder.finish()
       // The builder appends nothing after finish(), so its sink's state can be taken over.
