@@ -127,6 +127,7 @@ extension ExitCode {
     case .notARealmFile, .encrypted, .unsupportedFormat, .corrupt, .unsupported: .dataError
     case .locked: .temporaryFailure
     case .io: .ioError
+    case .alreadyExists: .cannotCreate
     case .misuse: .software
     }
   }

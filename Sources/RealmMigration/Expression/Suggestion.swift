@@ -16,10 +16,11 @@ public enum Suggestion {
     closest(to: name, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
   }
 
-  /// Levenshtein distance (insertions, deletions, substitutions of characters).
+  /// Edit distance (insertions, deletions, substitutions and swaps of neighbouring characters).
   static func distance(_ a: [Character], _ b: [Character]) -> Int {
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
+    var beforePrevious = [Int](repeating: 0, count: b.count + 1)
     var previous = Array(0...b.count)
     var current = [Int](repeating: 0, count: b.count + 1)
     for i in 1...a.count {
@@ -27,8 +28,12 @@ public enum Suggestion {
       for j in 1...b.count {
         let cost = a[i - 1] == b[j - 1] ? 0 : 1
         current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+        // Two swapped neighbours ("aeg" for "age") count as one edit.
+        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+          current[j] = min(current[j], beforePrevious[j - 2] + 1)
+        }
       }
-      swap(&previous, &current)
+      (beforePrevious, previous, current) = (previous, current, beforePrevious)
     }
     return previous[b.count]
   }
