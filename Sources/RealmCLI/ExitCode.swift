@@ -1,5 +1,7 @@
 import RealmFormat
 import RealmJSON
+import RealmMigration
+import RealmStorage
 
 /// The status `realmctl` exits with, following sysexits(3) (style guide §2.5).
 ///
@@ -90,6 +92,10 @@ extension ExitCode {
       return forCode(error.code)
     case let error as FormatError:
       return forCode(error.code)
+    case let error as StorageError:
+      return forCode(error.code)
+    case let error as MigrationError:
+      return forCode(error.code)
     case is JSONParseError:
       return .dataError
     case let error as any ExitCodeMapping:
@@ -117,6 +123,27 @@ extension ExitCode {
   static func forCode(_ code: FormatError.Code) -> ExitCode {
     switch code {
     case .truncated, .notRealmFile, .encrypted, .unsupportedVersion, .corrupt, .limitExceeded:
+      .dataError
+    }
+  }
+
+  static func forCode(_ code: StorageError.Code) -> ExitCode {
+    switch code {
+    case .fileNotFound: .noInput
+    case .permissionDenied: .noPermission
+    case .notARealmFile, .encrypted, .unsupportedFormat, .corrupt: .dataError
+    case .locked: .temporaryFailure
+    case .io: .ioError
+    // A valid file this version cannot write (format, history type): the data is refused.
+    case .unsupported: .dataError
+    case .misuse: .software
+    }
+  }
+
+  static func forCode(_ code: MigrationError.Code) -> ExitCode {
+    switch code {
+    case .invalidPlan, .versionLower, .migrationRequired, .dataLoss, .constraintViolated,
+      .evaluationFailed, .execFailed, .unsupported:
       .dataError
     }
   }

@@ -1,3 +1,6 @@
+import RealmJSON
+import RealmStorage
+
 /// `realmctl dump FILE [--format jsonl|json|csv|table] [--class NAME] [--limit N] [--offset N]
 /// [--where QUERY]`.
 public struct DumpCommand: Command {
@@ -52,14 +55,15 @@ public struct DumpCommand: Command {
 
         The default format is table when standard output is a terminal and jsonl \
         otherwise (a pipe or a file). --limit and --offset count objects of each class \
-        after the --where filter.
+        after the --where filter. --where filters one class and needs --class.
 
         Examples:
           realmctl dump app.realm
           realmctl dump app.realm --class Person --limit 20
           realmctl dump app.realm --format jsonl > app.jsonl
           realmctl dump app.realm --class Person --where "age >= 18"
-          realmctl dump app.realm --where "name BEGINSWITH[c] 'a' AND dogs.@count > 0"
+          realmctl dump app.realm --class Person \\
+            --where "name BEGINSWITH[c] 'a' AND dogs.@count > 0"
         """,
       arguments: [
         .positional("file", help: "The Realm file to read."),
@@ -75,7 +79,7 @@ public struct DumpCommand: Command {
           help: "Skip the first <n> objects of each class."),
         .option(
           "where", valueName: "query",
-          help: "Print only objects matching this Realm Query Language filter."),
+          help: "Print only objects of --class matching this Realm Query Language filter."),
       ])
   }
 
@@ -89,6 +93,16 @@ public struct DumpCommand: Command {
       offset: invocation.integer("offset") ?? 0, query: invocation.string("where"))
   }
 
+  /// The writer format of RealmJSON for a `--format` value.
+  static func dumpFormat(_ format: Format) -> DumpFormat {
+    switch format {
+    case .jsonl: .jsonl
+    case .json: .json
+    case .csv: .csv
+    case .table: .table
+    }
+  }
+
   /// Runs the command.
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
     let options = options(invocation, terminal: context.terminal)
@@ -97,10 +111,16 @@ public struct DumpCommand: Command {
         .missingArgument, "The csv format prints one class: add '--class <name>'",
         command: spec.name)
     }
-    try InputFiles.requireReadableFile(options.file)
-    // WIRING (lead): stream the objects with RealmStorage + RealmJSON's writers into
-    // context.standardOutput (write(bytes:) for the encoded bytes; never one String per line);
-    // --where compiles the query with RealmMigration's filter; table width: context.terminal.width.
-    throw RealmCtlError.notWired(spec.name)
+    if options.query != nil && options.className == nil {
+      throw UsageError(
+        .missingArgument, "--where filters one class: add '--class <name>'", command: spec.name)
+    }
+    let file = try RealmInput.open(options.file)
+    let dump = try ObjectDump(file: file, options: options)
+    let output = context.standardOutput
+    let sink: OutputSink = { bytes in try output.write(bytes: bytes) }
+    var writer = Self.dumpFormat(options.format).makeWriter(sink: sink, terminalWidth: context.terminal.width)
+    try dump.run(&writer)
+    return .success
   }
 }

@@ -1,3 +1,6 @@
+import RealmFormat
+import RealmStorage
+
 /// `realmctl open FILE [--json] [--check]`: a summary of a Realm file, optionally verified.
 public struct OpenCommand: Command {
   /// The checked arguments of one run.
@@ -51,9 +54,14 @@ public struct OpenCommand: Command {
   /// Runs the command.
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
     let options = options(invocation)
-    try InputFiles.requireReadableFile(options.file)
-    // WIRING (lead): open with RealmStorage, print the summary (text or JSON) to
-    // context.standardOutput; with --check return .failure when problems were found.
-    throw RealmCtlError.notWired(spec.name)
+    let file = try RealmInput.open(options.file)
+    let summary = try FileSummary(file)
+    let problems = options.check ? file.group.check() : nil
+    if options.json {
+      try context.standardOutput.write(bytes: summary.json(problems: problems))
+    } else {
+      try context.standardOutput.write(summary.text(problems: problems))
+    }
+    return problems?.isEmpty == false ? .failure : .success
   }
 }

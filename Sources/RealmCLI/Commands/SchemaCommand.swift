@@ -1,3 +1,7 @@
+import RealmFormat
+import RealmJSON
+import RealmStorage
+
 /// `realmctl schema FILE [--format text|json|swift] [--class NAME]`.
 public struct SchemaCommand: Command {
   /// How the schema is printed.
@@ -64,9 +68,22 @@ public struct SchemaCommand: Command {
   /// Runs the command.
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
     let options = options(invocation)
-    try InputFiles.requireReadableFile(options.file)
-    // WIRING (lead): read the schema with RealmStorage and print it with RealmJSON's schema
-    // codec / text and Swift renderers; an unknown --class is a data error (65).
-    throw RealmCtlError.notWired(spec.name)
+    let file = try RealmInput.open(options.file)
+    var schema = try RealmInput.reading(file) { () throws(FormatError) in try file.group.schema() }
+    if let name = options.className {
+      schema.classes = [try RealmInput.objectSchema(named: name, in: schema, path: options.file)]
+    }
+    var counts: [String: Int] = [:]
+    for table in file.group.tables {
+      if let name = table.className { counts[name] = table.objectCount }
+    }
+    let rendering: SchemaFormat =
+      switch options.format {
+      case .text: .text
+      case .json: .json
+      case .swift: .swift
+      }
+    try context.standardOutput.write(bytes: rendering.render(schema, objectCounts: counts))
+    return .success
   }
 }
