@@ -1,5 +1,6 @@
 import Foundation
 import RealmCLI
+import RealmJSON
 import RealmTestSupport
 
 /// One in-process run of `realmctl` with memory outputs.
@@ -79,3 +80,37 @@ struct AnsweredFixture: CustomStringConvertible, Sendable {
     return Int(text[range.upperBound...].prefix { $0.isNumber })
   }
 }
+
+/// Realm's answers for a fixture directory, parsed.
+struct RealmAnswers {
+  /// `schema.json`.
+  var schema: JSONValue
+  /// `dump.jsonl`, one value per line.
+  var lines: [JSONValue]
+
+  /// Reads `<dir>/<prefix>schema.json` and `<dir>/<prefix>dump.jsonl`.
+  init(_ dir: String, prefix: String = "") throws {
+    schema = try JSONParser.parse(try Fixtures.bytes("\(dir)/\(prefix)schema.json"))
+    var problems: [String] = []
+    lines = DumpComparison.parseLines(try Fixtures.bytes("\(dir)/\(prefix)dump.jsonl"), name: dir, problems: &problems)
+  }
+
+  /// The schema document's classes.
+  var classes: [JSONValue] {
+    guard case .array(let classes)? = schema["classes"] else { return [] }
+    return classes
+  }
+
+  /// The dump lines of class `name`.
+  func lines(of name: String) -> [JSONValue] { lines.filter { $0["$class"] == .string(name) } }
+
+  /// Compares dump output with `expected` lines by meaning.
+  func compare(_ output: [UInt8], with expected: [JSONValue]) -> [String] {
+    var problems: [String] = []
+    let actual = DumpComparison.parseLines(output, name: "output", problems: &problems)
+    return problems + DumpComparison.compareDumps(expected: expected, actual: actual, schema: schema)
+  }
+}
+
+/// The path of a fixture file.
+func fixturePath(_ relative: String) -> String { Fixtures.url(relative).path }

@@ -12,7 +12,7 @@ extension FileSummary {
       ("File format", String(fileFormat)),
       ("Schema version", schemaVersion.map(String.init) ?? "none (unversioned)"),
       ("History", "\(FileSummary.name(of: historyType)) (\(FileSummary.meaning(of: historyType)))"),
-      ("Compacted copy", isCompacted ? "yes (streaming form, written by compaction or writeCopy)" : "no"),
+      ("Compacted copy", compactedText),
       ("Free space", freeText),
       ("Classes", classesText),
     ]
@@ -56,6 +56,8 @@ extension FileSummary {
     w.value(Int64(historySchemaVersion))
     w.key("compacted")
     w.value(isCompacted)
+    w.key("streamingForm")
+    w.value(isStreaming)
     w.key("freeSpace")
     w.value(Int64(freeBytes))
     w.key("freeChunks")
@@ -90,6 +92,12 @@ extension FileSummary {
   }
 
   // MARK: - Pieces
+
+  private var compactedText: String {
+    guard isCompacted else { return "no" }
+    if isStreaming { return "yes (streaming form, as compaction and writeCopy write it)" }
+    return "yes (converted from streaming form by Realm, no commit since)"
+  }
 
   private var freeText: String {
     if isCompacted && freeChunks == 0 { return "none (a compacted copy has no free list)" }

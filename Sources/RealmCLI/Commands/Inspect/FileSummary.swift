@@ -25,8 +25,11 @@ struct FileSummary {
   var historyType: HistoryType
   /// The history schema version (top slot 9).
   var historySchemaVersion: Int
-  /// True for a compacted copy in streaming form (§1.2).
+  /// True for a compacted copy: in streaming form, or converted from it by Realm and not
+  /// committed to since (§1.2).
   var isCompacted: Bool
+  /// True while the file is still in streaming form (§1.2).
+  var isStreaming: Bool
   /// Bytes in the free list.
   var freeBytes: Int
   /// Entries in the free list.
@@ -48,7 +51,10 @@ struct FileSummary {
     schemaVersion = try RealmInput.reading(file) { () throws(FormatError) in try group.schemaVersion() }
     historyType = group.historyType
     historySchemaVersion = group.historySchemaVersion
-    isCompacted = group.isStreaming
+    isStreaming = group.isStreaming
+    // §1.2: converting a streaming file sets the select bit and leaves top_ref[0] = ~0; the
+    // next commit overwrites that slot.
+    isCompacted = group.isStreaming || (group.header.selectBit == 1 && group.header.topRefs.first == UInt64.max)
     freeBytes = group.freeBytes
     freeChunks = group.freeList.count
     var classes: [TableCount] = []
