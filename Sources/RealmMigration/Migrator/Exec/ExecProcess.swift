@@ -65,7 +65,12 @@ final class ExecProcess: @unchecked Sendable {
     guard rc == 0 else {
       close(stdinPipe[1])
       close(stdoutPipe[0])
-      let why = rc == ENOENT ? "not found (looked in PATH)" : Self.errnoText(rc)
+      let why: String
+      if rc == ENOENT {
+        why = program.contains("/") ? "not found (relative paths start at the current directory)" : "not found (looked in PATH)"
+      } else {
+        why = Self.errnoText(rc)
+      }
       throw MigrationError(.execFailed, path: path, "cannot run '\(command.joined(separator: " "))': '\(program)' \(why)")
     }
     pid = child
