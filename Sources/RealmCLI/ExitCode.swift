@@ -96,7 +96,7 @@ extension ExitCode {
       return forCode(error.code)
     case let error as MigrationError:
       return forCode(error.code)
-    case is JSONParseError:
+    case is JSONParseError, is CanonicalDecodingError, is DumpOutputError:
       return .dataError
     case let error as any ExitCodeMapping:
       return error.exitCode
@@ -107,7 +107,7 @@ extension ExitCode {
 
   static func forCode(_ code: RealmCtlError.Code) -> ExitCode {
     switch code {
-    case .notWired, .internalError: .software
+    case .internalError: .software
     case .fileNotFound, .unreadable: .noInput
     case .permissionDenied: .noPermission
     case .cannotCreateOutput: .cannotCreate
@@ -134,6 +134,7 @@ extension ExitCode {
     case .notARealmFile, .encrypted, .unsupportedFormat, .corrupt: .dataError
     case .locked: .temporaryFailure
     case .io: .ioError
+    case .alreadyExists: .cannotCreate
     // A valid file this version cannot write (format, history type): the data is refused.
     case .unsupported: .dataError
     case .misuse: .software

@@ -189,3 +189,42 @@ import Testing
     #expect(try image.bptreeLeaves(tree.ref).flatMap { try image.ints($0) } == many)
   }
 }
+
+@Suite struct EncoderTypedLeafTests {
+  @Test func numbersAreConvertedToThePropertyType() throws {
+    #expect(try TypedLeafEncoder.coerced(.double(4), to: .int) == .int(4))
+    #expect(try TypedLeafEncoder.coerced(.int(3), to: .double) == .double(3))
+    #expect(try TypedLeafEncoder.coerced(.double(0.5), to: .float) == .float(0.5))
+    #expect(try TypedLeafEncoder.coerced(.string("x"), to: .mixed) == .string("x"))
+    #expect(try TypedLeafEncoder.coerced(.null, to: .uuid) == .null)
+    #expect(throws: FormatError(.corrupt)) { try TypedLeafEncoder.coerced(.double(4.5), to: .int) }
+    #expect(throws: FormatError(.corrupt)) { try TypedLeafEncoder.coerced(.double(1e300), to: .int) }
+    #expect(throws: FormatError(.corrupt)) { try TypedLeafEncoder.coerced(.string("1"), to: .int) }
+    #expect(throws: FormatError(.corrupt)) { try TypedLeafEncoder.coerced(.int(1), to: .bool) }
+  }
+
+  @Test func requiredLeavesRejectNull() throws {
+    var sink = makeSink()
+    #expect(throws: FormatError(.corrupt)) {
+      try TypedLeafEncoder.leaf(type: .string, nullable: false, values: [.string("a"), .null][...], into: &sink)
+    }
+    #expect(throws: FormatError(.corrupt)) { try TypedLeafEncoder.intLeaf([.null][...], nullable: false, into: &sink) }
+    // Mixed leaves take null whatever the flag says (Mixed columns are always nullable).
+    _ = try TypedLeafEncoder.leaf(type: .mixed, nullable: false, values: [.null][...], into: &sink)
+  }
+
+  @Test func intLeafClassFollowsNullability() throws {
+    var sink = makeSink()
+    let plain = try TypedLeafEncoder.intLeaf([.int(5), .int(6)][...], nullable: false, into: &sink)
+    let nullable = try TypedLeafEncoder.intLeaf([.int(5), .int(6)][...], nullable: true, into: &sink)
+    let image = DecodedImage(sink)
+    #expect(try image.ints(plain) == [5, 6])
+    #expect(try image.ints(nullable) == [15, 5, 6])  // ArrayIntNull: marker first
+  }
+
+  @Test func tooLongStringsAreRefused() {
+    var sink = makeSink()
+    let huge = [UInt8](repeating: 1, count: StringLeafEncoder.maxValueLength + 1)
+    #expect(throws: FormatError(.limitExceeded)) { try StringLeafEncoder.stringBytes([huge], into: &sink) }
+  }
+}

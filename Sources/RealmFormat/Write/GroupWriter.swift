@@ -14,6 +14,22 @@ public enum GroupWriter {
     public var topRef: Ref
   }
 
+  /// The history slots of the top array (7-10) and the snapshot version (6).
+  public struct HistorySlots: Sendable, Equatable {
+    /// Snapshot version (slot 6).
+    public var snapshotVersion: UInt64 = 1
+    /// History type (slot 7): InRealm, what SDKs use.
+    public var type: UInt64 = UInt64(HistoryType.inRealm.rawValue)
+    /// History root (slot 8): none yet.
+    public var ref: Ref = .null
+    /// History schema version (slot 9): 1 in core 14.
+    public var schemaVersion: UInt64 = 1
+    /// Sync file ident (slot 10).
+    public var syncFileIdent: UInt64 = 0
+    /// The values a new file gets.
+    public init() {}
+  }
+
   /// Writes names, tables array, free lists and the 11-slot top array after everything
   /// else, and returns the header and file size.
   ///
@@ -27,6 +43,14 @@ public enum GroupWriter {
   ) -> FinishedFile {
     let names = sink.append(StringLeafEncoder.shortStringNode(tableNames.map { Array($0.utf8) }))
     let tables = sink.append(NodeEncoder.refArray(tableRefs.map { Int64($0.rawValue) }))
+    return finish(namesRef: names, tablesRef: tables, history: HistorySlots(), into: &sink)
+  }
+
+  /// Writes the free lists and the top array for already written names and tables arrays.
+  public static func finish<S: SequentialNodeSink>(
+    namesRef names: Ref, tablesRef tables: Ref, history: HistorySlots,
+    fileFormat: Int = FormatConstants.currentFileFormat, into sink: inout S
+  ) -> FinishedFile {
     // Fixed widths make the sizes of the last four nodes independent of their values:
     // positions and lengths 8 + 8 bytes each, versions [0] 8 bytes, top 8 + 11 * 8 bytes.
     let tailStart = sink.endOffset + 16 + 16 + 8 + 96
@@ -38,22 +62,23 @@ public enum GroupWriter {
     let slots: [Int64] = [
       Int64(names.rawValue), Int64(tables.rawValue), RefOrTagged.taggedRaw(UInt64(fileSize)),
       Int64(positions.rawValue), Int64(lengths.rawValue), Int64(versions.rawValue),
-      RefOrTagged.taggedRaw(1), RefOrTagged.taggedRaw(UInt64(HistoryType.inRealm.rawValue)), 0,
-      RefOrTagged.taggedRaw(1), RefOrTagged.taggedRaw(0),
+      RefOrTagged.taggedRaw(history.snapshotVersion), RefOrTagged.taggedRaw(history.type),
+      Int64(history.ref.rawValue), RefOrTagged.taggedRaw(history.schemaVersion),
+      RefOrTagged.taggedRaw(history.syncFileIdent),
     ]
     let top = sink.append(NodeEncoder.integerNode(slots, width: 64, hasRefs: true))
     precondition(sink.endOffset == tailStart, "the group nodes have the planned sizes")
-    return FinishedFile(header: header(topRef: top), fileSize: fileSize, topRef: top)
+    return FinishedFile(header: header(topRef: top, fileFormat: fileFormat), fileSize: fileSize, topRef: top)
   }
 
-  /// A non-streaming header selecting `top_ref[0]`, format 24 in slot 0 (§1.1).
-  public static func header(topRef: Ref) -> [UInt8] {
+  /// A non-streaming header selecting `top_ref[0]`, with `fileFormat` in slot 0 (§1.1).
+  public static func header(topRef: Ref, fileFormat: Int = FormatConstants.currentFileFormat) -> [UInt8] {
     var bytes = [UInt8]()
     bytes.reserveCapacity(24)
     NodeEncoder.appendLittleEndian(&bytes, UInt64(topRef.rawValue), 8)
     NodeEncoder.appendLittleEndian(&bytes, 0, 8)
     bytes += FormatConstants.mnemonic
-    bytes += [UInt8(FormatConstants.currentFileFormat), 0, 0, 0]
+    bytes += [UInt8(truncatingIfNeeded: fileFormat), 0, 0, 0]
     return bytes
   }
 }

@@ -12,7 +12,7 @@
 /// the unused tail of the last page in the free list.
 public final class RealmFileBuilder<Sink: SequentialNodeSink> {
   /// Where the nodes go.
-  public internal(set) var sink: Sink
+  public var sink: Sink
   var tables: [TablePlan]
   var states: [TableState]
   /// Table index by class name.
@@ -80,8 +80,8 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
     let state = states[t]
     let key: Int64
     if let requested {
-      guard requested >= 0 else {
-        throw FormatError.corrupt("object key \(requested) of class '\(tables[t].objectSchema?.name ?? tables[t].name)' is negative")
+      guard requested >= 0 && requested < Int64.max else {
+        throw FormatError.corrupt("object key \(requested) of class '\(tables[t].objectSchema?.name ?? tables[t].name)' is out of range")
       }
       if let last = state.lastKey, requested <= last {
         throw FormatError.corrupt(

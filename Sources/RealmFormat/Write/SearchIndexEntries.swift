@@ -59,8 +59,14 @@ public struct SearchIndexEntries: Sendable {
     case .set, .embedded:
       throw FormatError.corrupt("\(TypedLeafEncoder.describe(value)) cannot be indexed")
     }
+    let length = bytes.count - start
+    guard length <= StringLeafEncoder.maxValueLength + 1 else {
+      bytes.removeSubrange(start...)
+      keys.removeLast()
+      throw FormatError.limit("an indexed value of \(length) bytes is longer than Realm's limit")
+    }
     starts.append(start)
-    lengths.append(Int32(bytes.count - start))
+    lengths.append(Int32(length))
   }
 
   /// `d` as an integer when it is one in the int32 range (floats and doubles equal to an

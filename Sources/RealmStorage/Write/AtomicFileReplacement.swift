@@ -1,17 +1,17 @@
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Musl)
-import Musl
+  import Musl
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 /// Replaces a realm with a completely rewritten file, atomically (for `compact` and full
 /// rewrites): the new bytes go to `FILE.realmctl-tmp-XXXXXX` in the same directory, which is
 /// synced, renamed over the original and the directory synced, all under the realm's lock.
 ///
-/// A crash before the rename leaves the original (and possibly a stray temporary file); after
-/// it, the new file. The replacement keeps the original's permission bits (and owner when
+/// A crash before the rename leaves the original (and possibly a stray temporary file, which
+/// the next replacement of the same realm deletes); after it, the new file. The replacement keeps the original's permission bits (and owner when
 /// allowed).
 public enum AtomicFileReplacement {
   /// Sequential writer of the replacement file handed to the closure.
@@ -46,7 +46,8 @@ public enum AtomicFileReplacement {
       try inject(.write(offset: position, count: bytes.count))
       var done = 0
       while done < bytes.count {
-        let n = pwrite(fd, bytes.baseAddress.map { $0 + done }, bytes.count - done, off_t(position + done))
+        let n = pwrite(
+          fd, bytes.baseAddress.map { $0 + done }, bytes.count - done, off_t(position + done))
         if n < 0 {
           if errno == EINTR { continue }
           throw StorageError.system("pwrite", path: path, errno: errno)
@@ -59,7 +60,9 @@ public enum AtomicFileReplacement {
     func inject(_ op: FaultPoint.Operation) throws(StorageError) {
       defer { operationCount += 1 }
       guard let hook = faultInjection else { return }
-      if case .fail(let code) = hook(FaultPoint(index: operationCount, operation: op, stage: .replacement, isBefore: true)) {
+      if case .fail(let code) = hook(
+        FaultPoint(index: operationCount, operation: op, stage: .replacement, isBefore: true))
+      {
         throw StorageError.system("\(op.name) (injected)", path: path, errno: code)
       }
     }
@@ -85,12 +88,14 @@ public enum AtomicFileReplacement {
     if let lock { heldLock = lock } else { heldLock = try FileLock(exclusiveForRealmAt: path) }
     defer { if lock == nil { heldLock.release() } }
     guard heldLock.isHeld else { throw StorageError.misuse("the lock for '\(path)' is not held") }
+    removeStaleTemporaryFiles(of: path)
     var template = Array((path + ".realmctl-tmp-XXXXXX").utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
       guard let base = buffer.baseAddress else { return -1 }
       return mkstemp(base)
     }
-    let tmpPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let tmpPath = String(
+      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     guard fd >= 0 else { throw StorageError.system("mkstemp", path: path, errno: errno) }
     var renamed = false
     defer {
@@ -104,9 +109,41 @@ public enum AtomicFileReplacement {
     try output.inject(.sync)
     guard fsync(fd) == 0 else { throw StorageError.system("fsync", path: tmpPath, errno: errno) }
     try output.inject(.rename)
-    guard rename(tmpPath, path) == 0 else { throw StorageError.system("rename", path: path, errno: errno) }
+    guard rename(tmpPath, path) == 0 else {
+      throw StorageError.system("rename", path: path, errno: errno)
+    }
     renamed = true
+    // The file is new from here; the directory sync makes the rename durable.
+    try output.inject(.sync)
     try syncDirectory(of: path)
+  }
+
+  /// Deletes `FILE.realmctl-tmp-XXXXXX` files left by a replacement that was killed before
+  /// its rename (they can be as large as the realm). Called with the realm's exclusive lock
+  /// held: every replacement writes its temporary file under that lock, so none of them is in
+  /// use. Failures are ignored (the file is only garbage).
+  static func removeStaleTemporaryFiles(of path: String) {
+    let dir: String
+    let name: Substring
+    if let slash = path.lastIndex(of: "/") {
+      dir = slash == path.startIndex ? "/" : String(path[..<slash])
+      name = path[path.index(after: slash)...]
+    } else {
+      dir = "."
+      name = Substring(path)
+    }
+    let prefix = name + ".realmctl-tmp-"
+    guard let handle = opendir(dir) else { return }
+    defer { closedir(handle) }
+    var stale: [String] = []
+    // Bounded by the directory's size; names are collected first, then unlinked.
+    while let entry = readdir(handle) {
+      let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if entryName.utf8.count == prefix.utf8.count + 6 && entryName.hasPrefix(prefix) { stale.append(entryName) }
+    }
+    for entry in stale { unlink(dir + "/" + entry) }
   }
 
   /// `fsync` of the directory holding `path`, making a rename durable.

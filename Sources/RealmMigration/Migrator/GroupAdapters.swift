@@ -1,0 +1,62 @@
+/// Reads the objects of a file for the migrator.
+struct GroupSource: MigrationSource {
+  let group: Group
+
+  func table(_ className: String) throws -> Table {
+    guard let t = group.table(forClass: className) else {
+      throw MigrationError(.invalidPlan, "class '\(className)' is not in the file")
+    }
+    return t
+  }
+
+  func forEachObject(ofClass className: String, _ body: (Int64, [RealmValue]) throws -> Void) throws {
+    try group.forEachObject(in: try table(className), body)
+  }
+
+  func objectCount(ofClass className: String) throws -> Int { try table(className).objectCount }
+}
+
+/// Follows links in expressions over a file's objects (for migrations: as they were before).
+public struct GroupResolver: ObjectResolver, Sendable {
+  let group: Group
+
+  /// A resolver over `group`.
+  public init(group: Group) { self.group = group }
+
+  /// The values of the linked object, nil when it does not exist.
+  public func values(of link: ObjectLink) throws -> [RealmValue]? {
+    guard let t = group.table(forClass: link.className) else { return nil }
+    return try group.object(in: t, key: link.key)
+  }
+}
+
+/// Writes the migrated objects into a new file.
+final class BuilderSink<S: SequentialNodeSink>: MigrationSink {
+  let builder: RealmFileBuilder<S>
+  var className = ""
+
+  init(_ builder: RealmFileBuilder<S>) { self.builder = builder }
+
+  func beginClass(_ objectSchema: ObjectSchema) throws { className = objectSchema.name }
+  func add(key: Int64, values: [RealmValue]) throws {
+    try builder.append(className: className, key: key, values: values)
+  }
+  func endClass() throws {}
+}
+
+/// Places nodes of an in-place edit into a write transaction (errors are kept and rethrown
+/// after the edit, since `NodeSink.append` cannot throw).
+struct TransactionNodeSink: NodeSink {
+  let transaction: WriteTransaction
+  var error: StorageError?
+
+  mutating func append(_ node: [UInt8]) -> Ref {
+    guard error == nil else { return Ref(8) }
+    do throws(StorageError) {
+      return try transaction.allocate(node)
+    } catch let e {
+      error = e
+      return Ref(8)
+    }
+  }
+}

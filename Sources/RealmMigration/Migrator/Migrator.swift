@@ -1,0 +1,223 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// How `migrate` treats the file.
+public struct MigrationOptions: Sendable {
+  /// Do everything but the final write.
+  public var dryRun = false
+  /// Keep a copy of the original here before writing (must not exist).
+  public var backupPath: String?
+  /// Replace the file by an empty one with the target schema when a migration is needed.
+  public var resetIfNeeded = false
+  /// Clock and random source for `now()`, `uuid()`, `objectId()`.
+  public var environment = ExpressionEnvironment()
+  /// Test hook for crash and error injection in the write.
+  public var faultInjection: (@Sendable (FaultPoint) -> FaultAction)?
+  /// Bytes buffered between writes of the new file or transaction (tests lower it so that a
+  /// write is made of many system calls to interrupt).
+  public var writeBufferSize = 1 << 20
+  /// Creates the defaults.
+  public init() {}
+}
+
+/// What a migration did.
+public struct MigrationResult: Sendable {
+  /// How the file was written.
+  public enum Method: String, Sendable {
+    /// Nothing needed to change.
+    case unchanged
+    /// Names and version changed in place (copy-on-write commit).
+    case inPlace
+    /// The file was rewritten and atomically replaced.
+    case rewritten
+    /// The file was replaced by an empty one (`--reset-if-needed`).
+    case reset
+  }
+  /// The file.
+  public var path: String
+  /// Schema version before (nil = unversioned).
+  public var fromVersion: Int64?
+  /// Schema version after.
+  public var toVersion: Int64
+  /// How the file was written.
+  public var method: Method
+  /// True for `--dry-run` (nothing was written).
+  public var dryRun: Bool
+  /// Per class.
+  public var classes: [ClassReport]
+  /// Wall-clock seconds.
+  public var seconds: Double
+}
+
+/// Applies migration plans to files: the command layer's entry point for `migrate` and
+/// `rename-property`.
+public enum Migrator {
+  /// Migrates the realm at `path` with `plan`.
+  ///
+  /// Holds the realm's lock from the first read to the end of the write; refuses a realm
+  /// another process has open. Every error leaves the file exactly as it was.
+  public static func migrate(path: String, plan: MigrationPlan, options: MigrationOptions = MigrationOptions()) throws -> MigrationResult {
+    let start = monotonicSeconds()
+    let lock = try FileLock(exclusiveForRealmAt: path)
+    defer { lock.release() }
+    let file = try RealmFile.open(path: path)
+    let group = file.group
+    try checkWritable(group, path: path)
+    let fileSchema: Schema
+    do { fileSchema = try group.schema() } catch { throw StorageError.from(error, path: path) }
+    let engine = MigrationExpressionEngine(environment: options.environment)
+    engine.setResolver(GroupResolver(group: group))
+    let planner = MigrationPlanner(
+      expressions: engine,
+      decodeDefault: { json, property, jsonPath in
+        do {
+          return try CanonicalDecoder(schema: plan.targetSchema).decodeValue(json, of: property, line: 0, path: property.name)
+        } catch let e as CanonicalDecodingError {
+          throw MigrationError.plan(jsonPath, e.message)
+        }
+      })
+    func result(_ method: MigrationResult.Method, _ classes: [ClassReport]) -> MigrationResult {
+      MigrationResult(
+        path: path, fromVersion: fileSchema.schemaVersion, toVersion: plan.schemaVersion, method: method,
+        dryRun: options.dryRun, classes: classes, seconds: monotonicSeconds() - start)
+    }
+
+    if options.resetIfNeeded && needsMigration(fileSchema, plan) {
+      if !options.dryRun {
+        try backup(path, to: options.backupPath)
+        try rewrite(path: path, schema: plan.targetSchema, lock: lock, options: options) { _ in [] }
+      }
+      return result(.reset, plan.targetSchema.classes.map { var r = ClassReport(name: $0.name); r.isNew = true; return r })
+    }
+
+    let program = try planner.program(for: plan, fileSchema: fileSchema)
+    if program.isNoOp { return result(.unchanged, program.classes.map { $0.report }) }
+
+    if program.isMetadataOnly, group.fileFormat == FormatConstants.currentFileFormat,
+      let edits = metadataEdits(program, fileSchema), MetadataEditor.canApply(edits, to: group)
+    {
+      var reports = program.classes.map { $0.report }
+      for i in reports.indices {
+        if let t = group.table(forClass: reports[i].renamedFrom ?? reports[i].name) {
+          reports[i].objectsBefore = t.objectCount
+          reports[i].objectsAfter = t.objectCount
+        }
+      }
+      if !options.dryRun {
+        try backup(path, to: options.backupPath)
+        try commitInPlace(path: path, edits: edits, group: group, lock: lock, options: options)
+      }
+      return result(.inPlace, reports)
+    }
+
+    let source = GroupSource(group: group)
+    if options.dryRun {
+      let builder: RealmFileBuilder<CountingNodeSink> = try RealmFileBuilder(schema: program.finalSchema, sink: CountingNodeSink())
+      let reports = try MigrationExecutor(program: program, source: source).run(into: BuilderSink<CountingNodeSink>(builder))
+      _ = try builder.finish()
+      return result(.rewritten, reports)
+    }
+    try backup(path, to: options.backupPath)
+    var reports: [ClassReport] = []
+    try rewrite(path: path, schema: program.finalSchema, lock: lock, options: options) { builder in
+      try MigrationExecutor(program: program, source: source).run(into: BuilderSink<FileNodeSink>(builder))
+    } reportsOut: { reports = $0 }
+    return result(.rewritten, reports)
+  }
+
+  /// Refuses files whose rewrite would lose something realmctl does not carry over: a sync
+  /// history (the file belongs to a synced realm) or tables that are not Realm classes.
+  static func checkWritable(_ group: Group, path: String) throws {
+    switch group.historyType {
+    case .syncClient, .syncServer:
+      throw MigrationError(
+        .unsupported, "'\(path)' is a synced realm (history type \(group.historyType)); realmctl migrates local realms only")
+    default: break
+    }
+    let foreign = group.tables.map(\.name).filter {
+      !$0.hasPrefix(FormatConstants.classPrefix) && $0 != FormatConstants.metadataTable && !$0.isEmpty
+    }
+    if !foreign.isEmpty {
+      throw MigrationError(
+        .unsupported,
+        "'\(path)' has tables that are not Realm classes (\(foreign.map { "'\($0)'" }.joined(separator: ", "))); realmctl migrates Realm SDK files only")
+    }
+  }
+
+  /// True when the SDKs would need a migration (or refuse) for this file and plan.
+  static func needsMigration(_ fileSchema: Schema, _ plan: MigrationPlan) -> Bool {
+    guard let v = fileSchema.schemaVersion, v == plan.schemaVersion else { return true }
+    return SchemaComparison.changes(from: fileSchema, to: plan.targetSchema).contains(where: \.needsMigration)
+  }
+
+  /// The in-place edits of a metadata-only program, or nil when it has none that can be named.
+  static func metadataEdits(_ program: MigrationProgram, _ fileSchema: Schema) -> MetadataEditor.Edits? {
+    var edits = MetadataEditor.Edits()
+    for c in program.classes {
+      guard let source = c.sourceSchema else { return nil }
+      let table = FormatConstants.classPrefix + source.name
+      if source.name != c.finalSchema.name { edits.tableRenames[table] = FormatConstants.classPrefix + c.finalSchema.name }
+      guard source.properties.count == c.finalSchema.properties.count else { return nil }
+      var renames: [String: String] = [:]
+      for (old, new) in zip(source.properties, c.finalSchema.properties) where old.name != new.name {
+        renames[old.name] = new.name
+      }
+      if !renames.isEmpty { edits.columnRenames[table] = renames }
+    }
+    if program.fileVersion != program.targetVersion {
+      guard program.fileVersion != nil else { return nil }
+      edits.schemaVersion = program.targetVersion
+    }
+    return edits
+  }
+
+  static func commitInPlace(path: String, edits: MetadataEditor.Edits, group: Group, lock: FileLock, options: MigrationOptions) throws {
+    var txOptions = WriteTransaction.Options()
+    txOptions.lock = lock
+    txOptions.faultInjection = options.faultInjection
+    txOptions.writeBufferSize = options.writeBufferSize
+    let tx = try WriteTransaction.begin(path: path, options: txOptions)
+    do {
+      let current = try Group(reader: tx.reader)
+      var sink = TransactionNodeSink(transaction: tx)
+      let edit = try MetadataEditor.apply(edits, to: current, sink: &sink)
+      if let error = sink.error { throw error }
+      for r in edit.replaced { try tx.free(r) }
+      _ = try tx.commit(tableNames: edit.tableNames, tables: edit.tables)
+    } catch {
+      tx.abort()
+      throw error
+    }
+  }
+
+  /// Writes a complete new file with `fill` and atomically replaces the realm with it.
+  static func rewrite(
+    path: String, schema: Schema, lock: FileLock, options: MigrationOptions,
+    _ fill: (RealmFileBuilder<FileNodeSink>) throws -> [ClassReport],
+    reportsOut: ([ClassReport]) -> Void = { _ in }
+  ) throws {
+    try AtomicFileReplacement.replace(path: path, lock: lock, faultInjection: options.faultInjection) { output in
+      let builder = try RealmFileBuilder(schema: schema, sink: try FileNodeSink(output: output, bufferSize: options.writeBufferSize))
+      reportsOut(try fill(builder))
+      let finished = try builder.finish()
+      // The builder appends nothing after finish(), so its sink's state can be taken over.
+      var sink = builder.sink
+      try sink.finish(header: finished.header, fileSize: finished.fileSize)
+    }
+  }
+
+  /// Copies the original to `backupPath` (durably) before anything is written.
+  static func backup(_ path: String, to backupPath: String?) throws {
+    guard let backupPath else { return }
+    try FileCopy.copy(from: path, to: backupPath)
+  }
+
+  static func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+  }
+}

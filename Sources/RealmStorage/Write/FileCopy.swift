@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Durable file copies (for `migrate --backup`).
+public enum FileCopy {
+  /// Copies `source` to `destination`, which must not exist, and syncs it and its directory.
+  public static func copy(from source: String, to destination: String) throws(StorageError) {
+    let input = open(source, O_RDONLY | O_CLOEXEC)
+    guard input >= 0 else { throw StorageError.system("open", path: source, errno: errno) }
+    defer { close(input) }
+    let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    guard output >= 0 else {
+      if errno == EEXIST { throw StorageError(.alreadyExists, path: destination, "'\(destination)' already exists; choose another backup path") }
+      throw StorageError.system("open", path: destination, errno: errno)
+    }
+    var ok = false
+    defer {
+      close(output)
+      if !ok { unlink(destination) }
+    }
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+      let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw StorageError.system("read", path: source, errno: errno)
+      }
+      if n == 0 { break }
+      var done = 0
+      while done < n {
+        let w = buffer.withUnsafeBytes { write(output, $0.baseAddress.map { $0 + done }, n - done) }
+        if w < 0 {
+          if errno == EINTR { continue }
+          throw StorageError.system("write", path: destination, errno: errno)
+        }
+        done += w
+      }
+    }
+    guard fsync(output) == 0 else { throw StorageError.system("fsync", path: destination, errno: errno) }
+    try AtomicFileReplacement.syncDirectory(of: destination)
+    ok = true
+  }
+}

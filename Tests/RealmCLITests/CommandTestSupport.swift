@@ -1,0 +1,86 @@
+import Foundation
+import RealmJSON
+import RealmStorage
+import RealmTestSupport
+import Testing
+
+@testable import RealmCLI
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Helpers for the command tests: `RealmCtl.run` in-process with memory outputs, scratch
+/// copies of fixtures, and the checks every written file must pass.
+enum CommandTestSupport {
+  struct Output {
+    var stdout: String
+    var stderr: String
+    var status: Int32
+  }
+
+  /// Runs one command line in-process.
+  static func run(_ words: [String]) -> Output {
+    let out = TextOutput.memory()
+    let err = TextOutput.memory()
+    let status = RealmCtl.run(arguments: words, standardOutput: out, standardError: err)
+    return Output(stdout: out.text, stderr: err.text, status: status)
+  }
+
+  /// A scratch directory, removed by the caller.
+  static func directory() throws -> URL { try Fixtures.temporaryDirectory() }
+
+  /// Copies fixture `relative` into `dir` as `name` and returns its path.
+  @discardableResult
+  static func copy(_ relative: String, to dir: URL, as name: String) throws -> String {
+    let path = dir.appendingPathComponent(name).path
+    try write(try Fixtures.bytes(relative), to: path)
+    return path
+  }
+
+  /// Writes `text` to `dir/name` and returns its path.
+  @discardableResult
+  static func write(_ text: String, to dir: URL, as name: String) throws -> String {
+    let path = dir.appendingPathComponent(name).path
+    try write(Array(text.utf8), to: path)
+    return path
+  }
+
+  /// Writes with POSIX calls retried on EINTR (child processes deliver SIGCHLD).
+  static func write(_ data: [UInt8], to path: String) throws {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    try #require(fd >= 0, "open '\(path)': errno \(errno)")
+    defer { close(fd) }
+    var done = 0
+    while done < data.count {
+      let n = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress.map { $0 + done }, data.count - done) }
+      if n < 0, errno == EINTR { continue }
+      try #require(n > 0, "write '\(path)': errno \(errno)")
+      done += n
+    }
+  }
+
+  static func bytes(_ path: String) throws -> [UInt8] {
+    [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+  }
+
+  static func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+
+  /// What `open --check` reports for the file (empty when clean).
+  static func problems(_ path: String) throws -> [String] {
+    try RealmFile.open(path: path).group.check().map { "\($0)" }
+  }
+
+  /// Parses the canonical schema JSON of the file at `path`.
+  static func schema(_ path: String) throws -> JSONValue {
+    try JSONParser.parse(try RealmDumper.schemaJSON(path))
+  }
+}
+
+extension JSONValue {
+  /// Element `index` of an array, nil otherwise (for reading reports in tests).
+  subscript(_ index: Int) -> JSONValue? {
+    guard case .array(let items) = self, items.indices.contains(index) else { return nil }
+    return items[index]
+  }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import RealmJSON
+import RealmTestSupport
+import Testing
+
+@testable import RealmCLI
+
+/// `realmctl create`: issue 3 "done when" 2, `dump(create(schema, data))` equals `data` by
+/// meaning for every fixture (Realm's own schema.json and dump.jsonl answers), and the created
+/// file passes the integrity check; plus the command's errors.
+@Suite struct CreateCommandTests {
+  typealias Support = CommandTestSupport
+
+  /// A schema document and its dump, written by Realm for a fixture file.
+  struct Source: CustomStringConvertible, Sendable {
+    var schema: String
+    var dump: String
+    var description: String { dump }
+  }
+
+  /// Every `X.dump.jsonl` (or `dump.jsonl`) of the fixtures with its `X.schema.json`: the
+  /// reading cases, the migration cases' `after.*`, `copy.*` and steps, realm-core-samples.
+  static var sources: [Source] {
+    let fm = FileManager.default
+    let root = Fixtures.root.path
+    var out: [Source] = []
+    let all = (fm.enumerator(atPath: root)?.allObjects as? [String]) ?? []
+    for dump in all.sorted() where dump.hasSuffix("dump.jsonl") {
+      let schema = String(dump.dropLast("dump.jsonl".count)) + "schema.json"
+      if fm.fileExists(atPath: "\(root)/\(schema)") { out.append(Source(schema: schema, dump: dump)) }
+    }
+    return out
+  }
+
+  @Test func everyFixtureHasASource() {
+    // 46 dumps in the fixtures, all with a schema; a lost glob would silently test nothing.
+    #expect(Self.sources.count >= 40)
+    #expect(Self.sources.contains { $0.dump.hasPrefix("realm-core-samples/") })
+    #expect(Self.sources.contains { $0.dump.hasSuffix("copy.dump.jsonl") })
+    #expect(Self.sources.contains { $0.dump.contains("steps/") })
+  }
+
+  @Test(arguments: sources)
+  func createThenDumpGivesTheDataBack(_ source: Source) throws {
+    let dir = try Support.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let out = dir.appendingPathComponent("out.realm").path
+    let result = Support.run([
+      "create", out, "--schema", Fixtures.url(source.schema).path, "--data", Fixtures.url(source.dump).path,
+    ])
+    try #require(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.hasPrefix("Created \(out): schema version "))
+    #expect(result.stderr.isEmpty)
+
+    let expectedSchema = try Fixtures.bytes(source.schema)
+    let actualSchema = try RealmDumper.schemaJSON(out)
+    // create writes file format 24 whatever the source's format was.
+    var expected = try JSONParser.parse(expectedSchema)
+    if case .object(var members) = expected {
+      for i in members.indices where members[i].key == "fileFormat" { members[i].value = .int(24) }
+      expected = .object(members)
+    }
+    let schemaDiff = DumpComparison.compareSchemas(expected: expected, actual: try JSONParser.parse(actualSchema))
+    #expect(schemaDiff.isEmpty, "\(schemaDiff.prefix(10))")
+    let dumpDiff = DumpComparison.compareDumps(
+      expected: try Fixtures.bytes(source.dump), actual: try RealmDumper.dumpJSONL(out), schema: expectedSchema)
+    #expect(dumpDiff.isEmpty, "\(dumpDiff.prefix(10))")
+    let problems = try Support.problems(out)
+    #expect(problems.isEmpty, "\(problems.prefix(5))")
+  }
+
+  @Test func schemaVersionOptionSetsTheVersion() throws {
+    let dir = try Support.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let out = dir.appendingPathComponent("out.realm").path
+    let result = Support.run([
+      "create", out, "--schema", Fixtures.url("person-add-email/schema.json").path, "--schema-version", "7",
+    ])
+    try #require(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.hasPrefix("Created \(out): schema version 7, 0 objects"), "\(result.stdout)")
+    #expect(try Support.schema(out)["schemaVersion"] == .int(7))
+    #expect(try Support.problems(out).isEmpty)
+  }
+
+  @Test func aMissingSchemaExits66() throws {
+    let dir = try Support.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let out = dir.appendingPathComponent("out.realm").path
+    let result = Support.run(["create", out, "--schema", dir.appendingPathComponent("none.json").path])
+    #expect(result.status == 66)
+    #expect(result.stderr.contains("No such file"))
+    #expect(!Support.exists(out))
+  }
+
+  @Test func anInvalidSchemaExits65AndNamesThePlace() throws {
+    let dir = try Support.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let schema = try Support.write("{\"schemaVersion\": 1,\n \"classes\": [", to: dir, as: "schema.json")
+    let out = dir.appendingPathComponent("out.realm").path
+    let result = Support.run(["create", out, "--schema", schema])
+    #expect(result.status == 65)
+    #expect(result.stderr.hasPrefix("Error: '\(schema)' is not a valid schema: line 2"), "\(result.stderr)")
+    #expect(!Support.exists(out))
+  }
+
+  @Test func aBadDataLineIsNamedAndNothingIsCreated() throws {
+    let dir = try Support.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let lines = String(decoding: try Fixtures.bytes("person-add-email/dump.jsonl"), as: UTF8.self)
+      .split(separator: "\n").prefix(3).joined(separator: "\n")
+    let data = try Support.write(lines + "\n{\"$class\":\"Person\",\"$key\":7,\"firstName\":1}\n", to: dir, as: "data.jsonl")
+    let out = dir.appendingPathComponent("out.realm").path
+    let result = Support.run([
+      "create", out, "--schema", Fixtures.url("person-add-email/schema.json").path, "--data", data,
+    ])
+    #expect(result.status == 65)
+    #expect(result.stderr == "Error: '\(data)' line 4: Person.firstName: expected a string, found the integer 1\n")
+    #expect(!Support.exists(out))
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("out.realm") }
+    #expect(leftovers.isEmpty, "\(leftovers)")
+  }
+
+  @Test func keysOutOfOrderAreRefused() throws {
+    let dir = try Support.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let lines = String(decoding: try Fixtures.bytes("person-add-email/dump.jsonl"), as: UTF8.self)
+      .split(separator: "\n").prefix(3).reversed().joined(separator: "\n")
+    let data = try Support.write(lines + "\n", to: dir, as: "data.jsonl")
+    let out = dir.appendingPathComponent("out.realm").path
+    let result = Support.run([
+      "create", out, "--schema", Fixtures.url("person-add-email/schema.json").path, "--data", data,
+    ])
+    #expect(result.status == 65)
+    #expect(result.stderr == "Error: '\(data)' line 2: object key 1 of class 'Person' is not above the previous key 2\n")
+    #expect(!Support.exists(out))
+  }
+
+  @Test func anExistingOutputIsNeverOverwritten() throws {
+    let dir = try Support.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let out = try Support.copy("person-rename-age/before.realm", to: dir, as: "out.realm")
+    let before = try Support.bytes(out)
+    let result = Support.run(["create", out, "--schema", Fixtures.url("person-add-email/schema.json").path])
+    #expect(result.status == 73)
+    #expect(result.stderr == "Error: '\(out)' already exists; remove it or choose another output name\n")
+    #expect(try Support.bytes(out) == before)
+  }
+}

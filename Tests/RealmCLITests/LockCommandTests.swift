@@ -1,0 +1,91 @@
+import Foundation
+import RealmTestSupport
+import Testing
+
+@testable import RealmCLI
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Issue 3 "done when" 4: while another process holds the realm's `FILE.lock` the way a
+/// Realm app does (a shared `flock` for its whole session, Realm Core 14 on Linux and macOS),
+/// `migrate`, `rename-property` and `compact` refuse with exit status 75 and a message saying
+/// the file is open elsewhere, and leave the realm byte-for-byte unchanged.
+///
+/// The 75 depends on StorageError's exit-code mapping in `ExitCode.swift` (being added
+/// separately); until it lands the status is 70.
+@Suite struct LockCommandTests {
+  typealias Support = CommandTestSupport
+  static let heldMarker = "lock-held"
+
+  /// The three writing commands on the realm at `file`.
+  static func commands(_ file: String, dir: URL) throws -> [[String]] {
+    [
+      ["migrate", "--plan", Fixtures.url("person-add-email/plan.json").path, file],
+      ["migrate", "--plan", Fixtures.url("person-add-email/plan.json").path, "--reset-if-needed", file],
+      ["migrate", "--plan", Fixtures.url("person-add-email/plan.json").path, "--backup", dir.appendingPathComponent("bak").path, file],
+      ["rename-property", file, "Person", "age", "years"],
+      ["compact", file],
+    ]
+  }
+
+  static func expectRefused(_ file: String, dir: URL) throws {
+    let before = try Support.bytes(file)
+    for words in try commands(file, dir: dir) {
+      let result = Support.run(words)
+      #expect(result.status == 75, "\(words): \(result.stderr)")
+      #expect(
+        result.stderr == "Error: 'a.realm' is open in another process (its lock file 'a.realm.lock' is held); close the app and retry\n",
+        "\(words)")
+      #expect(result.stdout.isEmpty)
+      #expect(try Support.bytes(file) == before, "\(words) changed the file")
+      let others = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+      #expect(others == ["a.realm", "a.realm.lock"], "\(words) left \(others)")
+    }
+  }
+
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/flock")))
+  func refusedWhileAnotherProcessHoldsASharedLock() throws {
+    let dir = try Support.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = try Support.copy("person-rename-age/before.realm", to: dir, as: "a.realm")
+    let stdout = Pipe()
+    let stdin = Pipe()
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+    child.arguments = ["--shared", file + ".lock", "sh", "-c", "echo \(Self.heldMarker); cat >/dev/null"]
+    child.standardOutput = stdout
+    child.standardInput = stdin
+    try child.run()
+    defer {
+      try? stdin.fileHandleForWriting.close()
+      child.waitUntilExit()
+    }
+    let line = String(decoding: stdout.fileHandleForReading.availableData, as: UTF8.self)
+    try #require(line.hasPrefix(Self.heldMarker), "flock did not start: \(line)")
+    try Self.expectRefused(file, dir: dir)
+
+    // Once the app is gone, the same command goes through.
+    try stdin.fileHandleForWriting.close()
+    child.waitUntilExit()
+    let result = Support.run(["rename-property", file, "Person", "age", "years"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(try Support.problems(file).isEmpty)
+  }
+
+  /// The same through an open file description of this process (flock locks belong to the
+  /// description, so this is how a second process looks to the lock): no helper binary needed.
+  @Test func refusedWhileASharedLockIsHeldThroughAnotherDescriptor() throws {
+    let dir = try Support.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = try Support.copy("person-rename-age/before.realm", to: dir, as: "a.realm")
+    let fd = open(file + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    try #require(fd >= 0)
+    defer { close(fd) }
+    try #require(flock(fd, LOCK_SH) == 0)
+    try Self.expectRefused(file, dir: dir)
+    flock(fd, LOCK_UN)
+    #expect(Support.run(["compact", file]).status == 0)
+  }
+}

@@ -1,0 +1,326 @@
+import Foundation
+import RealmTestSupport
+import Testing
+
+@testable import RealmMigration
+@testable import RealmStorage
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Issue 3, "done when" 3: a real migration of a large file (100,000 Person objects) killed
+/// with SIGKILL at many moments spread over the whole write. After each kill the file holds
+/// exactly the old or exactly the new version, `Group.check()` is clean, and running the same
+/// migration again (as a user would after the crash) gives exactly the reference result.
+///
+/// Two writes are tested: adding a property (a streamed rewrite through
+/// ``AtomicFileReplacement``) and renaming one (a copy-on-write commit in place through
+/// ``WriteTransaction``). The migration runs in a child process (this test binary re-launched
+/// on ``migrateInChildProcess()``) that SIGKILLs itself at the chosen fault point, so every
+/// run is deterministic.
+@Suite(.serialized) struct MigrationCrashTests {
+  static let fileEnvironment = "REALMCTL_TEST_MIGRATION_CRASH_FILE"
+  static let planEnvironment = "REALMCTL_TEST_MIGRATION_CRASH_PLAN"
+  static let pointEnvironment = "REALMCTL_TEST_MIGRATION_CRASH_AT"
+  static let objectCount = 100_000
+  /// Small buffers: the write is made of many system calls to interrupt.
+  static let writeBufferSize = 32 << 10
+
+  static let v1Plan = """
+    {"schemaVersion": 1, "schema": [{"name": "Person", "properties":
+      {"firstName": "string", "lastName": "string", "age": "int"}}]}
+    """
+  /// Adding a property: every object is rewritten.
+  static let addPlan = """
+    {"schemaVersion": 2, "schema": [{"name": "Person", "properties":
+      {"firstName": "string", "lastName": "string", "age": "int", "email": "string?"}}]}
+    """
+  /// Renaming a property: only names and the version change, committed in place.
+  static let renamePlan = """
+    {"schemaVersion": 2, "schema": [{"name": "Person", "properties":
+      {"firstName": "string", "lastName": "string", "yearsSinceBirth": "int"}}],
+     "migrations": [{"version": 2, "steps": [
+       {"op": "renameProperty", "class": "Person", "from": "age", "to": "yearsSinceBirth"}]}]}
+    """
+
+  static func plan(_ text: String) throws -> MigrationPlan {
+    try PlanDecoder.decode(Array(text.utf8))
+  }
+
+  /// The large v1 file, built once per process.
+  static let largeFile: Result<[UInt8], any Error> = Result {
+    let schema = try plan(v1Plan).targetSchema
+    var random = SeededRandom(seed: 3)
+    let first = ["Ada", "Grace", "Niklaus", "Edsger", "Barbara", "Ken", "王", "Zoë"]
+    var objects: [(className: String, key: Int64?, values: [RealmValue])] = []
+    objects.reserveCapacity(objectCount)
+    for i in 0..<objectCount {
+      let name = first[Int(random.next() % UInt64(first.count))]
+      objects.append(
+        ("Person", nil, [.string(name), .string("Surname\(i)"), .int(Int64(random.next() % 120))]))
+    }
+    return try RealmFileBuilder.build(schema: schema, objects: objects)
+  }
+
+  // MARK: - Child process
+
+  @Test(.enabled(if: ProcessInfo.processInfo.environment[fileEnvironment] != nil))
+  func migrateInChildProcess() throws {
+    let env = ProcessInfo.processInfo.environment
+    let path = try #require(env[Self.fileEnvironment])
+    let planText = try #require(env[Self.planEnvironment])
+    let spec = try #require(env[Self.pointEnvironment]).split(separator: ":")
+    let index = try #require(Int(spec[0]))
+    let before = spec[1] == "before"
+    var options = MigrationOptions()
+    options.writeBufferSize = Self.writeBufferSize
+    options.faultInjection = { point in
+      if point.index == index && point.isBefore == before { kill(getpid(), SIGKILL) }
+      return .proceed
+    }
+    _ = try Migrator.migrate(path: path, plan: try Self.plan(planText), options: options)
+  }
+
+  // MARK: - Inspection
+
+  /// The version a file holds independent of where free space is: the live top ref, format
+  /// and a digest of every reachable node in walk order.
+  struct LogicalState: Equatable, CustomStringConvertible {
+    var topRef: Int
+    var format: UInt8
+    var nodeCount: Int
+    var digest: UInt64
+    var description: String { "top \(topRef) format \(format) nodes \(nodeCount) digest \(String(digest, radix: 16))" }
+  }
+
+  static func logicalState(_ bytes: [UInt8]) throws -> LogicalState {
+    let reader = ByteReader(bytes: bytes)
+    let header = try HeaderState(reader: reader)
+    let top = Ref(Int(header.currentTop))
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    var count = 0
+    try NodeWalk(reader: reader).walk(top) { (ref, size) throws(FormatError) in
+      count += 1
+      hash = (hash ^ UInt64(ref.rawValue)) &* 0x100_0000_01b3
+      let payload = try reader.bytes(at: ref.rawValue + 4, count: size - 4)
+      var i = 0
+      while i + 8 <= payload.count {
+        hash = (hash ^ payload.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x100_0000_01b3
+        i += 8
+      }
+      while i < payload.count {
+        hash = (hash ^ UInt64(payload[i])) &* 0x100_0000_01b3
+        i += 1
+      }
+    }
+    return LogicalState(topRef: top.rawValue, format: header.currentFormat, nodeCount: count, digest: hash)
+  }
+
+  static func bytes(_ path: String) throws -> [UInt8] {
+    [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+  }
+
+  /// Writes with POSIX calls retried on EINTR (children deliver SIGCHLD).
+  static func write(_ data: [UInt8], to path: String) throws {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    try #require(fd >= 0, "open '\(path)': errno \(errno)")
+    defer { close(fd) }
+    var done = 0
+    while done < data.count {
+      let n = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress.map { $0 + done }, data.count - done) }
+      if n < 0, errno == EINTR { continue }
+      try #require(n > 0, "write '\(path)': errno \(errno)")
+      done += n
+    }
+  }
+
+  static var testExecutable: String {
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+  }
+
+  /// What one killed child left behind.
+  struct Run: Sendable {
+    var point: FaultPoint
+    var killed: Bool
+    var isOld: Bool
+    var isNew: Bool
+    var problems: [String]
+    var strayTemporaryFiles: Int
+    /// After migrating the killed file again: nil when not re-migrated, else whether it
+    /// reached the reference result.
+    var remigratedToReference: Bool?
+  }
+
+  final class Results: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var values: [Result<Run, any Error>?]
+    init(count: Int) { values = Array(repeating: nil, count: count) }
+    func set(_ i: Int, _ value: Result<Run, any Error>) {
+      lock.lock()
+      values[i] = value
+      lock.unlock()
+    }
+  }
+
+  struct Reference: Sendable {
+    var oldBytes: [UInt8]
+    var newBytes: [UInt8]
+    var oldState: LogicalState
+    var newState: LogicalState
+    var planText: String
+    /// Schema JSON and JSON Lines dump of the new version.
+    var newSchema: [UInt8]
+    var newDump: [UInt8]
+  }
+
+  /// Runs the migration in a child killed at `point` on a fresh copy in `dir`, inspects the file,
+  /// and (when `remigrate`) migrates it again in-process.
+  static func killAndInspect(_ ref: Reference, dir: URL, at point: FaultPoint, remigrate: Bool) throws -> Run {
+    let fm = FileManager.default
+    for name in (try? fm.contentsOfDirectory(atPath: dir.path)) ?? [] {
+      try? fm.removeItem(at: dir.appendingPathComponent(name))
+    }
+    let path = dir.appendingPathComponent("crash.realm").path
+    try write(ref.oldBytes, to: path)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: testExecutable)
+    process.arguments = ["--testing-library", "swift-testing", "--filter", "migrateInChildProcess"]
+    var env = ProcessInfo.processInfo.environment
+    env[fileEnvironment] = path
+    env[planEnvironment] = ref.planText
+    env[pointEnvironment] = "\(point.index):\(point.isBefore ? "before" : "after")"
+    process.environment = env
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    let killed = process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
+
+    let after = try bytes(path)
+    let state = try logicalState(after)
+    // A rewrite is renamed into place whole: the file is byte-for-byte one of the two.
+    let isOld = point.stage == .replacement ? after == ref.oldBytes : state == ref.oldState
+    let isNew = point.stage == .replacement ? after == ref.newBytes : state == ref.newState
+    let problems = try RealmFile.open(path: path).group.check().map { "\($0)" }
+    let stray = ((try? fm.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.contains(".realmctl-tmp-") }.count
+
+    var remigrated: Bool?
+    if remigrate {
+      _ = try Migrator.migrate(path: path, plan: try plan(ref.planText))
+      let again = try bytes(path)
+      // The next replacement deletes what a killed one left behind.
+      let left = ((try? fm.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.contains(".realmctl-tmp-") }
+      #expect(left.isEmpty, "killed at \(point): stale temporary files remain: \(left)")
+      if point.stage == .replacement {
+        remigrated = again == ref.newBytes
+      } else {
+        // A new in-place commit may allocate elsewhere than the reference (the killed one may
+        // have grown the file), so compare by meaning: schema, objects, integrity.
+        remigrated =
+          try RealmDumper.schemaJSON(path) == ref.newSchema
+          && RealmFile.open(path: path).group.check().isEmpty
+          && RealmDumper.dumpJSONL(path) == ref.newDump
+      }
+    }
+    return Run(
+      point: point, killed: killed, isOld: isOld, isNew: isNew, problems: problems,
+      strayTemporaryFiles: stray, remigratedToReference: remigrated)
+  }
+
+  final class Recorder: @unchecked Sendable {
+    var points: [FaultPoint] = []
+  }
+
+  /// The crash loop: reference run, choice of kill points, two children at a time.
+  func crashLoop(planText: String, expectedMethod: MigrationResult.Method, minimumKills: Int) throws -> [Run] {
+    let oldBytes = try Self.largeFile.get()
+    let refDir = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: refDir) }
+    let refPath = refDir.appendingPathComponent("reference.realm").path
+    try Self.write(oldBytes, to: refPath)
+    let recorder = Recorder()
+    var options = MigrationOptions()
+    options.writeBufferSize = Self.writeBufferSize
+    options.faultInjection = { point in
+      recorder.points.append(point)
+      return .proceed
+    }
+    let result = try Migrator.migrate(path: refPath, plan: try Self.plan(planText), options: options)
+    #expect(result.method == expectedMethod)
+    let newBytes = try Self.bytes(refPath)
+    #expect(try RealmFile.open(path: refPath).group.check().isEmpty)
+    let reference = Reference(
+      oldBytes: oldBytes, newBytes: newBytes, oldState: try Self.logicalState(oldBytes),
+      newState: try Self.logicalState(newBytes), planText: planText,
+      newSchema: try RealmDumper.schemaJSON(refPath), newDump: try RealmDumper.dumpJSONL(refPath))
+    #expect(reference.oldState != reference.newState)
+
+    // The same migration twice gives the same bytes (the rewrite check relies on it).
+    let twice = refDir.appendingPathComponent("twice.realm").path
+    try Self.write(oldBytes, to: twice)
+    _ = try Migrator.migrate(path: twice, plan: try Self.plan(planText))
+    #expect(try Self.bytes(twice) == newBytes, "the migration is not deterministic")
+
+    // Every point that is not a node write, plus node writes spread evenly over the write.
+    let points = recorder.points
+    let bulk: (FaultPoint) -> Bool = {
+      if case .write = $0.operation { return $0.stage == .replacement || $0.stage == .nodes }
+      return false
+    }
+    var chosen = points.filter { !bulk($0) }
+    let writes = points.filter(bulk)
+    let wanted = min(writes.count, max(0, minimumKills - chosen.count))
+    for k in 0..<wanted { chosen.append(writes[k * writes.count / wanted]) }
+    chosen.sort { ($0.index, $0.isBefore ? 0 : 1) < ($1.index, $1.isBefore ? 0 : 1) }
+
+    let results = Results(count: chosen.count)
+    let killPoints = chosen
+    let workers = 2
+    let dirs = try (0..<workers).map { _ in try Fixtures.temporaryDirectory() }
+    defer { for d in dirs { try? FileManager.default.removeItem(at: d) } }
+    DispatchQueue.concurrentPerform(iterations: workers) { worker in
+      for i in stride(from: worker, to: killPoints.count, by: workers) {
+        // Migrating again after every eighth kill, and after the last one.
+        let remigrate = i % 8 == 0 || i == killPoints.count - 1
+        results.set(i, Result { try Self.killAndInspect(reference, dir: dirs[worker], at: killPoints[i], remigrate: remigrate) })
+      }
+    }
+    var runs: [Run] = []
+    for result in results.values { runs.append(try #require(try result?.get())) }
+    for run in runs {
+      #expect(run.killed, "child for \(run.point) was not killed")
+      #expect(run.isOld != run.isNew, "killed at \(run.point): neither (or both) the old and the new version")
+      #expect(run.problems.isEmpty, "killed at \(run.point): \(run.problems.prefix(3))")
+      if let ok = run.remigratedToReference { #expect(ok, "killed at \(run.point): migrating again did not give the reference") }
+    }
+    // Once the file is new it stays new for every later kill point.
+    if let firstNew = runs.firstIndex(where: \.isNew) {
+      #expect(runs[firstNew...].allSatisfy { $0.isNew }, "the file went back to the old version after \(runs[firstNew].point)")
+    }
+    return runs
+  }
+
+  /// The rewrite: about 1.4 MB streamed into `crash.realm.realmctl-tmp-*`, synced, renamed.
+  @Test func killedRewritingMigrationLeavesOldOrNewVersion() throws {
+    let runs = try crashLoop(planText: Self.addPlan, expectedMethod: .rewritten, minimumKills: 54)
+    #expect(runs.count >= 50)
+    #expect(runs.contains(where: \.isOld) && runs.contains(where: \.isNew))
+    // The switch happens at the rename, and not before.
+    let rename = try #require(runs.firstIndex { $0.point.operation == .rename })
+    #expect(runs[...rename].allSatisfy { $0.isOld })
+    #expect(runs[(rename + 1)...].allSatisfy { $0.isNew })
+    #expect(runs.count > rename + 1, "no kill point after the rename")
+    // A kill before the rename leaves the partial temporary file behind (it is never read).
+    #expect(runs.contains { $0.strayTemporaryFiles > 0 })
+  }
+
+  /// The in-place commit: every fault point of the transaction, before and after.
+  @Test func killedInPlaceRenameLeavesOldOrNewVersion() throws {
+    let runs = try crashLoop(planText: Self.renamePlan, expectedMethod: .inPlace, minimumKills: 50)
+    #expect(runs.contains(where: \.isOld) && runs.contains(where: \.isNew))
+    // The switch happens exactly when the select bit is written.
+    let flip = try #require(runs.firstIndex { $0.point.stage == .selectBit && !$0.point.isBefore })
+    #expect(runs.firstIndex(where: \.isNew) == flip)
+  }
+}
