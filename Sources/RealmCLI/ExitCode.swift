@@ -134,6 +134,7 @@ extension ExitCode {
     case .notARealmFile, .encrypted, .unsupportedFormat, .corrupt: .dataError
     case .locked: .temporaryFailure
     case .io: .ioError
+    case .alreadyExists: .cannotCreate
     // A valid file this version cannot write (format, history type): the data is refused.
     case .unsupported: .dataError
     case .alreadyExists: .cannotCreate

@@ -55,7 +55,12 @@ import Testing
         #expect(cls["objects"] == .int(Int64(answers.lines(of: name).count)), "\(name)")
       }
     }
-    #expect(json["otherTables"] == .array([.object([JSONMember("name", .string("metadata")), JSONMember("objects", .int(1))])]))
+    for (cls, expected) in zip(classes, answers.classes) {
+      #expect(cls["primaryKey"] == expected["primaryKey"])
+    }
+    #expect(json["otherTables"] == .array([
+      .object([JSONMember("name", .string("metadata")), JSONMember("objects", .int(1)), JSONMember("primaryKey", .null)])
+    ]))
   }
 
   @Test func embeddedClassesAreMarkedInText() throws {
@@ -64,9 +69,10 @@ import Testing
     #expect(classLines.count == 4)
     for line in classLines {
       let name = line.split(separator: " ").first.map(String.init) ?? ""
-      #expect(line.hasSuffix("  embedded") == (name != "Contact"), "\(line)")
+      #expect(line.hasSuffix(" (embedded)") == (name != "Contact"), "\(line)")
     }
     #expect(run.text.contains("Classes:         4 (3 embedded)\n"))
+    #expect(run.text.contains("\n  Contact   60 objects (primary key _id)\n"))
   }
 
   /// The fixtures' README names the compacted copies: two in streaming form, one converted

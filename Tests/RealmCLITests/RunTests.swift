@@ -38,6 +38,17 @@ import Testing
     #expect(output.stderr == "Error: '\(directory.path)' is a directory, not a file\n")
   }
 
+  @Test func openSummarisesARealFile() {
+    let fixture = Fixtures.url("alltypes/before.realm").path
+    let output = run(["open", fixture, "--check"])
+    #expect(output.status == 0)
+    #expect(output.stderr == "")
+    #expect(output.stdout.contains("File format:     24\n"))
+    #expect(output.stdout.contains("\n  AllTypes        600 objects (primary key _id)\n"))
+    #expect(output.stdout.contains("EmbeddedThing"))
+    #expect(output.stdout.contains("Check:           clean\n"))
+  }
+
   @Test func csvWithoutAClassIsAUsageError() {
     let output = run(["dump", "a.realm", "--format", "csv"])
     #expect(output.status == 64)

@@ -111,16 +111,21 @@ extension FileSummary {
     return "\(classes.count) (\(embedded) embedded)"
   }
 
-  /// One line per class: name, object count right-aligned, `embedded` mark.
+  /// One line per class: name, object count right-aligned, then `(embedded)` or
+  /// `(primary key _id)`.
   private var classTable: String {
     let nameWidth = classes.map(\.name.count).max() ?? 0
-    let counts = classes.map { FileSummary.objectsText($0.objects) }
+    let counts = classes.map { String($0.objects) }
     let countWidth = counts.map(\.count).max() ?? 0
     var out = ""
     for (cls, count) in zip(classes, counts) {
       var line = "  " + cls.name + String(repeating: " ", count: nameWidth - cls.name.count + 2)
       line += String(repeating: " ", count: countWidth - count.count) + count
-      if cls.isEmbedded { line += "  embedded" }
+      line += cls.objects == 1 ? " object" : " objects"
+      var notes: [String] = []
+      if cls.isEmbedded { notes.append("embedded") }
+      if let pk = cls.primaryKey { notes.append("primary key \(pk)") }
+      if !notes.isEmpty { line += " (" + notes.joined(separator: ", ") + ")" }
       out += line + "\n"
     }
     return out
@@ -138,6 +143,8 @@ extension FileSummary {
         w.key("embedded")
         w.value(table.isEmbedded)
       }
+      w.key("primaryKey")
+      if let pk = table.primaryKey { w.value(pk) } else { w.nullValue() }
       w.endObject()
     }
     w.endArray()

@@ -11,6 +11,8 @@ struct FileSummary {
     var objects: Int
     /// True for embedded classes.
     var isEmbedded: Bool
+    /// The primary key property, when the table has one.
+    var primaryKey: String?
   }
 
   /// The path as given.
@@ -60,10 +62,13 @@ struct FileSummary {
     var classes: [TableCount] = []
     var others: [TableCount] = []
     for table in group.tables {
-      if let name = table.className {
-        classes.append(TableCount(name: name, objects: table.objectCount, isEmbedded: table.isEmbedded))
+      let count = TableCount(
+        name: table.className ?? table.name, objects: table.objectCount, isEmbedded: table.isEmbedded,
+        primaryKey: table.primaryKey.flatMap { table.column(key: $0)?.name })
+      if table.className != nil {
+        classes.append(count)
       } else {
-        others.append(TableCount(name: table.name, objects: table.objectCount, isEmbedded: table.isEmbedded))
+        others.append(count)
       }
     }
     classes.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
