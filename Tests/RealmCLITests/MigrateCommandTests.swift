@@ -228,6 +228,22 @@ import Testing
     #expect(try Support.bytes(file) == before)
   }
 
+  @Test func aFileAtTheTargetIsLeftAloneAndItsObjectsCounted() throws {
+    let dir = try Support.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = try Support.copy("\(Self.addEmail)/after.realm", to: dir, as: "a.realm")
+    let before = try Support.bytes(file)
+    let result = Support.run(["migrate", "--plan", plan(Self.addEmail), file, "--json"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let report = try #require(try JSONParser.parse(result.stdout)["files"]?[0])
+    #expect(report["method"] == .string("unchanged"))
+    #expect(report["fromVersion"] == .int(2))
+    #expect(report["classes"]?[0]?["objectsBefore"] == .int(1000))
+    #expect(report["classes"]?[0]?["objectsAfter"] == .int(1000))
+    #expect(report["classes"]?[0]?["objectsTouched"] == .int(0))
+    #expect(try Support.bytes(file) == before)
+  }
+
   @Test func aMissingFileExits66() throws {
     let dir = try Support.directory()
     defer { try? FileManager.default.removeItem(at: dir) }
