@@ -31,3 +31,54 @@ run migrate --plan Examples/people/plan-v2.json "$BUILD/people.realm"
 run dump "$BUILD/people.realm" --format table
 run rename-property "$BUILD/people.realm" Person fullName name
 run schema "$BUILD/people.realm"
+
+echo
+echo "== One worked example per kind of migration step (Examples/steps/)"
+# Every example starts from the same v1 file, built from reviewable text: Person (id, firstName,
+# lastName, age, email?, address -> Address), Address (street, city), Dog (name, owner -> Person).
+STEPS=Examples/steps
+COLUMNS=${COLUMNS:-132}  # wide enough for every column of the tables below
+export COLUMNS
+rm -f "$BUILD/steps-v1.realm" "$BUILD/steps-v1.realm.lock"
+run create "$BUILD/steps-v1.realm" --schema "$STEPS/people/schema.json" --data "$STEPS/people/data.jsonl"
+run dump "$BUILD/steps-v1.realm" --format table
+
+# example NAME TITLE CLASS: migrates a fresh copy of the v1 file with $STEPS/NAME/plan.json and
+# shows CLASS afterwards (or the schema when CLASS is '-'). Any failure stops the demo.
+example() {
+  name=$1
+  title=$2
+  class=$3
+  file="$BUILD/step-$name.realm"
+  printf '\n---- %s (%s/%s/plan.json)\n' "$title" "$STEPS" "$name"
+  rm -f "$file" "$file.lock"
+  cp "$BUILD/steps-v1.realm" "$file"
+  run migrate --plan "$STEPS/$name/plan.json" "$file"
+  if [ "$class" = "-" ]; then
+    run schema "$file"
+  else
+    run dump "$file" --format table --class "$class"
+  fi
+  "$REALMCTL" open "$file" --check >/dev/null
+}
+
+example rename-property "Rename a property: Person.age -> yearsSinceBirth" Person
+example rename-class "Rename a class: Dog -> Pet (links follow)" Pet
+example add-property "Add a required property with a default, and an optional one" Person
+example remove-property "Remove a property: Person.email" Person
+example transform "Transform: fullName from firstName + lastName (v2), age int -> string (v3)" Person
+printf '\n---- %s (%s/split-name/plan.json)\n' "Split fullName back into firstName and lastName (v3 -> v4, on the result above)" "$STEPS"
+rm -f "$BUILD/step-split-name.realm" "$BUILD/step-split-name.realm.lock"
+cp "$BUILD/step-transform.realm" "$BUILD/step-split-name.realm"
+run migrate --plan "$STEPS/split-name/plan.json" "$BUILD/step-split-name.realm"
+run dump "$BUILD/step-split-name.realm" --format table --class Person
+example delete-objects "Delete the objects matching a where filter (links to them become null)" Dog
+run dump "$BUILD/step-delete-objects.realm" --format table --class Person
+example delete-class "Delete a class: Dog" -
+example exec "Run a script: Examples/steps/exec/fill_emails.py fills in missing emails" Person
+example to-embedded "Convert Address to an embedded object (each has exactly one parent)" Person
+example primary-key "Make Person.id the primary key (checked for duplicates)" Person
+example optional-to-required "Make Person.email required (nulls become the default)" Person
+
+echo
+echo "All examples ran."

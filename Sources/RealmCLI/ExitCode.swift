@@ -1,3 +1,7 @@
+import RealmJSON
+import RealmMigration
+import RealmStorage
+
 import RealmFormat
 import RealmJSON
 
@@ -90,7 +94,9 @@ extension ExitCode {
       return forCode(error.code)
     case let error as FormatError:
       return forCode(error.code)
-    case is JSONParseError:
+    case let error as StorageError:
+      return forCode(error.code)
+    case is MigrationError, is JSONParseError, is CanonicalDecodingError, is DumpOutputError:
       return .dataError
     case let error as any ExitCodeMapping:
       return error.exitCode
@@ -101,7 +107,7 @@ extension ExitCode {
 
   static func forCode(_ code: RealmCtlError.Code) -> ExitCode {
     switch code {
-    case .notWired, .internalError: .software
+    case .internalError: .software
     case .fileNotFound, .unreadable: .noInput
     case .permissionDenied: .noPermission
     case .cannotCreateOutput: .cannotCreate
@@ -111,6 +117,18 @@ extension ExitCode {
     // The reader went away (`realmctl dump | head`): not a failure of ours (see RealmCtl.run).
     case .brokenPipe: .success
     case .outputFailed: .ioError
+    }
+  }
+
+  static func forCode(_ code: StorageError.Code) -> ExitCode {
+    switch code {
+    case .fileNotFound: .noInput
+    case .permissionDenied: .noPermission
+    case .notARealmFile, .encrypted, .unsupportedFormat, .corrupt, .unsupported: .dataError
+    case .locked: .temporaryFailure
+    case .io: .ioError
+    case .alreadyExists: .cannotCreate
+    case .misuse: .software
     }
   }
 

@@ -8,8 +8,6 @@
 public struct RealmCtlError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The kind of failure; ``ExitCode/forError(_:)`` maps each to its exit code.
   public enum Code: String, Sendable, Hashable, CaseIterable {
-    /// A command body is not connected to its implementation yet (a bug if shipped).
-    case notWired
     /// An internal invariant failed.
     case internalError
     /// An input file does not exist.
@@ -57,14 +55,6 @@ public struct RealmCtlError: Error, Sendable, Hashable, CustomStringConvertible 
   public var description: String { detail }
 
   // MARK: - Factories
-
-  /// The body of `command` is a placeholder waiting for the module that implements it.
-  public static func notWired(_ command: String) -> RealmCtlError {
-    RealmCtlError(
-      .notWired,
-      "internal error: 'realmctl \(command)' is not wired to its implementation yet; please report it"
-    )
-  }
 
   /// `path` does not exist.
   public static func fileNotFound(_ path: String) -> RealmCtlError {

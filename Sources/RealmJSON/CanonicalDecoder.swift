@@ -170,26 +170,7 @@ public struct CanonicalDecoder: Sendable {
   /// The value a missing property gets with `.useDefaults`: null when optional, else the zero
   /// value of its type (an empty collection for collections).
   public static func defaultValue(for property: Property) -> RealmValue {
-    switch property.collection {
-    case .list: return .list([])
-    case .set: return .set([])
-    case .dictionary: return .dictionary([])
-    case .single: break
-    }
-    if property.isOptional || property.type == .mixed || property.type == .object { return .null }
-    switch property.type {
-    case .bool: return .bool(false)
-    case .int: return .int(0)
-    case .float: return .float(0)
-    case .double: return .double(0)
-    case .decimal128: return .decimal128(.zero)
-    case .objectId: return .objectId(ObjectId(high: 0, low: 0))
-    case .uuid: return .uuid(RealmUUID(high: 0, low: 0))
-    case .string: return .string("")
-    case .data: return .data([])
-    case .date: return .date(Timestamp(seconds: 0, nanoseconds: 0))
-    case .mixed, .object: return .null
-    }
+    RealmValue.zero(for: property)
   }
 
   /// Decodes the JSON value of one property (a single value or a whole collection); `path`

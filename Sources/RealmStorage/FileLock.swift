@@ -49,9 +49,19 @@ public final class FileLock: @unchecked Sendable {
     guard fd >= 0 else {
       throw StorageError.system("opening the lock file", path: lockPath, errno: errno)
     }
+    // A lock released an instant ago may still look held: a process forked by this one (to run
+    // an `exec` step or a test) shares the descriptor until its exec closes it. So a held lock
+    // is retried for about 100 ms before the realm is reported open elsewhere; an app that has
+    // the realm open holds it for far longer.
+    var attempts = 0
     while flock(fd, LOCK_EX | LOCK_NB) != 0 {
       let code = errno
       if code == EINTR { continue }
+      if code == EWOULDBLOCK && attempts < 20 {
+        attempts += 1
+        usleep(5_000)
+        continue
+      }
       close(fd)
       if code == EWOULDBLOCK {
         throw StorageError.locked(realmPath: realmPath, lockPath: lockPath)

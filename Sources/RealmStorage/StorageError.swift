@@ -32,6 +32,8 @@ public struct StorageError: Error, Sendable, Hashable, CustomStringConvertible {
     case corrupt
     /// The file is valid but this writer does not support writing it (format, history type).
     case unsupported
+    /// An output file that must be new already exists (a backup, a created realm).
+    case alreadyExists
     /// The API was used in a way its contract forbids (a bug in the caller).
     case misuse
   }

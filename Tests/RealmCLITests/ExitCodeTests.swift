@@ -16,7 +16,7 @@ import Testing
 
   @Test func mapsCommandLayerErrors() {
     let expected: [RealmCtlError.Code: ExitCode] = [
-      .notWired: .software, .internalError: .software, .fileNotFound: .noInput,
+      .internalError: .software, .fileNotFound: .noInput,
       .unreadable: .noInput, .permissionDenied: .noPermission, .cannotCreateOutput: .cannotCreate,
       .ioFailure: .ioError, .locked: .temporaryFailure, .invalidInput: .dataError,
       .brokenPipe: .success, .outputFailed: .ioError,

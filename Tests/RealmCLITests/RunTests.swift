@@ -38,14 +38,15 @@ import Testing
     #expect(output.stderr == "Error: '\(directory.path)' is a directory, not a file\n")
   }
 
-  @Test func unwiredBodiesFailAsInternalErrors() {
+  @Test func openSummarisesARealFile() {
     let fixture = Fixtures.url("alltypes/before.realm").path
-    let output = run(["open", fixture])
-    #expect(output.status == 70)
-    #expect(
-      output.stderr
-        == "Error: internal error: 'realmctl open' is not wired to its implementation yet; please report it\n"
-    )
+    let output = run(["open", fixture, "--check"])
+    #expect(output.status == 0)
+    #expect(output.stderr == "")
+    #expect(output.stdout.contains("File format     24"))
+    #expect(output.stdout.contains("  AllTypes       600 objects (primary key _id)"))
+    #expect(output.stdout.contains("EmbeddedThing"))
+    #expect(output.stdout.contains("Integrity       ok"))
   }
 
   @Test func csvWithoutAClassIsAUsageError() {

@@ -56,7 +56,7 @@ import Testing
   }
 
   @Test func planErrorsNameThePathAndTheColumn() throws {
-    let planner = MigrationPlanner(expressions: MigrationExpressionEngine()) { _, p, _ in ZeroValue.of(p) }
+    let planner = MigrationPlanner(expressions: MigrationExpressionEngine()) { _, p, _ in RealmValue.zero(for: p) }
     let file = Schema(
       schemaVersion: 1, fileFormat: 24,
       classes: [

@@ -26,7 +26,7 @@ final class MemorySink: MigrationSink {
 @Suite struct MigrationExecutorTests {
   let planner = MigrationPlanner(expressions: StubExpressions()) { json, p, _ in
     if case .string(let s) = json { return .string(s) }
-    return ZeroValue.of(p)
+    return RealmValue.zero(for: p)
   }
 
   let file = Schema(schemaVersion: 1, fileFormat: 24, classes: [

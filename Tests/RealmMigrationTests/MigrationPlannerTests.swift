@@ -27,7 +27,7 @@ struct StubExpressions: ExpressionCompiling {
   let planner = MigrationPlanner(expressions: StubExpressions()) { json, p, _ in
     if case .string(let s) = json { return .string(s) }
     if case .int(let i) = json { return .int(i) }
-    return ZeroValue.of(p)
+    return RealmValue.zero(for: p)
   }
 
   let file = Schema(schemaVersion: 1, fileFormat: 24, classes: [

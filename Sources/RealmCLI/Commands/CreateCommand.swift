@@ -70,7 +70,7 @@ public struct CreateCommand: Command {
     let summary: RealmFileCreator.Summary
     do {
       summary = try RealmFileCreator.create(output: options.output, schema: schema, dataPath: options.data)
-    } catch let e as StorageError where e.code == .unsupported {
+    } catch let e as StorageError where e.code == .alreadyExists {
       throw RealmCtlError(.cannotCreateOutput, path: options.output, e.detail)
     }
     let counts = schema.classes.filter { !$0.isEmbedded }.map { "\($0.name) \(summary.perClass[$0.name] ?? 0)" }

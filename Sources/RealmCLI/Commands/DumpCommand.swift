@@ -1,3 +1,6 @@
+import RealmJSON
+import RealmMigration
+
 /// `realmctl dump FILE [--format jsonl|json|csv|table] [--class NAME] [--limit N] [--offset N]
 /// [--where QUERY]`.
 public struct DumpCommand: Command {
@@ -98,9 +101,32 @@ public struct DumpCommand: Command {
         command: spec.name)
     }
     try InputFiles.requireReadableFile(options.file)
-    // WIRING (lead): stream the objects with RealmStorage + RealmJSON's writers into
-    // context.standardOutput (write(bytes:) for the encoded bytes; never one String per line);
-    // --where compiles the query with RealmMigration's filter; table width: context.terminal.width.
-    throw RealmCtlError.notWired(spec.name)
+    if options.query != nil && options.className == nil {
+      throw UsageError(.missingArgument, "'--where' filters one class: add '--class <name>'", command: spec.name)
+    }
+    let realm = try OpenedRealm(options.file)
+    var filter: ((ObjectSchema, Int64, [RealmValue]) throws -> Bool)?
+    if let name = options.className {
+      let cls = try realm.requireClass(name)
+      if cls.isEmbedded {
+        throw RealmCtlError(
+          .invalidInput, path: options.file, "'\(name)' is an embedded class: its objects are dumped inside their parents")
+      }
+      if let query = options.query {
+        filter = try DumpFilter.make(query, objectSchema: cls, schema: realm.schema, group: realm.file.group)
+      }
+    }
+    let format: DumpFormat
+    switch options.format {
+    case .jsonl: format = .jsonl
+    case .json: format = .json
+    case .csv: format = .csv
+    case .table: format = .table
+    }
+    let output = context.standardOutput
+    var writer = format.makeWriter(sink: { try output.write(bytes: $0) }, terminalWidth: context.terminal.width)
+    let runner = DumpRunner(className: options.className, offset: options.offset, limit: options.limit, filter: filter)
+    try runner.run(group: realm.file.group, schema: realm.schema, writer: &writer)
+    return .success
   }
 }

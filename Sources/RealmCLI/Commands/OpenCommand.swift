@@ -52,8 +52,13 @@ public struct OpenCommand: Command {
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
     let options = options(invocation)
     try InputFiles.requireReadableFile(options.file)
-    // WIRING (lead): open with RealmStorage, print the summary (text or JSON) to
-    // context.standardOutput; with --check return .failure when problems were found.
-    throw RealmCtlError.notWired(spec.name)
+    let realm = try OpenedRealm(options.file)
+    let summary = OpenSummary(realm: realm, problems: options.check ? realm.file.group.check() : nil)
+    if options.json {
+      try context.standardOutput.write(bytes: summary.json)
+    } else {
+      try context.standardOutput.writeLine(summary.text)
+    }
+    return summary.problems?.isEmpty == false ? .failure : .success
   }
 }

@@ -1,3 +1,5 @@
+import RealmJSON
+
 /// `realmctl schema FILE [--format text|json|swift] [--class NAME]`.
 public struct SchemaCommand: Command {
   /// How the schema is printed.
@@ -65,8 +67,16 @@ public struct SchemaCommand: Command {
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
     let options = options(invocation)
     try InputFiles.requireReadableFile(options.file)
-    // WIRING (lead): read the schema with RealmStorage and print it with RealmJSON's schema
-    // codec / text and Swift renderers; an unknown --class is a data error (65).
-    throw RealmCtlError.notWired(spec.name)
+    let realm = try OpenedRealm(options.file)
+    var schema = realm.schema
+    if let name = options.className { schema.classes = [try realm.requireClass(name)] }
+    let format: SchemaFormat
+    switch options.format {
+    case .text: format = .text
+    case .json: format = .json
+    case .swift: format = .swift
+    }
+    try context.standardOutput.write(bytes: format.render(schema, objectCounts: realm.objectCounts))
+    return .success
   }
 }

@@ -18,7 +18,12 @@ struct ClusterLeaf: Sendable {
     switch try node.refOrTagged(0) {
     case .tagged(let n):
       keys = nil
-      count = try checkedInt(n, "cluster object count")
+      // Every column leaf holds one value per object and a node holds at most 2^24 - 1
+      // elements, so a larger compact count is corrupt (and would make walks endless).
+      guard n <= 0xFF_FFFF else {
+        throw FormatError.corrupt("cluster at \(node.ref) claims \(n) objects, more than a node can hold", at: node.ref.rawValue)
+      }
+      count = Int(n)
     case .ref(let r):
       let k = try ArrayNode(elements: node.reader, r)
       try k.requirePlainIntegers("a cluster key array")

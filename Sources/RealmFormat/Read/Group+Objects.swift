@@ -3,8 +3,10 @@ extension Group {
   /// Calls `body` with the key and the property values (public columns in spec order) of
   /// every object of `table`, in ascending key order.
   ///
-  /// Streams leaf by leaf: column accessors are built once per cluster leaf and values are
-  /// decoded in place from the file. Links become ``RealmValue/link(_:)`` (null when they
+  /// Streams leaf by leaf: column accessors are built once per cluster leaf, and the values of
+  /// up to 256 objects at a time are decoded column by column straight from the mapping
+  /// before those objects are passed on, so memory stays flat in the size of the table. A
+  /// damaged value throws before the objects of its batch are delivered. Links become ``RealmValue/link(_:)`` (null when they
   /// point to a tombstone), links to embedded objects become ``RealmValue/embedded(_:)`` with
   /// the object inline.
   ///
@@ -20,6 +22,7 @@ extension Group {
     var values: [RealmValue] = []
     values.reserveCapacity(plans.count)
     let budget = makeBudget()
+    var columns = [[RealmValue]](repeating: [], count: plans.count)
     var bodyError: (any Error)?
     do {
       try clusterTree.forEachLeaf(root: table.clusterRoot) { (leaf) throws(FormatError) in
@@ -30,14 +33,23 @@ extension Group {
         let cursors = try self.cursors(leaf, plans)
         let first = remainingSkip
         remainingSkip = 0
-        for row in first..<leaf.count {
-          values.removeAll(keepingCapacity: true)
-          try rowValues(cursors, plans, row: row, depth: 0, budget: budget, into: &values)
-          do {
-            try body(leaf.key(row), values)
-          } catch {
-            bodyError = error
-            throw FormatError(.corrupt, "iteration stopped by its caller")
+        // Column by column, one dispatch per column and batch rather than per value; batches
+        // of at most 256 rows keep memory bounded even for a hostile leaf of 2^24 objects.
+        for start in stride(from: first, to: leaf.count, by: Group.rowBatch) {
+          let rows = start..<min(start + Group.rowBatch, leaf.count)
+          for c in 0..<cursors.count {
+            columns[c].removeAll(keepingCapacity: true)
+            try appendColumn(cursors[c], plans[c], rows: rows, budget: budget, into: &columns[c])
+          }
+          for (n, row) in rows.enumerated() {
+            values.removeAll(keepingCapacity: true)
+            for c in 0..<columns.count { values.append(columns[c][n]) }
+            do {
+              try body(leaf.key(row), values)
+            } catch {
+              bodyError = error
+              throw FormatError(.corrupt, "iteration stopped by its caller")
+            }
           }
         }
       }
@@ -55,6 +67,9 @@ extension Group {
   }
 
   // MARK: - Internals
+
+  /// Rows decoded together (the cluster size of release builds of Realm).
+  static let rowBatch = 256
 
   /// Position of `table` in ``tables``.
   func tableIndex(_ table: Table) -> Int? {
@@ -110,6 +125,34 @@ extension Group {
         out.append(try value(leaf, row, target: plans[c].target, depth: depth, budget: budget) ?? .null)
       case .collection(let refs):
         out.append(try collection(refs, row, plans[c], depth: depth, budget: budget))
+      }
+    }
+  }
+
+  /// Appends the values of `rows` of one column leaf to `out`.
+  func appendColumn(
+    _ cursor: Cursor, _ plan: ColumnDecodePlan, rows: Range<Int>, budget: DecodeBudget, into out: inout [RealmValue]
+  ) throws(FormatError) {
+    out.reserveCapacity(rows.count)
+    switch cursor {
+    case .collection(let refs):
+      for row in rows { out.append(try collection(refs, row, plan, depth: 0, budget: budget)) }
+    case .scalar(let leaf):
+      switch leaf {
+      case .int(let l):
+        for row in rows { out.append(l.value(row).map { .int($0) } ?? .null) }
+      case .string(let l, let nullable):
+        for row in rows {
+          if let b = try l.bytes(row) {
+            out.append(.string(String(decoding: b, as: UTF8.self)))
+          } else {
+            out.append(nullable ? .null : .string(""))
+          }
+        }
+      case .floating(let l):
+        for row in rows { out.append(l.value(row)) }
+      default:
+        for row in rows { out.append(try value(leaf, row, target: plan.target, depth: 0, budget: budget) ?? .null) }
       }
     }
   }

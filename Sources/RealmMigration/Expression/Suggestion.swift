@@ -1,7 +1,7 @@
 /// "Did you mean" suggestions by edit distance.
-enum Suggestion {
+public enum Suggestion {
   /// The candidate closest to `name`, when close enough to be a likely typo.
-  static func closest(to name: String, among candidates: [String]) -> String? {
+  public static func closest(to name: String, among candidates: [String]) -> String? {
     let limit = min(3, max(1, (name.count + 2) / 3))
     var best: (String, Int)?
     for c in candidates {
@@ -12,14 +12,15 @@ enum Suggestion {
   }
 
   /// ` (did you mean 'x'?)` or an empty string.
-  static func hint(for name: String, among candidates: [String]) -> String {
+  public static func hint(for name: String, among candidates: [String]) -> String {
     closest(to: name, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
   }
 
-  /// Levenshtein distance (insertions, deletions, substitutions of characters).
+  /// Edit distance (insertions, deletions, substitutions and swaps of neighbouring characters).
   static func distance(_ a: [Character], _ b: [Character]) -> Int {
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
+    var beforePrevious = [Int](repeating: 0, count: b.count + 1)
     var previous = Array(0...b.count)
     var current = [Int](repeating: 0, count: b.count + 1)
     for i in 1...a.count {
@@ -27,8 +28,12 @@ enum Suggestion {
       for j in 1...b.count {
         let cost = a[i - 1] == b[j - 1] ? 0 : 1
         current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+        // Two swapped neighbours ("aeg" for "age") count as one edit.
+        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+          current[j] = min(current[j], beforePrevious[j - 2] + 1)
+        }
       }
-      swap(&previous, &current)
+      (beforePrevious, previous, current) = (previous, current, beforePrevious)
     }
     return previous[b.count]
   }

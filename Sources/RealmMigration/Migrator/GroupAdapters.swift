@@ -16,11 +16,15 @@ struct GroupSource: MigrationSource {
   func objectCount(ofClass className: String) throws -> Int { try table(className).objectCount }
 }
 
-/// Follows links in expressions over the file's objects (as they were before the migration).
-struct GroupResolver: ObjectResolver, Sendable {
+/// Follows links in expressions over a file's objects (for migrations: as they were before).
+public struct GroupResolver: ObjectResolver, Sendable {
   let group: Group
 
-  func values(of link: ObjectLink) throws -> [RealmValue]? {
+  /// A resolver over `group`.
+  public init(group: Group) { self.group = group }
+
+  /// The values of the linked object, nil when it does not exist.
+  public func values(of link: ObjectLink) throws -> [RealmValue]? {
     guard let t = group.table(forClass: link.className) else { return nil }
     return try group.object(in: t, key: link.key)
   }

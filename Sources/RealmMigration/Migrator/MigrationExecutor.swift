@@ -43,8 +43,14 @@ public final class MigrationExecutor {
       guard hasDelete || c.becomesEmbedded else { continue }
       var deleted = Set<Int64>()
       var pool: [Int64: [RealmValue]] = [:]
-      try forEachMigrated(c, deleted: { deleted.insert($0) }) { key, values in
-        if c.becomesEmbedded { pool[key] = values }
+      if !c.becomesEmbedded, let src = c.sourceClass, let lastDelete = c.stages.lastIndex(where: { if case .delete = $0 { return true } else { return false } }) {
+        // Only the deleted keys are needed: the stages after the last delete (an `exec`
+        // program among them) need not run twice.
+        try stream(c.stages[...lastDelete], from: src, deleted: { deleted.insert($0) }, counting: {}) { _, _, _ in }
+      } else {
+        try forEachMigrated(c, deleted: { deleted.insert($0) }) { key, values in
+          if c.becomesEmbedded { pool[key] = values }
+        }
       }
       deletedKeys[c.finalSchema.name] = deleted
       if c.becomesEmbedded {
@@ -61,10 +67,15 @@ public final class MigrationExecutor {
       var after = 0
       var touched = 0
       let rewritten = !c.isUnchanged
+      let needsFinalize = c.finalSchema.properties.contains { $0.type == .object || $0.type == .mixed || $0.collection != .single }
       if c.sourceClass != nil {
-        try forEachMigrated(c, deleted: { _ in before += 1 }, counting: { before += 1 }) { key, values, changed in
+        try forEachMigrated(c, deleted: { _ in }, counting: { before += 1 }) { key, values, changed in
           var out = values
-          for i in out.indices { out[i] = try self.finalize(out[i], property: c.finalSchema.properties[i]) }
+          // Only links, mixed values and collections can need rewriting (renamed, deleted or
+          // embedded targets); skipping the rest avoids copying every object's values.
+          if needsFinalize {
+            for i in out.indices { out[i] = try self.finalize(out[i], property: c.finalSchema.properties[i]) }
+          }
           try pk.record(key: key, values: out)
           try sink.add(key: key, values: out)
           after += 1
@@ -102,38 +113,46 @@ public final class MigrationExecutor {
     _ body: (Int64, [RealmValue], Bool) throws -> Void
   ) throws {
     guard let src = c.sourceClass else { return }
-    // An exec stage is a barrier: everything before it is streamed through the program.
-    if let execIndex = c.stages.firstIndex(where: { if case .exec = $0 { return true } else { return false } }),
-      case .exec(let stage) = c.stages[execIndex]
-    {
-      let head = Array(c.stages[..<execIndex])
-      let tail = Array(c.stages[(execIndex + 1)...])
-      let runner = ExecRunner(stage: stage)
-      try runner.run(
-        produce: { emit in
-          try self.source.forEachObject(ofClass: src) { key, values in
-            counting()
-            var v = values
-            guard try self.apply(head, to: &v, key: key) else { deleted(key); return }
-            try emit(key, v)
-          }
-        },
-        consume: { key, values, changed in
-          var v = values
-          guard try self.apply(tail, to: &v, key: key) else { deleted(key); return }
-          try body(key, v, changed)
-        })
+    try stream(c.stages[...], from: src, deleted: deleted, counting: counting, body)
+  }
+
+  /// Streams the source objects through `stages`. An `exec` stage is a barrier: the stages
+  /// before the last one stream into its program (recursively, so several `exec` steps run
+  /// side by side as a pipeline), the stages after it run on its answers.
+  func stream(
+    _ stages: ArraySlice<Stage>, from src: String, deleted: (Int64) -> Void, counting: () -> Void,
+    _ body: (Int64, [RealmValue], Bool) throws -> Void
+  ) throws {
+    guard let execIndex = stages.lastIndex(where: { if case .exec = $0 { return true } else { return false } }),
+      case .exec(let stage) = stages[execIndex]
+    else {
+      let all = Array(stages)
+      try source.forEachObject(ofClass: src) { key, values in
+        counting()
+        var v = values
+        guard try apply(all, to: &v, key: key) else {
+          deleted(key)
+          return
+        }
+        try body(key, v, false)
+      }
       return
     }
-    try source.forEachObject(ofClass: src) { key, values in
-      counting()
-      var v = values
-      guard try apply(c.stages, to: &v, key: key) else {
-        deleted(key)
-        return
-      }
-      try body(key, v, false)
-    }
+    let tail = Array(stages[(execIndex + 1)...])
+    let runner = ExecRunner(
+      stage: stage, sourceClasses: program.classes.compactMap(\.sourceSchema),
+      sourceName: { self.programsByName[$0]?.sourceClass ?? $0 })
+    try runner.run(
+      produce: { emit in
+        try self.stream(stages[..<execIndex], from: src, deleted: deleted, counting: counting) { key, values, _ in
+          try emit(key, values)
+        }
+      },
+      consume: { key, values, changed in
+        var v = values
+        guard try self.apply(tail, to: &v, key: key) else { deleted(key); return }
+        try body(key, v, changed)
+      })
   }
 
   /// Applies stages to one object's values; false when the object is deleted.
@@ -151,7 +170,8 @@ public final class MigrationExecutor {
       case .delete(let filter):
         if try filter?.matches(values, objectKey: key) ?? true { return false }
       case .exec:
-        throw MigrationError(.unsupported, "only one 'exec' step per class and version group is supported")
+        // Top-level classes stream through `stream`; an embedded class's objects come inline.
+        throw MigrationError(.unsupported, "'exec' steps cannot run on an embedded class (its objects live inside their parents)")
       case .reconcile(let sources):
         var out: [RealmValue] = []
         out.reserveCapacity(sources.count)

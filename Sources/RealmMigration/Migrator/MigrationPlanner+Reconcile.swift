@@ -46,7 +46,7 @@ extension MigrationPlanner {
     let additive = plan.mode == .additive
     let basePath = planClass?.path ?? "schema"
     func defaultValue(_ p: Property) throws -> RealmValue {
-      guard let json = planClass?.defaults[p.name] else { return ZeroValue.of(p) }
+      guard let json = planClass?.defaults[p.name] else { return RealmValue.zero(for: p) }
       return try decodeDefault(json, p, "\(basePath).properties.\(p.name).default")
     }
     // Final layout: the working class's properties that stay, in their order, then new ones.

@@ -76,7 +76,7 @@ public struct MigrationPlanner {
   func lookup(_ name: String, _ classes: [String: Working], path: String) throws -> Working {
     guard let w = classes[name] else {
       var message = "class '\(name)' does not exist"
-      if let s = SpellingSuggestion.closest(to: name, in: Array(classes.keys)) { message += " (did you mean '\(s)'?)" }
+      if let s = Suggestion.closest(to: name, among: Array(classes.keys)) { message += " (did you mean '\(s)'?)" }
       throw MigrationError.plan(path, message)
     }
     return w
@@ -85,7 +85,7 @@ public struct MigrationPlanner {
   func propertyIndex(_ name: String, in w: Working, path: String) throws -> Int {
     guard let i = w.schema.properties.firstIndex(where: { $0.name == name }) else {
       var message = "'\(w.schema.name)' has no property '\(name)'"
-      if let s = SpellingSuggestion.closest(to: name, in: w.schema.properties.map(\.name)) { message += " (did you mean '\(s)'?)" }
+      if let s = Suggestion.closest(to: name, among: w.schema.properties.map(\.name)) { message += " (did you mean '\(s)'?)" }
       throw MigrationError.plan(path, message)
     }
     return i
@@ -149,7 +149,7 @@ public struct MigrationPlanner {
       if let t = property.objectType, classes[t] == nil {
         throw MigrationError.plan("\(path).type", "class '\(t)' does not exist")
       }
-      let value = try defaultValue.map { try decodeDefault($0, property, "\(path).default") } ?? ZeroValue.of(property)
+      let value = try defaultValue.map { try decodeDefault($0, property, "\(path).default") } ?? RealmValue.zero(for: property)
       w.stages.append(.insert(at: w.schema.properties.count, value: value))
       w.schema.properties.append(property)
       w.report.added.append(property.name)
@@ -212,13 +212,13 @@ public struct MigrationPlanner {
             after.properties[i] = Property(
               name: old.name, type: prop.type, collection: prop.collection, objectType: prop.objectType,
               isOptional: prop.isOptional, isIndexed: old.isIndexed)
-            retyped.append((i, ZeroValue.of(after.properties[i])))
+            retyped.append((i, RealmValue.zero(for: after.properties[i])))
             w.report.notes.append("'\(a.property)' changed from '\(SchemaChange.typeString(old))' to '\(SchemaChange.typeString(prop))'")
           }
         } else {
           index = after.properties.count
           after.properties.append(prop)
-          appended.append((prop, ZeroValue.of(prop)))
+          appended.append((prop, RealmValue.zero(for: prop)))
           w.report.added.append(a.property)
         }
         newProps.append(after.properties[index])

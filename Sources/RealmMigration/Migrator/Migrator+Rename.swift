@@ -10,12 +10,12 @@ extension Migrator {
     do { schema = try RealmFile.open(path: path).group.schema() } catch let e as StorageError { throw e }
     guard var cls = schema.objectSchema(named: className) else {
       var message = "class '\(className)' not found in '\(path)'"
-      if let s = SpellingSuggestion.closest(to: className, in: schema.classes.map(\.name)) { message += " (did you mean '\(s)'?)" }
+      if let s = Suggestion.closest(to: className, among: schema.classes.map(\.name)) { message += " (did you mean '\(s)'?)" }
       throw MigrationError(.invalidPlan, message)
     }
     guard let index = cls.properties.firstIndex(where: { $0.name == from }) else {
       var message = "'\(className)' has no property '\(from)'"
-      if let s = SpellingSuggestion.closest(to: from, in: cls.properties.map(\.name)) { message += " (did you mean '\(s)'?)" }
+      if let s = Suggestion.closest(to: from, among: cls.properties.map(\.name)) { message += " (did you mean '\(s)'?)" }
       throw MigrationError(.invalidPlan, message)
     }
     guard cls.property(named: to) == nil else {

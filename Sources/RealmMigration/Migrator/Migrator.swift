@@ -65,6 +65,7 @@ public enum Migrator {
     defer { lock.release() }
     let file = try RealmFile.open(path: path)
     let group = file.group
+    try checkWritable(group, path: path)
     let fileSchema: Schema
     do { fileSchema = try group.schema() } catch { throw StorageError.from(error, path: path) }
     let engine = MigrationExpressionEngine(environment: options.environment)
@@ -106,7 +107,9 @@ public enum Migrator {
     }
     if program.isNoOp { return result(.unchanged, unchangedCounts()) }
 
-    if program.isMetadataOnly, let edits = metadataEdits(program, fileSchema), MetadataEditor.canApply(edits, to: group) {
+    if program.isMetadataOnly, group.fileFormat == FormatConstants.currentFileFormat,
+      let edits = metadataEdits(program, fileSchema), MetadataEditor.canApply(edits, to: group)
+    {
       let reports = unchangedCounts()
       if !options.dryRun {
         try backup(path, to: options.backupPath)
@@ -128,6 +131,25 @@ public enum Migrator {
       try MigrationExecutor(program: program, source: source).run(into: BuilderSink<FileNodeSink>(builder))
     } reportsOut: { reports = $0 }
     return result(.rewritten, reports)
+  }
+
+  /// Refuses files whose rewrite would lose something realmctl does not carry over: a sync
+  /// history (the file belongs to a synced realm) or tables that are not Realm classes.
+  static func checkWritable(_ group: Group, path: String) throws {
+    switch group.historyType {
+    case .syncClient, .syncServer:
+      throw MigrationError(
+        .unsupported, "'\(path)' is a synced realm (history type \(group.historyType)); realmctl migrates local realms only")
+    default: break
+    }
+    let foreign = group.tables.map(\.name).filter {
+      !$0.hasPrefix(FormatConstants.classPrefix) && $0 != FormatConstants.metadataTable && !$0.isEmpty
+    }
+    if !foreign.isEmpty {
+      throw MigrationError(
+        .unsupported,
+        "'\(path)' has tables that are not Realm classes (\(foreign.map { "'\($0)'" }.joined(separator: ", "))); realmctl migrates Realm SDK files only")
+    }
   }
 
   /// True when the SDKs would need a migration (or refuse) for this file and plan.

@@ -226,7 +226,7 @@ public struct PlanDecoder {
     let op = try o.requiredString("op")
     guard let keys = stepKeys[op] else {
       var message = "unknown op '\(op)'"
-      if let s = SpellingSuggestion.closest(to: op, in: Array(stepKeys.keys)) { message += " (did you mean '\(s)'?)" }
+      if let s = Suggestion.closest(to: op, among: Array(stepKeys.keys)) { message += " (did you mean '\(s)'?)" }
       throw MigrationError.plan("\(path).op", message)
     }
     try o.allowOnly(keys + ["op", "description"])
@@ -291,7 +291,7 @@ struct Obj {
   func allowOnly(_ keys: [String]) throws(MigrationError) {
     for m in members where !keys.contains(m.key) {
       var message = "unknown field '\(m.key)'"
-      if let s = SpellingSuggestion.closest(to: m.key, in: keys) { message += " (did you mean '\(s)'?)" }
+      if let s = Suggestion.closest(to: m.key, among: keys) { message += " (did you mean '\(s)'?)" }
       throw MigrationError.plan(at(m.key), message)
     }
   }

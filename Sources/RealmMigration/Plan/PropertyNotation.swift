@@ -44,7 +44,7 @@ enum PropertyNotation {
     guard isClass(name) else {
       let candidates = Array(primitives.keys) + []
       var message = "unknown type '\(text)'"
-      if let s = SpellingSuggestion.closest(to: name, in: candidates) { message += " (did you mean '\(s)'?)" }
+      if let s = Suggestion.closest(to: name, among: candidates) { message += " (did you mean '\(s)'?)" }
       return .failure(MigrationError(.invalidPlan, message))
     }
     // Links: single links and dictionary values are always optional; list and set elements never.
@@ -62,34 +62,5 @@ enum PropertyNotation {
     case .set: return base + opt + "<>"
     case .dictionary: return base + opt + "{}"
     }
-  }
-}
-
-/// Edit-distance suggestions for misspelled names.
-public enum SpellingSuggestion {
-  /// The candidate closest to `word`, if it is close enough to be a plausible typo.
-  public static func closest(to word: String, in candidates: [String]) -> String? {
-    var best: (String, Int)?
-    for c in candidates {
-      let d = distance(Array(word.lowercased().utf8), Array(c.lowercased().utf8))
-      if d <= max(2, word.utf8.count / 3), d < (best?.1 ?? Int.max) { best = (c, d) }
-    }
-    return best?.0
-  }
-
-  /// Levenshtein distance between two byte strings.
-  static func distance(_ a: [UInt8], _ b: [UInt8]) -> Int {
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var prev = Array(0...b.count)
-    var cur = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-      cur[0] = i
-      for j in 1...b.count {
-        cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-      }
-      swap(&prev, &cur)
-    }
-    return prev[b.count]
   }
 }

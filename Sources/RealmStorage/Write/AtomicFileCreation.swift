@@ -34,7 +34,7 @@ public enum AtomicFileCreation {
     // link() fails with EEXIST instead of replacing an existing file.
     guard link(tmpPath, path) == 0 else {
       if errno == EEXIST {
-        throw StorageError(.unsupported, path: path, "'\(path)' already exists; remove it or choose another output name")
+        throw StorageError(.alreadyExists, path: path, "'\(path)' already exists; remove it or choose another output name")
       }
       throw StorageError.system("link", path: path, errno: errno)
     }

@@ -15,7 +15,7 @@ public enum FileCopy {
     defer { close(input) }
     let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard output >= 0 else {
-      if errno == EEXIST { throw StorageError(.unsupported, path: destination, "'\(destination)' already exists; choose another backup path") }
+      if errno == EEXIST { throw StorageError(.alreadyExists, path: destination, "'\(destination)' already exists; choose another backup path") }
       throw StorageError.system("open", path: destination, errno: errno)
     }
     var ok = false

@@ -1,20 +1,20 @@
-/// The value a required property gets when nothing else provides one (Realm's defaults).
-public enum ZeroValue {
-  /// The zero value of a property: 0, false, "", empty data, the epoch, empty collections;
-  /// null for optional properties, links and mixed.
-  public static func of(_ p: Property) -> RealmValue {
+extension RealmValue {
+  /// The value a property holds when nothing else provides one (Realm's defaults): null for
+  /// optional properties, links and mixed; 0, false, "", empty data, the epoch; empty
+  /// collections.
+  public static func zero(for p: Property) -> RealmValue {
     switch p.collection {
     case .list: return .list([])
     case .set: return .set([])
     case .dictionary: return .dictionary([])
     case .single: break
     }
-    if p.isOptional || p.type == .object || p.type == .mixed { return .null }
-    return ofType(p.type)
+    if p.isOptional || p.type == .mixed || p.type == .object { return .null }
+    return zero(of: p.type)
   }
 
   /// The non-null zero value of a scalar type (null for links and mixed).
-  public static func ofType(_ t: PropertyType) -> RealmValue {
+  public static func zero(of t: PropertyType) -> RealmValue {
     switch t {
     case .bool: return .bool(false)
     case .int: return .int(0)

@@ -1,0 +1,153 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A child process started for an `exec` step: its stdin and stdout are pipes owned by us, its
+/// stderr is ours (passed through), its working directory and environment are ours.
+final class ExecProcess: @unchecked Sendable {
+  /// How the program ended.
+  enum Termination: Equatable {
+    case exited(Int32)
+    case signaled(Int32)
+  }
+
+  let pid: pid_t
+  /// Write end of the program's stdin (closed by ``closeInput()``).
+  private(set) var inputFD: Int32
+  /// Read end of the program's stdout.
+  private(set) var outputFD: Int32
+  private var termination: Termination?
+
+  /// Starts `command` (argv; the first element is looked up in `PATH` unless it contains a
+  /// slash). Throws `execFailed` when the program cannot be started.
+  init(command: [String], path: String) throws {
+    guard let program = command.first, !program.isEmpty else {
+      throw MigrationError(.execFailed, path: path, "the command is empty")
+    }
+    var stdinPipe: [Int32] = [-1, -1]
+    var stdoutPipe: [Int32] = [-1, -1]
+    guard Self.makePipe(&stdinPipe) else {
+      throw MigrationError(.execFailed, path: path, "cannot create a pipe for '\(program)': \(Self.errnoText(errno))")
+    }
+    guard Self.makePipe(&stdoutPipe) else {
+      close(stdinPipe[0])
+      close(stdinPipe[1])
+      throw MigrationError(.execFailed, path: path, "cannot create a pipe for '\(program)': \(Self.errnoText(errno))")
+    }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    // dup2 clears O_CLOEXEC on the copies, so only fds 0 and 1 (and the inherited 2) survive.
+    posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
+    posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
+    // realmctl ignores SIGPIPE (and a caller may block signals); the program starts with the
+    // defaults, as from a shell, so that e.g. `sh -c "… | head"` inside it behaves normally.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    sigaddset(&defaults, SIGPIPE)
+    var emptyMask = sigset_t()
+    sigemptyset(&emptyMask)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setsigmask(&attributes, &emptyMask)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+    var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) }
+    argv.append(nil)
+    defer { for p in argv { free(p) } }
+    var child: pid_t = 0
+    let rc = posix_spawnp(&child, program, &actions, &attributes, argv, environ)
+    close(stdinPipe[0])
+    close(stdoutPipe[1])
+    guard rc == 0 else {
+      close(stdinPipe[1])
+      close(stdoutPipe[0])
+      let why = rc == ENOENT ? "not found (looked in PATH)" : Self.errnoText(rc)
+      throw MigrationError(.execFailed, path: path, "cannot run '\(command.joined(separator: " "))': '\(program)' \(why)")
+    }
+    pid = child
+    inputFD = stdinPipe[1]
+    outputFD = stdoutPipe[0]
+  }
+
+  deinit {
+    if inputFD >= 0 { close(inputFD) }
+    if outputFD >= 0 { close(outputFD) }
+    if termination == nil {
+      kill(pid, SIGKILL)
+      _ = waitForExit()
+    }
+  }
+
+  /// Closes the program's stdin: it sees the end of its input.
+  func closeInput() {
+    if inputFD >= 0 {
+      close(inputFD)
+      inputFD = -1
+    }
+  }
+
+  /// Closes our end of the program's stdout.
+  func closeOutput() {
+    if outputFD >= 0 {
+      close(outputFD)
+      outputFD = -1
+    }
+  }
+
+  /// Stops the program (after an error on our side) and reaps it.
+  func terminate() {
+    guard termination == nil else { return }
+    kill(pid, SIGKILL)
+    _ = waitForExit()
+  }
+
+  /// Waits for the program to end.
+  func waitForExit() -> Termination {
+    if let termination { return termination }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 {
+      guard errno == EINTR else {
+        let t = Termination.exited(-1)
+        termination = t
+        return t
+      }
+    }
+    // The W* macros are not imported: low 7 bits = terminating signal (0 = normal exit).
+    let signal = status & 0x7f
+    let t: Termination = signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
+    termination = t
+    return t
+  }
+
+  /// A pipe whose ends are not inherited by other programs (pipe2 is not exported here).
+  private static func makePipe(_ fds: inout [Int32]) -> Bool {
+    guard pipe(&fds) == 0 else { return false }
+    _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+    _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+    return true
+  }
+
+  static func errnoText(_ code: Int32) -> String {
+    guard let s = strerror(code) else { return "error \(code)" }
+    return String(cString: s).lowercased()
+  }
+
+  /// A readable name for a signal number ("SIGKILL"), for messages.
+  static func signalName(_ signal: Int32) -> String {
+    switch signal {
+    case SIGKILL: return "SIGKILL"
+    case SIGTERM: return "SIGTERM"
+    case SIGSEGV: return "SIGSEGV"
+    case SIGABRT: return "SIGABRT"
+    case SIGINT: return "SIGINT"
+    case SIGPIPE: return "SIGPIPE"
+    case SIGHUP: return "SIGHUP"
+    case SIGBUS: return "SIGBUS"
+    default: return "signal \(signal)"
+    }
+  }
+}
