@@ -1,0 +1,176 @@
+import Foundation
+import RealmTestSupport
+import Testing
+@testable import RealmMigration
+
+/// The in-place column path (`Migrator+Columns.swift`, `ColumnEditor`): every plan it takes must
+/// give the same file contents as the rewrite, Realm's results where the fixtures have them,
+/// and a clean integrity check; unchanged column data must stay where it was.
+@Suite struct InPlaceColumnTests {
+  /// Migrates a copy of `input` both ways and returns the in-place result's path and result.
+  @discardableResult
+  func migrateBothWays(
+    _ input: String, plan json: String, expectInPlace: Bool = true, sourceLabel: Comment? = nil
+  ) throws -> (path: String, result: MigrationResult) {
+    let plan = try PlanDecoder.decode(Array(json.utf8))
+    let inPlace = try copy(input)
+    let rewritten = try copy(input)
+    let a = try Migrator.migrate(path: inPlace, plan: plan)
+    var options = MigrationOptions()
+    options.inPlaceColumnChanges = false
+    let b = try Migrator.migrate(path: rewritten, plan: plan, options: options)
+    #expect(a.method == (expectInPlace ? .inPlace : .rewritten), sourceLabel ?? "\(json)")
+    #expect(b.method != .inPlace || !expectInPlace)
+    #expect(a.classes == b.classes, "reports of both paths")
+    try expectSameContents(inPlace, rewritten)
+    let problems = try RealmFile.open(path: inPlace).group.check()
+    #expect(problems.isEmpty, "\(problems.prefix(5))")
+    return (inPlace, a)
+  }
+
+  func copy(_ input: String) throws -> String {
+    let dest = try Fixtures.temporaryDirectory().appendingPathComponent("test.realm")
+    if input.hasPrefix("/") {
+      try FileManager.default.copyItem(at: URL(fileURLWithPath: input), to: dest)
+    } else {
+      try FileManager.default.copyItem(at: Fixtures.url(input), to: dest)
+    }
+    return dest.path
+  }
+
+  func expectSameContents(_ actual: String, _ expected: String) throws {
+    let schema = try RealmDumper.schemaJSON(expected)
+    let schemaDiff = DumpComparison.compareSchemas(expected: schema, actual: try RealmDumper.schemaJSON(actual), anyPropertyOrder: false)
+    #expect(schemaDiff.isEmpty, "\(schemaDiff.prefix(10))")
+    let dumpDiff = DumpComparison.compareDumps(
+      expected: try RealmDumper.dumpJSONL(expected), actual: try RealmDumper.dumpJSONL(actual), schema: schema)
+    #expect(dumpDiff.isEmpty, "\(dumpDiff.prefix(10))")
+  }
+
+  func expectLikeRealm(_ path: String, fixture dir: String) throws {
+    let schemaDiff = DumpComparison.compareSchemas(
+      expected: try Fixtures.bytes("\(dir)/after.schema.json"), actual: try RealmDumper.schemaJSON(path), anyPropertyOrder: true)
+    #expect(schemaDiff.isEmpty, "\(schemaDiff.prefix(10))")
+    let dumpDiff = DumpComparison.compareDumps(
+      expected: try Fixtures.bytes("\(dir)/after.dump.jsonl"), actual: try RealmDumper.dumpJSONL(path),
+      schema: try Fixtures.bytes("\(dir)/after.schema.json"))
+    #expect(dumpDiff.isEmpty, "\(dumpDiff.prefix(10))")
+  }
+
+  @Test(arguments: ["person-add-email", "person-remove-age", "person-required-email-default"])
+  func fixturePlansRunInPlaceLikeRealm(_ dir: String) throws {
+    let plan = String(decoding: try Fixtures.bytes("\(dir)/plan.json"), as: UTF8.self)
+    let (path, result) = try migrateBothWays("\(dir)/before.realm", plan: plan)
+    try expectLikeRealm(path, fixture: dir)
+    #expect(result.classes.map(\.objectsAfter) == [1000])
+    #expect(result.classes.map(\.objectsTouched) == [1000])
+  }
+
+  static let person = "person-add-email/before.realm"
+
+  @Test func addsRequiredAndOptionalColumnsOfManyTypes() throws {
+    let plan = """
+      {"schemaVersion": 2, "schema": [{"name": "Person", "properties": {
+        "firstName": "string", "lastName": "string", "age": "int",
+        "email": "string?", "score": {"type": "int", "default": 7}, "nickname": "string",
+        "flag": "bool", "ratio": "double?", "when": "date?", "id": "uuid?", "oid": "objectId",
+        "amount": {"type": "decimal128", "default": "1.5"}, "blob": "data?", "any": "mixed",
+        "f": {"type": "float", "default": 2.5}, "tags": "int[]", "names": "string<>", "scores": "int{}"}}]}
+      """
+    let (path, _) = try migrateBothWays(Self.person, plan: plan)
+    let group = try RealmFile.open(path: path).group
+    var seen = 0
+    try group.forEachObject(in: try #require(group.table(forClass: "Person"))) { _, values in
+      if seen == 0 {
+        #expect(values[3] == .null)
+        #expect(values[4] == .int(7))
+        #expect(values[5] == .string(""))
+      }
+      seen += 1
+    }
+    #expect(seen == 1000)
+  }
+
+  @Test func removesThenAddsReusingTheLeafIndex() throws {
+    let plan = """
+      {"schemaVersion": 2, "schema": [{"name": "Person", "properties": {
+        "firstName": "string", "age": "int", "email": "string?"}}]}
+      """
+    let (path, result) = try migrateBothWays(Self.person, plan: plan)
+    #expect(result.classes.first?.removed == ["lastName"])
+    let table = try #require(try RealmFile.open(path: path).group.table(forClass: "Person"))
+    let email = try #require(table.column(named: "email"))
+    #expect(email.leafIndex == 1, "the lowest free leaf index (§4.3)")
+    #expect(email.specIndex == 2)
+    // A second in-place migration on the result: the sequence and holes carry over.
+    let second = """
+      {"schemaVersion": 3, "schema": [{"name": "Person", "properties": {
+        "age": "int", "email": "string?", "note": {"type": "string", "default": "n"}}}]}
+      """
+    try migrateBothWays(path, plan: second)
+  }
+
+  @Test func addsAndRenamesInOnePlan() throws {
+    let plan = """
+      {"schemaVersion": 3, "schema": [{"name": "Human", "properties": {
+        "firstName": "string", "lastName": "string", "years": "int", "email": "string?"}}],
+       "migrations": [{"version": 3, "steps": [
+         {"op": "renameClass", "from": "Person", "to": "Human"},
+         {"op": "renameProperty", "class": "Human", "from": "age", "to": "years"}]}]}
+      """
+    let (path, result) = try migrateBothWays(Self.person, plan: plan)
+    #expect(result.toVersion == 3)
+    #expect(try RealmFile.open(path: path).group.schema().schemaVersion == 3)
+  }
+
+  @Test func plansWithPerObjectWorkAreRewritten() throws {
+    let indexed = """
+      {"schemaVersion": 2, "schema": [{"name": "Person", "properties": {
+        "firstName": "string", "lastName": "string", "age": "int",
+        "email": {"type": "string", "optional": true, "indexed": true}}}]}
+      """
+    try migrateBothWays(Self.person, plan: indexed, expectInPlace: false)
+    let optional = """
+      {"schemaVersion": 2, "schema": [{"name": "Person", "properties": {
+        "firstName": "string", "lastName": "string", "age": "int?"}}]}
+      """
+    try migrateBothWays(Self.person, plan: optional, expectInPlace: false)
+  }
+
+  /// A file with a two-level cluster tree, links and backlinks, lists and an index.
+  @Test func deepTreesWithLinksAndIndexes() throws {
+    let schema = Schema(schemaVersion: 1, fileFormat: 24, classes: [
+      ObjectSchema(name: "Dog", properties: [
+        Property(name: "name", type: .string), Property(name: "owner", type: .object, objectType: "Person", isOptional: true),
+      ]),
+      ObjectSchema(name: "Person", properties: [
+        Property(name: "name", type: .string, isIndexed: true), Property(name: "age", type: .int),
+        Property(name: "tags", type: .int, collection: .list),
+      ]),
+    ])
+    let builder = try RealmFileBuilder(schema: schema, sink: BufferNodeSink())
+    let count = 70_000  // > 256 * 256: the cluster root has depth 2 (§5.3)
+    for i in 0..<count {
+      try builder.append(
+        className: "Person", key: nil,
+        values: [.string("p\(i % 977)"), .int(Int64(i)), .list(i % 5 == 0 ? [.int(Int64(i))] : [])])
+    }
+    for i in 0..<300 {
+      try builder.append(className: "Dog", key: nil, values: [.string("d\(i)"), .link(ObjectLink(className: "Person", key: Int64(i * 200)))])
+    }
+    let file = try builder.finish()
+    builder.sink.finish(header: file.header, fileSize: file.fileSize)
+    let input = try Fixtures.temporaryDirectory().appendingPathComponent("deep.realm").path
+    #expect(FileManager.default.createFile(atPath: input, contents: Data(builder.sink.bytes)))
+    let plan = """
+      {"schemaVersion": 2, "schema": [
+        {"name": "Dog", "properties": {"name": "string", "owner": "Person?"}},
+        {"name": "Person", "properties": {"age": "int", "tags": "int[]", "email": "string?", "level": {"type": "int", "default": 3}}}]}
+      """
+    let (path, result) = try migrateBothWays(input, plan: plan)
+    #expect(result.classes.map(\.name) == ["Dog", "Person"])
+    #expect(result.classes.map(\.objectsAfter) == [300, count])
+    let table = try #require(try RealmFile.open(path: path).group.table(forClass: "Person"))
+    #expect(table.columns.last?.isBacklink == true, "public columns before backlink columns (§4.2)")
+  }
+}
