@@ -68,13 +68,40 @@ import Testing
 
   static let person = "person-add-email/before.realm"
 
+  /// The raw slot of `column` in the first cluster leaf of `className` (a ref to its leaf),
+  /// and the depth of the cluster tree.
+  func firstLeafSlot(_ path: String, _ className: String, _ column: String) throws -> (slot: Int64, depth: Int) {
+    let group = try RealmFile.open(path: path).group
+    let table = try #require(group.table(forClass: className))
+    let leafIndex = try #require(table.column(named: column)).leafIndex
+    var node = try ArrayNode(group.reader, table.clusterRoot)
+    var depth = 0
+    while node.isInner {
+      node = try ArrayNode(group.reader, try node.ref(3))
+      depth += 1
+    }
+    return (try node.get(1 + leafIndex), depth)
+  }
+
+  @Test func keptColumnsStayWhereTheyAre() throws {
+    let plan = """
+      {"schemaVersion": 2, "schema": [{"name": "Person", "properties": {
+        "firstName": "string", "age": "int", "email": "string?"}}]}
+      """
+    let input = try copy(Self.person)
+    let before = try firstLeafSlot(input, "Person", "age")
+    #expect(before.depth == 1, "1000 objects: an inner root over 4 leaves")
+    let (path, _) = try migrateBothWays(input, plan: plan)
+    #expect(try firstLeafSlot(path, "Person", "age").slot == before.slot, "the age leaf is not copied")
+  }
+
   @Test func addsRequiredAndOptionalColumnsOfManyTypes() throws {
     let plan = """
       {"schemaVersion": 2, "schema": [{"name": "Person", "properties": {
         "firstName": "string", "lastName": "string", "age": "int",
         "email": "string?", "score": {"type": "int", "default": 7}, "nickname": "string",
         "flag": "bool", "ratio": "double?", "when": "date?", "id": "uuid?", "oid": "objectId",
-        "amount": {"type": "decimal128", "default": "1.5"}, "blob": "data?", "any": "mixed",
+        "amount": {"type": "decimal128", "default": {"$decimal": "1.5"}}, "blob": "data?", "any": "mixed",
         "f": {"type": "float", "default": 2.5}, "tags": "int[]", "names": "string<>", "scores": "int{}"}}]}
       """
     let (path, _) = try migrateBothWays(Self.person, plan: plan)
@@ -150,13 +177,14 @@ import Testing
     ])
     let builder = try RealmFileBuilder(schema: schema, sink: BufferNodeSink())
     let count = 70_000  // > 256 * 256: the cluster root has depth 2 (§5.3)
+    var keys: [Int64] = []
     for i in 0..<count {
-      try builder.append(
+      keys.append(try builder.append(
         className: "Person", key: nil,
-        values: [.string("p\(i % 977)"), .int(Int64(i)), .list(i % 5 == 0 ? [.int(Int64(i))] : [])])
+        values: [.string("p\(i % 977)"), .int(Int64(i)), .list(i % 5 == 0 ? [.int(Int64(i))] : [])]))
     }
     for i in 0..<300 {
-      try builder.append(className: "Dog", key: nil, values: [.string("d\(i)"), .link(ObjectLink(className: "Person", key: Int64(i * 200)))])
+      try builder.append(className: "Dog", key: nil, values: [.string("d\(i)"), .link(ObjectLink(className: "Person", key: keys[i * 200]))])
     }
     let file = try builder.finish()
     builder.sink.finish(header: file.header, fileSize: file.fileSize)
@@ -167,6 +195,7 @@ import Testing
         {"name": "Dog", "properties": {"name": "string", "owner": "Person?"}},
         {"name": "Person", "properties": {"age": "int", "tags": "int[]", "email": "string?", "level": {"type": "int", "default": 3}}}]}
       """
+    #expect(try firstLeafSlot(input, "Person", "age").depth == 2)
     let (path, result) = try migrateBothWays(input, plan: plan)
     #expect(result.classes.map(\.name) == ["Dog", "Person"])
     #expect(result.classes.map(\.objectsAfter) == [300, count])
