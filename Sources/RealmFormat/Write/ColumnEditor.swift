@@ -136,6 +136,7 @@ public enum ColumnEditor {
     guard sequence < 1 << 62 else { throw FormatError.corrupt("table '\(table.name)' has column-key sequence \(oldSequence)") }
     slots[5] = RefOrTagged.taggedRaw(UInt64(sequence))
     let tag = UInt32(truncatingIfNeeded: Int64(sequence) ^ table.key)
+    let keptSlotCount = (entries.map(\.key.leafIndex).max() ?? -1) + 1
     var addedLeaves: [(leaf: Int, column: NewColumn)] = []
     let firstBacklink = entries.firstIndex(where: \.isBacklink) ?? entries.count
     var insertAt = firstBacklink
@@ -187,7 +188,8 @@ public enum ColumnEditor {
 
     // The cluster tree (§5).
     var walker = ClusterRewriter(
-      reader: reader, removedLeaves: removedLeaves, added: addedLeaves, leafCount: leafCount, tableName: table.name)
+      reader: reader, removedLeaves: removedLeaves, added: addedLeaves, leafCount: leafCount,
+      keptSlotCount: keptSlotCount, tableName: table.name)
     slots[2] = Int64(try walker.rewrite(table.clusterRoot, depth: 0, sink: &sink).rawValue)
     result.replaced += walker.replaced
     result.freedDeep += walker.freedDeep
