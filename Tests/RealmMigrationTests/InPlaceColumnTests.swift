@@ -224,4 +224,47 @@ import Testing
     }
     #expect(applied > 0, "most single-byte changes leave the edited structures readable")
   }
+
+  /// Counts fault points and fails the `failAt`-th one (thread-safe: the hook is @Sendable).
+  final class FaultCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seen = 0
+    let failAt: Int?
+    init(failAt: Int?) { self.failAt = failAt }
+    var count: Int { lock.withLock { seen } }
+    func hook(_ point: FaultPoint) -> FaultAction {
+      guard point.isBefore else { return .proceed }
+      return lock.withLock {
+        defer { seen += 1 }
+        return seen == failAt ? .fail(errno: 28) : .proceed
+      }
+    }
+  }
+
+  /// A failing write at any system call of the in-place commit leaves the old or the new
+  /// version, readable and clean (the commit engine's guarantee, checked on this path).
+  @Test func failedWritesLeaveOldOrNewVersion() throws {
+    let plan = try PlanDecoder.decode(Array("""
+      {"schemaVersion": 2, "schema": [{"name": "Person", "properties": {
+        "firstName": "string", "age": "int", "email": "string?"}}]}
+      """.utf8))
+    let counter = FaultCounter(failAt: nil)
+    var options = MigrationOptions()
+    options.faultInjection = { counter.hook($0) }
+    let reference = try copy(Self.person)
+    #expect(try Migrator.migrate(path: reference, plan: plan, options: options).method == .inPlace)
+    let newDump = try RealmDumper.dumpJSONL(reference)
+    let oldDump = try RealmDumper.dumpJSONL(Fixtures.url(Self.person).path)
+    #expect(counter.count >= 3)
+    for k in 0..<counter.count {
+      let path = try copy(Self.person)
+      let failing = FaultCounter(failAt: k)
+      var o = MigrationOptions()
+      o.faultInjection = { failing.hook($0) }
+      let outcome = Result { try Migrator.migrate(path: path, plan: plan, options: o) }
+      let dump = try RealmDumper.dumpJSONL(path)
+      if case .success = outcome { #expect(dump == newDump) } else { #expect(dump == oldDump || dump == newDump, "fault \(k)") }
+      #expect(try RealmFile.open(path: path).group.check().isEmpty, "fault \(k)")
+    }
+  }
 }
