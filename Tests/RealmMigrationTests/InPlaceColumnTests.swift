@@ -192,15 +192,20 @@ import Testing
     #expect(FileManager.default.createFile(atPath: input, contents: Data(builder.sink.bytes)))
     let plan = """
       {"schemaVersion": 2, "schema": [
-        {"name": "Dog", "properties": {"name": "string", "owner": "Person?"}},
-        {"name": "Person", "properties": {"age": "int", "tags": "int[]", "email": "string?", "level": {"type": "int", "default": 3}}}]}
+        {"name": "Dog", "properties": {"title": "string", "owner": "Person?"}},
+        {"name": "Person", "properties": {"age": "int", "tags": "int[]", "email": "string?", "level": {"type": "int", "default": 3}}}],
+       "migrations": [{"version": 2, "steps": [{"op": "renameProperty", "class": "Dog", "from": "name", "to": "title"}]}]}
       """
+    let dogRoot = try #require(try RealmFile.open(path: input).group.table(forClass: "Dog")).clusterRoot
     #expect(try firstLeafSlot(input, "Person", "age").depth == 2)
     let (path, result) = try migrateBothWays(input, plan: plan)
     #expect(result.classes.map(\.name) == ["Dog", "Person"])
     #expect(result.classes.map(\.objectsAfter) == [300, count])
     let table = try #require(try RealmFile.open(path: path).group.table(forClass: "Person"))
     #expect(table.columns.last?.isBacklink == true, "public columns before backlink columns (§4.2)")
+    let dog = try #require(try RealmFile.open(path: path).group.table(forClass: "Dog"))
+    #expect(dog.clusterRoot == dogRoot, "a class with renames only keeps its cluster tree")
+    #expect(dog.column(named: "title") != nil)
   }
 
   /// Corrupt files: the editor either works or throws, never traps or hangs.

@@ -63,7 +63,12 @@ extension Migrator {
       }
       let table = FormatConstants.classPrefix + source.name
       if source.name != c.finalSchema.name { metadata.tableRenames[table] = FormatConstants.classPrefix + c.finalSchema.name }
-      if edit != ColumnEditor.TableEdit() { columns[table] = edit }
+      if !edit.added.isEmpty || !edit.removed.isEmpty {
+        columns[table] = edit
+      } else if !edit.renamed.isEmpty {
+        // Renames only: the names array is enough, the clusters stay (MetadataEditor).
+        metadata.columnRenames[table] = edit.renamed
+      }
     }
     if program.fileVersion != program.targetVersion {
       guard program.fileVersion != nil else { return nil }
