@@ -24,7 +24,10 @@ struct ClusterRewriter {
   /// Deeper trees than this cannot exist with 256-way nodes (§5.3) and 2^64 keys.
   static let maxDepth = 16
 
-  init(reader: ByteReader, removedLeaves: [Int], added: [(leaf: Int, column: ColumnEditor.NewColumn)], leafCount: Int, keptSlotCount: Int, tableName: String) {
+  init(
+    reader: ByteReader, removedLeaves: [Int], added: [(leaf: Int, column: ColumnEditor.NewColumn)],
+    leafCount: Int, keptSlotCount: Int, tableName: String
+  ) {
     self.reader = reader
     self.keptSlotCount = keptSlotCount
     self.removedLeaves = removedLeaves

@@ -66,7 +66,9 @@ public enum ColumnEditor {
         if p.type == .object || p.isIndexed { return "column '\(p.name)' is a link or indexed" }
         if p.name.isEmpty || p.name.utf8.count > 63 { return "column name '\(p.name)' must have 1 to 63 bytes" }
         if p.collection != .single && !isEmptyCollection(a.value) { return "column '\(p.name)' starts with a non-empty collection" }
-        if p.type == .mixed && p.collection == .single && !isPlainScalar(a.value) { return "column '\(p.name)' starts with a composite mixed value" }
+        if p.type == .mixed && p.collection == .single && !isPlainScalar(a.value) {
+          return "column '\(p.name)' starts with a composite mixed value"
+        }
       }
     }
     return nil
