@@ -31,15 +31,17 @@ import Testing
     {"schemaVersion": 1, "schema": [{"name": "Person", "properties":
       {"firstName": "string", "lastName": "string", "age": "int"}}]}
     """
-  /// Adding a property: every object is rewritten.
+  /// Adding an indexed property (which has no in-place path): every object is rewritten.
   static let addPlan = """
     {"schemaVersion": 2, "schema": [{"name": "Person", "properties":
-      {"firstName": "string", "lastName": "string", "age": "int", "email": "string?"}}]}
+      {"firstName": "string", "lastName": "string", "age": "int",
+       "email": {"type": "string", "optional": true, "indexed": true}}}]}
     """
-  /// Renaming a property: only names and the version change, committed in place.
+  /// Renaming a property and adding one: committed in place (names, version, one new column
+  /// leaf per cluster).
   static let renamePlan = """
     {"schemaVersion": 2, "schema": [{"name": "Person", "properties":
-      {"firstName": "string", "lastName": "string", "yearsSinceBirth": "int"}}],
+      {"firstName": "string", "lastName": "string", "yearsSinceBirth": "int", "nickname": "string?"}}],
      "migrations": [{"version": 2, "steps": [
        {"op": "renameProperty", "class": "Person", "from": "age", "to": "yearsSinceBirth"}]}]}
     """

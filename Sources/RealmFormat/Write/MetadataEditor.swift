@@ -42,7 +42,14 @@ public enum MetadataEditor {
   }
 
   /// Writes the new nodes into `sink` and returns the new group slots.
-  public static func apply<S: NodeSink>(_ edits: Edits, to group: Group, sink: inout S) throws(FormatError) -> Result {
+  ///
+  /// `tableTops` (table slot -> ref) are table tops already rewritten by another editor
+  /// (``ColumnEditor``) in the same transaction: they go into the new tables array as they
+  /// are; `edits` must not change those tables again (their column renames belong to the
+  /// other editor).
+  public static func apply<S: NodeSink>(
+    _ edits: Edits, to group: Group, tableTops: [Int: Ref] = [:], sink: inout S
+  ) throws(FormatError) -> Result {
     let reader = group.reader
     let top = try ArrayNode(reader, group.topRef)
     let namesRef = try top.ref(0)
@@ -51,6 +58,11 @@ public enum MetadataEditor {
     let tablesNode = try ArrayNode(reader, tablesRef)
     var tableElements = try elements(of: tablesNode)
     var changedTables = false
+    for (slot, ref) in tableTops {
+      guard slot >= 0, slot < tableElements.count else { throw FormatError.corrupt("there is no table in slot \(slot)") }
+      tableElements[slot] = Int64(ref.rawValue)
+      changedTables = true
+    }
 
     for table in group.tables {
       var slots = try elements(of: try ArrayNode(reader, table.ref))
@@ -97,6 +109,9 @@ public enum MetadataEditor {
         changed = true
       }
       if changed {
+        guard tableTops[table.slot] == nil else {
+          throw FormatError.corrupt("table '\(table.name)' is edited by two editors in one commit")
+        }
         replaced.append(table.ref)
         tableElements[table.slot] = Int64(sink.append(NodeEncoder.refArray(slots)).rawValue)
         changedTables = true

@@ -19,6 +19,9 @@ public struct MigrationOptions: Sendable {
   /// Bytes buffered between writes of the new file or transaction (tests lower it so that a
   /// write is made of many system calls to interrupt).
   public var writeBufferSize = 1 << 20
+  /// Commit column additions and removals in place when the program allows it (see
+  /// `Migrator+Columns.swift`); false forces the rewrite (tests compare both paths).
+  public var inPlaceColumnChanges = true
   /// Creates the defaults.
   public init() {}
 }
@@ -114,6 +117,22 @@ public enum Migrator {
       if !options.dryRun {
         try backup(path, to: options.backupPath)
         try commitInPlace(path: path, edits: edits, group: group, lock: lock, options: options)
+      }
+      return result(.inPlace, reports)
+    }
+
+    if options.inPlaceColumnChanges, let columnPlan = columnChangePlan(program, group: group) {
+      var reports = program.classes.map { $0.report }
+      for (i, c) in program.classes.enumerated() {
+        guard let t = group.table(forClass: c.sourceClass ?? c.finalSchema.name) else { continue }
+        reports[i].objectsBefore = t.objectCount
+        reports[i].objectsAfter = t.objectCount
+        // Like the rewrite: every object of a class whose columns change counts as touched.
+        if !c.isUnchanged { reports[i].objectsTouched = t.objectCount }
+      }
+      if !options.dryRun {
+        try backup(path, to: options.backupPath)
+        try commitColumnsInPlace(path: path, plan: columnPlan, lock: lock, options: options)
       }
       return result(.inPlace, reports)
     }
