@@ -1,9 +1,7 @@
+import RealmFormat
 import RealmJSON
 import RealmMigration
 import RealmStorage
-
-import RealmFormat
-import RealmJSON
 
 /// The status `realmctl` exits with, following sysexits(3) (style guide §2.5).
 ///
@@ -96,7 +94,9 @@ extension ExitCode {
       return forCode(error.code)
     case let error as StorageError:
       return forCode(error.code)
-    case is MigrationError, is JSONParseError, is CanonicalDecodingError, is DumpOutputError:
+    case let error as MigrationError:
+      return forCode(error.code)
+    case is JSONParseError, is CanonicalDecodingError, is DumpOutputError:
       return .dataError
     case let error as any ExitCodeMapping:
       return error.exitCode
@@ -120,21 +120,32 @@ extension ExitCode {
     }
   }
 
+  static func forCode(_ code: FormatError.Code) -> ExitCode {
+    switch code {
+    case .truncated, .notRealmFile, .encrypted, .unsupportedVersion, .corrupt, .limitExceeded:
+      .dataError
+    }
+  }
+
   static func forCode(_ code: StorageError.Code) -> ExitCode {
     switch code {
     case .fileNotFound: .noInput
     case .permissionDenied: .noPermission
-    case .notARealmFile, .encrypted, .unsupportedFormat, .corrupt, .unsupported: .dataError
+    case .notARealmFile, .encrypted, .unsupportedFormat, .corrupt: .dataError
     case .locked: .temporaryFailure
     case .io: .ioError
+    case .alreadyExists: .cannotCreate
+    // A valid file this version cannot write (format, history type): the data is refused.
+    case .unsupported: .dataError
     case .alreadyExists: .cannotCreate
     case .misuse: .software
     }
   }
 
-  static func forCode(_ code: FormatError.Code) -> ExitCode {
+  static func forCode(_ code: MigrationError.Code) -> ExitCode {
     switch code {
-    case .truncated, .notRealmFile, .encrypted, .unsupportedVersion, .corrupt, .limitExceeded:
+    case .invalidPlan, .versionLower, .migrationRequired, .dataLoss, .constraintViolated,
+      .evaluationFailed, .execFailed, .unsupported:
       .dataError
     }
   }

@@ -43,10 +43,10 @@ import Testing
     let output = run(["open", fixture, "--check"])
     #expect(output.status == 0)
     #expect(output.stderr == "")
-    #expect(output.stdout.contains("File format     24"))
-    #expect(output.stdout.contains("  AllTypes       600 objects (primary key _id)"))
+    #expect(output.stdout.contains("File format:     24\n"))
+    #expect(output.stdout.contains("\n  AllTypes        600 objects (primary key _id)\n"))
     #expect(output.stdout.contains("EmbeddedThing"))
-    #expect(output.stdout.contains("Integrity       ok"))
+    #expect(output.stdout.contains("Check:           clean\n"))
   }
 
   @Test func csvWithoutAClassIsAUsageError() {

@@ -1,5 +1,5 @@
 import RealmJSON
-import RealmMigration
+import RealmStorage
 
 /// `realmctl dump FILE [--format jsonl|json|csv|table] [--class NAME] [--limit N] [--offset N]
 /// [--where QUERY]`.
@@ -55,14 +55,15 @@ public struct DumpCommand: Command {
 
         The default format is table when standard output is a terminal and jsonl \
         otherwise (a pipe or a file). --limit and --offset count objects of each class \
-        after the --where filter.
+        after the --where filter. --where filters one class and needs --class.
 
         Examples:
           realmctl dump app.realm
           realmctl dump app.realm --class Person --limit 20
           realmctl dump app.realm --format jsonl > app.jsonl
           realmctl dump app.realm --class Person --where "age >= 18"
-          realmctl dump app.realm --where "name BEGINSWITH[c] 'a' AND dogs.@count > 0"
+          realmctl dump app.realm --class Person \\
+            --where "name BEGINSWITH[c] 'a' AND dogs.@count > 0"
         """,
       arguments: [
         .positional("file", help: "The Realm file to read."),
@@ -78,7 +79,7 @@ public struct DumpCommand: Command {
           help: "Skip the first <n> objects of each class."),
         .option(
           "where", valueName: "query",
-          help: "Print only objects matching this Realm Query Language filter."),
+          help: "Print only objects of --class matching this Realm Query Language filter."),
       ])
   }
 
@@ -92,6 +93,16 @@ public struct DumpCommand: Command {
       offset: invocation.integer("offset") ?? 0, query: invocation.string("where"))
   }
 
+  /// The writer format of RealmJSON for a `--format` value.
+  static func dumpFormat(_ format: Format) -> DumpFormat {
+    switch format {
+    case .jsonl: .jsonl
+    case .json: .json
+    case .csv: .csv
+    case .table: .table
+    }
+  }
+
   /// Runs the command.
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
     let options = options(invocation, terminal: context.terminal)
@@ -100,33 +111,16 @@ public struct DumpCommand: Command {
         .missingArgument, "The csv format prints one class: add '--class <name>'",
         command: spec.name)
     }
-    try InputFiles.requireReadableFile(options.file)
     if options.query != nil && options.className == nil {
-      throw UsageError(.missingArgument, "'--where' filters one class: add '--class <name>'", command: spec.name)
+      throw UsageError(
+        .missingArgument, "--where filters one class: add '--class <name>'", command: spec.name)
     }
-    let realm = try OpenedRealm(options.file)
-    var filter: ((ObjectSchema, Int64, [RealmValue]) throws -> Bool)?
-    if let name = options.className {
-      let cls = try realm.requireClass(name)
-      if cls.isEmbedded {
-        throw RealmCtlError(
-          .invalidInput, path: options.file, "'\(name)' is an embedded class: its objects are dumped inside their parents")
-      }
-      if let query = options.query {
-        filter = try DumpFilter.make(query, objectSchema: cls, schema: realm.schema, group: realm.file.group)
-      }
-    }
-    let format: DumpFormat
-    switch options.format {
-    case .jsonl: format = .jsonl
-    case .json: format = .json
-    case .csv: format = .csv
-    case .table: format = .table
-    }
+    let file = try RealmInput.open(options.file)
+    let dump = try ObjectDump(file: file, options: options)
     let output = context.standardOutput
-    var writer = format.makeWriter(sink: { try output.write(bytes: $0) }, terminalWidth: context.terminal.width)
-    let runner = DumpRunner(className: options.className, offset: options.offset, limit: options.limit, filter: filter)
-    try runner.run(group: realm.file.group, schema: realm.schema, writer: &writer)
+    let sink: OutputSink = { bytes in try output.write(bytes: bytes) }
+    var writer = Self.dumpFormat(options.format).makeWriter(sink: sink, terminalWidth: context.terminal.width)
+    try dump.run(&writer)
     return .success
   }
 }

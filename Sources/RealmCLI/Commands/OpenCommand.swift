@@ -1,3 +1,6 @@
+import RealmFormat
+import RealmStorage
+
 /// `realmctl open FILE [--json] [--check]`: a summary of a Realm file, optionally verified.
 public struct OpenCommand: Command {
   /// The checked arguments of one run.
@@ -51,14 +54,14 @@ public struct OpenCommand: Command {
   /// Runs the command.
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
     let options = options(invocation)
-    try InputFiles.requireReadableFile(options.file)
-    let realm = try OpenedRealm(options.file)
-    let summary = OpenSummary(realm: realm, problems: options.check ? realm.file.group.check() : nil)
+    let file = try RealmInput.open(options.file)
+    let summary = try FileSummary(file)
+    let problems = options.check ? file.group.check() : nil
     if options.json {
-      try context.standardOutput.write(bytes: summary.json)
+      try context.standardOutput.write(bytes: summary.json(problems: problems))
     } else {
-      try context.standardOutput.writeLine(summary.text)
+      try context.standardOutput.write(summary.text(problems: problems))
     }
-    return summary.problems?.isEmpty == false ? .failure : .success
+    return problems?.isEmpty == false ? .failure : .success
   }
 }

@@ -1,4 +1,6 @@
+import RealmFormat
 import RealmJSON
+import RealmStorage
 
 /// `realmctl schema FILE [--format text|json|swift] [--class NAME]`.
 public struct SchemaCommand: Command {
@@ -66,17 +68,22 @@ public struct SchemaCommand: Command {
   /// Runs the command.
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
     let options = options(invocation)
-    try InputFiles.requireReadableFile(options.file)
-    let realm = try OpenedRealm(options.file)
-    var schema = realm.schema
-    if let name = options.className { schema.classes = [try realm.requireClass(name)] }
-    let format: SchemaFormat
-    switch options.format {
-    case .text: format = .text
-    case .json: format = .json
-    case .swift: format = .swift
+    let file = try RealmInput.open(options.file)
+    var schema = try RealmInput.reading(file) { () throws(FormatError) in try file.group.schema() }
+    if let name = options.className {
+      schema.classes = [try RealmInput.objectSchema(named: name, in: schema, path: options.file)]
     }
-    try context.standardOutput.write(bytes: format.render(schema, objectCounts: realm.objectCounts))
+    var counts: [String: Int] = [:]
+    for table in file.group.tables {
+      if let name = table.className { counts[name] = table.objectCount }
+    }
+    let rendering: SchemaFormat =
+      switch options.format {
+      case .text: .text
+      case .json: .json
+      case .swift: .swift
+      }
+    try context.standardOutput.write(bytes: rendering.render(schema, objectCounts: counts))
     return .success
   }
 }

@@ -33,6 +33,14 @@ struct ClusterLeaf: Sendable {
       keys = nil
       count = 0
     }
+    // §5.3: leaves hold at most 256 objects (release builds). The count bounds every loop over
+    // the leaf, and a compact leaf of a table without columns has nothing else to check it
+    // against, so an absurd count would mean an endless walk.
+    guard count <= FormatConstants.maxBPNodeSize else {
+      throw FormatError.corrupt(
+        "cluster leaf at \(node.ref) holds \(count) objects, more than the \(FormatConstants.maxBPNodeSize) a cluster can hold",
+        at: node.ref.rawValue)
+    }
   }
 
   /// The object key of row `j` (below ``count``).

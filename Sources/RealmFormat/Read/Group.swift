@@ -136,7 +136,12 @@ public final class Group: Sendable {
       plans.append(p)
     }
     columnPlans = plans
-    embeddedObjectTotal = tables.reduce(0) { $0 &+ ($1.isEmbedded ? $1.objectCount : 0) }
+    // Object counts of inner roots are unverified tagged values; a valid file spends more than
+    // one byte per embedded object, so the file size bounds the expansion budget too.
+    embeddedObjectTotal = tables.reduce(0) { total, table in
+      guard table.isEmbedded else { return total }
+      return min(total + min(max(table.objectCount, 0), reader.count), reader.count)
+    }
   }
 
   /// Refuses formats this reader does not read (§1.3, Appendix A).

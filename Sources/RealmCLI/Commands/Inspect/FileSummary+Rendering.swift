@@ -1,0 +1,170 @@
+import RealmFormat
+import RealmJSON
+
+/// The two shapes of `realmctl open`: aligned text for people and one JSON object for scripts
+/// (documented in docs/commands/open.md).
+extension FileSummary {
+  /// The text report; `problems` (from `--check`) adds a `Check:` section.
+  func text(problems: [IntegrityProblem]?) -> String {
+    var rows: [(String, String)] = [
+      ("Path", path),
+      ("Size", FileSummary.byteText(size)),
+      ("File format", String(fileFormat)),
+      ("Schema version", schemaVersion.map(String.init) ?? "none (unversioned)"),
+      ("History", "\(FileSummary.name(of: historyType)) (\(FileSummary.meaning(of: historyType)))"),
+      ("Compacted copy", compactedText),
+      ("Free space", freeText),
+      ("Classes", classesText),
+    ]
+    if !otherTables.isEmpty {
+      rows.append(("Other tables", otherTables.map { "\($0.name) (\(FileSummary.objectsText($0.objects)))" }.joined(separator: ", ")))
+    }
+    if let problems {
+      rows.append(("Check", problems.isEmpty ? "clean" : problems.count == 1 ? "1 problem" : "\(problems.count) problems"))
+    }
+    let labelWidth = (rows.map(\.0.count).max() ?? 0) + 2
+    var out = ""
+    for (label, value) in rows {
+      let head = label + ":"
+      out += head + String(repeating: " ", count: labelWidth - head.count + 1) + value + "\n"
+    }
+    if !classes.isEmpty {
+      out += "\n" + classTable
+    }
+    if let problems, !problems.isEmpty {
+      out += "\nProblems:\n"
+      for problem in problems { out += "  \(problem.kind.rawValue): \(problem.description)\n" }
+    }
+    return out
+  }
+
+  /// The JSON document; `problems` (from `--check`) adds a `check` member.
+  func json(problems: [IntegrityProblem]?) -> [UInt8] {
+    var w = JSONWriter(indent: 2, capacity: 4096)
+    w.beginObject()
+    w.key("path")
+    w.value(path)
+    w.key("size")
+    w.value(Int64(size))
+    w.key("fileFormat")
+    w.value(Int64(fileFormat))
+    w.key("schemaVersion")
+    if let schemaVersion { w.value(schemaVersion) } else { w.nullValue() }
+    w.key("historyType")
+    w.value(FileSummary.name(of: historyType))
+    w.key("historySchemaVersion")
+    w.value(Int64(historySchemaVersion))
+    w.key("compacted")
+    w.value(isCompacted)
+    w.key("streamingForm")
+    w.value(isStreaming)
+    w.key("freeSpace")
+    w.value(Int64(freeBytes))
+    w.key("freeChunks")
+    w.value(Int64(freeChunks))
+    w.key("classes")
+    writeTables(classes, embedded: true, to: &w)
+    w.key("otherTables")
+    writeTables(otherTables, embedded: false, to: &w)
+    if let problems {
+      w.key("check")
+      w.beginObject()
+      w.key("clean")
+      w.value(problems.isEmpty)
+      w.key("problems")
+      w.beginArray()
+      for problem in problems {
+        w.beginObject()
+        w.key("kind")
+        w.value(problem.kind.rawValue)
+        w.key("offset")
+        if let offset = problem.offset { w.value(Int64(offset)) } else { w.nullValue() }
+        w.key("message")
+        w.value(problem.message)
+        w.endObject()
+      }
+      w.endArray()
+      w.endObject()
+    }
+    w.endObject()
+    w.buffer.append(0x0A)
+    return w.buffer
+  }
+
+  // MARK: - Pieces
+
+  private var compactedText: String {
+    guard isCompacted else { return "no" }
+    if isStreaming { return "yes (streaming form, as compaction and writeCopy write it)" }
+    return "yes (converted from streaming form by Realm, no commit since)"
+  }
+
+  private var freeText: String {
+    if isCompacted && freeChunks == 0 { return "none (a compacted copy has no free list)" }
+    let chunks = freeChunks == 1 ? "1 chunk" : "\(freeChunks) chunks"
+    return "\(FileSummary.byteText(freeBytes)) in \(chunks)"
+  }
+
+  private var classesText: String {
+    let embedded = classes.filter(\.isEmbedded).count
+    guard embedded > 0 else { return String(classes.count) }
+    return "\(classes.count) (\(embedded) embedded)"
+  }
+
+  /// One line per class: name, object count right-aligned, then `(embedded)` or
+  /// `(primary key _id)`.
+  private var classTable: String {
+    let nameWidth = classes.map(\.name.count).max() ?? 0
+    let counts = classes.map { String($0.objects) }
+    let countWidth = counts.map(\.count).max() ?? 0
+    var out = ""
+    for (cls, count) in zip(classes, counts) {
+      var line = "  " + cls.name + String(repeating: " ", count: nameWidth - cls.name.count + 2)
+      line += String(repeating: " ", count: countWidth - count.count) + count
+      line += cls.objects == 1 ? " object" : " objects"
+      var notes: [String] = []
+      if cls.isEmbedded { notes.append("embedded") }
+      if let pk = cls.primaryKey { notes.append("primary key \(pk)") }
+      if !notes.isEmpty { line += " (" + notes.joined(separator: ", ") + ")" }
+      out += line + "\n"
+    }
+    return out
+  }
+
+  private func writeTables(_ tables: [TableCount], embedded: Bool, to w: inout JSONWriter) {
+    w.beginArray()
+    for table in tables {
+      w.beginObject()
+      w.key("name")
+      w.value(table.name)
+      w.key("objects")
+      w.value(Int64(table.objects))
+      if embedded {
+        w.key("embedded")
+        w.value(table.isEmbedded)
+      }
+      w.key("primaryKey")
+      if let pk = table.primaryKey { w.value(pk) } else { w.nullValue() }
+      w.endObject()
+    }
+    w.endArray()
+  }
+
+  /// `1 object`, `12 objects`.
+  static func objectsText(_ n: Int) -> String { n == 1 ? "1 object" : "\(n) objects" }
+
+  /// `512 bytes`, `16384 bytes (16.0 KiB)`, `3145728 bytes (3.0 MiB)`.
+  static func byteText(_ n: Int) -> String {
+    let exact = n == 1 ? "1 byte" : "\(n) bytes"
+    guard n >= 1024 else { return exact }
+    let units = ["KiB", "MiB", "GiB", "TiB"]
+    var value = Double(n) / 1024
+    var unit = 0
+    while value >= 1024 && unit < units.count - 1 {
+      value /= 1024
+      unit += 1
+    }
+    let tenths = Int((value * 10).rounded())
+    return "\(exact) (\(tenths / 10).\(tenths % 10) \(units[unit]))"
+  }
+}

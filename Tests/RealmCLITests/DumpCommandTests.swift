@@ -1,0 +1,162 @@
+import Foundation
+import RealmCLI
+import RealmJSON
+import RealmTestSupport
+import Testing
+
+/// `realmctl dump`: selection (`--class`, `--offset`, `--limit`, `--where`) and the four
+/// formats. Expected objects are Realm's own dump lines, selected in the test.
+@Suite struct DumpCommandTests {
+  static let tutorial = fixturePath("user-tutorial/before.realm")
+  static let people = fixturePath("to-embedded-ok/before.realm")
+
+  @Test func offsetAndLimitCountObjectsOfTheClass() throws {
+    let answers = try RealmAnswers("user-tutorial")
+    let run = CommandRun(["dump", Self.tutorial, "--class", "User", "--offset", "10", "--limit", "5"])
+    #expect(run.status == 0)
+    let problems = answers.compare(run.output, with: Array(answers.lines(of: "User")[10..<15]))
+    #expect(problems.isEmpty, "\(problems)")
+  }
+
+  @Test func offsetAndLimitApplyToEachClass() throws {
+    let answers = try RealmAnswers("to-embedded-ok")
+    let run = CommandRun(["dump", Self.people, "--offset", "1", "--limit", "2"])
+    #expect(run.status == 0)
+    let expected = Array(answers.lines(of: "Address")[1..<3]) + Array(answers.lines(of: "Person")[1..<3])
+    let problems = answers.compare(run.output, with: expected)
+    #expect(problems.isEmpty, "\(problems)")
+  }
+
+  @Test func limitZeroAndOffsetPastTheEndPrintNothing() {
+    for extra in [["--limit", "0"], ["--offset", "1000"]] {
+      let run = CommandRun(["dump", Self.tutorial] + extra)
+      #expect(run.status == 0)
+      #expect(run.output.isEmpty)
+    }
+  }
+
+  @Test func whereFiltersBeforeOffsetAndLimit() throws {
+    let answers = try RealmAnswers("user-tutorial")
+    let adults = answers.lines(of: "User").filter {
+      guard case .int(let age)? = $0["age"] else { return false }
+      return age >= 30
+    }
+    #expect(adults.count > 10)
+    let all = CommandRun(["dump", Self.tutorial, "--class", "User", "--where", "age >= 30"])
+    #expect(all.status == 0)
+    #expect(answers.compare(all.output, with: adults).isEmpty)
+    let page = CommandRun(["dump", Self.tutorial, "--class", "User", "--where", "age >= 30", "--offset", "3", "--limit", "4"])
+    #expect(answers.compare(page.output, with: Array(adults[3..<7])).isEmpty)
+  }
+
+  /// `address` links to the top-level class Address: the filter follows the link in the file.
+  @Test func whereFollowsLinks() throws {
+    let answers = try RealmAnswers("to-embedded-ok")
+    let cityOf = Dictionary(uniqueKeysWithValues: answers.lines(of: "Address").compactMap { line -> (Int64, JSONValue)? in
+      guard case .int(let key)? = line["$key"], let city = line["city"] else { return nil }
+      return (key, city)
+    })
+    let expected = answers.lines(of: "Person").filter { person in
+      guard case .int(let key)? = person["address"]?["$key"] else { return false }
+      return cityOf[key] == .string("City 2")
+    }
+    #expect(!expected.isEmpty)
+    let run = CommandRun(["dump", Self.people, "--class", "Person", "--where", "address.city == 'City 2'"])
+    #expect(run.status == 0, "\(run.errors)")
+    #expect(answers.compare(run.output, with: expected).isEmpty)
+  }
+
+  @Test func whereNeedsClass() {
+    let run = CommandRun(["dump", Self.tutorial, "--where", "age > 3"])
+    #expect(run.status == 64)
+    #expect(run.output.isEmpty)
+    #expect(run.errors.hasPrefix("Error: --where filters one class: add '--class <name>'\nUsage: realmctl dump"))
+  }
+
+  @Test func invalidWhereIsAUsageErrorWithTheColumn() {
+    let run = CommandRun(["dump", Self.tutorial, "--class", "User", "--where", "agee > 3"])
+    #expect(run.status == 64)
+    #expect(run.errors.hasPrefix("Error: The value 'agee > 3' is invalid for '--where <query>': column 1: "))
+    #expect(run.errors.contains("did you mean 'age'?"))
+    let notACondition = CommandRun(["dump", Self.tutorial, "--class", "User", "--where", "age + 1"])
+    #expect(notACondition.status == 64)
+  }
+
+  @Test func unknownAndEmbeddedClassesAreDataErrors() {
+    let path = fixturePath("embedded/before.realm")
+    let unknown = CommandRun(["dump", path, "--class", "Contacts"])
+    #expect(unknown.status == 65)
+    #expect(unknown.errors == "Error: class 'Contacts' not found in '\(path)' (did you mean 'Contact'?)\n")
+    let embedded = CommandRun(["dump", path, "--class", "Address"])
+    #expect(embedded.status == 65)
+    #expect(embedded.errors.contains("class 'Address' is embedded"))
+  }
+
+  @Test func jsonGroupsRealmsObjectsByClass() throws {
+    let answers = try RealmAnswers("embedded")
+    let run = CommandRun(["dump", fixturePath("embedded/before.realm"), "--format", "json"])
+    #expect(run.status == 0)
+    guard case .object(let groups) = try JSONParser.parse(run.output) else {
+      Issue.record("not an object")
+      return
+    }
+    #expect(groups.map(\.key) == ["Contact"])
+    guard case .array(let objects)? = groups.first?.value else {
+      Issue.record("no array")
+      return
+    }
+    let problems = DumpComparison.compareDumps(expected: answers.lines, actual: objects, schema: answers.schema)
+    #expect(problems.isEmpty, "\(problems.prefix(5))")
+  }
+
+  @Test func csvHasAHeaderAndOneRowPerObject() throws {
+    let answers = try RealmAnswers("user-tutorial")
+    let run = CommandRun(["dump", Self.tutorial, "--format", "csv", "--class", "User"])
+    #expect(run.status == 0)
+    let rows = run.text.components(separatedBy: "\r\n").dropLast()
+    #expect(rows.first == "$key,name,age")
+    #expect(rows.count == answers.lines(of: "User").count + 1)
+    let first = try #require(answers.lines.first)
+    guard case .string(let name)? = first["name"], case .int(let age)? = first["age"] else {
+      Issue.record("unexpected first line")
+      return
+    }
+    #expect(rows.dropFirst().first == "0,\(name),\(age)")
+    let noClass = CommandRun(["dump", Self.tutorial, "--format", "csv"])
+    #expect(noClass.status == 64)
+  }
+
+  @Test func tableIsTheDefaultOnATerminalAndFitsItsWidth() throws {
+    let terminal = Terminal(isStandardOutputTerminal: true, width: 50)
+    let run = CommandRun(["dump", fixturePath("embedded/before.realm"), "--limit", "3"], terminal: terminal)
+    #expect(run.status == 0)
+    let lines = run.text.split(separator: "\n").map(String.init)
+    #expect(lines.first?.hasPrefix("Contact") == true)
+    #expect(lines.count == 1 + 2 + 3 + 1)
+    for line in lines { #expect(line.count <= 50, "\(line)") }
+    // Not a terminal: JSON Lines.
+    let piped = CommandRun(["dump", fixturePath("embedded/before.realm"), "--limit", "3"])
+    #expect(piped.text.split(separator: "\n").allSatisfy { $0.hasPrefix("{\"$class\":\"Contact\"") })
+  }
+
+  /// Large dumps reach standard output in buffer-sized chunks, not one write per line.
+  @Test func jsonlIsWrittenInChunks() throws {
+    final class CountingDestination: OutputDestination {
+      var writes = 0
+      var bytes = 0
+      func writeAll(_ chunk: UnsafeRawBufferPointer) throws(RealmCtlError) {
+        writes += 1
+        bytes += chunk.count
+      }
+    }
+    let destination = CountingDestination()
+    let status = RealmCtl.run(
+      arguments: ["dump", fixturePath("embedded/before.realm"), "--format", "jsonl"],
+      standardOutput: TextOutput(destination, capacity: 4096), standardError: .memory())
+    #expect(status == 0)
+    let lines = try RealmAnswers("embedded").lines.count
+    #expect(destination.bytes > 4096 * 4)
+    #expect(destination.writes < lines / 4)
+    #expect(destination.writes <= destination.bytes / 4096 + 2)
+  }
+}

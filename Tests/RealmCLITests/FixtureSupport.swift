@@ -1,0 +1,116 @@
+import Foundation
+import RealmCLI
+import RealmJSON
+import RealmTestSupport
+
+/// One in-process run of `realmctl` with memory outputs.
+struct CommandRun {
+  /// The exit status.
+  var status: Int32
+  /// Standard output, as bytes.
+  var output: [UInt8]
+  /// Standard error, as text.
+  var errors: String
+
+  /// Standard output as text.
+  var text: String { String(decoding: output, as: UTF8.self) }
+
+  /// Runs `arguments` (the words after `realmctl`) with `terminal`.
+  init(_ arguments: [String], terminal: Terminal = .plain) {
+    let out = MemoryDestination()
+    let err = TextOutput.memory()
+    status = RealmCtl.run(
+      arguments: arguments, standardOutput: TextOutput(out), standardError: err, terminal: terminal)
+    output = out.bytes
+    errors = err.text
+  }
+}
+
+/// A Realm file among the fixtures with Realm's own schema and dump for it.
+struct AnsweredFixture: CustomStringConvertible, Sendable {
+  /// The Realm file, below Tests/Fixtures.
+  var realm: String
+  /// Realm's `schema.json` for it.
+  var schema: String
+  /// Realm's `dump.jsonl` for it.
+  var dump: String
+  var description: String { realm }
+
+  /// True for realm-core samples: Realm answered after upgrading its copy to format 24, so
+  /// the `fileFormat` of its schema is the upgraded one, not the file's.
+  var upgradedByRealm: Bool { realm.hasPrefix("realm-core-samples/") }
+
+  /// Every reading case: `before.realm` of every case, the `after.realm` / `copy.realm` of
+  /// migration cases, the steps of `user-tutorial`, and every realm-core sample with a dump.
+  static let all: [AnsweredFixture] = {
+    let fm = FileManager.default
+    let root = Fixtures.root.path
+    func exists(_ path: String) -> Bool { fm.fileExists(atPath: root + "/" + path) }
+    func listing(_ dir: String) -> [String] {
+      ((try? fm.contentsOfDirectory(atPath: root + "/" + dir)) ?? []).sorted()
+    }
+    var out: [AnsweredFixture] = []
+    for dir in listing("") {
+      if exists("\(dir)/before.realm") && exists("\(dir)/dump.jsonl") {
+        out.append(AnsweredFixture(realm: "\(dir)/before.realm", schema: "\(dir)/schema.json", dump: "\(dir)/dump.jsonl"))
+      }
+      for prefix in ["after", "copy"] where exists("\(dir)/\(prefix).realm") {
+        out.append(AnsweredFixture(
+          realm: "\(dir)/\(prefix).realm", schema: "\(dir)/\(prefix).schema.json",
+          dump: "\(dir)/\(prefix).dump.jsonl"))
+      }
+      for step in listing("\(dir)/steps") where exists("\(dir)/steps/\(step)/after.realm") {
+        let d = "\(dir)/steps/\(step)"
+        out.append(AnsweredFixture(realm: "\(d)/after.realm", schema: "\(d)/after.schema.json", dump: "\(d)/after.dump.jsonl"))
+      }
+    }
+    for sample in listing("realm-core-samples") where exists("realm-core-samples/\(sample)/dump.jsonl") {
+      let d = "realm-core-samples/\(sample)"
+      out.append(AnsweredFixture(realm: "\(d)/original.realm", schema: "\(d)/schema.json", dump: "\(d)/dump.jsonl"))
+    }
+    return out
+  }()
+
+  /// The file format the sample's `info.txt` says the file has (`selected=22`), for samples.
+  var selectedFormat: Int? {
+    let info = (realm as NSString).deletingLastPathComponent + "/info.txt"
+    guard let text = try? String(contentsOf: Fixtures.url(info), encoding: .utf8),
+      let range = text.range(of: "selected=")
+    else { return nil }
+    return Int(text[range.upperBound...].prefix { $0.isNumber })
+  }
+}
+
+/// Realm's answers for a fixture directory, parsed.
+struct RealmAnswers {
+  /// `schema.json`.
+  var schema: JSONValue
+  /// `dump.jsonl`, one value per line.
+  var lines: [JSONValue]
+
+  /// Reads `<dir>/<prefix>schema.json` and `<dir>/<prefix>dump.jsonl`.
+  init(_ dir: String, prefix: String = "") throws {
+    schema = try JSONParser.parse(try Fixtures.bytes("\(dir)/\(prefix)schema.json"))
+    var problems: [String] = []
+    lines = DumpComparison.parseLines(try Fixtures.bytes("\(dir)/\(prefix)dump.jsonl"), name: dir, problems: &problems)
+  }
+
+  /// The schema document's classes.
+  var classes: [JSONValue] {
+    guard case .array(let classes)? = schema["classes"] else { return [] }
+    return classes
+  }
+
+  /// The dump lines of class `name`.
+  func lines(of name: String) -> [JSONValue] { lines.filter { $0["$class"] == .string(name) } }
+
+  /// Compares dump output with `expected` lines by meaning.
+  func compare(_ output: [UInt8], with expected: [JSONValue]) -> [String] {
+    var problems: [String] = []
+    let actual = DumpComparison.parseLines(output, name: "output", problems: &problems)
+    return problems + DumpComparison.compareDumps(expected: expected, actual: actual, schema: schema)
+  }
+}
+
+/// The path of a fixture file.
+func fixturePath(_ relative: String) -> String { Fixtures.url(relative).path }

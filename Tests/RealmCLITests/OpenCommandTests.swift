@@ -1,0 +1,186 @@
+import Foundation
+import RealmJSON
+import RealmTestSupport
+import Testing
+
+/// `realmctl open`: the summary in text and JSON, and `--check`. Expected values come from
+/// Realm's answers for the fixtures (schema.json, dump.jsonl, info.txt, the README).
+@Suite struct OpenCommandTests {
+  @Test func textSummaryOfARealFile() throws {
+    let answers = try RealmAnswers("user-tutorial")
+    let path = fixturePath("user-tutorial/before.realm")
+    let run = CommandRun(["open", path])
+    #expect(run.status == 0)
+    #expect(run.errors.isEmpty)
+    let lines = run.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    #expect(lines.contains("Path:            \(path)"))
+    #expect(lines.contains("Size:            8192 bytes (8.0 KiB)"))
+    #expect(answers.schema["fileFormat"] == .int(24) && answers.schema["schemaVersion"] == .int(0))
+    #expect(lines.contains("File format:     24"))
+    #expect(lines.contains("Schema version:  0"))
+    #expect(lines.contains("Compacted copy:  no"))
+    #expect(lines.contains("Classes:         1"))
+    #expect(lines.contains("  User  \(answers.lines(of: "User").count) objects"))
+    // Labels are aligned: every value starts in the same column.
+    let labelled = lines.prefix { !$0.isEmpty }
+    #expect(Set(labelled.map { valueColumn($0) }).count == 1)
+  }
+
+  @Test func jsonSummaryHasTheDocumentedShape() throws {
+    let answers = try RealmAnswers("embedded")
+    let run = CommandRun(["open", fixturePath("embedded/before.realm"), "--json"])
+    #expect(run.status == 0)
+    let json = try JSONParser.parse(run.output)
+    guard case .object(let members) = json else {
+      Issue.record("not an object: \(run.text)")
+      return
+    }
+    #expect(members.map(\.key) == [
+      "path", "size", "fileFormat", "schemaVersion", "historyType", "historySchemaVersion", "compacted",
+      "streamingForm", "freeSpace", "freeChunks", "classes", "otherTables",
+    ])
+    #expect(json["size"] == .int(32768))
+    #expect(json["fileFormat"] == answers.schema["fileFormat"])
+    #expect(json["schemaVersion"] == answers.schema["schemaVersion"])
+    #expect(json["historyType"] == .string("InRealm"))
+    #expect(json["compacted"] == .bool(false))
+    guard case .array(let classes)? = json["classes"] else {
+      Issue.record("no classes")
+      return
+    }
+    #expect(classes.map { $0["name"] } == answers.classes.map { $0["name"] })
+    for (cls, expected) in zip(classes, answers.classes) {
+      #expect(cls["embedded"] == expected["embedded"])
+      if expected["embedded"] == .bool(false), case .string(let name)? = expected["name"] {
+        #expect(cls["objects"] == .int(Int64(answers.lines(of: name).count)), "\(name)")
+      }
+    }
+    for (cls, expected) in zip(classes, answers.classes) {
+      #expect(cls["primaryKey"] == expected["primaryKey"])
+    }
+    #expect(json["otherTables"] == .array([
+      .object([JSONMember("name", .string("metadata")), JSONMember("objects", .int(1)), JSONMember("primaryKey", .null)])
+    ]))
+  }
+
+  @Test func embeddedClassesAreMarkedInText() throws {
+    let run = CommandRun(["open", fixturePath("embedded/before.realm")])
+    let classLines = run.text.split(separator: "\n").filter { $0.hasPrefix("  ") }.map(String.init)
+    #expect(classLines.count == 4)
+    for line in classLines {
+      let name = line.split(separator: " ").first.map(String.init) ?? ""
+      #expect(line.hasSuffix(" (embedded)") == (name != "Contact"), "\(line)")
+    }
+    #expect(run.text.contains("Classes:         4 (3 embedded)\n"))
+    #expect(run.text.contains("\n  Contact   60 objects (primary key _id)\n"))
+  }
+
+  /// The fixtures' README names the compacted copies: two in streaming form, one converted
+  /// from it by `DB::compact` (select bit set, top_ref[0] still ~0), one committed normally.
+  @Test(arguments: [
+    ("format-samples/v24_compacted.realm", true, false), ("format-samples/v24_write_copy.realm", true, true),
+    ("format-samples/v24_group_write.realm", true, true), ("format-samples/v24_commit.realm", false, false),
+  ])
+  func tellsCompactedCopies(_ file: String, _ compacted: Bool, _ streaming: Bool) throws {
+    let json = try JSONParser.parse(CommandRun(["open", fixturePath(file), "--json"]).output)
+    #expect(json["compacted"] == .bool(compacted))
+    #expect(json["streamingForm"] == .bool(streaming))
+    if compacted {
+      #expect(json["freeSpace"] == .int(0))
+    } else {
+      // v24_commit was written by several commits and has free lists.
+      guard case .int(let chunks)? = json["freeChunks"] else {
+        Issue.record("no freeChunks")
+        return
+      }
+      #expect(chunks > 0)
+    }
+  }
+
+  /// Realm refused this sample because its history type is 'SyncClient' (error.txt).
+  @Test func showsTheHistoryType() throws {
+    let dir = "realm-core-samples/test__resources__history_migration__client_schema_version_011"
+    let error = try String(contentsOf: Fixtures.url("\(dir)/error.txt"), encoding: .utf8)
+    #expect(error.contains("history type 'SyncClient'"))
+    let json = try JSONParser.parse(CommandRun(["open", fixturePath("\(dir)/original.realm"), "--json"]).output)
+    #expect(json["historyType"] == .string("SyncClient"))
+    let text = CommandRun(["open", fixturePath("\(dir)/original.realm")]).text
+    #expect(text.contains("History:         SyncClient (Device Sync client)\n"))
+  }
+
+  /// Files written by Realm are sound: `--check` finds nothing and exits 0.
+  @Test(arguments: AnsweredFixture.all.filter { !$0.realm.hasPrefix("alltypes/") && !$0.realm.hasPrefix("strings/") }.map(\.realm)
+    + ["format-samples/v24_commit.realm", "format-samples/v24_edge.realm", "format-samples/v24_compacted.realm"])
+  func checkFindsNothingInRealmsFiles(_ file: String) throws {
+    let run = CommandRun(["open", fixturePath(file), "--check"])
+    #expect(run.status == 0, "\(run.text)")
+    #expect(run.text.contains("Check:           clean\n"))
+    let json = try JSONParser.parse(CommandRun(["open", fixturePath(file), "--check", "--json"]).output)
+    #expect(json["check"] == .object([JSONMember("clean", .bool(true)), JSONMember("problems", .array([]))]))
+  }
+
+  /// A free chunk made 8 bytes shorter leaves 8 bytes that are neither a node nor free space.
+  @Test func checkReportsProblemsWithOffsetsAndExitsOne() throws {
+    let source = fixturePath("format-samples/v24_commit.realm")
+    let mutator = try RobustnessMutator(path: source)
+    var bytes = mutator.original
+    let top = try #require(mutator.nodes.first)
+    let lengths = try #require(mutator.nodes.first { $0.parent == top.ref && $0.ref == element(bytes, top, 4) })
+    let first = element(bytes, lengths, 0)
+    #expect(first > 8)
+    setElement(&bytes, lengths, 0, first - 8)
+    let dir = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("short-free-chunk.realm").path
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+
+    let run = CommandRun(["open", path, "--check"])
+    #expect(run.status == 1)
+    #expect(run.text.contains("Check:           1 problem\n"))
+    #expect(run.text.contains("\nProblems:\n  unaccountedSpace: bytes 0x"))
+    #expect(run.text.contains("are neither a node nor free space (at offset 0x"))
+    let json = try JSONParser.parse(CommandRun(["open", path, "--check", "--json"]).output)
+    guard case .array(let problems)? = json["check"]?["problems"] else {
+        Issue.record("no problems")
+        return
+      }
+    #expect(problems.count == 1)
+    #expect(problems.first?["kind"] == .string("unaccountedSpace"))
+    guard case .int? = problems.first?["offset"] else {
+        Issue.record("no offset")
+        return
+      }
+    // Without --check the same file opens normally.
+    #expect(CommandRun(["open", path]).status == 0)
+  }
+
+  @Test func checkOfAFileThatCannotBeOpenedIsADataError() throws {
+    let bytes = Array(try Fixtures.bytes("embedded/before.realm").prefix(4096))
+    let dir = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("cut.realm").path
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    let run = CommandRun(["open", path, "--check"])
+    #expect(run.status == 65)
+    #expect(run.output.isEmpty)
+    #expect(run.errors.hasPrefix("Error: '\(path)' is not a valid Realm file: "))
+  }
+
+  private func valueColumn(_ line: String) -> Int {
+    guard let colon = line.firstIndex(of: ":") else { return -1 }
+    let rest = line[line.index(after: colon)...]
+    return line.distance(from: line.startIndex, to: colon) + 1 + rest.prefix { $0 == " " }.count
+  }
+
+  private func element(_ bytes: [UInt8], _ node: RobustnessMutator.Node, _ i: Int) -> Int {
+    let width = node.header.width / 8
+    var value = 0
+    for b in 0..<width { value |= Int(bytes[node.ref + 8 + i * width + b]) << (8 * b) }
+    return value
+  }
+
+  private func setElement(_ bytes: inout [UInt8], _ node: RobustnessMutator.Node, _ i: Int, _ value: Int) {
+    let width = node.header.width / 8
+    for b in 0..<width { bytes[node.ref + 8 + i * width + b] = UInt8(truncatingIfNeeded: value >> (8 * b)) }
+  }
+}

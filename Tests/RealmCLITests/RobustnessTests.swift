@@ -1,0 +1,74 @@
+import Foundation
+import RealmTestSupport
+import Testing
+
+/// Thousands of damaged files built from real ones (deterministic seeds): `open`,
+/// `open --check`, `schema` and `dump` on each either succeed or fail with the corrupt-file
+/// error (exit 65) — never a trap (which would end the test process), never a hang, never
+/// output out of proportion to the file (issue 2, "done when" 2).
+@Suite struct RobustnessTests {
+  /// Small fixtures covering the physical forms: normal files with free lists, streaming
+  /// copies, B+-trees, backlinks and tombstones, embedded objects, links in mixed values,
+  /// formats 11, 20, 22 and 23.
+  static let sources = [
+    "nested-links/before.realm",
+    "to-embedded-ok/before.realm",
+    "user-tutorial/before.realm",
+    "embedded/before.realm",
+    "format-samples/v24_compacted.realm",
+    "format-samples/v24_edge.realm",
+    "realm-core-samples/test__test_upgrade_database_11/original.realm",
+    "realm-core-samples/test__test_upgrade_database_20/original.realm",
+    "realm-core-samples/test__test_upgrade_database_4_22/original.realm",
+    "realm-core-samples/test__object-store__sync-metadata-v6/original.realm",
+  ]
+
+  /// Mutated files per source file and run (`ROBUSTNESS_MUTATIONS` overrides, for long
+  /// campaigns outside the suite).
+  static let mutationsPerSource = environmentInt("ROBUSTNESS_MUTATIONS") ?? 320
+
+  /// The base of the seeds (`ROBUSTNESS_SEED` overrides, for other campaigns).
+  static let seedBase = UInt64(environmentInt("ROBUSTNESS_SEED") ?? 0x5EED_0000)
+
+  static func environmentInt(_ name: String) -> Int? {
+    ProcessInfo.processInfo.environment[name].flatMap { Int($0) }
+  }
+
+  /// Prints each mutation before it runs (to find the one that traps): set `ROBUSTNESS_TRACE`.
+  static let trace = ProcessInfo.processInfo.environment["ROBUSTNESS_TRACE"] != nil
+
+  @Test(arguments: sources.indices)
+  func damagedFilesFailCleanly(_ index: Int) throws {
+    let source = Self.sources[index]
+    let mutator = try RobustnessMutator(path: Fixtures.url(source).path)
+    #expect(mutator.nodes.count > 3, "the walk finds the nodes of \(source)")
+    let dir = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("damaged.realm").path
+    var random = SeededRandom(seed: Self.seedBase &+ UInt64(index))
+    var outcomes: [Int32: Int] = [:]
+    let kinds = RobustnessMutator.Kind.allCases
+    for n in 0..<Self.mutationsPerSource {
+      let kind = kinds[n % kinds.count]
+      let (bytes, description) = mutator.mutate(kind, &random)
+      let label = "\(source) #\(n): \(description)"
+      if Self.trace { FileHandle.standardError.write(Data((label + "\n").utf8)) }
+      try Data(bytes).write(to: URL(fileURLWithPath: path))
+      let limit = 256 * bytes.count + 65_536
+      for arguments in [["open", path], ["open", path, "--check", "--json"], ["schema", path], ["dump", path]] {
+        let run = CommandRun(arguments)
+        outcomes[run.status, default: 0] += 1
+        let allowed: Set<Int32> = arguments.contains("--check") ? [0, 1, 65] : [0, 65]
+        #expect(allowed.contains(run.status), "\(arguments[0]) on \(label): exit \(run.status): \(run.errors)")
+        if run.status == 65 {
+          #expect(run.errors.hasPrefix("Error: ") && run.errors.contains(path), "\(label): \(run.errors)")
+        }
+        #expect(run.output.count <= limit, "\(arguments[0]) on \(label) printed \(run.output.count) bytes")
+      }
+    }
+    if Self.trace { FileHandle.standardError.write(Data("\(source): exit codes \(outcomes)\n".utf8)) }
+    // The damage must reach the reader: a good share of runs fail, and some still succeed.
+    #expect((outcomes[65] ?? 0) > Self.mutationsPerSource / 4, "\(source): \(outcomes)")
+    #expect((outcomes[0] ?? 0) > 0, "\(source): \(outcomes)")
+  }
+}
