@@ -66,9 +66,16 @@ enum CommandTestSupport {
 
   static func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
 
-  /// What `open --check` reports for the file (empty when clean).
+  /// What `open --check` reports for the file (empty when clean): the command's status and
+  /// verdict, and the library's problem list it is based on.
   static func problems(_ path: String) throws -> [String] {
-    try RealmFile.open(path: path).group.check().map { "\($0)" }
+    var problems = try RealmFile.open(path: path).group.check().map { "\($0)" }
+    let check = run(["open", path, "--check"])
+    // `open --check` exits 1 when it finds problems (docs/exit-codes.md).
+    if check.status != 0 {
+      problems.append("open --check exited \(check.status): \(check.stdout)\(check.stderr)")
+    }
+    return problems
   }
 
   /// Parses the canonical schema JSON of the file at `path`.

@@ -52,8 +52,13 @@ import Testing
     #expect(result.stdout.hasPrefix("Created \(out): schema version "))
     #expect(result.stderr.isEmpty)
 
+    // Everything through the command layer: schema, dump and the integrity check.
+    let schemaRun = Support.run(["schema", out, "--format", "json"])
+    try #require(schemaRun.status == 0, "\(schemaRun.stderr)")
+    let dumpRun = Support.run(["dump", out, "--format", "jsonl"])
+    try #require(dumpRun.status == 0, "\(dumpRun.stderr)")
     let expectedSchema = try Fixtures.bytes(source.schema)
-    let actualSchema = try RealmDumper.schemaJSON(out)
+    let actualSchema = Array(schemaRun.stdout.utf8)
     // create writes file format 24 whatever the source's format was.
     var expected = try JSONParser.parse(expectedSchema)
     if case .object(var members) = expected {
@@ -63,8 +68,10 @@ import Testing
     let schemaDiff = DumpComparison.compareSchemas(expected: expected, actual: try JSONParser.parse(actualSchema))
     #expect(schemaDiff.isEmpty, "\(schemaDiff.prefix(10))")
     let dumpDiff = DumpComparison.compareDumps(
-      expected: try Fixtures.bytes(source.dump), actual: try RealmDumper.dumpJSONL(out), schema: expectedSchema)
+      expected: try Fixtures.bytes(source.dump), actual: Array(dumpRun.stdout.utf8), schema: expectedSchema)
     #expect(dumpDiff.isEmpty, "\(dumpDiff.prefix(10))")
+    let check = Support.run(["open", out, "--check"])
+    #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
     let problems = try Support.problems(out)
     #expect(problems.isEmpty, "\(problems.prefix(5))")
   }
