@@ -80,5 +80,29 @@ example to-embedded "Convert Address to an embedded object (each has exactly one
 example primary-key "Make Person.id the primary key (checked for duplicates)" Person
 example optional-to-required "Make Person.email required (nulls become the default)" Person
 
+# refused NAME TITLE: a migration realmctl must refuse (exit 65) leaving the file byte-for-byte
+# as it was; the demo fails if it does not.
+refused() {
+  name=$1
+  title=$2
+  file="$BUILD/step-$name.realm"
+  printf '\n---- %s (%s/%s/plan.json)\n' "$title" "$STEPS" "$name"
+  rm -f "$file" "$file.lock"
+  cp "$BUILD/steps-v1.realm" "$file"
+  printf '\n$ realmctl migrate --plan %s %s\n' "$STEPS/$name/plan.json" "$file"
+  status=0
+  "$REALMCTL" migrate --plan "$STEPS/$name/plan.json" "$file" || status=$?
+  if [ "$status" -ne 65 ]; then
+    echo "demo: expected exit status 65, got $status" >&2
+    exit 1
+  fi
+  cmp -s "$file" "$BUILD/steps-v1.realm" || { echo "demo: a refused migration changed the file" >&2; exit 1; }
+  echo "(exit status 65; the file is unchanged)"
+}
+
+refused primary-key-duplicates "Refused: Person.email as primary key (two people have no email)"
+refused to-embedded-orphans "Refused: Dog made embedded (no object links to a Dog)"
+refused exec-wrong-type "Refused: a script answers a value of the wrong type"
+
 echo
 echo "All examples ran."

@@ -137,6 +137,7 @@ extension ExitCode {
     case .alreadyExists: .cannotCreate
     // A valid file this version cannot write (format, history type): the data is refused.
     case .unsupported: .dataError
+    case .alreadyExists: .cannotCreate
     case .misuse: .software
     }
   }

@@ -12,14 +12,11 @@ import Testing
 /// Realm app does (a shared `flock` for its whole session, Realm Core 14 on Linux and macOS),
 /// `migrate`, `rename-property` and `compact` refuse with exit status 75 and a message saying
 /// the file is open elsewhere, and leave the realm byte-for-byte unchanged.
-///
-/// The 75 depends on StorageError's exit-code mapping in `ExitCode.swift` (being added
-/// separately); until it lands the status is 70.
 @Suite struct LockCommandTests {
   typealias Support = CommandTestSupport
   static let heldMarker = "lock-held"
 
-  /// The three writing commands on the realm at `file`.
+  /// The writing commands on the realm at `file`.
   static func commands(_ file: String, dir: URL) throws -> [[String]] {
     [
       ["migrate", "--plan", Fixtures.url("person-add-email/plan.json").path, file],

@@ -8,9 +8,6 @@ import Testing
 /// `realmctl migrate` through the command layer: several files, `--dry-run`, `--backup`,
 /// `--reset-if-needed`, `--json`, plan and version errors; every written file passes the
 /// integrity check and every failure leaves the file byte-for-byte as it was.
-///
-/// Exit codes 65/66/75 for storage and migration errors depend on their mapping in
-/// `ExitCode.swift` (being added separately); until it lands they come out as 70.
 @Suite struct MigrateCommandTests {
   typealias Support = CommandTestSupport
   static let addEmail = "person-add-email"
@@ -67,7 +64,7 @@ import Testing
     #expect(result.stdout.contains("\(good): schema version 1 -> 2"))
     #expect(result.stdout.contains("\(good2): schema version 1 -> 2"))
     #expect(result.stderr.hasPrefix("Error: \(bad): "), "\(result.stderr)")
-    #expect(!result.stderr.contains("Internal error"), "needs the StorageError exit-code mapping: \(result.stderr)")
+    #expect(!result.stderr.contains("Internal error"), "\(result.stderr)")
     #expect(try Support.bytes(bad) == badBefore)
     try expectMigratedLikeRealm(good, fixture: Self.addEmail)
     try expectMigratedLikeRealm(good2, fixture: Self.addEmail)
@@ -188,7 +185,7 @@ import Testing
       let result = Support.run(["migrate", "--plan", planPath, file])
       #expect(result.status == 65, "\(c.plan): \(result.stderr)")
       #expect(result.stderr.contains(c.message), "\(c.plan): \(result.stderr)")
-      #expect(!result.stderr.contains("Internal error"), "needs the MigrationError exit-code mapping: \(result.stderr)")
+      #expect(!result.stderr.contains("Internal error"), "\(result.stderr)")
       #expect(result.stdout.isEmpty)
       #expect(try Support.bytes(file) == before)
     }
@@ -225,6 +222,22 @@ import Testing
         - Property 'Person.age' has been made optional.
         - Property 'Person.z' has been added.
         """), "\(result.stderr)")
+    #expect(try Support.bytes(file) == before)
+  }
+
+  @Test func aFileAtTheTargetIsLeftAloneAndItsObjectsCounted() throws {
+    let dir = try Support.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = try Support.copy("\(Self.addEmail)/after.realm", to: dir, as: "a.realm")
+    let before = try Support.bytes(file)
+    let result = Support.run(["migrate", "--plan", plan(Self.addEmail), file, "--json"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let report = try #require(try JSONParser.parse(result.stdout)["files"]?[0])
+    #expect(report["method"] == .string("unchanged"))
+    #expect(report["fromVersion"] == .int(2))
+    #expect(report["classes"]?[0]?["objectsBefore"] == .int(1000))
+    #expect(report["classes"]?[0]?["objectsAfter"] == .int(1000))
+    #expect(report["classes"]?[0]?["objectsTouched"] == .int(0))
     #expect(try Support.bytes(file) == before)
   }
 

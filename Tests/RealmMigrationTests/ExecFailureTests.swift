@@ -112,3 +112,23 @@ import Testing
     #expect(message.contains("bad.py' exited with status 2") && message.contains("migrations[0].steps[1]"), "\(message)")
   }
 }
+
+/// Programs given by path: not found, or not executable.
+@Suite struct ExecStartFailureTests {
+  typealias S = ExecTestSupport
+
+  @Test func aMissingPathIsNamed() throws {
+    let (path, _) = try S.copyOfFixture()
+    let (message, unchanged) = try S.failingMigration(try S.plan(steps: S.execStep(["./scripts/nope.py"])), path: path)
+    #expect(unchanged)
+    #expect(message.contains("cannot run './scripts/nope.py': './scripts/nope.py' not found (relative paths"), "\(message)")
+  }
+
+  @Test func aFileThatIsNotExecutableIsRefused() throws {
+    let (path, dir) = try S.copyOfFixture()
+    let script = try S.python("print('hi')\n", in: dir)[1]  // written without the execute bit
+    let (message, unchanged) = try S.failingMigration(try S.plan(steps: S.execStep([script])), path: path)
+    #expect(unchanged)
+    #expect(message.contains("cannot run '\(script)'") && message.contains("permission denied"), "\(message)")
+  }
+}

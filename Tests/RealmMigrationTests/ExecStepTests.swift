@@ -234,3 +234,30 @@ import Testing
     #expect(try runs { [$0, #"{"op": "deleteObjects", "class": "Person", "where": "age < 30"}"#] } == 2)
   }
 }
+
+#if os(Linux)
+  /// The program gets stdin, stdout and stderr only: not the realm file nor the file being written.
+  @Suite struct ExecDescriptorTests {
+    @Test func programSeesOnlyItsStandardStreams() throws {
+      let (path, dir) = try ExecTestSupport.copyOfFixture()
+      let command = try ExecTestSupport.python(
+        """
+        import os, sys
+        leaked = []
+        for fd in os.listdir("/proc/self/fd"):
+            try:
+                target = os.readlink("/proc/self/fd/" + fd)
+            except OSError:
+                continue  # the descriptor of the listing itself, already closed
+            if int(fd) > 2 and not target.startswith("/proc/"):
+                leaked.append(fd + " -> " + target)
+        if leaked:
+            print("leaked: " + ", ".join(leaked), file=sys.stderr)
+            sys.exit(9)
+        for line in sys.stdin:
+            sys.stdout.write(line)
+        """, in: dir)
+      _ = try Migrator.migrate(path: path, plan: try ExecTestSupport.plan(steps: ExecTestSupport.execStep(command)))
+    }
+  }
+#endif

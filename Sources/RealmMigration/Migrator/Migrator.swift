@@ -94,11 +94,8 @@ public enum Migrator {
     }
 
     let program = try planner.program(for: plan, fileSchema: fileSchema)
-    if program.isNoOp { return result(.unchanged, program.classes.map { $0.report }) }
-
-    if program.isMetadataOnly, group.fileFormat == FormatConstants.currentFileFormat,
-      let edits = metadataEdits(program, fileSchema), MetadataEditor.canApply(edits, to: group)
-    {
+    // Reports of programs that leave the objects as they are: every count is the table's.
+    func unchangedCounts() -> [ClassReport] {
       var reports = program.classes.map { $0.report }
       for i in reports.indices {
         if let t = group.table(forClass: reports[i].renamedFrom ?? reports[i].name) {
@@ -106,6 +103,14 @@ public enum Migrator {
           reports[i].objectsAfter = t.objectCount
         }
       }
+      return reports
+    }
+    if program.isNoOp { return result(.unchanged, unchangedCounts()) }
+
+    if program.isMetadataOnly, group.fileFormat == FormatConstants.currentFileFormat,
+      let edits = metadataEdits(program, fileSchema), MetadataEditor.canApply(edits, to: group)
+    {
+      let reports = unchangedCounts()
       if !options.dryRun {
         try backup(path, to: options.backupPath)
         try commitInPlace(path: path, edits: edits, group: group, lock: lock, options: options)

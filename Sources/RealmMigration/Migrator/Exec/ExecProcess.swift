@@ -42,6 +42,11 @@ final class ExecProcess: @unchecked Sendable {
     // dup2 clears O_CLOEXEC on the copies, so only fds 0 and 1 (and the inherited 2) survive.
     posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
     posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
+    #if os(Linux)
+      // Descriptors opened without close-on-exec (the file being written, among others) must
+      // not reach the program: close everything above stderr (glibc 2.34+).
+      _ = GlibcExtras.addCloseFrom?(&actions, 3)
+    #endif
     // realmctl ignores SIGPIPE (and a caller may block signals); the program starts with the
     // defaults, as from a shell, so that e.g. `sh -c "… | head"` inside it behaves normally.
     var attributes = posix_spawnattr_t()
@@ -65,7 +70,12 @@ final class ExecProcess: @unchecked Sendable {
     guard rc == 0 else {
       close(stdinPipe[1])
       close(stdoutPipe[0])
-      let why = rc == ENOENT ? "not found (looked in PATH)" : Self.errnoText(rc)
+      let why: String
+      if rc == ENOENT {
+        why = program.contains("/") ? "not found (relative paths start at the current directory)" : "not found (looked in PATH)"
+      } else {
+        why = Self.errnoText(rc)
+      }
       throw MigrationError(.execFailed, path: path, "cannot run '\(command.joined(separator: " "))': '\(program)' \(why)")
     }
     pid = child
@@ -123,8 +133,18 @@ final class ExecProcess: @unchecked Sendable {
     return t
   }
 
-  /// A pipe whose ends are not inherited by other programs (pipe2 is not exported here).
+  /// A pipe whose ends are not inherited by other programs. The close-on-exec flag must be set
+  /// atomically (pipe2): with pipe + fcntl, a program started meanwhile by another thread could
+  /// inherit an end, keep our program's stdin open and so never let it see the end of its input.
   private static func makePipe(_ fds: inout [Int32]) -> Bool {
+    #if os(Linux)
+      if let pipe2 = GlibcExtras.pipe2 {
+        return fds.withUnsafeMutableBufferPointer { buffer in
+          guard let base = buffer.baseAddress else { return false }
+          return pipe2(base, O_CLOEXEC) == 0
+        }
+      }
+    #endif
     guard pipe(&fds) == 0 else { return false }
     _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
     _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
@@ -151,3 +171,20 @@ final class ExecProcess: @unchecked Sendable {
     }
   }
 }
+
+#if os(Linux)
+  /// glibc functions the Glibc module does not export (they need _GNU_SOURCE or are newer than
+  /// its headers), looked up once; nil where the C library lacks them.
+  private enum GlibcExtras {
+    typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
+    typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
+    static let pipe2: Pipe2? = symbol("pipe2", as: Pipe2.self)
+    static let addCloseFrom: AddCloseFrom? = symbol("posix_spawn_file_actions_addclosefrom_np", as: AddCloseFrom.self)
+
+    private static func symbol<F>(_ name: String, as type: F.Type) -> F? {
+      guard let handle = dlopen(nil, RTLD_NOW), let address = dlsym(handle, name) else { return nil }
+      return unsafeBitCast(address, to: type)
+    }
+  }
+#endif

@@ -1,8 +1,0 @@
-import Testing
-@testable import RealmFormat
-
-@Suite struct RealmFormatSmokeTests {
-  @Test func moduleLoads() {
-    #expect(Bool(true))
-  }
-}
