@@ -141,8 +141,22 @@ struct RobustnessMutator {
     return (bytes, "\(kind) node 0x\(hex(owner.ref)) element \(slot) = 0x\(hex(target))")
   }
 
+  /// A copy of the file with element `i` of `node` set to `value` (see ``set(_:_:_:_:)``).
+  func with(_ node: Node, element i: Int, _ value: UInt64) -> [UInt8] {
+    var bytes = original
+    set(&bytes, node, i, value)
+    return bytes
+  }
+
+  /// A copy of the file with the flags byte of `node` replaced.
+  func with(_ node: Node, flags: UInt8) -> [UInt8] {
+    var bytes = original
+    bytes[node.ref + 4] = flags
+    return bytes
+  }
+
   /// Writes element `i` of `node` (a byte-aligned `.bits` node), truncated to its width.
-  private func set(_ bytes: inout [UInt8], _ node: Node, _ i: Int, _ value: UInt64) {
+  func set(_ bytes: inout [UInt8], _ node: Node, _ i: Int, _ value: UInt64) {
     let width = node.header.width / 8
     guard width > 0 else { return }
     let start = node.ref + 8 + i * width
