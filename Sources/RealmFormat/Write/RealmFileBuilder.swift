@@ -25,6 +25,8 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
   var backlinkColumn: [BacklinkSource: Int] = [:]
   let schemaVersion: Int64?
   var finished = false
+  /// Per table and public column, what `resolve` needs on its fast path (no reference counting).
+  let columnKinds: [[ColumnKind]]
 
   /// Starts a file for `schema` (its `schemaVersion` goes into the `metadata` table; none is
   /// written when it is nil), writing into `sink`.
@@ -32,6 +34,13 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
     self.sink = sink
     schemaVersion = schema.schemaVersion
     tables = try TablePlan.plan(schema)
+    columnKinds = tables.map { t in
+      t.columns.map { c in
+        ColumnKind(
+          type: c.property?.type ?? .int, collection: c.property?.collection ?? .single,
+          isOptional: c.property?.isOptional ?? false)
+      }
+    }
     states = tables.map { t in TableState(columnCount: t.columns.count, indexed: t.columns.indices.filter { t.columns[$0].hasIndex }) }
     var index = [String: Int]()
     var keys = [String: Int64]()
@@ -122,6 +131,24 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
       resolved.append(v)
     }
     states[t].pendingRows[slot] = resolved
+  }
+}
+
+/// The shape of a public column, as plain values.
+struct ColumnKind {
+  var type: PropertyType
+  var collection: CollectionKind
+  var isOptional: Bool
+
+  /// True when `value` can be stored as is in a single column of this kind.
+  func matches(_ value: RealmValue) -> Bool {
+    switch (type, value) {
+    case (_, .null): return isOptional
+    case (.int, .int), (.bool, .bool), (.string, .string), (.double, .double), (.float, .float),
+      (.date, .date), (.data, .data), (.objectId, .objectId), (.uuid, .uuid), (.decimal128, .decimal128):
+      return true
+    default: return false
+    }
   }
 }
 
