@@ -186,6 +186,16 @@ import Testing
     }
     attempt { try $0.append(className: "Dog", key: -1, values: [.string("a")]) }
     attempt {
+      // The key sequence cannot pass the largest key.
+      try $0.append(className: "Dog", key: .max - 1, values: [.string("a")])
+      try $0.append(className: "Dog", key: nil, values: [.string("b")])
+    }
+    attempt {
+      let person: [RealmValue] = [.string("p"), .null, .null, .list([]), .set([]), .null, .null, .dictionary([])]
+      try $0.append(className: "Person", key: .max - 1, values: person)
+      try $0.append(className: "Person", key: nil, values: person)
+    }
+    attempt {
       // A link to a dog that is never written.
       let values: [RealmValue] = [.string("p"), .null, .link(ObjectLink(className: "Dog", key: 3)), .list([]), .set([]), .null, .null, .dictionary([])]
       try $0.append(className: "Person", key: nil, values: values)

@@ -86,25 +86,27 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
 
   /// The key the next object of table `t` gets, checking a requested one.
   func nextKey(table t: Int, requested: Int64?) throws(FormatError) -> Int64 {
-    let state = states[t]
+    // Fields, not a copy of the whole state: this runs once per object.
+    let lastKey = states[t].lastKey
+    let sequence = states[t].sequence
+    let squeezedKeys = tables[t].usesSqueezedKeys
     let key: Int64
     if let requested {
       guard requested >= 0 && requested < Int64.max else {
-        throw FormatError.corrupt("object key \(requested) of class '\(tables[t].objectSchema?.name ?? tables[t].name)' is out of range")
+        throw FormatError.corrupt("object key \(requested) of class '\(className(t))' is out of range")
       }
-      if let last = state.lastKey, requested <= last {
-        throw FormatError.corrupt(
-          "object key \(requested) of class '\(tables[t].objectSchema?.name ?? tables[t].name)' is not above the previous key \(last)")
+      if let lastKey, requested <= lastKey {
+        throw FormatError.corrupt("object key \(requested) of class '\(className(t))' is not above the previous key \(lastKey)")
       }
       key = requested
     } else {
-      key = tables[t].usesSqueezedKeys ? TableState.squeezed(state.sequence) : state.sequence
-      if let last = state.lastKey, key <= last {
-        throw FormatError.corrupt("the object key sequence of class '\(tables[t].name)' is exhausted")
+      key = squeezedKeys ? TableState.squeezed(sequence) : sequence
+      guard key >= 0 && key < Int64.max && (lastKey.map { key > $0 } ?? true) else {
+        throw FormatError.corrupt("the object key sequence of class '\(className(t))' is exhausted")
       }
     }
     states[t].lastKey = key
-    states[t].sequence = max(state.sequence, tables[t].usesSqueezedKeys ? TableState.sequenceAfter(squeezedKey: key) : key + 1)
+    states[t].sequence = max(sequence, squeezedKeys ? TableState.sequenceAfter(squeezedKey: key) : key + 1)
     return key
   }
 
