@@ -84,6 +84,14 @@ import Testing
     #expect(try top.tagged(9) == 1 && top.tagged(10) == 0)
     #expect(try image.ints(try top.ref(5)) == [0])
     try image.checkSpace(top: topRef)
+    // The library's reader and integrity checker (backlinks against links, keys, sizes).
+    let group = try Group(reader: ByteReader(bytes: bytes))
+    #expect(group.check().isEmpty)
+    let people = try #require(group.table(forClass: "Person"))
+    let fourth = try #require(try group.object(in: people, key: 4))
+    #expect(fourth[0] == .string("person 4"))
+    guard case .embedded(let home) = fourth[6] else { Issue.record("expected an embedded home"); return }
+    #expect(home.properties.first?.value == .string("street 4"))
 
     let all = try tables(image, top: topRef)
     #expect(all.map(\.name) == ["metadata", "class_Address", "class_Dog", "class_Empty", "class_Person"])
