@@ -230,3 +230,48 @@ import Testing
     }
   }
 }
+
+@Suite struct WriteEmbeddedTests {
+  @Test func oneParentWithManyNestedEmbeddedObjects() throws {
+    let schema = Schema(schemaVersion: 1, fileFormat: 24, classes: [
+      ObjectSchema(name: "Doc", primaryKey: "id", properties: [
+        Property(name: "id", type: .int),
+        Property(name: "parts", type: .object, collection: .list, objectType: "Part"),
+        Property(name: "byName", type: .object, collection: .dictionary, objectType: "Part", isOptional: true),
+      ]),
+      ObjectSchema(name: "Part", isEmbedded: true, properties: [
+        Property(name: "n", type: .int),
+        Property(name: "children", type: .object, collection: .list, objectType: "Part"),
+      ]),
+    ])
+    func part(_ n: Int64, children: Int) -> RealmValue {
+      .embedded(EmbeddedObject(className: "Part", key: 0, properties: [
+        NamedValue("n", .int(n)),
+        NamedValue("children", .list((0..<children).map { part(n * 10 + Int64($0), children: 0) })),
+      ]))
+    }
+    let parts = (0..<600).map { part(Int64($0), children: $0 % 3) }
+    let dict = [DictionaryEntry("b", part(-2, children: 1)), DictionaryEntry("a", .null), DictionaryEntry("c", part(-3, children: 0))]
+    let bytes = try RealmFileBuilder.build(schema: schema, objects: [
+      ("Doc", nil, [.int(7), .list(parts), .dictionary(dict)]),
+      ("Doc", nil, [.int(8), .list([]), .dictionary([])]),
+    ])
+    let group = try Group(reader: ByteReader(bytes: bytes))
+    #expect(group.check().isEmpty)
+    let partTable = try #require(group.table(forClass: "Part"))
+    #expect(partTable.objectCount == 600 + 600 + 3)
+    let docTable = try #require(group.table(forClass: "Doc"))
+    let doc = try #require(try group.object(in: docTable, key: 0))
+    guard case .list(let readParts) = doc[1], case .dictionary(let readDict) = doc[2] else {
+      Issue.record("unexpected shapes \(doc)")
+      return
+    }
+    #expect(readParts.count == 600)
+    guard case .embedded(let p599) = readParts[599], case .list(let kids) = p599.properties[1].value else {
+      Issue.record("expected embedded part 599 with children")
+      return
+    }
+    #expect(p599.properties[0].value == .int(599) && kids.count == 2)
+    #expect(readDict.map(\.key) == ["a", "b", "c"] && readDict[0].value == .null)
+  }
+}
