@@ -1,6 +1,7 @@
 /// Standard base64 (RFC 4648 §4, with padding), as the dump writes binary values.
 public enum Base64 {
-  private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+  private static let alphabet: [UInt8] = Array(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
   /// Value of each byte as a base64 digit, 0xFF for bytes outside the alphabet.
   private static let digitValues: [UInt8] = {

@@ -6,10 +6,11 @@ let maxMixedDepth = 100
 extension CanonicalDecoder {
   /// Decodes a non-null scalar of a known primitive type.
   func decodeScalar(
-    _ json: JSONValue, type: PropertyType, line: Int, path: String
+    _ json: JSONValue, type: PropertyType, line: Int, path: ValuePath
   ) throws(CanonicalDecodingError) -> RealmValue {
     func mismatch(_ expected: String) -> CanonicalDecodingError {
-      CanonicalDecodingError(line: line, path: path, message: "expected \(expected), found \(describe(json))")
+      CanonicalDecodingError(
+        line: line, path: path.text, message: "expected \(expected), found \(describe(json))")
     }
     switch type {
     case .bool:
@@ -32,32 +33,46 @@ extension CanonicalDecoder {
       }
       return .double(d)
     case .decimal128:
-      guard case .string(let s)? = wrapped(json, "$decimal") else { throw mismatch("{\"$decimal\":\"<decimal>\"}") }
+      guard case .string(let s)? = wrapped(json, "$decimal") else {
+        throw mismatch("{\"$decimal\":\"<decimal>\"}")
+      }
       guard let d = Decimal128(text: s) else {
-        throw CanonicalDecodingError(line: line, path: path, message: "'\(s)' is not a decimal number")
+        throw CanonicalDecodingError(
+          line: line, path: path.text, message: "'\(s)' is not a decimal number")
       }
       return .decimal128(d)
     case .objectId:
-      guard case .string(let s)? = wrapped(json, "$oid") else { throw mismatch("{\"$oid\":\"<24 hex digits>\"}") }
+      guard case .string(let s)? = wrapped(json, "$oid") else {
+        throw mismatch("{\"$oid\":\"<24 hex digits>\"}")
+      }
       guard let id = ObjectId(hexString: s) else {
-        throw CanonicalDecodingError(line: line, path: path, message: "'\(s)' is not an ObjectId (24 hex digits)")
+        throw CanonicalDecodingError(
+          line: line, path: path.text, message: "'\(s)' is not an ObjectId (24 hex digits)")
       }
       return .objectId(id)
     case .uuid:
-      guard case .string(let s)? = wrapped(json, "$uuid") else { throw mismatch("{\"$uuid\":\"<8-4-4-4-12 hex>\"}") }
+      guard case .string(let s)? = wrapped(json, "$uuid") else {
+        throw mismatch("{\"$uuid\":\"<8-4-4-4-12 hex>\"}")
+      }
       guard let id = RealmUUID(uuidString: s) else {
-        throw CanonicalDecodingError(line: line, path: path, message: "'\(s)' is not a UUID (8-4-4-4-12 hex digits)")
+        throw CanonicalDecodingError(
+          line: line, path: path.text, message: "'\(s)' is not a UUID (8-4-4-4-12 hex digits)")
       }
       return .uuid(id)
     case .data:
-      guard case .string(let s)? = wrapped(json, "$binary") else { throw mismatch("{\"$binary\":\"<base64>\"}") }
+      guard case .string(let s)? = wrapped(json, "$binary") else {
+        throw mismatch("{\"$binary\":\"<base64>\"}")
+      }
       guard let bytes = Base64.decode(s) else {
-        throw CanonicalDecodingError(line: line, path: path, message: "the '$binary' value is not valid base64")
+        throw CanonicalDecodingError(
+          line: line, path: path.text, message: "the '$binary' value is not valid base64")
       }
       return .data(bytes)
     case .date:
       guard let inner = wrapped(json, "$date") else {
-        throw mismatch("{\"$date\":\"YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ\"} or {\"$date\":{\"seconds\":…,\"nanoseconds\":…}}")
+        throw mismatch(
+          "{\"$date\":\"YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ\"} or {\"$date\":{\"seconds\":…,\"nanoseconds\":…}}"
+        )
       }
       return .date(try timestamp(inner, line: line, path: path))
     case .mixed:
@@ -89,7 +104,10 @@ extension CanonicalDecoder {
     case .int(let i): return Double(i)
     case .double(let d): return d
     case .object:
-      guard let inner = wrapped(json, wrapper) ?? wrapped(json, wrapper == "$double" ? "$float" : "$double") else {
+      guard
+        let inner = wrapped(json, wrapper)
+          ?? wrapped(json, wrapper == "$double" ? "$float" : "$double")
+      else {
         return nil
       }
       switch inner {
@@ -104,24 +122,36 @@ extension CanonicalDecoder {
 
   /// A float from a JSON number or wrapper; the decimal text is rounded once, straight to
   /// 32 bits (rounding through a double first could differ in the last bit).
-  func floatValue(_ json: JSONValue, wrapper: String, line: Int, path: String) throws(CanonicalDecodingError) -> Float? {
+  func floatValue(_ json: JSONValue, wrapper: String, line: Int, path: ValuePath)
+    throws(CanonicalDecodingError) -> Float?
+  {
     guard let d = doubleValue(json, wrapper: wrapper) else { return nil }
     guard d.isFinite else { return Float(d) }
     var f = Float(d)
-    if Double(f) != d, let direct = Float(d.description) { f = direct }
+    if Double(f) != d {
+      // Rounding the text to a double and then to a float can go wrong only when the double
+      // lands exactly on the midpoint between two floats (midpoints are doubles); then round
+      // the text straight to a float (its shortest digits are the double's description).
+      let other = d > Double(f) ? f.nextUp : f.nextDown
+      if (Double(f) + Double(other)) / 2 == d, let direct = Float(d.description) { f = direct }
+    }
     if !f.isFinite {
-      throw CanonicalDecodingError(line: line, path: path, message: "\(d) is out of range for a float")
+      throw CanonicalDecodingError(
+        line: line, path: path.text, message: "\(d) is out of range for a float")
     }
     return f
   }
 
   /// A timestamp from the text form or `{"seconds":S,"nanoseconds":N}`.
-  func timestamp(_ json: JSONValue, line: Int, path: String) throws(CanonicalDecodingError) -> Timestamp {
+  func timestamp(_ json: JSONValue, line: Int, path: ValuePath) throws(CanonicalDecodingError)
+    -> Timestamp
+  {
     switch json {
     case .string(let s):
       guard let t = Timestamp(text: s) else {
         throw CanonicalDecodingError(
-          line: line, path: path, message: "'\(s)' is not a date of the form YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ")
+          line: line, path: path.text,
+          message: "'\(s)' is not a date of the form YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ")
       }
       return t
     case .object:
@@ -129,20 +159,27 @@ extension CanonicalDecoder {
         case .object(let m) = json, m.count == 2
       else { break }
       guard n > -1_000_000_000 && n < 1_000_000_000 else {
-        throw CanonicalDecodingError(line: line, path: path, message: "nanoseconds \(n) is outside -999999999...999999999")
+        throw CanonicalDecodingError(
+          line: line, path: path.text, message: "nanoseconds \(n) is outside -999999999...999999999"
+        )
       }
       return Timestamp(seconds: s, nanoseconds: Int32(n))
     default: break
     }
     throw CanonicalDecodingError(
-      line: line, path: path,
-      message: "expected a date string or {\"seconds\":…,\"nanoseconds\":…}, found \(describe(json))")
+      line: line, path: path.text,
+      message:
+        "expected a date string or {\"seconds\":…,\"nanoseconds\":…}, found \(describe(json))")
   }
 
   /// Decodes a mixed value: its JSON form says its type (`dump-format.md`, mixed row).
-  func decodeMixed(_ json: JSONValue, line: Int, path: String, depth: Int) throws(CanonicalDecodingError) -> RealmValue {
+  func decodeMixed(_ json: JSONValue, line: Int, path: ValuePath, depth: Int)
+    throws(CanonicalDecodingError) -> RealmValue
+  {
     guard depth < maxMixedDepth else {
-      throw CanonicalDecodingError(line: line, path: path, message: "mixed values nest deeper than \(maxMixedDepth) levels")
+      throw CanonicalDecodingError(
+        line: line, path: path.text,
+        message: "mixed values nest deeper than \(maxMixedDepth) levels")
     }
     switch json {
     case .null: return .null
@@ -154,7 +191,7 @@ extension CanonicalDecoder {
       var out: [RealmValue] = []
       out.reserveCapacity(items.count)
       for (i, item) in items.enumerated() {
-        out.append(try decodeMixed(item, line: line, path: "\(path)[\(i)]", depth: depth + 1))
+        out.append(try decodeMixed(item, line: line, path: path.index(i), depth: depth + 1))
       }
       return .list(out)
     case .object(let members):
@@ -165,21 +202,26 @@ extension CanonicalDecoder {
       out.reserveCapacity(members.count)
       for m in members {
         try checkMixedKey(m.key, line: line, path: path)
-        out.append(DictionaryEntry(m.key, try decodeMixed(m.value, line: line, path: "\(path).\(m.key)", depth: depth + 1)))
+        out.append(
+          DictionaryEntry(
+            m.key, try decodeMixed(m.value, line: line, path: path.key(m.key), depth: depth + 1)))
       }
       return .dictionary(out)
     }
   }
 
-  private func checkMixedKey(_ key: String, line: Int, path: String) throws(CanonicalDecodingError) {
+  private func checkMixedKey(_ key: String, line: Int, path: ValuePath)
+    throws(CanonicalDecodingError)
+  {
     if key.utf8.first == UInt8(ascii: "$") || key.utf8.contains(UInt8(ascii: ".")) {
       throw CanonicalDecodingError(
-        line: line, path: path, message: "dictionary key '\(key)' must not start with '$' or contain '.'")
+        line: line, path: path.text,
+        message: "dictionary key '\(key)' must not start with '$' or contain '.'")
     }
   }
 
   private func decodeMixedWrapper(
-    _ json: JSONValue, key: String, line: Int, path: String
+    _ json: JSONValue, key: String, line: Int, path: ValuePath
   ) throws(CanonicalDecodingError) -> RealmValue {
     switch key {
     case "$float":
@@ -196,18 +238,28 @@ extension CanonicalDecoder {
     case "$ref": return .link(try decodeLinkInMixed(json, line: line, path: path))
     default:
       throw CanonicalDecodingError(
-        line: line, path: path,
-        message: "unknown wrapper '\(key)' (expected one of $float $double $decimal $oid $uuid $binary $date $ref)")
+        line: line, path: path.text,
+        message:
+          "unknown wrapper '\(key)' (expected one of $float $double $decimal $oid $uuid $binary $date $ref)"
+      )
     }
-    throw CanonicalDecodingError(line: line, path: path, message: "invalid '\(key)' value in \(describe(json))")
+    throw CanonicalDecodingError(
+      line: line, path: path.text, message: "invalid '\(key)' value in \(describe(json))")
   }
 
-  private func decodeLinkInMixed(_ json: JSONValue, line: Int, path: String) throws(CanonicalDecodingError) -> ObjectLink {
+  private func decodeLinkInMixed(_ json: JSONValue, line: Int, path: ValuePath)
+    throws(CanonicalDecodingError) -> ObjectLink
+  {
     guard case .string(let cls)? = json["$ref"], case .int(let key)? = json["$key"],
       case .object(let m) = json, m.count == 2
     else {
       throw CanonicalDecodingError(
-        line: line, path: path, message: "expected a link {\"$ref\":\"Class\",\"$key\":integer}, found \(describe(json))")
+        line: line, path: path.text,
+        message: "expected a link {\"$ref\":\"Class\",\"$key\":integer}, found \(describe(json))")
+    }
+    guard let target = schema.objectSchema(named: cls), !target.isEmbedded else {
+      throw CanonicalDecodingError(
+        line: line, path: path.text, message: "link to unknown or embedded class '\(cls)'")
     }
     return ObjectLink(className: cls, key: key)
   }

@@ -41,6 +41,8 @@ public struct CanonicalDecoder: Sendable {
   /// The policy for missing properties.
   public var missingProperties: MissingProperties
   private let classIndex: [String: Int]
+  /// Column position of each property name, per class.
+  private let propertyPositions: [String: [String: Int]]
 
   /// Creates a decoder for dumps of files with `schema`.
   public init(schema: Schema, missingProperties: MissingProperties = .reject) {
@@ -49,6 +51,13 @@ public struct CanonicalDecoder: Sendable {
     var index: [String: Int] = [:]
     for (i, c) in schema.classes.enumerated() where index[c.name] == nil { index[c.name] = i }
     classIndex = index
+    var positions: [String: [String: Int]] = [:]
+    for c in schema.classes {
+      var map: [String: Int] = [:]
+      for (i, p) in c.properties.enumerated() where map[p.name] == nil { map[p.name] = i }
+      positions[c.name] = map
+    }
+    propertyPositions = positions
   }
 
   private func objectSchema(_ name: String) -> ObjectSchema? {
@@ -57,27 +66,34 @@ public struct CanonicalDecoder: Sendable {
 
   /// Parses and decodes one line of a dump (without its line break); `line` is its 1-based
   /// number, used in errors.
-  public func decodeLine(_ bytes: [UInt8], line: Int) throws(CanonicalDecodingError) -> DecodedObject {
+  public func decodeLine(_ bytes: [UInt8], line: Int) throws(CanonicalDecodingError)
+    -> DecodedObject
+  {
     let json: JSONValue
     do {
       json = try JSONParser.parse(bytes)
     } catch {
-      throw CanonicalDecodingError(line: line, path: "", message: "column \(error.column): \(error.message)")
+      throw CanonicalDecodingError(
+        line: line, path: "", message: "column \(error.column): \(error.message)")
     }
     return try decodeObject(json, line: line)
   }
 
   /// Decodes one parsed dump line: `{"$class":…,"$key":…,<properties>}`.
-  public func decodeObject(_ json: JSONValue, line: Int) throws(CanonicalDecodingError) -> DecodedObject {
+  public func decodeObject(_ json: JSONValue, line: Int) throws(CanonicalDecodingError)
+    -> DecodedObject
+  {
     guard case .object(let members) = json else {
-      throw CanonicalDecodingError(line: line, path: "", message: "expected an object, found \(describe(json))")
+      throw CanonicalDecodingError(
+        line: line, path: "", message: "expected an object, found \(describe(json))")
     }
     guard let classValue = json["$class"] else {
       throw CanonicalDecodingError(line: line, path: "", message: "the object has no '$class'")
     }
     guard case .string(let className) = classValue else {
       throw CanonicalDecodingError(
-        line: line, path: "$class", message: "expected a class name string, found \(describe(classValue))")
+        line: line, path: "$class",
+        message: "expected a class name string, found \(describe(classValue))")
     }
     guard let cls = objectSchema(className) else {
       throw CanonicalDecodingError(
@@ -86,43 +102,61 @@ public struct CanonicalDecoder: Sendable {
     if cls.isEmbedded {
       throw CanonicalDecodingError(
         line: line, path: "$class",
-        message: "'\(className)' is an embedded class; its objects appear inline in their parent, not as lines")
+        message:
+          "'\(className)' is an embedded class; its objects appear inline in their parent, not as lines"
+      )
     }
     var key: Int64?
     if let k = json["$key"] {
       guard case .int(let v) = k else {
-        throw CanonicalDecodingError(line: line, path: "$key", message: "expected an integer key, found \(describe(k))")
+        throw CanonicalDecodingError(
+          line: line, path: "$key", message: "expected an integer key, found \(describe(k))")
       }
       key = v
     }
-    let (values, missing) = try decodeProperties(members, of: cls, line: line, path: className)
+    let (values, missing) = try decodeProperties(
+      members, of: cls, line: line, path: ValuePath(root: className))
     return DecodedObject(className: className, key: key, values: values, missing: missing)
   }
 
   /// Decodes the property members of an object (top level or embedded) into column order.
   private func decodeProperties(
-    _ members: [JSONMember], of cls: ObjectSchema, line: Int, path: String
+    _ members: [JSONMember], of cls: ObjectSchema, line: Int, path: ValuePath
   ) throws(CanonicalDecodingError) -> ([RealmValue], [Int]) {
     var values = [RealmValue](repeating: .null, count: cls.properties.count)
     var seen = [Bool](repeating: false, count: cls.properties.count)
+    let positions = propertyPositions[cls.name]
+    var next = 0  // members usually come in column order: try the next column first
     for member in members where member.key != "$class" && member.key != "$key" {
-      guard let i = cls.properties.firstIndex(where: { $0.name == member.key }) else {
+      let i: Int
+      if next < cls.properties.count && cls.properties[next].name == member.key {
+        i = next
+      } else if let p = positions?[member.key], p < cls.properties.count,
+        cls.properties[p].name == member.key
+      {
+        i = p
+      } else if let p = cls.properties.firstIndex(where: { $0.name == member.key }) {
+        i = p
+      } else {
         throw CanonicalDecodingError(
-          line: line, path: path, message: "class '\(cls.name)' has no property '\(member.key)'")
+          line: line, path: path.text,
+          message: "class '\(cls.name)' has no property '\(member.key)'")
       }
+      next = i + 1
       if seen[i] {
         throw CanonicalDecodingError(
-          line: line, path: "\(path).\(member.key)", message: "the property appears twice")
+          line: line, path: path.member(member.key).text, message: "the property appears twice")
       }
       seen[i] = true
-      values[i] = try decodeValue(member.value, of: cls.properties[i], line: line, path: "\(path).\(member.key)")
+      values[i] = try decodeValue(
+        member.value, of: cls.properties[i], line: line, path: path.member(member.key))
     }
     var missing: [Int] = []
     for i in 0..<seen.count where !seen[i] {
       switch missingProperties {
       case .reject:
         throw CanonicalDecodingError(
-          line: line, path: path, message: "property '\(cls.properties[i].name)' is missing")
+          line: line, path: path.text, message: "property '\(cls.properties[i].name)' is missing")
       case .useDefaults:
         values[i] = CanonicalDecoder.defaultValue(for: cls.properties[i])
       case .allow:
@@ -158,9 +192,16 @@ public struct CanonicalDecoder: Sendable {
     }
   }
 
-  /// Decodes the JSON value of one property (a single value or a whole collection).
+  /// Decodes the JSON value of one property (a single value or a whole collection); `path`
+  /// names it in errors (`Person.age`).
   public func decodeValue(
     _ json: JSONValue, of property: Property, line: Int, path: String
+  ) throws(CanonicalDecodingError) -> RealmValue {
+    try decodeValue(json, of: property, line: line, path: ValuePath(root: path))
+  }
+
+  func decodeValue(
+    _ json: JSONValue, of property: Property, line: Int, path: ValuePath
   ) throws(CanonicalDecodingError) -> RealmValue {
     switch property.collection {
     case .single:
@@ -168,49 +209,63 @@ public struct CanonicalDecoder: Sendable {
     case .list, .set:
       guard case .array(let items) = json else {
         throw CanonicalDecodingError(
-          line: line, path: path, message: "expected an array (\(property.collection.rawValue)), found \(describe(json))")
+          line: line, path: path.text,
+          message: "expected an array (\(property.collection.rawValue)), found \(describe(json))")
       }
       var out: [RealmValue] = []
       out.reserveCapacity(items.count)
       for (i, item) in items.enumerated() {
-        out.append(try decodeElement(item, of: property, line: line, path: "\(path)[\(i)]"))
+        out.append(try decodeElement(item, of: property, line: line, path: path.index(i)))
       }
       return property.collection == .list ? .list(out) : .set(out)
     case .dictionary:
       guard case .object(let members) = json else {
         throw CanonicalDecodingError(
-          line: line, path: path, message: "expected an object (dictionary), found \(describe(json))")
+          line: line, path: path.text,
+          message: "expected an object (dictionary), found \(describe(json))")
       }
       var out: [DictionaryEntry] = []
       out.reserveCapacity(members.count)
       for member in members {
         try checkDictionaryKey(member.key, line: line, path: path)
-        out.append(DictionaryEntry(
-          member.key, try decodeElement(member.value, of: property, line: line, path: "\(path).\(member.key)")))
+        out.append(
+          DictionaryEntry(
+            member.key,
+            try decodeElement(member.value, of: property, line: line, path: path.member(member.key))
+          ))
       }
       return .dictionary(out)
     }
   }
 
-  private func checkDictionaryKey(_ key: String, line: Int, path: String) throws(CanonicalDecodingError) {
+  private func checkDictionaryKey(_ key: String, line: Int, path: ValuePath)
+    throws(CanonicalDecodingError)
+  {
     if key.utf8.first == UInt8(ascii: "$") || key.utf8.contains(UInt8(ascii: ".")) {
       throw CanonicalDecodingError(
-        line: line, path: path, message: "dictionary key '\(key)' must not start with '$' or contain '.'")
+        line: line, path: path.text,
+        message: "dictionary key '\(key)' must not start with '$' or contain '.'")
     }
   }
 
   /// Decodes one value of the property's element type.
   private func decodeElement(
-    _ json: JSONValue, of property: Property, line: Int, path: String
+    _ json: JSONValue, of property: Property, line: Int, path: ValuePath
   ) throws(CanonicalDecodingError) -> RealmValue {
     if case .null = json {
-      if property.isOptional || property.type == .mixed || property.type == .object && property.collection == .single {
+      if property.isOptional || property.type == .mixed
+        || property.type == .object && property.collection == .single
+      {
         return .null
       }
-      throw CanonicalDecodingError(line: line, path: path, message: "expected a \(typeName(property)), found null (the property is required)")
+      throw CanonicalDecodingError(
+        line: line, path: path.text,
+        message: "expected a \(typeName(property)), found null (the property is required)")
     }
     if property.type == .mixed { return try decodeMixed(json, line: line, path: path, depth: 0) }
-    if property.type == .object { return try decodeLinkOrEmbedded(json, of: property, line: line, path: path) }
+    if property.type == .object {
+      return try decodeLinkOrEmbedded(json, of: property, line: line, path: path)
+    }
     return try decodeScalar(json, type: property.type, line: line, path: path)
   }
 
@@ -220,20 +275,25 @@ public struct CanonicalDecoder: Sendable {
 
   /// A link (`{"$ref":C,"$key":k}`) or, for an embedded target class, the object inline.
   private func decodeLinkOrEmbedded(
-    _ json: JSONValue, of property: Property, line: Int, path: String
+    _ json: JSONValue, of property: Property, line: Int, path: ValuePath
   ) throws(CanonicalDecodingError) -> RealmValue {
     let target = property.objectType ?? ""
     guard let targetSchema = objectSchema(target) else {
-      throw CanonicalDecodingError(line: line, path: path, message: "the schema has no class '\(target)'")
+      throw CanonicalDecodingError(
+        line: line, path: path.text, message: "the schema has no class '\(target)'")
     }
     guard case .object(let members) = json else {
-      let expected = targetSchema.isEmbedded ? "an embedded '\(target)' object" : "a link {\"$ref\":\"\(target)\",\"$key\":…}"
-      throw CanonicalDecodingError(line: line, path: path, message: "expected \(expected), found \(describe(json))")
+      let expected =
+        targetSchema.isEmbedded
+        ? "an embedded '\(target)' object" : "a link {\"$ref\":\"\(target)\",\"$key\":…}"
+      throw CanonicalDecodingError(
+        line: line, path: path.text, message: "expected \(expected), found \(describe(json))")
     }
     if targetSchema.isEmbedded {
       if let c = json["$class"], c != .string(target) {
         throw CanonicalDecodingError(
-          line: line, path: path, message: "expected an embedded '\(target)' object, found '$class' \(describe(c))")
+          line: line, path: path.text,
+          message: "expected an embedded '\(target)' object, found '$class' \(describe(c))")
       }
       let (values, _) = try decodeProperties(members, of: targetSchema, line: line, path: path)
       let named = zip(targetSchema.properties, values).map { NamedValue($0.name, $1) }
@@ -242,20 +302,25 @@ public struct CanonicalDecoder: Sendable {
     let link = try decodeLink(json, line: line, path: path)
     if link.className != target {
       throw CanonicalDecodingError(
-        line: line, path: path, message: "expected a link to '\(target)', found a link to '\(link.className)'")
+        line: line, path: path.text,
+        message: "expected a link to '\(target)', found a link to '\(link.className)'")
     }
     return .link(link)
   }
 
-  private func decodeLink(_ json: JSONValue, line: Int, path: String) throws(CanonicalDecodingError) -> ObjectLink {
+  private func decodeLink(_ json: JSONValue, line: Int, path: ValuePath)
+    throws(CanonicalDecodingError) -> ObjectLink
+  {
     guard case .string(let cls)? = json["$ref"], case .int(let key)? = json["$key"],
       case .object(let m) = json, m.count == 2
     else {
       throw CanonicalDecodingError(
-        line: line, path: path, message: "expected a link {\"$ref\":\"Class\",\"$key\":integer}, found \(describe(json))")
+        line: line, path: path.text,
+        message: "expected a link {\"$ref\":\"Class\",\"$key\":integer}, found \(describe(json))")
     }
     guard let cls2 = objectSchema(cls), !cls2.isEmbedded else {
-      throw CanonicalDecodingError(line: line, path: path, message: "link to unknown or embedded class '\(cls)'")
+      throw CanonicalDecodingError(
+        line: line, path: path.text, message: "link to unknown or embedded class '\(cls)'")
     }
     return ObjectLink(className: cls, key: key)
   }

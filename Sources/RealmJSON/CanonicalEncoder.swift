@@ -8,12 +8,19 @@ import RealmFormat
 public struct CanonicalEncoder: Sendable {
   /// For each class, which properties (by column position) are mixed.
   private let mixedColumns: [String: [Bool]]
+  /// For each class, its properties and their names encoded once as `"name":`.
+  private let encodedNames: [String: (properties: [Property], names: [[UInt8]])]
 
   /// Creates an encoder for the classes of `schema`.
   public init(schema: Schema) {
     var map: [String: [Bool]] = [:]
-    for cls in schema.classes { map[cls.name] = cls.properties.map { $0.type == .mixed } }
+    var names: [String: (properties: [Property], names: [[UInt8]])] = [:]
+    for cls in schema.classes {
+      map[cls.name] = cls.properties.map { $0.type == .mixed }
+      names[cls.name] = (cls.properties, cls.properties.map { JSONWriter.encodedKey($0.name) })
+    }
     mixedColumns = map
+    encodedNames = names
   }
 
   /// Appends one dump line, `{"$class":…,"$key":…,<properties>}\n`, compact, to `writer`
@@ -36,11 +43,29 @@ public struct CanonicalEncoder: Sendable {
     writer.key(raw: "$key")
     writer.value(key)
     let properties = objectSchema.properties
-    for i in 0..<min(properties.count, values.count) {
-      writer.key(properties[i].name)
-      writeValue(values[i], inMixed: properties[i].type == .mixed, to: &writer)
+    let count = min(properties.count, values.count)
+    // The same class as the schema's (arrays sharing storage compare in O(1)): use the names
+    // encoded once; otherwise escape each name.
+    if let cached = encodedNames[objectSchema.name], cached.properties == properties {
+      let names = cached.names
+      for i in 0..<count {
+        writer.key(encoded: names[i])
+        writeValue(values[i], inMixed: properties[i].type == .mixed, to: &writer)
+      }
+    } else {
+      for i in 0..<count {
+        writer.key(properties[i].name)
+        writeValue(values[i], inMixed: properties[i].type == .mixed, to: &writer)
+      }
     }
     writer.endObject()
+  }
+
+  /// The canonical JSON text of one value, e.g. for messages (`{"$oid":"…"}`, `"Ada"`, `42`).
+  public func text(of value: RealmValue, inMixed: Bool = false) -> String {
+    var w = JSONWriter(indent: 0, capacity: 64)
+    writeValue(value, inMixed: inMixed, to: &w)
+    return String(decoding: w.buffer, as: UTF8.self)
   }
 
   /// Writes one property value. `property` tells whether it is mixed (the only case where the

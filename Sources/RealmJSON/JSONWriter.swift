@@ -102,20 +102,59 @@ public struct JSONWriter: Sendable {
     afterKey = true
   }
 
+  /// Writes a member name already encoded as `"name":` (see ``encodedKey(_:)``); compact
+  /// output only (no space after the colon).
+  @inline(__always)
+  public mutating func key(encoded: [UInt8]) {
+    separate()
+    buffer.append(contentsOf: encoded)
+    if indent > 0 { buffer.append(UInt8(ascii: " ")) }
+    afterKey = true
+  }
+
+  /// The bytes of `"name":` with the name escaped, for ``key(encoded:)``.
+  public static func encodedKey(_ name: String) -> [UInt8] {
+    var w = JSONWriter(indent: 0, capacity: name.utf8.count + 3)
+    w.writeString(name)
+    w.buffer.append(UInt8(ascii: ":"))
+    return w.buffer
+  }
+
   /// A string value.
-  public mutating func value(_ s: String) { separate(); writeString(s) }
+  public mutating func value(_ s: String) {
+    separate()
+    writeString(s)
+  }
   /// An integer value.
-  public mutating func value(_ v: Int64) { separate(); writeInt(v) }
+  public mutating func value(_ v: Int64) {
+    separate()
+    writeInt(v)
+  }
   /// A boolean value.
-  public mutating func value(_ v: Bool) { separate(); writeRaw(v ? "true" : "false") }
+  public mutating func value(_ v: Bool) {
+    separate()
+    writeRaw(v ? "true" : "false")
+  }
   /// `null`.
-  public mutating func nullValue() { separate(); writeRaw("null") }
+  public mutating func nullValue() {
+    separate()
+    writeRaw("null")
+  }
   /// A finite double as its shortest round-trip decimal (see ``writeDouble(_:)``).
-  public mutating func value(_ v: Double) { separate(); writeDouble(v) }
+  public mutating func value(_ v: Double) {
+    separate()
+    writeDouble(v)
+  }
   /// A finite float as its shortest round-trip decimal (see ``writeFloat(_:)``).
-  public mutating func value(_ v: Float) { separate(); writeFloat(v) }
+  public mutating func value(_ v: Float) {
+    separate()
+    writeFloat(v)
+  }
   /// A value given as ready-made JSON text (no validation).
-  public mutating func rawValue(_ json: some Sequence<UInt8>) { separate(); buffer.append(contentsOf: json) }
+  public mutating func rawValue(_ json: some Sequence<UInt8>) {
+    separate()
+    buffer.append(contentsOf: json)
+  }
 
   /// Writes a whole parsed document through the structural layer.
   public mutating func value(_ v: JSONValue) {
@@ -164,7 +203,9 @@ public struct JSONWriter: Sendable {
       for i in 0..<utf8.count {
         let c = utf8[i]
         if c >= 0x20 && c != 0x22 && c != 0x5C { continue }
-        if runStart < i { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
+        if runStart < i {
+          buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
+        }
         runStart = i + 1
         buffer.append(UInt8(ascii: "\\"))
         switch c {
@@ -176,11 +217,15 @@ public struct JSONWriter: Sendable {
         case 0x0D: buffer.append(UInt8(ascii: "r"))
         case 0x09: buffer.append(UInt8(ascii: "t"))
         default:
-          buffer.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                     hexDigit(c >> 4), hexDigit(c & 0xF)])
+          buffer.append(contentsOf: [
+            UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+            hexDigit(c >> 4), hexDigit(c & 0xF),
+          ])
         }
       }
-      if runStart < utf8.count { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
+      if runStart < utf8.count {
+        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+      }
     }
     buffer.append(UInt8(ascii: "\""))
   }

@@ -49,7 +49,9 @@ enum HexText {
   /// Parses 24 hex digits.
   static func objectId(_ text: String) -> ObjectId? {
     let b = Array(text.utf8)
-    guard b.count == 24, let high = parseHex(b[0..<16]), let low = parseHex(b[16..<24]) else { return nil }
+    guard b.count == 24, let high = parseHex(b[0..<16]), let low = parseHex(b[16..<24]) else {
+      return nil
+    }
     return ObjectId(high: high, low: UInt32(truncatingIfNeeded: low))
   }
 

@@ -68,7 +68,8 @@ public enum SchemaJSON {
     do {
       json = try JSONParser.parse(bytes)
     } catch {
-      throw CanonicalDecodingError(line: error.line, path: "", message: "column \(error.column): \(error.message)")
+      throw CanonicalDecodingError(
+        line: error.line, path: "", message: "column \(error.column): \(error.message)")
     }
     return try decode(json)
   }
@@ -78,23 +79,30 @@ public enum SchemaJSON {
     func fail(_ path: String, _ message: String) -> CanonicalDecodingError {
       CanonicalDecodingError(line: 0, path: path, message: message)
     }
-    guard case .object = json else { throw fail("", "expected a schema object, found \(describe(json))") }
+    guard case .object = json else {
+      throw fail("", "expected a schema object, found \(describe(json))")
+    }
     var version: Int64?
     switch json["schemaVersion"] {
     case .int(let v)?: version = v
     case .null?, nil: version = nil
-    case let other?: throw fail("schemaVersion", "expected an integer or null, found \(describe(other))")
+    case let other?:
+      throw fail("schemaVersion", "expected an integer or null, found \(describe(other))")
     }
     var fileFormat = 24
     switch json["fileFormat"] {
     case .int(let v)?:
-      guard let f = Int(exactly: v), f >= 0, f < 1000 else { throw fail("fileFormat", "\(v) is not a file format version") }
+      guard let f = Int(exactly: v), f >= 0, f < 1000 else {
+        throw fail("fileFormat", "\(v) is not a file format version")
+      }
       fileFormat = f
     case nil: break
     case let other?: throw fail("fileFormat", "expected an integer, found \(describe(other))")
     }
     guard case .array(let classItems)? = json["classes"] else {
-      throw fail("classes", "expected an array of classes, found \(json["classes"].map(describe) ?? "nothing")")
+      throw fail(
+        "classes",
+        "expected an array of classes, found \(json["classes"].map(describe) ?? "nothing")")
     }
     var classes: [ObjectSchema] = []
     for (ci, item) in classItems.enumerated() {
@@ -117,11 +125,15 @@ public enum SchemaJSON {
     return Schema(schemaVersion: version, fileFormat: fileFormat, classes: classes)
   }
 
-  private static func decodeClass(_ json: JSONValue, path: String) throws(CanonicalDecodingError) -> ObjectSchema {
+  private static func decodeClass(_ json: JSONValue, path: String) throws(CanonicalDecodingError)
+    -> ObjectSchema
+  {
     func fail(_ sub: String, _ message: String) -> CanonicalDecodingError {
       CanonicalDecodingError(line: 0, path: sub.isEmpty ? path : "\(path).\(sub)", message: message)
     }
-    guard case .object = json else { throw fail("", "expected a class object, found \(describe(json))") }
+    guard case .object = json else {
+      throw fail("", "expected a class object, found \(describe(json))")
+    }
     guard case .string(let name)? = json["name"], !name.isEmpty else {
       throw fail("name", "expected a non-empty class name")
     }
@@ -135,7 +147,8 @@ public enum SchemaJSON {
     switch json["primaryKey"] {
     case .string(let s)?: primaryKey = s
     case nil, .null?: break
-    case let other?: throw fail("primaryKey", "expected a property name or null, found \(describe(other))")
+    case let other?:
+      throw fail("primaryKey", "expected a property name or null, found \(describe(other))")
     }
     guard case .array(let items)? = json["properties"] else {
       throw fail("properties", "expected an array of properties")
@@ -145,28 +158,45 @@ public enum SchemaJSON {
     for (pi, item) in items.enumerated() {
       let p = try decodeProperty(item, path: "\(path).properties[\(pi)]")
       if !seen.insert(p.name).inserted {
-        throw fail("properties[\(pi)].name", "property '\(p.name)' appears twice in class '\(name)'")
+        throw fail(
+          "properties[\(pi)].name", "property '\(p.name)' appears twice in class '\(name)'")
       }
       properties.append(p)
     }
     if let pk = primaryKey, !seen.contains(pk) {
       throw fail("primaryKey", "class '\(name)' has no property '\(pk)'")
     }
+    if let pk = primaryKey, let p = properties.first(where: { $0.name == pk }),
+      p.collection != .single || ![.int, .string, .objectId, .uuid].contains(p.type)
+    {
+      throw fail(
+        "primaryKey",
+        "primary key '\(pk)' of class '\(name)' must be an int, string, objectId or uuid property, not \(typeAndObjectType(of: p).type)"
+      )
+    }
     if embedded && primaryKey != nil {
       throw fail("primaryKey", "embedded class '\(name)' cannot have a primary key")
     }
-    return ObjectSchema(name: name, isEmbedded: embedded, primaryKey: primaryKey, properties: properties)
+    return ObjectSchema(
+      name: name, isEmbedded: embedded, primaryKey: primaryKey, properties: properties)
   }
 
-  private static func decodeProperty(_ json: JSONValue, path: String) throws(CanonicalDecodingError) -> Property {
+  private static func decodeProperty(_ json: JSONValue, path: String) throws(CanonicalDecodingError)
+    -> Property
+  {
     func fail(_ sub: String, _ message: String) -> CanonicalDecodingError {
       CanonicalDecodingError(line: 0, path: "\(path).\(sub)", message: message)
     }
     guard case .object = json else {
-      throw CanonicalDecodingError(line: 0, path: path, message: "expected a property object, found \(describe(json))")
+      throw CanonicalDecodingError(
+        line: 0, path: path, message: "expected a property object, found \(describe(json))")
     }
-    guard case .string(let name)? = json["name"], !name.isEmpty else { throw fail("name", "expected a non-empty property name") }
-    guard case .string(let typeName)? = json["type"] else { throw fail("type", "expected a type name") }
+    guard case .string(let name)? = json["name"], !name.isEmpty else {
+      throw fail("name", "expected a non-empty property name")
+    }
+    guard case .string(let typeName)? = json["type"] else {
+      throw fail("type", "expected a type name")
+    }
     var optional = false
     switch json["optional"] {
     case .bool(let b)?: optional = b
@@ -183,7 +213,8 @@ public enum SchemaJSON {
     switch json["objectType"] {
     case .string(let s)?: objectType = s
     case nil, .null?: break
-    case let other?: throw fail("objectType", "expected a type or class name, found \(describe(other))")
+    case let other?:
+      throw fail("objectType", "expected a type or class name, found \(describe(other))")
     }
     let collection: CollectionKind
     switch typeName {
@@ -195,7 +226,9 @@ public enum SchemaJSON {
     let elementType: PropertyType
     var target: String?
     if collection != .single {
-      guard let o = objectType else { throw fail("objectType", "a \(typeName) needs an objectType") }
+      guard let o = objectType else {
+        throw fail("objectType", "a \(typeName) needs an objectType")
+      }
       if let primitive = PropertyType(rawValue: o), primitive != .object {
         elementType = primitive
       } else {
@@ -203,14 +236,17 @@ public enum SchemaJSON {
         target = o
       }
     } else if typeName == "object" {
-      guard let o = objectType else { throw fail("objectType", "an object property needs an objectType (the target class)") }
+      guard let o = objectType else {
+        throw fail("objectType", "an object property needs an objectType (the target class)")
+      }
       elementType = .object
       target = o
     } else {
       guard let primitive = PropertyType(rawValue: typeName) else {
         throw fail(
           "type",
-          "unknown type '\(typeName)' (expected one of bool int float double decimal128 objectId uuid string data date mixed object list set dictionary)")
+          "unknown type '\(typeName)' (expected one of bool int float double decimal128 objectId uuid string data date mixed object list set dictionary)"
+        )
       }
       elementType = primitive
     }

@@ -5,21 +5,36 @@
 /// two-digit minimum exponent (`1e-07`, `6.52194e+21`, `0.001`, `756479168`).
 enum ShortestDecimal {
   /// Appends `v` (finite) to `out`; `-0.0` stays `-0.0`; a non-finite value appends `null`.
-  static func append<F: BinaryFloatingPoint & LosslessStringConvertible>(_ v: F, to out: inout [UInt8]) {
+  static func append<F: BinaryFloatingPoint & LosslessStringConvertible>(
+    _ v: F, to out: inout [UInt8]
+  ) {
     guard v.isFinite else {
       out.append(contentsOf: Array("null".utf8))
       return
     }
     if v == 0 {
-      if v.sign == .minus { out.append(contentsOf: [0x2D, 0x30, 0x2E, 0x30]) } else { out.append(0x30) }
+      if v.sign == .minus {
+        out.append(contentsOf: [0x2D, 0x30, 0x2E, 0x30])
+      } else {
+        out.append(0x30)
+      }
       return
     }
     if v.sign == .minus { out.append(UInt8(ascii: "-")) }
     let magnitude = v.magnitude
-    var digits: [UInt8] = []
-    digits.reserveCapacity(20)
-    var pointPosition = 0  // value = 0.d1d2...dn * 10^pointPosition
-    parseDescription(magnitude.description, digits: &digits, pointPosition: &pointPosition)
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { scratch in
+      var pointPosition = 0  // value = 0.d1d2...dn * 10^pointPosition
+      let n = parseDescription(magnitude.description, into: scratch, pointPosition: &pointPosition)
+      layOut(
+        magnitude, digits: UnsafeBufferPointer(rebasing: scratch[0..<n]),
+        pointPosition: pointPosition, to: &out)
+    }
+  }
+
+  /// Writes the digits in fixed or exponent form, whichever is shorter (fixed on a tie).
+  private static func layOut<F: BinaryFloatingPoint>(
+    _ magnitude: F, digits: UnsafeBufferPointer<UInt8>, pointPosition: Int, to out: inout [UInt8]
+  ) {
     let n = digits.count
     let exponent = pointPosition - 1
     let exponentDigits = exponent.magnitude >= 100 ? 3 : 2
@@ -65,8 +80,12 @@ enum ShortestDecimal {
   }
 
   /// Splits Swift's shortest description (`1.5`, `1e-05`, `16777216.0`, `7.5647917e+08`) into
-  /// significant digits without leading/trailing zeros and the position of the decimal point.
-  private static func parseDescription(_ text: String, digits: inout [UInt8], pointPosition: inout Int) {
+  /// significant digits without leading/trailing zeros (written to `digits`, count returned)
+  /// and the position of the decimal point.
+  private static func parseDescription(
+    _ text: String, into digits: UnsafeMutableBufferPointer<UInt8>, pointPosition: inout Int
+  ) -> Int {
+    var count = 0
     var seenPoint = false
     var beforePoint = 0
     var exponent = 0
@@ -76,7 +95,9 @@ enum ShortestDecimal {
     var skippedLeading = 0
     for c in text.utf8 {
       if inExponent {
-        if c == UInt8(ascii: "-") { exponentNegative = true } else if c >= 0x30 && c <= 0x39 {
+        if c == UInt8(ascii: "-") {
+          exponentNegative = true
+        } else if c >= 0x30 && c <= 0x39 {
           exponent = exponent * 10 + Int(c - 0x30)
         }
         continue
@@ -91,13 +112,21 @@ enum ShortestDecimal {
           continue
         }
         leadingZeros = false
-        digits.append(c)
+        // Shortest round-trip digits are at most 17 (doubles), so 48 bytes always suffice.
+        if count < digits.count {
+          digits[count] = c
+          count += 1
+        }
       default: continue
       }
     }
-    while digits.count > 1, digits.last == 0x30 { digits.removeLast() }
-    if digits.isEmpty { digits.append(0x30) }
+    while count > 1 && digits[count - 1] == 0x30 { count -= 1 }
+    if count == 0 {
+      digits[0] = 0x30
+      count = 1
+    }
     pointPosition = beforePoint - skippedLeading + (exponentNegative ? -exponent : exponent)
+    return count
   }
 
   /// Appends an unsigned 128-bit integer in decimal.

@@ -6,6 +6,9 @@ import RealmJSON
 /// bits), decimals by value, sets as multisets, JSON objects regardless of member order, and,
 /// for schemas, property order ignored on request. Each function returns the differences as
 /// human-readable lines; an empty list means the two match.
+///
+/// One deliberate difference: decimals are compared at their full 34 digits, where the script's
+/// `Decimal.normalize()` rounds both sides to 28 digits first.
 public enum DumpComparison {
   /// Compares two JSON Lines dumps of files with the schema document `schema`
   /// (the expected `schema.json`).
@@ -24,7 +27,9 @@ public enum DumpComparison {
   }
 
   /// Compares parsed dump lines (blank lines already left out).
-  public static func compareDumps(expected: [JSONValue], actual: [JSONValue], schema: JSONValue) -> [String] {
+  public static func compareDumps(expected: [JSONValue], actual: [JSONValue], schema: JSONValue)
+    -> [String]
+  {
     let normalizer = Normalizer(schema: schema)
     var messages: [String] = []
     if expected.count != actual.count {
@@ -41,14 +46,17 @@ public enum DumpComparison {
       let shownE = clip(canon(.object(differing.map { JSONMember($0, e[$0] ?? .null) })))
       let shownA = clip(canon(.object(differing.map { JSONMember($0, a[$0] ?? .null) })))
       messages.append(
-        "line \(i + 1) (\(cls) key \(key)): differs in \(differing): expected \(shownE) got \(shownA)")
+        "line \(i + 1) (\(cls) key \(key)): differs in \(differing): expected \(shownE) got \(shownA)"
+      )
     }
     return messages
   }
 
   /// Compares two schema documents; with `anyPropertyOrder` the order of a class's properties
   /// does not matter (migration results), only their set and attributes.
-  public static func compareSchemas(expected: [UInt8], actual: [UInt8], anyPropertyOrder: Bool = false) -> [String] {
+  public static func compareSchemas(
+    expected: [UInt8], actual: [UInt8], anyPropertyOrder: Bool = false
+  ) -> [String] {
     do {
       let e = try JSONParser.parse(expected)
       let a = try JSONParser.parse(actual)
@@ -59,9 +67,13 @@ public enum DumpComparison {
   }
 
   /// Compares two parsed schema documents.
-  public static func compareSchemas(expected e: JSONValue, actual a: JSONValue, anyPropertyOrder: Bool = false) -> [String] {
+  public static func compareSchemas(
+    expected e: JSONValue, actual a: JSONValue, anyPropertyOrder: Bool = false
+  ) -> [String] {
     var msgs: [String] = []
-    for k in ["schemaVersion", "fileFormat"] where e[k] != a[k] {
+    // A missing member counts as null, as Python's dict.get makes it.
+    func get(_ v: JSONValue, _ k: String) -> JSONValue { v[k] ?? .null }
+    for k in ["schemaVersion", "fileFormat"] where get(e, k) != get(a, k) {
       msgs.append("\(k): expected \(repr(e[k])), got \(repr(a[k]))")
     }
     let ec = classesByName(e)
@@ -75,7 +87,7 @@ public enum DumpComparison {
         msgs.append("class \(className): missing")
         continue
       }
-      for k in ["embedded", "primaryKey"] where ecls[k] != acls[k] {
+      for k in ["embedded", "primaryKey"] where get(ecls, k) != get(acls, k) {
         msgs.append("class \(className): \(k) expected \(repr(ecls[k])), got \(repr(acls[k]))")
       }
       let ep = properties(ecls)
@@ -89,7 +101,7 @@ public enum DumpComparison {
       for p in ap { am[name(of: p)] = p }
       for p in ep {
         guard let q = am[name(of: p)] else { continue }
-        for k in ["type", "objectType", "optional", "indexed"] where p[k] != q[k] {
+        for k in ["type", "objectType", "optional", "indexed"] where get(p, k) != get(q, k) {
           msgs.append("\(className).\(name(of: p)): \(k) expected \(repr(p[k])), got \(repr(q[k]))")
         }
       }
@@ -97,8 +109,37 @@ public enum DumpComparison {
     return msgs
   }
 
+  /// Compares `actual` with a fixture's dump, e.g. `compareDumpWithFixture("alltypes/dump.jsonl",
+  /// schema: "alltypes/schema.json", actual: output)`; a fixture that cannot be read is a
+  /// difference too.
+  public static func compareDumpWithFixture(_ dump: String, schema: String, actual: [UInt8])
+    -> [String]
+  {
+    do {
+      return compareDumps(
+        expected: try Fixtures.bytes(dump), actual: actual, schema: try Fixtures.bytes(schema))
+    } catch {
+      return ["cannot read fixture '\(dump)' or '\(schema)': \(error)"]
+    }
+  }
+
+  /// Compares `actual` with a fixture's schema document (`anyPropertyOrder` for migration
+  /// results).
+  public static func compareSchemaWithFixture(
+    _ schema: String, actual: [UInt8], anyPropertyOrder: Bool = false
+  ) -> [String] {
+    do {
+      return compareSchemas(
+        expected: try Fixtures.bytes(schema), actual: actual, anyPropertyOrder: anyPropertyOrder)
+    } catch {
+      return ["cannot read fixture '\(schema)': \(error)"]
+    }
+  }
+
   /// Parses JSON Lines, leaving out blank lines; parse errors become problems.
-  public static func parseLines(_ bytes: [UInt8], name: String, problems: inout [String]) -> [JSONValue] {
+  public static func parseLines(_ bytes: [UInt8], name: String, problems: inout [String])
+    -> [JSONValue]
+  {
     var rows: [JSONValue] = []
     var lineNumber = 0
     for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
@@ -224,14 +265,18 @@ public enum DumpComparison {
     func value(_ v: JSONValue, property p: JSONValue) -> JSONValue {
       if v == .null { return .null }
       let t: String? = { if case .string(let s)? = p["type"] { return s } else { return nil } }()
-      let inner: String? = { if case .string(let s)? = p["objectType"] { return s } else { return nil } }()
+      let inner: String? = {
+        if case .string(let s)? = p["objectType"] { return s } else { return nil }
+      }()
       switch t {
       case "list":
         guard case .array(let items) = v else { return tagged("bad-list", .string(canon(v))) }
         return tagged("list", .array(items.map { .string(canon(scalar($0, type: inner))) }))
       case "set":
         guard case .array(let items) = v else { return tagged("bad-set", .string(canon(v))) }
-        let texts = items.map { canon(scalar($0, type: inner)) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let texts = items.map { canon(scalar($0, type: inner)) }.sorted {
+          $0.utf8.lexicographicallyPrecedes($1.utf8)
+        }
         return tagged("set", .array(texts.map { .string($0) }))
       case "dictionary":
         guard case .object(let members) = v else { return tagged("bad-dict", .string(canon(v))) }
@@ -282,12 +327,18 @@ public enum DumpComparison {
     }
 
     func decimal(_ x: JSONValue) -> JSONValue {
-      guard case .string(let s)? = x["$decimal"] else { return tagged("bad-decimal", .string(canon(x))) }
+      guard case .string(let s)? = x["$decimal"] else {
+        return tagged("bad-decimal", .string(canon(x)))
+      }
       let t = s.trimmingSpaces.lowercased()
       if ["nan", "-nan", "+nan"].contains(t) { return tagged("dec", .string("nan")) }
-      if ["inf", "+inf", "infinity", "+infinity"].contains(t) { return tagged("dec", .string("inf")) }
+      if ["inf", "+inf", "infinity", "+infinity"].contains(t) {
+        return tagged("dec", .string("inf"))
+      }
       if ["-inf", "-infinity"].contains(t) { return tagged("dec", .string("-inf")) }
-      guard let d = Decimal128(text: s), !d.isNaN, !d.isInfinite else { return tagged("bad-decimal", .string(s)) }
+      guard let d = Decimal128(text: s), !d.isNaN, !d.isInfinite else {
+        return tagged("bad-decimal", .string(s))
+      }
       return tagged("dec", .string(normalizedDecimal(d)))
     }
 
@@ -312,7 +363,9 @@ public enum DumpComparison {
         }
         if members.count == 1 && members[0].key == "$decimal" { return decimal(v) }
         if let first = members.first, first.key.hasPrefix("$") { return .string(canon(v)) }
-        let entries = members.map { ($0.key, canon(mixed($0.value))) }.sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+        let entries = members.map { ($0.key, canon(mixed($0.value))) }.sorted {
+          ($0.0, $0.1) < ($1.0, $1.1)
+        }
         return tagged("dict", .array(entries.map { .array([.string($0.0), .string($0.1)]) }))
       case .array(let items):
         return tagged("list", .array(items.map { .string(canon(mixed($0))) }))

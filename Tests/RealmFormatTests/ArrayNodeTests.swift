@@ -41,3 +41,13 @@ import Testing
     #expect(throws: FormatError(.corrupt)) { try ArrayNode(ByteReader(bytes: bytes), Ref(27)) }
   }
 }
+
+@Suite struct ArrayNodeBlobTests {
+  @Test func integerReadsOfABlobStayInsideItsPayload() throws {
+    // wtype ignore (2 << 3), width code 7 (64 bits), 3 bytes of payload.
+    var bytes = [UInt8](repeating: 0, count: 24)
+    bytes += [0x41, 0x41, 0x41, 0x41, (2 << 3) | 7, 0, 0, 3, 1, 2, 3, 0, 0, 0, 0, 0]
+    let node = try ArrayNode(ByteReader(bytes: bytes), Ref(24))
+    #expect(throws: FormatError(.corrupt)) { try node.get(2) }
+  }
+}

@@ -63,14 +63,20 @@ import Testing
       let written = writer.buffer[start..<(writer.buffer.count - 1)]
       if !written.elementsEqual(line) {
         differingLines += 1
-        if firstDifference == nil { firstDifference = Self.firstDifference(Array(line), Array(written)) }
+        if firstDifference == nil {
+          firstDifference = Self.firstDifference(Array(line), Array(written))
+        }
       }
     }
-    let differences = DumpComparison.compareDumps(expected: original, actual: writer.buffer, schema: schemaBytes)
+    let differences = DumpComparison.compareDumps(
+      expected: original, actual: writer.buffer, schema: schemaBytes)
     #expect(differences == [], "\(file): \(differences.prefix(5))")
     // Our encoder writes Realm's exact bytes (number layout, escapes, decimal style), so
     // every line must also be byte-equal.
-    #expect(differingLines == 0, "\(file): \(differingLines) of \(lineNumber) lines differ in bytes, first: \(firstDifference ?? "")")
+    #expect(
+      differingLines == 0,
+      "\(file): \(differingLines) of \(lineNumber) lines differ in bytes, first: \(firstDifference ?? "")"
+    )
   }
 
   /// The neighbourhood of the first differing byte, for messages.

@@ -29,7 +29,8 @@ import Testing
     (0.1, "0.1"), (1e-07, "1e-07"), (1e21, "1e+21"), (9_007_199_254_740_992, "9007199254740992"),
     (5e-324, "5e-324"), (1.7976931348623157e308, "1.7976931348623157e+308"), (-0.0, "-0.0"),
     (0, "0"), (-1, "-1"), (123_456_789.125, "123456789.125"), (-123.456, "-123.456"),
-    (2.2250738585072014e-308, "2.2250738585072014e-308"), (8_330_966_630_389.96, "8330966630389.96"),
+    (2.2250738585072014e-308, "2.2250738585072014e-308"),
+    (8_330_966_630_389.96, "8330966630389.96"),
     (9.955556128664498e-174, "9.955556128664498e-174"), (0.001, "0.001"), (1e-05, "1e-05"),
     (1e16, "1e+16"), (123_456_789_012_345_680, "123456789012345680"),
   ])
@@ -37,12 +38,13 @@ import Testing
     #expect(text { $0.writeDouble(value) } == expected)
   }
 
-  @Test(arguments: [
-    (Float(1e-45), "1e-45"), (1.5, "1.5"), (1.1754944e-38, "1.1754944e-38"), (-0.0, "-0.0"),
-    (3.4028235e+38, "3.4028235e+38"), (16_777_216, "16777216"), (0.1, "0.1"), (-2.5, "-2.5"),
-    (-1e-10, "-1e-10"), (9_627_169_792, "9627169792"), (756_479_168, "756479168"),
-    (940_869_746_688, "940869746688"), (6.52194e+21, "6.52194e+21"), (9.88727e-05, "9.88727e-05"),
-  ] as [(Float, String)])
+  @Test(
+    arguments: [
+      (Float(1e-45), "1e-45"), (1.5, "1.5"), (1.1754944e-38, "1.1754944e-38"), (-0.0, "-0.0"),
+      (3.4028235e+38, "3.4028235e+38"), (16_777_216, "16777216"), (0.1, "0.1"), (-2.5, "-2.5"),
+      (-1e-10, "-1e-10"), (9_627_169_792, "9627169792"), (756_479_168, "756479168"),
+      (940_869_746_688, "940869746688"), (6.52194e+21, "6.52194e+21"), (9.88727e-05, "9.88727e-05"),
+    ] as [(Float, String)])
   func writesFloatsLikeRealm(_ value: Float, _ expected: String) {
     #expect(text { $0.writeFloat(value) } == expected)
   }
@@ -84,21 +86,36 @@ import Testing
   @Test func structuralLayerAddsCommas() {
     let out = text { w in
       w.beginObject()
-      w.key("a"); w.value(Int64(1))
-      w.key("b"); w.beginArray(); w.value(true); w.nullValue(); w.value("x"); w.endArray()
-      w.key("c"); w.beginObject(); w.endObject()
+      w.key("a")
+      w.value(Int64(1))
+      w.key("b")
+      w.beginArray()
+      w.value(true)
+      w.nullValue()
+      w.value("x")
+      w.endArray()
+      w.key("c")
+      w.beginObject()
+      w.endObject()
       w.endObject()
     }
     #expect(out == #"{"a":1,"b":[true,null,"x"],"c":{}}"#)
   }
 
   @Test func prettyPrintsWithIndentation() {
-    let out = text({ w in
-      w.beginObject()
-      w.key("a"); w.value(Int64(1))
-      w.key("b"); w.beginArray(); w.value(1.5); w.beginArray(); w.endArray(); w.endArray()
-      w.endObject()
-    }, indent: 2)
+    let out = text(
+      { w in
+        w.beginObject()
+        w.key("a")
+        w.value(Int64(1))
+        w.key("b")
+        w.beginArray()
+        w.value(1.5)
+        w.beginArray()
+        w.endArray()
+        w.endArray()
+        w.endObject()
+      }, indent: 2)
     #expect(out == "{\n  \"a\": 1,\n  \"b\": [\n    1.5,\n    []\n  ]\n}")
   }
 

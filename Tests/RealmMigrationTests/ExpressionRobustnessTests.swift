@@ -12,7 +12,7 @@ import Testing
     "old.", "new.", "age", "firstName", "tags", "dogs", "bestFriend", "address", "anything", "nickname",
     "maybeAge", "scores", ".", "[", "]", "(", ")", "{", "}", ",", "?", ":", "??", "+", "-", "*", "/", "%",
     "==", "!=", "<", "<=", ">", ">=", "&&", "||", "!", " AND ", " OR ", " NOT ", " BEGINSWITH ", " LIKE ",
-    " IN ", "[c]", "@count", "0", "1", "-9223372036854775808", "9223372036854775807", "2.5", "'a'", "'*?'",
+    " IN ", "[c]", "@count", "@sum", "@max", "@keys", " ALL ", " NONE ", "0", "1", "-9223372036854775808", "9223372036854775807", "2.5", "'a'", "'*?'",
     "\"x\"", "null", "true", "int(", "string(", "date(", "lower(", "split(", "join(", "substring(",
     "matches(", "'(a|b)*'", "coalesce(", "length(", "contains(", " ", "'\\u{41}'", "'é'", "#", "'",
   ]
@@ -52,7 +52,7 @@ import Testing
   static func generate(_ depth: Int, _ random: inout SeededRandom) -> String {
     let leaves = [
       "old.age", "old.maybeAge", "old.firstName", "old.nickname", "old.score", "old.weight", "old.tags",
-      "old.anything", "old.bestFriend.firstName", "old.dogs.age", "old.tags[1]", "old.created", "0", "-1", "7",
+      "old.anything", "old.bestFriend.firstName", "old.dogs.age", "old.ratings.@avg", "old.counts.@sum", "old.tags[1]", "old.created", "0", "-1", "7",
       "9223372036854775807", "2.5", "'ab'", "''", "null", "true", "false", "old.balance", "old.scores['a']",
     ]
     if depth == 0 || Int.random(in: 0..<3, using: &random) == 0 {

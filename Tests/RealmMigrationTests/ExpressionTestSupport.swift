@@ -26,6 +26,9 @@ enum ExpressionFixture {
       Property(name: "photo", type: .data, isOptional: true),
       Property(name: "token", type: .uuid),
       Property(name: "maybeAge", type: .int, isOptional: true),
+      Property(name: "ratings", type: .double, collection: .list),
+      Property(name: "visits", type: .date, collection: .set),
+      Property(name: "counts", type: .int, collection: .list, isOptional: true),
     ])
   static let dog = ObjectSchema(
     name: "Dog",
@@ -64,6 +67,9 @@ enum ExpressionFixture {
       "anything": .int(5), "photo": .null,
       "token": .uuid(RealmUUID(high: 0x1234_5678_9abc_4def, low: 0x8123_4567_89ab_cdef)),
       "maybeAge": .null,
+      "ratings": .list([.double(1.5), .double(2.5), .double(5)]),
+      "visits": .set([.date(Timestamp(seconds: 100, nanoseconds: 0)), .date(Timestamp(seconds: 50, nanoseconds: 0))]),
+      "counts": .list([.int(4), .null, .int(-2)]),
       "name": .string("Rex"), "owner": .null, "street": .string("Main St"), "city": .null,
     ]
     return cls.properties.map { overrides[$0.name] ?? defaults[$0.name] ?? .null }

@@ -103,7 +103,7 @@ import Testing
     expectCompileError("⟪old.labels[0]", "'old.labels[0]': sets have no order and cannot be indexed")
     expectCompileError("⟪old.age[0]", "'old.age[0]': 'old.age' is int, which cannot be indexed")
     expectCompileError("⟪old.age.@count", "'old.age.@count': '@count' needs a collection, string or data, but 'old.age' is int")
-    expectCompileError("⟪old.tags.@sum", "unknown '@sum'; use '@count' or '@size' (aggregates other than @count are not supported)")
+    expectCompileError("⟪old.tags.@sum", "'old.tags.@sum': '@sum' needs int, float or double values, but 'old.tags' holds string")
     expectCompileError("⟪old.dogs.owner.tags", "'old.dogs.owner.tags': a collection inside each element of a collection cannot be read")
   }
 

@@ -152,6 +152,44 @@ import Testing
     #expect(try F.filter(filter) == expected, "\(filter)")
   }
 
+  @Test(arguments: [
+    ("ratings.@sum == 9", true),
+    ("ratings.@avg == 3", true),
+    ("ratings.@min == 1.5", true),
+    ("ratings.@max == 5", true),
+    ("counts.@sum == 2", true),  // nulls skipped
+    ("counts.@min == -2", true),
+    ("counts.@max == 4", true),
+    ("counts.@avg == 1", true),
+    ("visits.@min == date(50)", true),
+    ("visits.@max == date(100)", true),
+    ("scores.@sum == 3", true),
+    ("scores.@keys == 'b'", true),
+    ("'a' IN scores.@keys", true),
+    ("scores.@values == 2", true),
+    ("dogs.age.@sum == 8", true),
+    ("dogs.age.@max == 5", true),
+  ])
+  func aggregates(filter: String, expected: Bool) throws {
+    #expect(try F.filter(filter) == expected, "\(filter)")
+  }
+
+  @Test func aggregatesOfEmptyCollections() throws {
+    let empty: [String: RealmValue] = ["ratings": .list([]), "counts": .list([.null])]
+    #expect(try F.eval("old.ratings.@sum", empty) == .double(0))
+    #expect(try F.eval("old.counts.@sum", empty) == .int(0))
+    #expect(try F.eval("old.ratings.@avg", empty) == .null)
+    #expect(try F.eval("old.ratings.@min", empty) == .null)
+    #expect(try F.eval("old.counts.@max", empty) == .null)
+    #expect(try F.type("old.ratings.@sum").description == "double")
+    #expect(try F.type("old.counts.@sum").description == "int")
+    #expect(try F.type("old.ratings.@max").description == "double?")
+    #expect(try F.type("old.ratings.@avg").description == "double?")
+    #expect(try F.type("old.scores.@keys").description == "string[]")
+    #expect(F.evalError("old.counts.@sum", ["counts": .list([.int(.max), .int(1)])])?.message
+      == "integer overflow in '9223372036854775807 + 1' (ints are 64-bit)")
+  }
+
   @Test func allOfAnEmptyCollectionIsTrue() throws {
     #expect(try F.filter("ALL tags == 'x'", ["tags": .list([])]))
     #expect(try F.filter("ANY tags == 'x'", ["tags": .list([])]) == false)
@@ -176,9 +214,14 @@ import Testing
     expectCompileError("⟪age", "a filter must be a condition, but 'age' is int", predicate: true)
     expectCompileError("age > 1 AND ⟪AND", "expected a value, found 'AND'", predicate: true)
     expectCompileError("⟪age BEGINSWITH 'a'", "'BEGINSWITH' needs strings, but 'age' is int", predicate: true)
+    expectCompileError("age > ⟪$0", "argument placeholders such as '$0' are not supported; write the value itself", predicate: true)
     expectCompileError("ALL ⟪age > 1", "'ALL' needs a collection, but 'age' is int", predicate: true)
     expectCompileError("⟪ALL dogs.age == 'x'", "cannot compare int with string ('dogs.age' == ''x'')", predicate: true)
-    expectCompileError("⟪tags.@avg > 1", "unknown '@avg'; use '@count' or '@size' (aggregates other than @count are not supported)", predicate: true)
+    expectCompileError("⟪tags.@avg > 1", "'tags.@avg': '@avg' needs int, float or double values, but 'tags' holds string", predicate: true)
+    expectCompileError("⟪tags.@median > 1", "unknown '@median'; use @count, @size, @min, @max, @sum, @avg, @keys or @values", predicate: true)
+    expectCompileError("⟪tags.@keys == 'a'", "'tags.@keys': '@keys' needs a dictionary, but 'tags' is string[]", predicate: true)
+    expectCompileError("⟪age.@max > 1", "'age.@max': '@max' needs a collection, but 'age' is int", predicate: true)
+    expectCompileError("⟪tags.@min == 'a'", "'tags.@min': '@min' needs numbers or dates, but 'tags' holds string", predicate: true)
   }
 
   @Test func compiledPredicateIsReusable() throws {

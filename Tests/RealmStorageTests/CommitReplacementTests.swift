@@ -9,14 +9,16 @@ import Testing
 
   static func leftovers(next path: String) throws -> [String] {
     let dir = (path as NSString).deletingLastPathComponent
-    return try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.contains("realmctl-tmp") }
+    return try FileManager.default.contentsOfDirectory(atPath: dir).filter {
+      $0.contains("realmctl-tmp")
+    }
   }
 
   @Test func replacesTheFileAndKeepsItsPermissions() throws {
     let path = try Support.copyFixture("format-samples/v24_commit.realm")
     defer { Support.removeCopy(path) }
     chmod(path, 0o640)
-    let replacement = try Fixtures.bytes("format-samples/v24_write_copy.realm")
+    let replacement = try Support.bytes(Fixtures.url("format-samples/v24_write_copy.realm").path)
     try AtomicFileReplacement.replace(path: path) { out in
       try out.write(Array(replacement[..<100]))
       try out.write(Array(replacement[100...]))
@@ -51,9 +53,12 @@ import Testing
     defer { Support.removeCopy(path) }
     let before = try Support.bytes(path)
     #expect(throws: StorageError(.io, "")) {
-      try AtomicFileReplacement.replace(path: path, faultInjection: { point in
-        point.index == failAt ? .fail(errno: EIO) : .proceed
-      }) { out in try out.write([UInt8](repeating: 7, count: 4096)) }
+      try AtomicFileReplacement.replace(
+        path: path,
+        faultInjection: { point in
+          point.index == failAt ? .fail(errno: EIO) : .proceed
+        }
+      ) { out in try out.write([UInt8](repeating: 7, count: 4096)) }
     }
     #expect(try Support.bytes(path) == before)
     #expect(try Self.leftovers(next: path).isEmpty)

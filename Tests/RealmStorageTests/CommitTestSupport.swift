@@ -4,14 +4,39 @@ import Testing
 
 @testable import RealmStorage
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Helpers shared by the commit, lock and crash tests.
 enum CommitTestSupport {
   /// A fresh copy of fixture `relativePath` in its own temporary directory.
   static func copyFixture(_ relativePath: String, as name: String = "test.realm") throws -> String {
     let dir = try Fixtures.temporaryDirectory()
-    let destination = dir.appendingPathComponent(name)
-    try FileManager.default.copyItem(at: Fixtures.url(relativePath), to: destination)
-    return destination.path
+    let destination = dir.appendingPathComponent(name).path
+    try write(try bytes(Fixtures.url(relativePath).path), to: destination)
+    return destination
+  }
+
+  struct IOError: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  /// Writes `data` to a new file at `path` (POSIX calls, retried on EINTR: child processes of
+  /// the lock and crash tests deliver SIGCHLD, which Foundation's file APIs do not retry).
+  static func write(_ data: [UInt8], to path: String) throws {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw IOError(description: "open '\(path)': errno \(errno)") }
+    defer { close(fd) }
+    var done = 0
+    while done < data.count {
+      let n = data.withUnsafeBytes {
+        Glibc.write(fd, $0.baseAddress.map { $0 + done }, data.count - done)
+      }
+      if n < 0, errno == EINTR { continue }
+      guard n > 0 else { throw IOError(description: "write '\(path)': errno \(errno)") }
+      done += n
+    }
   }
 
   /// Removes the directory of a copy made by ``copyFixture(_:as:)``.
@@ -21,7 +46,18 @@ enum CommitTestSupport {
 
   /// The bytes of the file at `path`.
   static func bytes(_ path: String) throws -> [UInt8] {
-    [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw IOError(description: "open '\(path)': errno \(errno)") }
+    defer { close(fd) }
+    var out: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+      let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+      if n < 0, errno == EINTR { continue }
+      guard n >= 0 else { throw IOError(description: "read '\(path)': errno \(errno)") }
+      if n == 0 { return out }
+      out.append(contentsOf: chunk[..<n])
+    }
   }
 
   /// The version a file holds, independent of where free space is: the live top ref, format,
@@ -31,7 +67,9 @@ enum CommitTestSupport {
     var format: UInt8
     var nodeCount: Int
     var digest: UInt64
-    var description: String { "top \(topRef) format \(format) nodes \(nodeCount) digest \(String(digest, radix: 16))" }
+    var description: String {
+      "top \(topRef) format \(format) nodes \(nodeCount) digest \(String(digest, radix: 16))"
+    }
   }
 
   static func logicalState(_ bytes: [UInt8]) throws -> LogicalState {
@@ -55,7 +93,8 @@ enum CommitTestSupport {
         i += 1
       }
     }
-    return LogicalState(topRef: top.rawValue, format: header.currentFormat, nodeCount: count, digest: hash)
+    return LogicalState(
+      topRef: top.rawValue, format: header.currentFormat, nodeCount: count, digest: hash)
   }
 
   /// Every node reachable from `top` in `bytes`, as (ref, bytes).
@@ -74,7 +113,9 @@ enum CommitTestSupport {
     let node = try ArrayNode(reader, ref)
     var bytes = try reader.array(at: ref.rawValue, count: node.header.byteSize)
     // A group without tables has no letter to change: then the copy is identical.
-    if let letter = bytes.indices.dropFirst(8).first(where: { (65...90).contains(bytes[$0]) || (97...122).contains(bytes[$0]) }) {
+    if let letter = bytes.indices.dropFirst(8).first(where: {
+      (65...90).contains(bytes[$0]) || (97...122).contains(bytes[$0])
+    }) {
       bytes[letter] ^= 0x20
     }
     return bytes
@@ -111,11 +152,14 @@ enum CommitTestSupport {
 
   /// The path of the running test executable (children re-launch it).
   static var testExecutable: String {
-    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      ?? CommandLine.arguments[0]
   }
 
   /// Runs one test of this binary in a child process with `environment` added.
-  static func runChildTest(named filter: String, environment: [String: String], stdout: Pipe? = nil, stdin: Pipe? = nil) throws -> Process {
+  static func runChildTest(
+    named filter: String, environment: [String: String], stdout: Pipe? = nil, stdin: Pipe? = nil
+  ) throws -> Process {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: testExecutable)
     process.arguments = ["--testing-library", "swift-testing", "--filter", filter]

@@ -5,7 +5,7 @@ import Testing
 @testable import RealmStorage
 
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #endif
 
 /// Issue 3, "done when" 3: a large write killed with SIGKILL at many moments spread over the
@@ -15,6 +15,10 @@ import Glibc
 /// The write runs in a child process (this test binary re-launched with a filter on
 /// ``performWriteInChildProcess()``), which kills itself at the chosen fault point — before
 /// or after a given `pwrite`, `fsync` or resize — so every run is deterministic.
+///
+/// To crash-test another write (e.g. `realmctl migrate` once it commits through
+/// `WriteTransaction`), replace the body of ``performWrite(path:hook:)``: it must be
+/// deterministic and pass `hook` as `WriteTransaction.Options.faultInjection`.
 @Suite struct CrashTests {
   typealias Support = CommitTestSupport
   static let fileEnvironment = "REALMCTL_TEST_CRASH_FILE"
@@ -71,7 +75,7 @@ import Glibc
   static func killAndInspect(original: [UInt8], path: String, at point: FaultPoint) throws -> Run {
     try? FileManager.default.removeItem(atPath: path)
     try? FileManager.default.removeItem(atPath: FileLock.lockPath(forRealmAt: path))
-    try Data(original).write(to: URL(fileURLWithPath: path))
+    try Support.write(original, to: path)
     let child = try Support.runChildTest(
       named: "performWriteInChildProcess",
       environment: [
@@ -129,7 +133,8 @@ import Glibc
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
       let path = dir.appendingPathComponent("crash-\(worker).realm").path
       for i in stride(from: worker, to: killPoints.count, by: workers) {
-        results.set(i, Result { try Self.killAndInspect(original: original, path: path, at: killPoints[i]) })
+        results.set(
+          i, Result { try Self.killAndInspect(original: original, path: path, at: killPoints[i]) })
       }
     }
     var outcomes: [(FaultPoint, Bool)] = []
@@ -137,7 +142,9 @@ import Glibc
       let run = try #require(try result?.get())
       #expect(run.killed, "child for \(point) was not killed")
       #expect(run.state == oldState || run.state == newState, "killed at \(point): \(run.state)")
-      #expect(run.accountingError == nil, "killed at \(point): space accounting fails: \(run.accountingError ?? "")")
+      #expect(
+        run.accountingError == nil,
+        "killed at \(point): space accounting fails: \(run.accountingError ?? "")")
       outcomes.append((point, run.state == newState))
     }
     // The file switches to the new version exactly once the select bit was written.

@@ -5,7 +5,7 @@ import Testing
 @testable import RealmStorage
 
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #endif
 
 /// The realm's `FILE.lock` as Realm Core 14 holds it: a shared `flock` for the whole
@@ -62,10 +62,15 @@ import Glibc
       Issue.record("a write transaction started while the realm was locked")
     } catch {
       #expect(error.code == .locked)
-      #expect(error.detail == "'test.realm' is open in another process (its lock file 'test.realm.lock' is held); close the app and retry")
+      #expect(
+        error.detail
+          == "'test.realm' is open in another process (its lock file 'test.realm.lock' is held); close the app and retry"
+      )
     }
     #expect(throws: StorageError(.locked, "")) {
-      try AtomicFileReplacement.replace(path: path) { out in try out.write([0, 1, 2, 3, 4, 5, 6, 7]) }
+      try AtomicFileReplacement.replace(path: path) { out in
+        try out.write([0, 1, 2, 3, 4, 5, 6, 7])
+      }
     }
     #expect(try Support.bytes(path) == before)
     #expect(try Support.bytes(FileLock.lockPath(forRealmAt: path)) == lockBefore)
@@ -77,7 +82,8 @@ import Glibc
     let stdout = Pipe()
     let stdin = Pipe()
     let child = try Support.runChildTest(
-      named: "holdLockInChildProcess", environment: [Self.holderEnvironment: path], stdout: stdout, stdin: stdin)
+      named: "holdLockInChildProcess", environment: [Self.holderEnvironment: path], stdout: stdout,
+      stdin: stdin)
     try #require(Self.waitForMarker(stdout, Self.heldMarker))
     try Self.expectRefused(path)
     try stdin.fileHandleForWriting.close()
@@ -99,7 +105,10 @@ import Glibc
     let stdin = Pipe()
     let child = Process()
     child.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-    child.arguments = ["--shared", FileLock.lockPath(forRealmAt: path), "sh", "-c", "echo \(Self.heldMarker); cat >/dev/null"]
+    child.arguments = [
+      "--shared", FileLock.lockPath(forRealmAt: path), "sh", "-c",
+      "echo \(Self.heldMarker); cat >/dev/null",
+    ]
     child.standardOutput = stdout
     child.standardInput = stdin
     try child.run()

@@ -99,9 +99,8 @@ func fixtureLines(_ path: String) throws -> [JSONValue] {
     let file = try fixture.open()
     let schema = try file.group.schema()
     let expected = try fixtureJSON(try #require(fixture.schema))
-    if !fixture.upgradedByRealm {
-      #expect(expected["fileFormat"] == .int(Int64(schema.fileFormat)))
-    }
+    // Realm's answers record the file's own format, also for files it read after upgrading.
+    #expect(expected["fileFormat"] == .int(Int64(schema.fileFormat)))
     let version: JSONValue = schema.schemaVersion.map { .int($0) } ?? .null
     #expect(expected["schemaVersion"] == version)
     guard case .array(let classes)? = expected["classes"] else {
@@ -163,5 +162,110 @@ func fixtureLines(_ path: String) throws -> [JSONValue] {
     }
     #expect(index == lines.count, "objects read vs dump lines")
     #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+  }
+}
+
+/// Realm Core's own description of the sample files (`info.txt`: every table, its object and
+/// column counts and primary key), including non-class and sync-history files.
+@Suite struct ReaderCoreInfoTests {
+  static let samples: [String] = {
+    let dir = Fixtures.url("realm-core-samples").path
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+    return names.sorted().filter { (try? String(contentsOfFile: "\(dir)/\($0)/info.txt", encoding: .utf8))?.contains("\ntables:") ?? false }
+  }()
+
+  @Test func findsSamples() { #expect(Self.samples.count >= 13) }
+
+  @Test(arguments: samples)
+  func tablesMatchRealm(_ sample: String) throws {
+    let info = try String(contentsOfFile: Fixtures.url("realm-core-samples/\(sample)/info.txt").path, encoding: .utf8)
+    let file = try RealmFile.open(path: Fixtures.url("realm-core-samples/\(sample)/original.realm").path)
+    let lines = info.split(separator: "\n").map(String.init)
+    let tableLines = lines.drop { $0 != "tables:" }.dropFirst()
+    var names: [String] = []
+    for line in tableLines {
+      // "  name: 6 objects, 1 columns, pk id"
+      guard let colon = line.range(of: ": ", options: .backwards) else { continue }
+      let name = line[..<colon.lowerBound].trimmingCharacters(in: .whitespaces)
+      let parts = line[colon.upperBound...].components(separatedBy: ", ")
+      names.append(name)
+      let table = try #require(file.group.table(named: name), "\(name)")
+      // Realm's upgrade to format 23 empties asymmetric tables (§6.15); info.txt is after it.
+      let emptiedByUpgrade = table.type == .topLevelAsymmetric && file.group.fileFormat < 23
+      #expect(parts[0] == "\(emptiedByUpgrade ? 0 : table.objectCount) objects", "\(name)")
+      #expect(parts[1] == "\(table.publicColumns.count) columns", "\(name)")
+      let pk = table.primaryKey.flatMap { table.column(key: $0)?.name }
+      #expect((parts.count > 2 ? String(parts[2].dropFirst(3)) : nil) == pk, "\(name)")
+    }
+    #expect(Set(names) == Set(file.group.tables.map(\.name)))
+    if let v = lines.first(where: { $0.hasPrefix("schema_version: ") })?.dropFirst(16) {
+      #expect((try file.group.schemaVersion()).map(String.init) ?? "none" == String(v))
+    }
+  }
+
+  @Test(arguments: [
+    "test__resources__history_migration__client_schema_version_011",
+    "test__resources__history_migration__client_schema_version_012",
+    "test__resources__history_migration__server_schema_version_020", "test__test_flx_metadata_tables_v1",
+  ])
+  func syncHistoryFilesAreReadable(_ sample: String) throws {
+    let file = try RealmFile.open(path: Fixtures.url("realm-core-samples/\(sample)/original.realm").path)
+    let group = file.group
+    #expect([HistoryType.syncClient, .syncServer].contains(group.historyType))
+    for table in group.tables {
+      var n = 0
+      try group.forEachObject(in: table) { _, _ in n += 1 }
+      #expect(n == table.objectCount)
+    }
+    _ = try group.schema()
+    #expect(group.check().isEmpty)
+  }
+}
+
+@Suite struct ReaderAccessTests {
+  /// Lookup by key finds every object with the values iteration gives (compact and general
+  /// cluster forms, inner nodes of depth 1 and 2, cluster shift 2 and 8).
+  @Test(arguments: ReadableFixture.all.filter { !$0.realm.hasPrefix("person-") })
+  func lookupByKeyMatchesIteration(_ fixture: ReadableFixture) throws {
+    let group = try fixture.open().group
+    for table in group.tables {
+      var keys: [Int64] = []
+      try group.forEachObject(in: table) { key, values in
+        keys.append(key)
+        let found = try #require(try group.object(in: table, key: key), "\(table.name) \(key)")
+        #expect(String(describing: found) == String(describing: values), "\(table.name) \(key)")
+      }
+      if let last = keys.last, last < Int64.max {
+        #expect(try group.object(in: table, key: last + 1) == nil)
+      }
+    }
+  }
+
+  @Test func skipPassesOverLeadingObjects() throws {
+    let group = try ReadableFixture(realm: "alltypes/before.realm").open().group
+    let table = try #require(group.table(forClass: "AllTypes"))
+    var all: [Int64] = []
+    try group.forEachObject(in: table) { key, _ in all.append(key) }
+    for skip in [0, 1, 255, 256, 257, 599, 600, 10_000] {
+      var keys: [Int64] = []
+      try group.forEachObject(in: table, skip: skip) { key, _ in keys.append(key) }
+      #expect(keys == Array(all.dropFirst(skip)), "skip \(skip)")
+    }
+  }
+
+  @Test func clusterShiftIsInferredForTestBuildFiles() throws {
+    // Written by a Realm Core test build with clusters of 4 (§5.2): 40 objects in a depth-2 tree.
+    let group = try ReadableFixture(realm: "realm-core-samples/test__test_upgrade_database_4_23/original.realm").open().group
+    let table = try #require(group.table(named: "table"))
+    var keys: [Int64] = []
+    try group.forEachObject(in: table) { key, _ in keys.append(key) }
+    #expect(keys == Array(0..<40))
+  }
+
+  @Test func unknownClassIsAnError() throws {
+    let group = try ReadableFixture(realm: "embedded/before.realm").open().group
+    #expect(group.objectCount(ofClass: "Contact") == 60)
+    #expect(group.objectCount(ofClass: "Nope") == nil)
+    #expect(throws: FormatError.self) { try group.forEachObject(ofClass: "Nope") { _, _ in } }
   }
 }

@@ -1,3 +1,5 @@
+import RealmStorage
+
 /// `realmctl compact FILE`: rewrite a Realm file without free space.
 public struct CompactCommand: Command {
   /// The checked arguments of one run.
@@ -36,8 +38,8 @@ public struct CompactCommand: Command {
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
     let options = options(invocation)
     try InputFiles.requireReadableFile(options.file)
-    // WIRING (lead): write the compacted copy with RealmStorage and rename it over the file
-    // under the Realm lock; print the sizes before and after.
-    throw RealmCtlError.notWired(spec.name)
+    let (before, after) = try RealmCompaction.compact(path: options.file)
+    try context.standardOutput.writeLine("Compacted \(options.file): \(before) -> \(after) bytes")
+    return .success
   }
 }

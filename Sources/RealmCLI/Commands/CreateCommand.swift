@@ -1,3 +1,6 @@
+import RealmJSON
+import RealmStorage
+
 /// `realmctl create OUT --schema SCHEMA.json [--data DATA.jsonl] [--schema-version N]`.
 public struct CreateCommand: Command {
   /// The checked arguments of one run.
@@ -9,7 +12,7 @@ public struct CreateCommand: Command {
     /// The canonical JSON Lines data, when given.
     public var data: String?
     /// The schema version to record (default 0).
-    public var schemaVersion: Int
+    public var schemaVersion: Int?
   }
 
   /// Creates the command.
@@ -39,8 +42,8 @@ public struct CreateCommand: Command {
           "data", valueName: "data",
           help: "Objects to insert, as canonical JSON Lines (as printed by 'dump --format jsonl')."),
         .option(
-          "schema-version", valueName: "n", type: .integer(minimum: 0), default: "0",
-          help: "The schema version of the new file."),
+          "schema-version", valueName: "n", type: .integer(minimum: 0),
+          help: "The schema version of the new file (default: the schema JSON's 'schemaVersion')."),
       ])
   }
 
@@ -48,7 +51,7 @@ public struct CreateCommand: Command {
   public func options(_ invocation: ParsedInvocation) -> Options {
     Options(
       output: invocation.string("out") ?? "", schema: invocation.string("schema") ?? "",
-      data: invocation.string("data"), schemaVersion: invocation.integer("schema-version") ?? 0)
+      data: invocation.string("data"), schemaVersion: invocation.integer("schema-version"))
   }
 
   /// Runs the command.
@@ -57,9 +60,24 @@ public struct CreateCommand: Command {
     try InputFiles.requireReadableFile(options.schema)
     if let data = options.data { try InputFiles.requireReadableFile(data) }
     try InputFiles.requireAbsent(options.output)
-    // WIRING (lead): parse the schema (RealmJSON), stream the data lines into a new file
-    // (RealmStorage writer), write atomically (temporary file + rename, failing with 73 if
-    // the output appeared meanwhile).
-    throw RealmCtlError.notWired(spec.name)
+    var schema: Schema
+    do {
+      schema = try SchemaJSON.decode(try InputFiles.contents(of: options.schema))
+    } catch let e as CanonicalDecodingError {
+      throw RealmCtlError(.invalidInput, path: options.schema, "'\(options.schema)' is not a valid schema: \(e)")
+    }
+    if let version = options.schemaVersion { schema.schemaVersion = Int64(version) }
+    let summary: RealmFileCreator.Summary
+    do {
+      summary = try RealmFileCreator.create(output: options.output, schema: schema, dataPath: options.data)
+    } catch let e as StorageError where e.code == .unsupported {
+      throw RealmCtlError(.cannotCreateOutput, path: options.output, e.detail)
+    }
+    let counts = schema.classes.filter { !$0.isEmbedded }.map { "\($0.name) \(summary.perClass[$0.name] ?? 0)" }
+    try context.standardOutput.writeLine(
+      "Created \(options.output): schema version \(schema.schemaVersion.map(String.init) ?? "none"), "
+        + "\(summary.objects) object\(summary.objects == 1 ? "" : "s")"
+        + (counts.isEmpty ? "" : " (\(counts.joined(separator: ", ")))") + ", \(summary.fileSize) bytes")
+    return .success
   }
 }

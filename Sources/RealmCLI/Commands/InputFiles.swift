@@ -41,3 +41,26 @@ enum InputFiles {
     }
   }
 }
+
+extension InputFiles {
+  /// The bytes of a small input file (plans, schemas); larger than `limit` is refused.
+  static func contents(of path: String, limit: Int = 64 << 20) throws(RealmCtlError) -> [UInt8] {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw RealmCtlError(.unreadable, path: path, "Cannot read '\(path)': \(String(cString: strerror(errno)))") }
+    defer { close(fd) }
+    var out: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw RealmCtlError(.unreadable, path: path, "Cannot read '\(path)': \(String(cString: strerror(errno)))")
+      }
+      if n == 0 { return out }
+      out.append(contentsOf: chunk[0..<n])
+      if out.count > limit {
+        throw RealmCtlError(.invalidInput, path: path, "'\(path)' is larger than \(limit >> 20) MiB")
+      }
+    }
+  }
+}

@@ -1,3 +1,6 @@
+import RealmJSON
+import RealmMigration
+
 /// `realmctl migrate --plan PLAN FILE... [--dry-run] [--backup PATH] [--reset-if-needed] [--json]`.
 public struct MigrateCommand: Command {
   /// The checked arguments of one run.
@@ -27,7 +30,7 @@ public struct MigrateCommand: Command {
       discussion: """
         The plan gives the target schema version, the complete target schema and the \
         steps that lead to each version (rename, add, remove, transform, delete), like \
-        an app's migration block (see docs/MigrationPlan.md). Pending versions are \
+        an app's migration block (see docs/migration-plans.md). Pending versions are \
         applied in order, then the file is reconciled with the target schema: new \
         classes and properties are added, properties missing from the schema are \
         removed with their data. The report gives, per class, what changed and how many \
@@ -89,9 +92,48 @@ public struct MigrateCommand: Command {
         command: spec.name)
     }
     try InputFiles.requireReadableFile(options.plan)
-    // WIRING (lead): decode and validate the plan (RealmMigration), then migrate each file on
-    // its own (missing files are reported per file), print the report (text or --json) and a
-    // summary; return .failure when any file failed, or rethrow when there is one file.
-    throw RealmCtlError.notWired(spec.name)
+    let plan = try PlanDecoder.decode(try InputFiles.contents(of: options.plan))
+    var migrationOptions = MigrationOptions()
+    migrationOptions.dryRun = options.dryRun
+    migrationOptions.backupPath = options.backup
+    migrationOptions.resetIfNeeded = options.resetIfNeeded
+    var json = JSONWriter(indent: 2)
+    json.beginObject()
+    json.key("files")
+    json.beginArray()
+    var failed = 0
+    var firstFailure: ExitCode = .success
+    for file in options.files {
+      do {
+        try InputFiles.requireReadableFile(file)
+        let result = try Migrator.migrate(path: file, plan: plan, options: migrationOptions)
+        if options.json {
+          MigrationReport.json(result, into: &json)
+        } else {
+          try context.standardOutput.writeLine(MigrationReport.text(result))
+        }
+      } catch {
+        // One file: its error is the command's. Several: report it and go on.
+        if options.files.count == 1 && !options.json { throw error }
+        failed += 1
+        let code = try context.reportError(error, subject: options.files.count == 1 ? nil : file)
+        if firstFailure == .success { firstFailure = code }
+        MigrationReport.jsonFailure(
+          file: file, message: RealmCtl.errorMessage(for: error), exitCode: code.rawValue, into: &json)
+      }
+    }
+    json.endArray()
+    json.key("migrated"); json.value(Int64(options.files.count - failed))
+    json.key("failed"); json.value(Int64(failed))
+    json.endObject()
+    if options.json {
+      json.buffer.append(0x0A)
+      try context.standardOutput.write(bytes: json.buffer)
+    } else if options.files.count > 1 {
+      try context.standardOutput.writeLine(
+        "\(options.files.count - failed) of \(options.files.count) files migrated, \(failed) failed")
+    }
+    if failed == 0 { return .success }
+    return options.files.count == 1 ? firstFailure : .failure
   }
 }

@@ -1,3 +1,5 @@
+import RealmMigration
+
 /// `realmctl rename-property FILE CLASS OLD NEW [--schema-version N]`.
 public struct RenamePropertyCommand: Command {
   /// The checked arguments of one run.
@@ -55,9 +57,13 @@ public struct RenamePropertyCommand: Command {
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
     let options = options(invocation)
     try InputFiles.requireReadableFile(options.file)
-    // WIRING (lead): run the renameProperty step (RealmMigration) on the file, committing
-    // atomically under the Realm lock; print "Renamed Person.age to Person.years (schema
-    // version 1 -> 2)" style output.
-    throw RealmCtlError.notWired(spec.name)
+    let result = try Migrator.renameProperty(
+      path: options.file, className: options.className, from: options.oldName, to: options.newName,
+      schemaVersion: options.schemaVersion.map(Int64.init))
+    let from = result.fromVersion.map(String.init) ?? "none"
+    try context.standardOutput.writeLine(
+      "Renamed '\(options.className).\(options.oldName)' to '\(options.className).\(options.newName)' in "
+        + "\(options.file) (schema version \(from) -> \(result.toVersion))")
+    return .success
   }
 }

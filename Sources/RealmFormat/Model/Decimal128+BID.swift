@@ -94,7 +94,8 @@ extension Decimal128 {
     }
     if coefficient > 9_999_999_999_999_999 { coefficient = 0 }
     // Always in range: BID64 exponents are -398...369 and coefficients < 10^16.
-    self = Decimal128(negative: negative, coefficient: UInt128(coefficient), exponent: exponent) ?? .nan
+    self =
+      Decimal128(negative: negative, coefficient: UInt128(coefficient), exponent: exponent) ?? .nan
   }
 
   /// Widens a BID32 decimal (the 4-byte leaf form of format 24, §6.7); Realm's BID32 null
@@ -119,6 +120,40 @@ extension Decimal128 {
       coefficient = x & 0x007F_FFFF
     }
     if coefficient > 9_999_999 { coefficient = 0 }
-    self = Decimal128(negative: negative, coefficient: UInt128(coefficient), exponent: exponent) ?? .nan
+    self =
+      Decimal128(negative: negative, coefficient: UInt128(coefficient), exponent: exponent) ?? .nan
+  }
+}
+
+extension Decimal128 {
+  /// The same value as a BID64 (8-byte leaf form, §6.7), nil when it does not fit exactly
+  /// (coefficient >= 2^53 or exponent outside -398...369). NaNs keep their payload when it fits,
+  /// so Realm's null becomes `0x7C000000000000AA`.
+  public var bid64: UInt64? {
+    let sign: UInt64 = isSignMinus ? 1 << 63 : 0
+    switch parts {
+    case .nan:
+      guard high & 0x0001_FFFF_FFFF_FFFF == 0, low <= 0x0003_FFFF_FFFF_FFFF else { return nil }
+      return (high & 0xFE00_0000_0000_0000) | low
+    case .infinity: return sign | 0x7800_0000_0000_0000
+    case .finite(_, let c, let e):
+      guard c < 1 << 53, e >= -398, e <= 369 else { return nil }
+      return sign | UInt64(e + 398) << 53 | UInt64(c)
+    }
+  }
+
+  /// The same value as a BID32 (4-byte leaf form, §6.7), nil when it does not fit exactly
+  /// (coefficient >= 2^23 or exponent outside -101...90). Realm's null becomes `0x7C0000AA`.
+  public var bid32: UInt32? {
+    let sign: UInt32 = isSignMinus ? 1 << 31 : 0
+    switch parts {
+    case .nan:
+      guard high & 0x0001_FFFF_FFFF_FFFF == 0, low <= 0x000F_FFFF else { return nil }
+      return UInt32(truncatingIfNeeded: high >> 32) & 0xFE00_0000 | UInt32(low)
+    case .infinity: return sign | 0x7800_0000
+    case .finite(_, let c, let e):
+      guard c < 1 << 23, e >= -101, e <= 90 else { return nil }
+      return sign | UInt32(e + 101) << 23 | UInt32(c)
+    }
   }
 }

@@ -26,7 +26,9 @@ extension Decimal128 {
   }
 
   /// True when both are numbers of equal value, or both NaN with the same bits.
-  public func isNumericallyEqual(to other: Decimal128) -> Bool { compareNumerically(to: other) == 0 }
+  public func isNumericallyEqual(to other: Decimal128) -> Bool {
+    compareNumerically(to: other) == 0
+  }
 
   /// Compares c1*10^e1 with c2*10^e2 (both coefficients non-zero, < 10^34).
   private static func compareMagnitudes(_ c1: UInt128, _ e1: Int, _ c2: UInt128, _ e2: Int) -> Int {

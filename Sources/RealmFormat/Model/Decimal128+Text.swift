@@ -21,40 +21,81 @@ extension Decimal128 {
       out.append(contentsOf: [0x49, 0x6E, 0x66])  // Inf
     case .finite(let negative, let coefficient, let exponent):
       if negative { out.append(UInt8(ascii: "-")) }
-      var digits: [UInt8] = []
-      digits.reserveCapacity(34)
-      var c = coefficient
-      repeat {
-        let (q, r) = c.quotientAndRemainder(dividingBy: 10)
-        digits.append(0x30 + UInt8(truncatingIfNeeded: r))
-        c = q
-      } while c > 0
-      digits.reverse()
-      let n = digits.count
-      let adjusted = exponent + n - 1
-      if exponent <= 0 && adjusted >= -6 {
-        if exponent == 0 {
-          out.append(contentsOf: digits)
-        } else if -exponent < n {
-          out.append(contentsOf: digits[0..<(n + exponent)])
-          out.append(UInt8(ascii: "."))
-          out.append(contentsOf: digits[(n + exponent)...])
-        } else {
-          out.append(UInt8(ascii: "0"))
-          out.append(UInt8(ascii: "."))
-          out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: -exponent - n))
-          out.append(contentsOf: digits)
-        }
-      } else {
-        out.append(digits[0])
-        if n > 1 {
-          out.append(UInt8(ascii: "."))
-          out.append(contentsOf: digits[1...])
-        }
-        out.append(UInt8(ascii: "E"))
-        out.append(adjusted < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
-        out.append(contentsOf: Array(String(adjusted.magnitude).utf8))
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
+        let n = Decimal128.writeDigits(coefficient, to: buffer)
+        Decimal128.layOut(
+          UnsafeBufferPointer(rebasing: buffer[0..<n]), exponent: exponent, to: &out)
       }
+    }
+  }
+
+  /// Writes the decimal digits of `value` (< 10^34) to the start of `buffer`; returns their
+  /// count. Works in two 64-bit halves of 19 digits: 128-bit division per digit is slow.
+  private static func writeDigits(_ value: UInt128, to buffer: UnsafeMutableBufferPointer<UInt8>)
+    -> Int
+  {
+    let tenTo19: UInt64 = 10_000_000_000_000_000_000
+    let (high, low) = value.quotientAndRemainder(dividingBy: UInt128(tenTo19))
+    var count = 0
+    func put(_ v: UInt64, minimumDigits: Int) {
+      var tmp: (UInt64, UInt64, UInt64) = (0, 0, 0)
+      withUnsafeMutableBytes(of: &tmp) { raw in
+        var x = v
+        var k = 0
+        repeat {
+          raw[23 - k] = 0x30 + UInt8(truncatingIfNeeded: x % 10)
+          x /= 10
+          k += 1
+        } while x > 0 || k < minimumDigits
+        for i in (24 - k)..<24 {
+          buffer[count] = raw[i]
+          count += 1
+        }
+      }
+    }
+    if high > 0 {
+      put(UInt64(truncatingIfNeeded: high), minimumDigits: 1)
+      put(UInt64(truncatingIfNeeded: low), minimumDigits: 19)
+    } else {
+      put(UInt64(truncatingIfNeeded: low), minimumDigits: 1)
+    }
+    return count
+  }
+
+  /// Plain notation when the exponent is <= 0 and the adjusted exponent >= -6, else scientific.
+  private static func layOut(
+    _ digits: UnsafeBufferPointer<UInt8>, exponent: Int, to out: inout [UInt8]
+  ) {
+    let n = digits.count
+    let adjusted = exponent + n - 1
+    if exponent <= 0 && adjusted >= -6 {
+      if exponent == 0 {
+        out.append(contentsOf: digits)
+      } else if -exponent < n {
+        out.append(contentsOf: digits[0..<(n + exponent)])
+        out.append(UInt8(ascii: "."))
+        out.append(contentsOf: digits[(n + exponent)...])
+      } else {
+        out.append(UInt8(ascii: "0"))
+        out.append(UInt8(ascii: "."))
+        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: -exponent - n))
+        out.append(contentsOf: digits)
+      }
+    } else {
+      out.append(digits[0])
+      if n > 1 {
+        out.append(UInt8(ascii: "."))
+        out.append(contentsOf: digits[1...])
+      }
+      out.append(UInt8(ascii: "E"))
+      out.append(adjusted < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+      var magnitude = adjusted.magnitude
+      var exponentDigits: [UInt8] = []
+      repeat {
+        exponentDigits.append(0x30 + UInt8(truncatingIfNeeded: magnitude % 10))
+        magnitude /= 10
+      } while magnitude > 0
+      out.append(contentsOf: exponentDigits.reversed())
     }
   }
 
@@ -178,6 +219,7 @@ extension Decimal128 {
       }
       if roundDigit > 5 || (roundDigit == 5 && (sticky || c % 2 == 1)) { c += 1 }
     }
-    return Decimal128(negative: negative, coefficient: c, exponent: e) ?? (negative ? .negativeInfinity : .infinity)
+    return Decimal128(negative: negative, coefficient: c, exponent: e)
+      ?? (negative ? .negativeInfinity : .infinity)
   }
 }

@@ -109,7 +109,9 @@ extension Timestamp {
       guard digits > 0 else { return nil }
       for _ in digits..<9 { nanos *= 10 }
     }
-    guard i == b.count - 1, b[i] == UInt8(ascii: "Z") || b[i] == UInt8(ascii: "z") else { return nil }
+    guard i == b.count - 1, b[i] == UInt8(ascii: "Z") || b[i] == UInt8(ascii: "z") else {
+      return nil
+    }
     let days = Timestamp.daysSinceEpoch(year: y, month: mo, day: d)
     var secs = days * 86_400 + h * 3600 + mi * 60 + s
     if secs < 0 && nanos > 0 {

@@ -44,6 +44,11 @@ public struct ArrayNode: Sendable {
     guard i >= 0, i < header.count else {
       throw FormatError.corrupt("index \(i) out of range for node at \(ref) with \(header.count) elements", at: ref.rawValue)
     }
+    // Packed reads assume a bit-packed payload; a blob or fixed-width node read as integers
+    // must still stay inside its payload (i < 2^24 and width <= 64: no overflow).
+    if header.widthType != .bits, ((i + 1) * header.width + 7) >> 3 > header.payloadSize {
+      throw FormatError.corrupt("node at \(ref) is not an integer array", at: ref.rawValue)
+    }
   }
 
   /// Element `i` as a signed integer (widths 1, 2, 4 unsigned; 8-64 two's complement).

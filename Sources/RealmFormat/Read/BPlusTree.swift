@@ -11,15 +11,19 @@ struct BPlusTree: Sendable {
   /// The walk is bounded by depth and by a visit budget (no valid tree has more nodes than the
   /// file has 8-byte words), so cycles and shared subtrees end in an error, not a hang.
   func forEachLeaf(root: Ref, _ body: (ArrayNode) throws(FormatError) -> Void) throws(FormatError) {
-    var budget = reader.count / 8 + 1
-    try visit(root, level: 0, budget: &budget, body)
+    try forEachLeaf(root: root, budget: DecodeBudget(embeddedObjects: 0, nodes: reader.count / 8 + 1), body)
   }
 
-  private func visit(_ ref: Ref, level: Int, budget: inout Int, _ body: (ArrayNode) throws(FormatError) -> Void) throws(FormatError) {
-    budget -= 1
-    guard budget >= 0 else { throw FormatError.limit("B+-tree walk visits more nodes than the file can hold (cycle?)", at: ref.rawValue) }
+  /// Calls `body` with every leaf, charging every node visited to `budget`.
+  func forEachLeaf(root: Ref, budget: DecodeBudget, _ body: (ArrayNode) throws(FormatError) -> Void) throws(FormatError) {
+    try visit(root, level: 0, budget: budget, body)
+  }
+
+  private func visit(_ ref: Ref, level: Int, budget: DecodeBudget, _ body: (ArrayNode) throws(FormatError) -> Void) throws(FormatError) {
+    budget.nodes -= 1
+    guard budget.nodes >= 0 else { throw FormatError.limit("B+-tree walk visits more nodes than the file can hold (cycle?)", at: ref.rawValue) }
     guard level <= limits.maxDepth else { throw FormatError.limit("B+-tree deeper than \(limits.maxDepth)", at: ref.rawValue) }
-    let node = try ArrayNode(reader, ref)
+    let node = try ArrayNode(elements: reader, ref)
     guard node.isInner else {
       try body(node)
       return
@@ -30,18 +34,7 @@ struct BPlusTree: Sendable {
     for i in 1..<(node.count - 1) {
       let child = try node.ref(i)
       guard !child.isNull else { throw FormatError.corrupt("inner B+-tree node at \(ref) has a null child \(i)", at: ref.rawValue) }
-      try visit(child, level: level + 1, budget: &budget, body)
+      try visit(child, level: level + 1, budget: budget, body)
     }
-  }
-
-  /// The total number of elements of the tree at `root`: a leaf's size, or an inner node's
-  /// tagged total (last slot).
-  func elementCount(root: Ref) throws(FormatError) -> Int {
-    let node = try ArrayNode(reader, root)
-    guard node.isInner else { return node.count }
-    guard node.hasRefs, node.count >= 3 else {
-      throw FormatError.corrupt("inner B+-tree node at \(root) has \(node.count) slots, expected at least 3", at: root.rawValue)
-    }
-    return try checkedInt(try node.tagged(node.count - 1), "B+-tree element count")
   }
 }

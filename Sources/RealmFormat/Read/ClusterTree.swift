@@ -20,7 +20,7 @@ struct ClusterLeaf: Sendable {
       keys = nil
       count = try checkedInt(n, "cluster object count")
     case .ref(let r):
-      let k = try ArrayNode(node.reader, r)
+      let k = try ArrayNode(elements: node.reader, r)
       try k.requirePlainIntegers("a cluster key array")
       keys = k
       count = k.count
@@ -70,18 +70,22 @@ struct ClusterTree: Sendable {
 
   /// Calls `body` for every leaf of the tree at `root`, in key order.
   func forEachLeaf(root: Ref, _ body: (ClusterLeaf) throws(FormatError) -> Void) throws(FormatError) {
-    var budget = visitBudget
-    try visit(root, offset: 0, expectedDepth: nil, level: 0, budget: &budget, body)
+    try forEachLeaf(root: root, budget: DecodeBudget(embeddedObjects: 0, nodes: visitBudget), body)
+  }
+
+  /// Calls `body` for every leaf, charging every node visited to `budget`.
+  func forEachLeaf(root: Ref, budget: DecodeBudget, _ body: (ClusterLeaf) throws(FormatError) -> Void) throws(FormatError) {
+    try visit(root, offset: 0, expectedDepth: nil, level: 0, budget: budget, body)
   }
 
   private func visit(
-    _ ref: Ref, offset: UInt64, expectedDepth: Int?, level: Int, budget: inout Int,
+    _ ref: Ref, offset: UInt64, expectedDepth: Int?, level: Int, budget: DecodeBudget,
     _ body: (ClusterLeaf) throws(FormatError) -> Void
   ) throws(FormatError) {
-    budget -= 1
-    guard budget >= 0 else { throw FormatError.limit("cluster tree walk visits more nodes than the file can hold (cycle?)", at: ref.rawValue) }
+    budget.nodes -= 1
+    guard budget.nodes >= 0 else { throw FormatError.limit("cluster tree walk visits more nodes than the file can hold (cycle?)", at: ref.rawValue) }
     guard level <= limits.maxDepth else { throw FormatError.limit("cluster tree deeper than \(limits.maxDepth)", at: ref.rawValue) }
-    let node = try ArrayNode(reader, ref)
+    let node = try ArrayNode(elements: reader, ref)
     guard node.hasRefs, node.count >= 1 else {
       throw FormatError.corrupt("cluster node at \(ref) is not a has-refs array", at: ref.rawValue)
     }
@@ -99,7 +103,7 @@ struct ClusterTree: Sendable {
     for i in 0..<inner.childCount {
       try visit(
         try node.ref(i &+ 3), offset: offset &+ inner.childOffset(i), expectedDepth: inner.depth - 1,
-        level: level + 1, budget: &budget, body)
+        level: level + 1, budget: budget, body)
     }
   }
 
@@ -109,7 +113,7 @@ struct ClusterTree: Sendable {
     var offset: UInt64 = 0
     let target = UInt64(bitPattern: key)
     for _ in 0...limits.maxDepth {
-      let node = try ArrayNode(reader, ref)
+      let node = try ArrayNode(elements: reader, ref)
       guard node.hasRefs, node.count >= 1 else {
         throw FormatError.corrupt("cluster node at \(ref) is not a has-refs array", at: ref.rawValue)
       }
@@ -159,7 +163,7 @@ struct InnerClusterNode: Sendable {
         throw FormatError.corrupt("inner cluster node at \(node.ref) has depth \(depth), too deep for compact offsets", at: node.ref.rawValue)
       }
     } else {
-      let o = try ArrayNode(node.reader, offRef)
+      let o = try ArrayNode(elements: node.reader, offRef)
       try o.requirePlainIntegers("a cluster offset array")
       guard o.count == childCount else {
         throw FormatError.corrupt("inner cluster node at \(node.ref) has \(childCount) children but \(o.count) offsets", at: node.ref.rawValue)

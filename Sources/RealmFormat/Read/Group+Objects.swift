@@ -3,8 +3,10 @@ extension Group {
   /// Calls `body` with the key and the property values (public columns in spec order) of
   /// every object of `table`, in ascending key order.
   ///
-  /// Streams leaf by leaf: column accessors are built once per cluster leaf and values are
-  /// decoded in place from the file. Links become ``RealmValue/link(_:)`` (null when they
+  /// Streams leaf by leaf: column accessors are built once per cluster leaf, and the values of
+  /// up to 256 objects at a time are decoded column by column straight from the mapping
+  /// before those objects are passed on, so memory stays flat in the size of the table. A
+  /// damaged value throws before the objects of its batch are delivered. Links become ``RealmValue/link(_:)`` (null when they
   /// point to a tombstone), links to embedded objects become ``RealmValue/embedded(_:)`` with
   /// the object inline.
   ///
@@ -19,6 +21,8 @@ extension Group {
     var remainingSkip = max(skip, 0)
     var values: [RealmValue] = []
     values.reserveCapacity(plans.count)
+    let budget = makeBudget()
+    var columns = [[RealmValue]](repeating: [], count: plans.count)
     var bodyError: (any Error)?
     do {
       try clusterTree.forEachLeaf(root: table.clusterRoot) { (leaf) throws(FormatError) in
@@ -29,15 +33,23 @@ extension Group {
         let cursors = try self.cursors(leaf, plans)
         let first = remainingSkip
         remainingSkip = 0
-        for row in first..<leaf.count {
-          values.removeAll(keepingCapacity: true)
-          var budget = embeddedBudget
-          try rowValues(cursors, plans, row: row, depth: 0, budget: &budget, into: &values)
-          do {
-            try body(leaf.key(row), values)
-          } catch {
-            bodyError = error
-            throw FormatError(.corrupt, "iteration stopped by its caller")
+        // Column by column, one dispatch per column and batch rather than per value; batches
+        // of at most 256 rows keep memory bounded even for a hostile leaf of 2^24 objects.
+        for start in stride(from: first, to: leaf.count, by: Group.rowBatch) {
+          let rows = start..<min(start + Group.rowBatch, leaf.count)
+          for c in 0..<cursors.count {
+            columns[c].removeAll(keepingCapacity: true)
+            try appendColumn(cursors[c], plans[c], rows: rows, budget: budget, into: &columns[c])
+          }
+          for (n, row) in rows.enumerated() {
+            values.removeAll(keepingCapacity: true)
+            for c in 0..<columns.count { values.append(columns[c][n]) }
+            do {
+              try body(leaf.key(row), values)
+            } catch {
+              bodyError = error
+              throw FormatError(.corrupt, "iteration stopped by its caller")
+            }
           }
         }
       }
@@ -51,11 +63,13 @@ extension Group {
   /// when `table` has no such object.
   public func object(in table: Table, key: Int64) throws(FormatError) -> [RealmValue]? {
     guard let index = tableIndex(table) else { throw FormatError.corrupt("table '\(table.name)' is not part of this group") }
-    var budget = embeddedBudget
-    return try objectValues(tableIndex: index, key: key, depth: 0, budget: &budget)
+    return try objectValues(tableIndex: index, key: key, depth: 0, budget: makeBudget())
   }
 
   // MARK: - Internals
+
+  /// Rows decoded together (the cluster size of release builds of Realm).
+  static let rowBatch = 256
 
   /// Position of `table` in ``tables``.
   func tableIndex(_ table: Table) -> Int? {
@@ -63,9 +77,10 @@ extension Group {
     return i
   }
 
-  /// How many embedded objects one top-level object may expand: in a valid file every embedded
-  /// object has one parent, so more means a cycle or shared children (hostile file).
-  var embeddedBudget: Int { embeddedObjectTotal &+ 1 }
+  /// The work bounds of one pass over a table (see ``DecodeBudget``).
+  func makeBudget() -> DecodeBudget {
+    DecodeBudget(embeddedObjects: embeddedObjectTotal &+ 1, nodes: reader.count / 8 + 1)
+  }
 
   /// A column's leaf in one cluster: a value leaf or the per-object collection refs.
   enum Cursor {
@@ -74,7 +89,7 @@ extension Group {
   }
 
   /// Builds the column accessors of one cluster leaf.
-  func cursors(_ leaf: ClusterLeaf, _ plans: [ColumnPlan]) throws(FormatError) -> [Cursor] {
+  func cursors(_ leaf: ClusterLeaf, _ plans: [ColumnDecodePlan]) throws(FormatError) -> [Cursor] {
     var out: [Cursor] = []
     out.reserveCapacity(plans.count)
     for plan in plans {
@@ -101,33 +116,68 @@ extension Group {
 
   /// Appends the values of row `row` to `out`.
   func rowValues(
-    _ cursors: [Cursor], _ plans: [ColumnPlan], row: Int, depth: Int, budget: inout Int,
+    _ cursors: [Cursor], _ plans: [ColumnDecodePlan], row: Int, depth: Int, budget: DecodeBudget,
     into out: inout [RealmValue]
   ) throws(FormatError) {
     for c in 0..<cursors.count {
       switch cursors[c] {
       case .scalar(let leaf):
-        out.append(try value(leaf, row, target: plans[c].target, depth: depth, budget: &budget) ?? .null)
+        out.append(try value(leaf, row, target: plans[c].target, depth: depth, budget: budget) ?? .null)
       case .collection(let refs):
-        out.append(try collection(refs, row, plans[c], depth: depth, budget: &budget))
+        out.append(try collection(refs, row, plans[c], depth: depth, budget: budget))
+      }
+    }
+  }
+
+  /// Appends the values of `rows` of one column leaf to `out`.
+  func appendColumn(
+    _ cursor: Cursor, _ plan: ColumnDecodePlan, rows: Range<Int>, budget: DecodeBudget, into out: inout [RealmValue]
+  ) throws(FormatError) {
+    out.reserveCapacity(rows.count)
+    switch cursor {
+    case .collection(let refs):
+      for row in rows { out.append(try collection(refs, row, plan, depth: 0, budget: budget)) }
+    case .scalar(let leaf):
+      switch leaf {
+      case .int(let l):
+        for row in rows { out.append(l.value(row).map { .int($0) } ?? .null) }
+      case .string(let l, let nullable):
+        for row in rows {
+          if let b = try l.bytes(row) {
+            out.append(.string(String(decoding: b, as: UTF8.self)))
+          } else {
+            out.append(nullable ? .null : .string(""))
+          }
+        }
+      case .floating(let l):
+        for row in rows { out.append(l.value(row)) }
+      default:
+        for row in rows { out.append(try value(leaf, row, target: plan.target, depth: 0, budget: budget) ?? .null) }
       }
     }
   }
 
   /// The values of one object, found by key.
-  func objectValues(tableIndex: Int, key: Int64, depth: Int, budget: inout Int) throws(FormatError) -> [RealmValue]? {
+  func objectValues(tableIndex: Int, key: Int64, depth: Int, budget: DecodeBudget) throws(FormatError) -> [RealmValue]? {
     let table = tables[tableIndex]
     guard let (leaf, row) = try clusterTree.find(root: table.clusterRoot, key: key) else { return nil }
     let plans = columnPlans[tableIndex]
-    let cursors = try cursors(leaf, plans)
+    // Embedded objects are usually looked up in key order: reuse the last leaf's accessors.
+    let cursors: [Cursor]
+    if let cached = budget.leafCursors[tableIndex], cached.leaf == leaf.node.ref {
+      cursors = cached.cursors
+    } else {
+      cursors = try self.cursors(leaf, plans)
+      budget.leafCursors[tableIndex] = (leaf.node.ref, cursors)
+    }
     var values: [RealmValue] = []
     values.reserveCapacity(plans.count)
-    try rowValues(cursors, plans, row: row, depth: depth, budget: &budget, into: &values)
+    try rowValues(cursors, plans, row: row, depth: depth, budget: budget, into: &values)
     return values
   }
 
   /// Element `i` of `leaf`; nil for a link to a tombstone (unresolved, §4.9).
-  func value(_ leaf: ValueLeaf, _ i: Int, target: Int?, depth: Int, budget: inout Int) throws(FormatError) -> RealmValue? {
+  func value(_ leaf: ValueLeaf, _ i: Int, target: Int?, depth: Int, budget: DecodeBudget) throws(FormatError) -> RealmValue? {
     switch leaf {
     case .int(let l):
       guard let v = l.value(i) else { return .null }
@@ -160,37 +210,37 @@ extension Group {
       guard let b = l.bytes(i), let id = RealmUUID(bytes: b) else { return .null }
       return .uuid(id)
     case .mixed(let l):
-      return try mixedValue(l, i, target: target, depth: depth, budget: &budget)
+      return try mixedValue(l, i, target: target, depth: depth, budget: budget)
     case .link(let n, let plusOne):
       let raw = n.uncheckedGet(i)
       if plusOne && raw == 0 { return .null }
       let key = plusOne ? raw &- 1 : raw
-      return try link(target: target, key: key, depth: depth, budget: &budget)
+      return try link(target: target, key: key, depth: depth, budget: budget)
     case .typedLink(let n):
       let t = n.uncheckedGet(i &* 2)
       let k = n.uncheckedGet(i &* 2 &+ 1)
       if t == 0 { return .null }
-      return try typedLink(tableKey: (t &- 1) & 0x7FFF_FFFF, key: k &- 1, depth: depth, budget: &budget)
+      return try typedLink(tableKey: (t &- 1) & 0x7FFF_FFFF, key: k &- 1, depth: depth, budget: budget)
     }
   }
 
   /// A mixed element, nested collections and links resolved.
-  func mixedValue(_ leaf: MixedLeaf, _ i: Int, target: Int?, depth: Int, budget: inout Int) throws(FormatError) -> RealmValue? {
+  func mixedValue(_ leaf: MixedLeaf, _ i: Int, target: Int?, depth: Int, budget: DecodeBudget) throws(FormatError) -> RealmValue? {
     switch try leaf.element(i) {
     case .value(let v): return v
     case .link(let key):
       guard target != nil else { return .null }
-      return try link(target: target, key: key, depth: depth, budget: &budget)
+      return try link(target: target, key: key, depth: depth, budget: budget)
     case .typedLink(let tableKey, let key):
-      return try typedLink(tableKey: tableKey & 0xFFFF_FFFF, key: key, depth: depth, budget: &budget)
+      return try typedLink(tableKey: tableKey & 0xFFFF_FFFF, key: key, depth: depth, budget: budget)
     case .list(let ref):
       if ref.isNull { return .list([]) }
       try checkNesting(depth, ref)
-      return .list(try elements(ref, kind: .mixed, nullable: true, target: nil, depth: depth + 1, budget: &budget))
+      return .list(try elements(ref, kind: .mixed, nullable: true, target: nil, depth: depth + 1, budget: budget))
     case .dictionary(let ref):
       if ref.isNull { return .dictionary([]) }
       try checkNesting(depth, ref)
-      return .dictionary(try dictionary(ref, intKeys: false, target: nil, depth: depth + 1, budget: &budget))
+      return .dictionary(try dictionary(ref, intKeys: false, target: nil, depth: depth + 1, budget: budget))
     }
   }
 
@@ -201,17 +251,17 @@ extension Group {
   }
 
   /// A link to object `key` of the table at `target`; embedded targets are expanded inline.
-  func link(target: Int?, key: Int64, depth: Int, budget: inout Int) throws(FormatError) -> RealmValue? {
+  func link(target: Int?, key: Int64, depth: Int, budget: DecodeBudget) throws(FormatError) -> RealmValue? {
     if key < 0 { return nil }  // tombstone (unresolved link)
     guard let target else { throw FormatError.corrupt("a link column has no target table") }
     let table = tables[target]
     guard table.isEmbedded else { return .link(ObjectLink(className: table.linkName, key: key)) }
-    budget -= 1
-    guard budget >= 0 else {
+    budget.embeddedObjects -= 1
+    guard budget.embeddedObjects >= 0 else {
       throw FormatError.limit("embedded objects of one object expand to more objects than the file has (shared or cyclic embedded links)")
     }
     try checkNesting(depth, table.clusterRoot)
-    guard let values = try objectValues(tableIndex: target, key: key, depth: depth + 1, budget: &budget) else {
+    guard let values = try objectValues(tableIndex: target, key: key, depth: depth + 1, budget: budget) else {
       throw FormatError.corrupt("a link points to embedded object \(key) of '\(table.name)', which does not exist")
     }
     let plans = columnPlans[target]
@@ -222,10 +272,32 @@ extension Group {
   }
 
   /// A typed link (mixed, dictionaries of links).
-  func typedLink(tableKey: Int64, key: Int64, depth: Int, budget: inout Int) throws(FormatError) -> RealmValue? {
+  func typedLink(tableKey: Int64, key: Int64, depth: Int, budget: DecodeBudget) throws(FormatError) -> RealmValue? {
     guard let target = tableIndexByKey[tableKey] else {
       throw FormatError.corrupt("a typed link points to table key \(tableKey), which does not exist")
     }
-    return try link(target: target, key: key, depth: depth, budget: &budget)
+    return try link(target: target, key: key, depth: depth, budget: budget)
+  }
+}
+
+extension Group {
+  /// Calls `body` with every object of the Object Store class `className` (top-level or
+  /// embedded), as ``forEachObject(in:skip:_:)`` does.
+  ///
+  /// - Throws: ``FormatError`` (`corrupt`) when the file has no such class, a damaged file's
+  ///   error, or whatever `body` throws.
+  public func forEachObject(
+    ofClass className: String, skip: Int = 0, _ body: (_ key: Int64, _ values: [RealmValue]) throws -> Void
+  ) throws {
+    guard let table = table(forClass: className) else {
+      throw FormatError.corrupt("the file has no class '\(className)'")
+    }
+    try forEachObject(in: table, skip: skip, body)
+  }
+
+  /// The number of objects of the Object Store class `className`, nil when there is no such
+  /// class.
+  public func objectCount(ofClass className: String) -> Int? {
+    table(forClass: className)?.objectCount
   }
 }

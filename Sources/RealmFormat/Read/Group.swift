@@ -8,7 +8,7 @@
 /// - ``init(reader:limits:)``
 /// - ``tables``, ``table(named:)``
 /// - ``schema()``, ``schemaVersion()``
-public struct Group: Sendable {
+public final class Group: Sendable {
   /// One free-list entry (§3.4).
   public struct FreeChunk: Sendable, Hashable {
     /// Start of the chunk.
@@ -46,7 +46,7 @@ public struct Group: Sendable {
   /// Position in ``tables`` by table key.
   let tableIndexByKey: [Int64: Int]
   /// Decoding plans of every table's public columns, by table position.
-  let columnPlans: [[ColumnPlan]]
+  let columnPlans: [[ColumnDecodePlan]]
   /// Objects in embedded tables (bounds inline expansion of embedded objects).
   let embeddedObjectTotal: Int
 
@@ -86,7 +86,7 @@ public struct Group: Sendable {
       embeddedObjectTotal = 0
       return
     }
-    let top = try ArrayNode(reader, header.topRef)
+    let top = try ArrayNode(elements: reader, header.topRef)
     guard top.hasRefs, [3, 5, 7, 9, 10, 11, 12].contains(top.count) else {
       throw FormatError.corrupt("the top array has \(top.count) slots, expected 3, 5, 7, 9, 10, 11 or 12", at: top.ref.rawValue)
     }
@@ -110,8 +110,8 @@ public struct Group: Sendable {
     historySchemaVersion = top.count > 9 ? Int(truncatingIfNeeded: try top.tagged(9)) : 0
     freeList = top.count > 3 ? try Group.readFreeList(top) : []
 
-    let names = try StringLeaf(try top.child(0), isString: true)
-    let slots = try top.child(1)
+    let names = try StringLeaf(try top.element(0), isString: true)
+    let slots = try top.element(1)
     guard slots.hasRefs, slots.count == names.count else {
       throw FormatError.corrupt("the group has \(names.count) table names but \(slots.count) table slots", at: slots.ref.rawValue)
     }
@@ -126,12 +126,12 @@ public struct Group: Sendable {
     self.tables = tables
     tableIndexByKey = byKey
     clusterShift = try Group.inferClusterShift(reader, tables)
-    var plans: [[ColumnPlan]] = []
+    var plans: [[ColumnDecodePlan]] = []
     plans.reserveCapacity(tables.count)
     for table in tables {
-      var p: [ColumnPlan] = []
+      var p: [ColumnDecodePlan] = []
       for column in table.columns where !column.isBacklink {
-        p.append(try ColumnPlan(column, reader: reader, tableIndexByKey: byKey))
+        p.append(try ColumnDecodePlan(column, reader: reader, tableIndexByKey: byKey))
       }
       plans.append(p)
     }
@@ -179,10 +179,10 @@ public struct Group: Sendable {
   /// that child holds exactly `2^(depth * shift)` objects.
   private static func inferClusterShift(_ reader: ByteReader, _ tables: [Table]) throws(FormatError) -> Int {
     for table in tables {
-      let root = try ArrayNode(reader, table.clusterRoot)
+      let root = try ArrayNode(elements: reader, table.clusterRoot)
       guard root.isInner, root.count >= 5, try root.ref(0).isNull else { continue }
       let depth = try root.tagged(1)
-      let first = try root.child(3)
+      let first = try root.element(3)
       let n = try UInt64(Table.clusterObjectCount(reader, first.ref))
       guard depth > 0, depth < 64, n > 0, n & (n - 1) == 0 else { continue }
       let bits = UInt64(n.trailingZeroBitCount)

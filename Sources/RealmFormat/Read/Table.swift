@@ -44,7 +44,7 @@ public struct Table: Sendable {
 extension Table {
   /// Decodes the table top array at `ref` and its spec.
   init(reader: ByteReader, ref: Ref, slot: Int, name: String) throws(FormatError) {
-    let top = try ArrayNode(reader, ref)
+    let top = try ArrayNode(elements: reader, ref)
     // §4.1: 14 slots (12 in formats 10/11); fewer means a pre-core-6 table (Appendix A).
     guard top.hasRefs, top.count >= 12 else {
       throw FormatError.corrupt("table '\(name)' has a top array of \(top.count) slots, expected 12 or more", at: ref.rawValue)
@@ -57,8 +57,13 @@ extension Table {
       throw FormatError.corrupt("table '\(name)' has key \(rawKey), which does not match its slot \(slot)", at: ref.rawValue)
     }
     self.key = key
-    let pk = try top.tagged(11)
-    primaryKey = pk == 0 ? nil : ColKey(rawValue: Int64(bitPattern: pk))
+    // Slot 11: 0 = no primary key, else a tagged ColKey (which may be 0: leaf 0, type Int, tag 0
+    // in table 0); a tagged null ColKey also means none.
+    switch try top.refOrTagged(11) {
+    case .tagged(let v) where v != UInt64(ColKey.null.rawValue): primaryKey = ColKey(rawValue: Int64(bitPattern: v))
+    case .tagged, .null: primaryKey = nil
+    case .ref: throw FormatError.corrupt("table '\(name)' has a ref where its primary key column belongs", at: ref.rawValue)
+    }
     if top.count > 12 {
       let flags = try top.tagged(12)
       guard let t = TableType(rawValue: Int(flags & 3)) else {
@@ -83,7 +88,7 @@ extension Table {
 
   /// Number of objects in the cluster tree at `root` (§5.1, §5.2).
   static func clusterObjectCount(_ reader: ByteReader, _ root: Ref) throws(FormatError) -> Int {
-    let node = try ArrayNode(reader, root)
+    let node = try ArrayNode(elements: reader, root)
     guard node.hasRefs, node.count >= 1 else {
       throw FormatError.corrupt("cluster node at \(root) is not a has-refs array", at: root.rawValue)
     }
@@ -93,25 +98,25 @@ extension Table {
     }
     switch try node.refOrTagged(0) {
     case .tagged(let n): return try checkedInt(n, "object count")
-    case .ref(let r): return try ArrayNode(reader, r).count
+    case .ref(let r): return try ArrayNode(elements: reader, r).count
     case .null: return 0
     }
   }
 
   /// Builds the column list from the spec (table slot 0) and the per-leaf arrays.
   private static func loadColumns(reader: ByteReader, top: ArrayNode, tableName: String) throws(FormatError) -> [Column] {
-    let spec = try top.child(0)
+    let spec = try top.element(0)
     guard spec.hasRefs, spec.count >= 6 else {
       throw FormatError.corrupt("the spec of table '\(tableName)' has \(spec.count) slots, expected 6", at: spec.ref.rawValue)
     }
-    let types = try spec.child(0)
+    let types = try spec.element(0)
     try types.requirePlainIntegers("a spec type array")
     let n = types.count
-    let names = try StringLeaf(try spec.child(1), isString: true)
-    let attrs = try spec.child(2)
+    let names = try StringLeaf(try spec.element(1), isString: true)
+    let attrs = try spec.element(2)
     try attrs.requirePlainIntegers("a spec attribute array")
     try attrs.requireCount(n, "the spec attribute array of '\(tableName)'")
-    let keys = try spec.child(5)
+    let keys = try spec.element(5)
     try keys.requirePlainIntegers("a spec column-key array")
     try keys.requireCount(n, "the spec column-key array of '\(tableName)'")
     let enumKeys = try spec.optionalChild(4)

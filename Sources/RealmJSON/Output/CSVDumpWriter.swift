@@ -44,7 +44,9 @@ public struct CSVDumpWriter: DumpWriter {
     out.append(contentsOf: keyText.buffer)
     for (i, p) in cls.properties.enumerated() {
       out.append(UInt8(ascii: ","))
-      guard i < values.count, let text = cells.text(values[i], inMixed: p.type == .mixed) else { continue }
+      guard i < values.count, let text = cells.text(values[i], inMixed: p.type == .mixed) else {
+        continue
+      }
       appendField(text, quoteEmpty: true)
     }
     out.append(contentsOf: [0x0D, 0x0A])
@@ -56,7 +58,9 @@ public struct CSVDumpWriter: DumpWriter {
   public mutating func finish() throws { try flush() }
 
   private mutating func appendField(_ text: [UInt8], quoteEmpty: Bool) {
-    let needsQuotes = (text.isEmpty && quoteEmpty) || text.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }
+    let needsQuotes =
+      (text.isEmpty && quoteEmpty)
+      || text.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }
     guard needsQuotes else {
       out.append(contentsOf: text)
       return

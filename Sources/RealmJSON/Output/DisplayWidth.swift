@@ -21,12 +21,15 @@ enum DisplayWidth {
 
   private static func isWide(_ v: UInt32) -> Bool {
     (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
-      || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v)
-      || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1FAFF).contains(v) || (0x20000...0x3FFFD).contains(v)
+      || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v)
+      || (0xFF00...0xFF60).contains(v)
+      || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1FAFF).contains(v)
+      || (0x20000...0x3FFFD).contains(v)
   }
 
   private static func isZeroWidth(_ v: UInt32) -> Bool {
-    (0x0300...0x036F).contains(v) || v == 0x200B || v == 0x200C || v == 0x200D || (0xFE00...0xFE0F).contains(v)
+    (0x0300...0x036F).contains(v) || v == 0x200B || v == 0x200C || v == 0x200D
+      || (0xFE00...0xFE0F).contains(v)
   }
 
   /// `s` cut to at most `width` columns, ending with `…` when something was cut.

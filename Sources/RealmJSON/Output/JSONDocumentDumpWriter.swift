@@ -25,7 +25,8 @@ import RealmFormat
 public struct JSONDocumentDumpWriter: DumpWriter {
   private let sink: OutputSink
   private var writer = JSONWriter(indent: 2, capacity: outputChunkSize + 4096)
-  private var encoder = CanonicalEncoder(schema: Schema(schemaVersion: nil, fileFormat: 0, classes: []))
+  private var encoder = CanonicalEncoder(
+    schema: Schema(schemaVersion: nil, fileFormat: 0, classes: []))
   private var current: ObjectSchema?
 
   /// Creates a writer that hands its output to `sink`.

@@ -5,7 +5,8 @@ import RealmFormat
 public struct JSONLinesDumpWriter: DumpWriter {
   private let sink: OutputSink
   private var writer = JSONWriter(indent: 0, capacity: outputChunkSize + 4096)
-  private var encoder = CanonicalEncoder(schema: Schema(schemaVersion: nil, fileFormat: 0, classes: []))
+  private var encoder = CanonicalEncoder(
+    schema: Schema(schemaVersion: nil, fileFormat: 0, classes: []))
   private var current: ObjectSchema?
 
   /// Creates a writer that hands its output to `sink`.

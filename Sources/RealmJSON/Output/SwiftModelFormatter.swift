@@ -116,9 +116,12 @@ public enum SwiftModelFormatter {
 
   /// Swift keywords that cannot be property or class names without backticks.
   static let keywords: Set<String> = [
-    "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init",
-    "inout", "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public",
-    "rethrows", "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue",
+    "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import",
+    "init",
+    "inout", "internal", "let", "open", "operator", "private", "precedencegroup", "protocol",
+    "public",
+    "rethrows", "static", "struct", "subscript", "typealias", "var", "break", "case", "catch",
+    "continue",
     "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return",
     "throw", "switch", "where", "while", "Any", "as", "await", "false", "is", "nil", "self", "Self",
     "super", "throws", "true", "try", "Type", "Protocol",

@@ -45,9 +45,11 @@ public struct TableDumpWriter: DumpWriter {
     pending = []
     widths = nil
     count = 0
-    rightAligned = [true] + objectSchema.properties.map {
-      $0.collection == .single && [.int, .float, .double, .decimal128].contains($0.type)
-    }
+    rightAligned =
+      [true]
+      + objectSchema.properties.map {
+        $0.collection == .single && [.int, .float, .double, .decimal128].contains($0.type)
+      }
     if classIndex > 0 { out += "\n" }
     classIndex += 1
   }
@@ -90,13 +92,16 @@ public struct TableDumpWriter: DumpWriter {
       }
     }
     let minimum = natural.indices.map {
-      min(natural[$0], rightAligned[$0] ? TableDumpWriter.minNumberWidth : TableDumpWriter.minTextWidth)
+      min(
+        natural[$0],
+        rightAligned[$0] ? TableDumpWriter.minNumberWidth : TableDumpWriter.minTextWidth)
     }
     let w = TableDumpWriter.layout(natural: natural, minimum: minimum, total: width)
     widths = w
     var title = cls.name
     if w.count < header.count {
-      title += "  (\(w.count) of \(header.count) columns shown; the others do not fit in \(width) columns)"
+      title +=
+        "  (\(w.count) of \(header.count) columns shown; the others do not fit in \(width) columns)"
     }
     out += cut(title) + "\n"
     writeRow(header, widths: w, header: true)
@@ -115,7 +120,9 @@ public struct TableDumpWriter: DumpWriter {
     var w = Array(natural[0..<shown])
     var sum = w.reduce(0, +) + max(0, shown - 1) * sep
     while sum > total {
-      guard let widest = w.indices.filter({ w[$0] > minimum[$0] }).max(by: { w[$0] < w[$1] }) else { break }
+      guard let widest = w.indices.filter({ w[$0] > minimum[$0] }).max(by: { w[$0] < w[$1] }) else {
+        break
+      }
       w[widest] -= 1
       sum -= 1
     }

@@ -27,6 +27,9 @@ extension Compiler {
   }
 
   func compileBare(_ name: String, _ node: Syntax) throws(ExpressionError.Located) -> Compiled {
+    if name.hasPrefix("$"), name.dropFirst().allSatisfy(\.isNumber), name.count > 1 {
+      throw fail(node, "argument placeholders such as '\(name)' are not supported; write the value itself")
+    }
     if isPredicate { return try ownProperty(name, node) }
     if objectSchema.property(named: name) != nil {
       throw fail(node, "'\(name)' is not a value; write 'old.\(name)' for the property")
@@ -101,10 +104,9 @@ extension Compiler {
   }
 
   func compileAggregate(_ base: Syntax, _ name: String, _ node: Syntax) throws(ExpressionError.Located) -> Compiled {
-    guard name.lowercased() == "count" || name.lowercased() == "size" else {
-      let hint = name.lowercased() == "sum" || name.lowercased() == "avg" || name.lowercased() == "min"
-        || name.lowercased() == "max" ? " (aggregates other than @count are not supported)" : ""
-      throw fail(node, "unknown '@\(name)'; use '@count' or '@size'\(hint)")
+    let lower = name.lowercased()
+    guard lower == "count" || lower == "size" else {
+      return try compileCollectionAggregate(base, lower, node)
     }
     let inner = try compile(base)
     switch inner.type.kind {
@@ -117,6 +119,50 @@ extension Compiler {
       type: ExpressionType(.int, isOptional: inner.type.isOptional),
       evaluate: { (ctx: inout EvaluationContext) throws(EvaluationError) -> RealmValue in
         try PathAccess.length(try eb(&ctx), "@\(name)", column: col)
+      })
+  }
+
+  /// `@min @max @sum @avg` of numbers (and `@min @max` of dates), `@keys @values` of a
+  /// dictionary. Null elements are skipped; `@min`, `@max`, `@avg` of nothing are null.
+  private func compileCollectionAggregate(
+    _ base: Syntax, _ name: String, _ node: Syntax
+  ) throws(ExpressionError.Located) -> Compiled {
+    guard let aggregate = Aggregate(rawValue: name) else {
+      throw fail(node, "unknown '@\(name)'; use @count, @size, @min, @max, @sum, @avg, @keys or @values")
+    }
+    let inner = try compile(base)
+    guard let element = inner.type.elementType else {
+      throw fail(node, "'\(text(node))': '@\(name)' needs a collection, but '\(text(base))' is \(inner.type)")
+    }
+    let type: ExpressionType
+    switch aggregate {
+    case .keys, .values:
+      guard case .dictionary = inner.type.kind else {
+        throw fail(node, "'\(text(node))': '@\(name)' needs a dictionary, but '\(text(base))' is \(inner.type)")
+      }
+      type = ExpressionType(.list(aggregate == .keys ? .string : element), isOptional: inner.type.isOptional)
+    case .min, .max:
+      guard element.isNumeric || element.kind == .date || element.isMixed else {
+        throw fail(node, "'\(text(node))': '@\(name)' needs numbers or dates, but '\(text(base))' holds \(element)")
+      }
+      type = element.optional
+    case .sum, .avg:
+      guard (element.isNumeric && element.kind != .decimal128) || element.isMixed else {
+        throw fail(node, "'\(text(node))': '@\(name)' needs int, float or double values, but '\(text(base))' holds \(element)")
+      }
+      if aggregate == .avg {
+        type = ExpressionType(.double, isOptional: true)
+      } else {
+        type = ExpressionType(element.isMixed ? .mixed : element.kind, isOptional: inner.type.isOptional)
+      }
+    }
+    let eb = inner.evaluate
+    let col = column(node)
+    let zero: RealmValue = element.kind == .double ? .double(0) : element.kind == .float ? .float(0) : .int(0)
+    return Compiled(
+      type: type,
+      evaluate: { (ctx: inout EvaluationContext) throws(EvaluationError) -> RealmValue in
+        try aggregate.apply(try eb(&ctx), zero: zero, column: col)
       })
   }
 
@@ -219,6 +265,44 @@ enum PathAccess {
       throw EvaluationError(
         column: column,
         message: "cannot index \(ValueText.typeName(collection)) with \(ValueText.typeName(key)) \(ValueText.describe(key))")
+    }
+  }
+}
+
+/// The collection aggregates after `@`.
+enum Aggregate: String, Sendable {
+  case min, max, sum, avg, keys, values
+
+  /// The aggregate of `collection`; sums start at `zero` (typed as the elements).
+  func apply(_ collection: RealmValue, zero: RealmValue, column: Int) throws(EvaluationError) -> RealmValue {
+    if collection.isNull { return .null }
+    switch self {
+    case .keys:
+      guard case .dictionary(let entries) = collection else { return .null }
+      return .list(entries.map { .string($0.key) })
+    case .values:
+      guard case .dictionary(let entries) = collection else { return .null }
+      return .list(entries.map(\.value))
+    case .min, .max:
+      var best: RealmValue = .null
+      for item in Logic.elements(collection) where !item.isNull {
+        if best.isNull {
+          best = item
+        } else if let o = ValueComparison.order(item, best), self == .min ? o < 0 : o > 0 {
+          best = item
+        }
+      }
+      return best
+    case .sum, .avg:
+      var total = zero
+      var count = 0
+      for item in Logic.elements(collection) where !item.isNull {
+        total = try Arithmetic.apply(.add, total, item, column: column)
+        count += 1
+      }
+      if self == .sum { return total }
+      guard count > 0, let t = ValueComparison.asDouble(total) else { return .null }
+      return .double(t / Double(count))
     }
   }
 }

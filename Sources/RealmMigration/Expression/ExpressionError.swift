@@ -31,16 +31,21 @@ public struct EvaluationError: Error, Sendable, CustomStringConvertible {
   public var message: String
   /// The resolver's error, when following a link failed.
   public var underlying: (any Error)?
+  /// The object being evaluated, when the caller said (``MigrationExpressionEngine`` does).
+  public var objectKey: Int64?
 
   /// Creates an error.
-  public init(column: Int, message: String, underlying: (any Error)? = nil) {
+  public init(column: Int, message: String, underlying: (any Error)? = nil, objectKey: Int64? = nil) {
     self.column = column
     self.message = message
     self.underlying = underlying
+    self.objectKey = objectKey
   }
 
-  /// `column N: message`.
-  public var description: String { "column \(column): \(message)" }
+  /// `column N: message`, after `object K, ` when the object key is known.
+  public var description: String {
+    (objectKey.map { "object \($0), " } ?? "") + "column \(column): \(message)"
+  }
 }
 
 /// Where a node starts in the source: a byte offset, turned into a character column

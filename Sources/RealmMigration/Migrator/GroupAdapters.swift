@@ -17,7 +17,7 @@ struct GroupSource: MigrationSource {
 }
 
 /// Follows links in expressions over the file's objects (as they were before the migration).
-struct GroupResolver: ObjectResolver {
+struct GroupResolver: ObjectResolver, Sendable {
   let group: Group
 
   func values(of link: ObjectLink) throws -> [RealmValue]? {

@@ -62,10 +62,13 @@ public enum Migrator {
     defer { lock.release() }
     let file = try RealmFile.open(path: path)
     let group = file.group
+    try checkWritable(group, path: path)
     let fileSchema: Schema
     do { fileSchema = try group.schema() } catch { throw StorageError.from(error, path: path) }
+    let engine = MigrationExpressionEngine(environment: options.environment)
+    engine.setResolver(GroupResolver(group: group))
     let planner = MigrationPlanner(
-      expressions: ExpressionBridge(resolver: GroupResolver(group: group), environment: options.environment),
+      expressions: engine,
       decodeDefault: { json, property, jsonPath in
         do {
           return try CanonicalDecoder(schema: plan.targetSchema).decodeValue(json, of: property, line: 0, path: property.name)
@@ -90,7 +93,9 @@ public enum Migrator {
     let program = try planner.program(for: plan, fileSchema: fileSchema)
     if program.isNoOp { return result(.unchanged, program.classes.map { $0.report }) }
 
-    if program.isMetadataOnly, let edits = metadataEdits(program, fileSchema), MetadataEditor.canApply(edits, to: group) {
+    if program.isMetadataOnly, group.fileFormat == FormatConstants.currentFileFormat,
+      let edits = metadataEdits(program, fileSchema), MetadataEditor.canApply(edits, to: group)
+    {
       var reports = program.classes.map { $0.report }
       for i in reports.indices {
         if let t = group.table(forClass: reports[i].renamedFrom ?? reports[i].name) {
@@ -118,6 +123,25 @@ public enum Migrator {
       try MigrationExecutor(program: program, source: source).run(into: BuilderSink<FileNodeSink>(builder))
     } reportsOut: { reports = $0 }
     return result(.rewritten, reports)
+  }
+
+  /// Refuses files whose rewrite would lose something realmctl does not carry over: a sync
+  /// history (the file belongs to a synced realm) or tables that are not Realm classes.
+  static func checkWritable(_ group: Group, path: String) throws {
+    switch group.historyType {
+    case .syncClient, .syncServer:
+      throw MigrationError(
+        .unsupported, "'\(path)' is a synced realm (history type \(group.historyType)); realmctl migrates local realms only")
+    default: break
+    }
+    let foreign = group.tables.map(\.name).filter {
+      !$0.hasPrefix(FormatConstants.classPrefix) && $0 != FormatConstants.metadataTable && !$0.isEmpty
+    }
+    if !foreign.isEmpty {
+      throw MigrationError(
+        .unsupported,
+        "'\(path)' has tables that are not Realm classes (\(foreign.map { "'\($0)'" }.joined(separator: ", "))); realmctl migrates Realm SDK files only")
+    }
   }
 
   /// True when the SDKs would need a migration (or refuse) for this file and plan.

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Musl)
-import Musl
+  import Musl
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 /// Replaces a realm with a completely rewritten file, atomically (for `compact` and full
@@ -46,7 +46,8 @@ public enum AtomicFileReplacement {
       try inject(.write(offset: position, count: bytes.count))
       var done = 0
       while done < bytes.count {
-        let n = pwrite(fd, bytes.baseAddress.map { $0 + done }, bytes.count - done, off_t(position + done))
+        let n = pwrite(
+          fd, bytes.baseAddress.map { $0 + done }, bytes.count - done, off_t(position + done))
         if n < 0 {
           if errno == EINTR { continue }
           throw StorageError.system("pwrite", path: path, errno: errno)
@@ -59,7 +60,9 @@ public enum AtomicFileReplacement {
     func inject(_ op: FaultPoint.Operation) throws(StorageError) {
       defer { operationCount += 1 }
       guard let hook = faultInjection else { return }
-      if case .fail(let code) = hook(FaultPoint(index: operationCount, operation: op, stage: .replacement, isBefore: true)) {
+      if case .fail(let code) = hook(
+        FaultPoint(index: operationCount, operation: op, stage: .replacement, isBefore: true))
+      {
         throw StorageError.system("\(op.name) (injected)", path: path, errno: code)
       }
     }
@@ -90,7 +93,8 @@ public enum AtomicFileReplacement {
       guard let base = buffer.baseAddress else { return -1 }
       return mkstemp(base)
     }
-    let tmpPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let tmpPath = String(
+      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     guard fd >= 0 else { throw StorageError.system("mkstemp", path: path, errno: errno) }
     var renamed = false
     defer {
@@ -104,7 +108,9 @@ public enum AtomicFileReplacement {
     try output.inject(.sync)
     guard fsync(fd) == 0 else { throw StorageError.system("fsync", path: tmpPath, errno: errno) }
     try output.inject(.rename)
-    guard rename(tmpPath, path) == 0 else { throw StorageError.system("rename", path: path, errno: errno) }
+    guard rename(tmpPath, path) == 0 else {
+      throw StorageError.system("rename", path: path, errno: errno)
+    }
     renamed = true
     try syncDirectory(of: path)
   }

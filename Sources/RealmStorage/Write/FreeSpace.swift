@@ -15,10 +15,10 @@ public struct FreeChunk: Sendable, Hashable, CustomStringConvertible {
     self.version = version
   }
 
-  /// One past the last byte.
-  public var end: Int { position + length }
+  /// One past the last byte (for validated chunks; wraps instead of trapping on hostile ones).
+  public var end: Int { position &+ length }
 
-  public var description: String { "[\(position), \(end)) v\(version)" }
+  public var description: String { "\(length) bytes at \(position) (version \(version))" }
 }
 
 /// How a write transaction places new nodes.
@@ -60,7 +60,7 @@ struct SpaceAllocator {
   init(oldFree: [FreeChunk], reuseBelowVersion: UInt64?, appendStart: Int) {
     var reusable: [FreeChunk] = []
     var kept: [FreeChunk] = []
-    for chunk in oldFree {
+    for chunk in oldFree where chunk.length > 0 {
       if let limit = reuseBelowVersion, chunk.version < limit {
         reusable.append(chunk)
       } else {
@@ -140,7 +140,7 @@ struct SpaceAllocator {
   }
 }
 
-/// Sorts, checks and merges free-list entries: every chunk 8-aligned and positive, inside
+/// Sorts, checks and merges free-list entries: every chunk 8-aligned and non-negative, inside
 /// `[24, logicalSize)`, no overlaps; touching chunks with equal versions are merged.
 func normalizeFreeList(
   _ chunks: [FreeChunk], logicalSize: Int
@@ -151,14 +151,19 @@ func normalizeFreeList(
   out.reserveCapacity(sorted.count)
   var previousEnd = 24
   for chunk in sorted {
+    // Empty entries carry no space (Realm's in-memory merging can leave them); drop them.
+    if chunk.length == 0 { continue }
     guard chunk.length > 0, chunk.length & 7 == 0, chunk.position & 7 == 0 else {
       return .failure(.corrupt("free-list entry \(chunk) is not 8-aligned with a positive length"))
     }
     guard chunk.position >= previousEnd else {
-      return .failure(.corrupt("free-list entry \(chunk) overlaps the space before it (ending at \(previousEnd))"))
+      return .failure(
+        .corrupt("free-list entry \(chunk) overlaps the space before it (ending at \(previousEnd))")
+      )
     }
     guard chunk.position <= logicalSize &- chunk.length else {
-      return .failure(.corrupt("free-list entry \(chunk) extends past the logical file size \(logicalSize)"))
+      return .failure(
+        .corrupt("free-list entry \(chunk) extends past the logical file size \(logicalSize)"))
     }
     previousEnd = chunk.end
     if let last = out.last, last.end == chunk.position, last.version == chunk.version {

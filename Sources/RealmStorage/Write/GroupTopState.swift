@@ -68,11 +68,17 @@ struct GroupTopState: Sendable {
     historyRef = size > 8 ? try top.ref(8) : .null
     historySchemaVersion = size > 9 ? try top.tagged(9) : 0
     syncFileIdent = size > 10 ? try top.tagged(10) : 0
-    if size > 11, case .ref(let r) = try top.refOrTagged(11) { evacuationRef = r } else { evacuationRef = .null }
+    if size > 11, case .ref(let r) = try top.refOrTagged(11) {
+      evacuationRef = r
+    } else {
+      evacuationRef = .null
+    }
     freeChunks = try GroupTopState.readFreeList(reader: reader, refs: freeListRefs)
   }
 
-  private static func readFreeList(reader: ByteReader, refs: [Ref]) throws(FormatError) -> [FreeChunk] {
+  private static func readFreeList(reader: ByteReader, refs: [Ref]) throws(FormatError)
+    -> [FreeChunk]
+  {
     guard !refs[0].isNull, !refs[1].isNull else {
       guard refs[0].isNull, refs[1].isNull else {
         throw FormatError.corrupt("only one of the free-list position and length arrays is present")
@@ -94,10 +100,12 @@ struct GroupTopState: Sendable {
       let p = try positions.get(i)
       let l = try lengths.get(i)
       let v = try versions?.get(i) ?? 0
-      guard let position = Int(exactly: p), let length = Int(exactly: l), position >= 0, length >= 0,
+      guard let position = Int(exactly: p), let length = Int(exactly: l), position >= 0,
+        length >= 0,
         v >= 0
       else {
-        throw FormatError.corrupt("free-list entry \(i) (\(p), \(l), \(v)) is negative", at: refs[0].rawValue)
+        throw FormatError.corrupt(
+          "free-list entry \(i) (\(p), \(l), \(v)) is negative", at: refs[0].rawValue)
       }
       chunks.append(FreeChunk(position: position, length: length, version: UInt64(v)))
     }

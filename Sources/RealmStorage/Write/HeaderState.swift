@@ -29,7 +29,8 @@ struct HeaderState: Sendable, Equatable {
       throw FormatError(.notRealmFile, "the file has \(size) bytes, fewer than the 24-byte header")
     }
     guard try reader.uint32(at: 16) == HeaderState.mnemonic else {
-      throw FormatError(.notRealmFile, offset: 16, "the header does not start with the mnemonic 'T-DB'")
+      throw FormatError(
+        .notRealmFile, offset: 16, "the header does not start with the mnemonic 'T-DB'")
     }
     guard size % 8 == 0 else {
       throw FormatError.corrupt("the file size \(size) is not a multiple of 8")
@@ -40,13 +41,15 @@ struct HeaderState: Sendable, Equatable {
     footerTop = nil
     if isStreaming {
       guard size >= 40, try reader.uint64(at: size - 8) == HeaderState.footerCookie else {
-        throw FormatError.corrupt("the header announces a streaming footer but the file ends without one")
+        throw FormatError.corrupt(
+          "the header announces a streaming footer but the file ends without one")
       }
       footerTop = try reader.uint64(at: size - 16)
     }
     let top = currentTop
     guard top & 7 == 0, top < UInt64(size) else {
-      throw FormatError.corrupt("the top ref \(top) is not 8-aligned inside the file of \(size) bytes", at: 0)
+      throw FormatError.corrupt(
+        "the top ref \(top) is not 8-aligned inside the file of \(size) bytes", at: 0)
     }
   }
 }

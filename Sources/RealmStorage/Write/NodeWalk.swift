@@ -23,7 +23,8 @@ struct NodeWalk {
     while let (ref, depth) = stack.popLast() {
       visits += 1
       guard visits <= maxNodes else {
-        throw FormatError.limit("more than \(maxNodes) nodes below \(root): a cycle or shared node", at: ref.rawValue)
+        throw FormatError.limit(
+          "more than \(maxNodes) nodes below \(root): a cycle or shared node", at: ref.rawValue)
       }
       guard depth <= maxDepth else {
         throw FormatError.limit("node tree below \(root) deeper than \(maxDepth)", at: ref.rawValue)
@@ -32,7 +33,8 @@ struct NodeWalk {
       try visit(ref, node.header.byteSize)
       guard node.hasRefs else { continue }
       guard node.header.widthType == .bits else {
-        throw FormatError.corrupt("has-refs node at \(ref) does not use the bit width type", at: ref.rawValue)
+        throw FormatError.corrupt(
+          "has-refs node at \(ref) does not use the bit width type", at: ref.rawValue)
       }
       for i in 0..<node.count {
         let raw = node.uncheckedGet(i)

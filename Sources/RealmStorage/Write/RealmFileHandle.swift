@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Musl)
-import Musl
+  import Musl
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 /// A realm file opened read-write: the descriptor, a read-only mapping of its bytes at open
@@ -24,9 +24,9 @@ final class RealmFileHandle: @unchecked Sendable {
   /// Number of file-changing operations issued so far (the `index` of the next fault point).
   private(set) var operationCount = 0
 
-  init(path: String) throws(StorageError) {
+  init(path: String, readOnly: Bool = false) throws(StorageError) {
     self.path = path
-    let fd = open(path, O_RDWR | O_CLOEXEC)
+    let fd = open(path, (readOnly ? O_RDONLY : O_RDWR) | O_CLOEXEC)
     guard fd >= 0 else { throw StorageError.system("open", path: path, errno: errno) }
     var st = stat()
     guard fstat(fd, &st) == 0 else {
@@ -60,11 +60,14 @@ final class RealmFileHandle: @unchecked Sendable {
   // MARK: - File-changing operations (each a fault point)
 
   /// Writes all of `bytes` at `offset`.
-  func write(_ bytes: UnsafeRawBufferPointer, at offset: Int, stage: CommitStage) throws(StorageError) {
+  func write(_ bytes: UnsafeRawBufferPointer, at offset: Int, stage: CommitStage)
+    throws(StorageError)
+  {
     try around(.write(offset: offset, count: bytes.count), stage) { () throws(StorageError) in
       var done = 0
       while done < bytes.count {
-        let n = pwrite(fd, bytes.baseAddress.map { $0 + done }, bytes.count - done, off_t(offset + done))
+        let n = pwrite(
+          fd, bytes.baseAddress.map { $0 + done }, bytes.count - done, off_t(offset + done))
         if n < 0 {
           if errno == EINTR { continue }
           throw StorageError.system("pwrite", path: path, errno: errno)
@@ -124,8 +127,17 @@ final class RealmFileHandle: @unchecked Sendable {
   /// Reads `count` bytes at `offset` with `pread` (bytes written in this transaction).
   func read(at offset: Int, count: Int) throws(StorageError) -> [UInt8] {
     var out = [UInt8](repeating: 0, count: count)
-    let n = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
-    guard n == count else { throw StorageError.system("pread", path: path, errno: n < 0 ? errno : EIO) }
+    var done = 0
+    while done < count {
+      let n = out.withUnsafeMutableBytes { buffer in
+        pread(fd, buffer.baseAddress.map { $0 + done }, count - done, off_t(offset + done))
+      }
+      if n < 0, errno == EINTR { continue }
+      guard n > 0 else {
+        throw StorageError.system("pread", path: path, errno: n < 0 ? errno : EIO)
+      }
+      done += n
+    }
     return out
   }
 
@@ -135,13 +147,17 @@ final class RealmFileHandle: @unchecked Sendable {
     let index = operationCount
     operationCount += 1
     if let hook = faultInjection {
-      if case .fail(let code) = hook(FaultPoint(index: index, operation: op, stage: stage, isBefore: true)) {
+      if case .fail(let code) = hook(
+        FaultPoint(index: index, operation: op, stage: stage, isBefore: true))
+      {
         throw StorageError.system("\(op.name) (injected)", path: path, errno: code)
       }
     }
     try body()
     if let hook = faultInjection {
-      if case .fail(let code) = hook(FaultPoint(index: index, operation: op, stage: stage, isBefore: false)) {
+      if case .fail(let code) = hook(
+        FaultPoint(index: index, operation: op, stage: stage, isBefore: false))
+      {
         throw StorageError.system("\(op.name) (injected)", path: path, errno: code)
       }
     }

@@ -27,7 +27,9 @@ public enum SpaceAccounting {
     let header = try HeaderState(reader: reader)
     let topRef = Ref(try checkedInt(header.currentTop, "top ref"))
     guard !topRef.isNull else {
-      return Report(topRef: topRef, logicalSize: 24, version: 1, nodeCount: 0, nodeBytes: 0, freeCount: 0, freeBytes: 0)
+      return Report(
+        topRef: topRef, logicalSize: 24, version: 1, nodeCount: 0, nodeBytes: 0, freeCount: 0,
+        freeBytes: 0)
     }
     let top = try GroupTopState(reader: reader, ref: topRef)
     var ranges: [(start: Int, end: Int, isFree: Bool)] = []
@@ -38,9 +40,10 @@ public enum SpaceAccounting {
     }
     let nodeCount = ranges.count
     var freeBytes = 0
-    for chunk in top.freeChunks {
+    for chunk in top.freeChunks where chunk.length != 0 {
       guard chunk.length > 0, chunk.length & 7 == 0, chunk.position & 7 == 0 else {
-        throw FormatError.corrupt("free-list entry \(chunk) is not 8-aligned with a positive length")
+        throw FormatError.corrupt(
+          "free-list entry \(chunk) is not 8-aligned with a positive length")
       }
       ranges.append((chunk.position, try checkedAdd(chunk.position, chunk.length), true))
       freeBytes += chunk.length
@@ -50,16 +53,20 @@ public enum SpaceAccounting {
     for r in ranges {
       let what = r.isFree ? "free chunk" : "node"
       guard r.start >= covered else {
-        throw FormatError.corrupt("\(what) [\(r.start), \(r.end)) overlaps the space before it (covered up to \(covered))", at: r.start)
+        throw FormatError.corrupt(
+          "\(what) [\(r.start), \(r.end)) overlaps the space before it (covered up to \(covered))",
+          at: r.start)
       }
       guard r.start == covered else {
-        throw FormatError.corrupt("bytes [\(covered), \(r.start)) are neither a reachable node nor free", at: covered)
+        throw FormatError.corrupt(
+          "bytes [\(covered), \(r.start)) are neither a reachable node nor free", at: covered)
       }
       covered = r.end
     }
     guard covered == top.logicalSize else {
       throw FormatError.corrupt(
-        "nodes and free space end at \(covered) but the logical file size is \(top.logicalSize)", at: covered)
+        "nodes and free space end at \(covered) but the logical file size is \(top.logicalSize)",
+        at: covered)
     }
     return Report(
       topRef: topRef, logicalSize: top.logicalSize, version: top.version, nodeCount: nodeCount,

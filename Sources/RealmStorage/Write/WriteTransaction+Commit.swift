@@ -17,19 +17,23 @@ extension WriteTransaction {
   /// select bit; `fsync`. On an error before the flip the file is rolled back (the old
   /// version stays the file's); after the flip was issued it is left as it is.
   ///
-  /// - Returns: the new top ref, version and size.
+  /// - Returns: the new top ref, version and size (for a dry run: what they would be).
   /// - Throws: ``StorageError`` with code `io`/`permissionDenied` for failed system calls,
   ///   `misuse` for inconsistent frees (overlapping or double frees), `corrupt` for a free
   ///   list that does not fit the file.
   @discardableResult
   public func commit(tableNames: Ref, tables: Ref) throws(StorageError) -> CommitResult {
+    if state == .open, let deferredError {
+      rollback()
+      throw deferredError
+    }
     try checkOpen()
     for ref in [tableNames, tables] where ref.isNull || ref.rawValue & 7 != 0 || ref.rawValue < 24 {
       throw StorageError.misuse("commit needs valid refs for table names and tables, got \(ref)")
     }
     do {
       let result = try performCommit(tableNames: tableNames, tables: tables)
-      state = .committed
+      state = isDryRun ? .rolledBack : .committed
       finish()
       return result
     } catch {
@@ -59,7 +63,7 @@ extension WriteTransaction {
   /// does on every read-write open (§1.2), since appending moves the end of the file where
   /// the footer must be. Both steps keep the file valid at every moment.
   func prepareForWriting() throws(StorageError) {
-    guard header.isStreaming, !convertedStreaming else { return }
+    guard header.isStreaming, !convertedStreaming, !isDryRun else { return }
     let top = header.footerTop ?? 0
     convertedStreaming = true
     try file.write(le64(top), at: 8, stage: .streamingConversion)
@@ -90,7 +94,10 @@ extension WriteTransaction {
     var free = allocator.collectFree()
     if allocator.appendStart > oldTop.logicalSize {
       // Slack between the old logical and physical end (e.g. a streaming footer).
-      free.append(FreeChunk(position: oldTop.logicalSize, length: allocator.appendStart - oldTop.logicalSize, version: 0))
+      free.append(
+        FreeChunk(
+          position: oldTop.logicalSize, length: allocator.appendStart - oldTop.logicalSize,
+          version: 0))
     }
     let plan = try planMetadata(free: free, metadataSize: metadataSize)
     let list = plan.list
@@ -107,7 +114,8 @@ extension WriteTransaction {
     ]
     if topSize == 11 {
       slots += [
-        RefOrTagged.taggedRaw(oldTop.historyType), 0, RefOrTagged.taggedRaw(oldTop.historySchemaVersion),
+        RefOrTagged.taggedRaw(oldTop.historyType), 0,
+        RefOrTagged.taggedRaw(oldTop.historySchemaVersion),
         RefOrTagged.taggedRaw(oldTop.syncFileIdent),
       ]
     }
@@ -116,9 +124,13 @@ extension WriteTransaction {
       + IntegerArrayEncoding.encode(list.map { Int64($0.length) }, width: 64)
       + IntegerArrayEncoding.encode(list.map { Int64(bitPattern: $0.version) }, width: 64)
       + IntegerArrayEncoding.encode(slots, hasRefs: true, width: 64)
+    let result = CommitResult(
+      topRef: Ref(newTopRef), version: newVersion, logicalSize: newLogical, freeCount: list.count)
+    if isDryRun { return result }
     try buffer.flush(to: file, stage: .nodes)
     try file.write(metadata, at: cursor, stage: .freeListsAndTop)
-    try file.allocate(upTo: newLogical, currentSize: try file.currentSize(), stage: .freeListsAndTop)
+    try file.allocate(
+      upTo: newLogical, currentSize: try file.currentSize(), stage: .freeListsAndTop)
     try file.sync(stage: .freeListsAndTop)
 
     // §8.2 step 4: publish in the unused slot, make it durable, then flip the select bit.
@@ -130,7 +142,7 @@ extension WriteTransaction {
     issuedFlip = true
     try file.write([header.flags ^ 1], at: 23, stage: .selectBit)
     try file.sync(stage: .selectBit)
-    return CommitResult(topRef: Ref(newTopRef), version: newVersion, logicalSize: newLogical, freeCount: list.count)
+    return result
   }
 
   /// Where the free lists and the top array go, the final free list and the logical size.
@@ -147,12 +159,15 @@ extension WriteTransaction {
     // 1. Into free space: the file grows only by what the nodes needed.
     var withTail = free
     let logical = (end + page - 1) / page * page
-    if logical > end { withTail.append(FreeChunk(position: end, length: logical - end, version: 0)) }
+    if logical > end {
+      withTail.append(FreeChunk(position: end, length: logical - end, version: 0))
+    }
     var list = try normalized(withTail, logicalSize: logical)
     let size = metadataSize(list.count)
     let reuseOld = allocator.reusesOldSpace
     if let i = list.firstIndex(where: { chunk in
-      let usable = chunk.position >= allocator.appendStart || (reuseOld && chunk.version < oldTop.version)
+      let usable =
+        chunk.position >= allocator.appendStart || (reuseOld && chunk.version < oldTop.version)
       let sectionEnd = (chunk.position / sectionSize + 1) * sectionSize
       return usable && chunk.length > size && chunk.position + size <= sectionEnd
     }) {
@@ -174,19 +189,25 @@ extension WriteTransaction {
     let metadataEnd = cursor + metadataSize(entries)
     var newLogical = (metadataEnd + page - 1) / page * page
     if newLogical == metadataEnd { newLogical += page }
-    appendedList.append(FreeChunk(position: metadataEnd, length: newLogical - metadataEnd, version: 0))
+    appendedList.append(
+      FreeChunk(position: metadataEnd, length: newLogical - metadataEnd, version: 0))
     return (cursor, appendedList, newLogical)
   }
 
-  private func normalized(_ chunks: [FreeChunk], logicalSize: Int) throws(StorageError) -> [FreeChunk] {
+  private func normalized(_ chunks: [FreeChunk], logicalSize: Int) throws(StorageError)
+    -> [FreeChunk]
+  {
     switch normalizeFreeList(chunks, logicalSize: logicalSize) {
     case .success(let list):
       guard list.count < 0xFF_FFFF else {
-        throw StorageError.unsupported(path: path, "the free list would have \(list.count) entries, more than a node can hold")
+        throw StorageError.unsupported(
+          path: path, "the free list would have \(list.count) entries, more than a node can hold")
       }
       return list
     case .failure(let error):
-      throw StorageError.misuse("the transaction's free space is inconsistent (\(error.detail)); a node was freed twice or is not a node")
+      throw StorageError.misuse(
+        "the transaction's free space is inconsistent (\(error.detail)); a node was freed twice or is not a node"
+      )
     }
   }
 

@@ -1,16 +1,16 @@
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Musl)
-import Musl
+  import Musl
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 /// An in-place, atomic, durable write transaction on a Realm file (format 24), using Realm's
 /// own copy-on-write commit protocol (§8.2).
 ///
 /// Nodes of the current snapshot are never modified. Callers path-copy: to change a node
-/// they ``allocate(_:)-9k2yb`` a new version of it and of every ancestor up to the group top
+/// they ``allocate(_:)`` a new version of it and of every ancestor up to the group top
 /// array, ``free(_:)`` the replaced originals, and finally ``commit(tableNames:tables:)``
 /// with the new slots 0 and 1. The commit writes the free lists and a new top array, syncs,
 /// writes the other header slot, syncs, and flips the select bit, syncs: a crash at any
@@ -30,7 +30,7 @@ import Darwin
 ///
 /// ## Topics
 /// - ``begin(path:options:)``
-/// - ``allocate(_:)-9k2yb``
+/// - ``allocate(_:)``
 /// - ``free(_:)``
 /// - ``freeDeep(_:)``
 /// - ``commit(tableNames:tables:)``
@@ -44,6 +44,11 @@ public final class WriteTransaction: @unchecked Sendable {
     public var writeBufferSize = 1 << 20
     /// An already-held lock to use instead of taking one (it stays held after the transaction).
     public var lock: FileLock?
+    /// Plan only: nodes are kept in memory, ``WriteTransaction/commit(tableNames:tables:)``
+    /// computes the new top, free lists and size and returns them, and nothing is written
+    /// (the file is opened read-only; the lock is taken, so a dry run reports the same
+    /// `locked` error as the real write). Memory grows with the nodes allocated.
+    public var dryRun = false
     /// Called before and after each file-changing system call (tests: crash and error injection).
     public var faultInjection: (@Sendable (FaultPoint) -> FaultAction)?
     /// Creates the default options.
@@ -81,6 +86,14 @@ public final class WriteTransaction: @unchecked Sendable {
   var issuedFlip = false
   /// Largest offset written so far (to know whether the file grew).
   var highWater: Int
+  /// ``Options/dryRun``: nothing is written.
+  let isDryRun: Bool
+  /// The first error of ``append(_:)``, rethrown by every later call.
+  var deferredError: StorageError?
+  /// Positions freed so far (a second free of the same node is the caller's bug).
+  var freedPositions: Set<Int> = []
+  /// The nodes of a dry run, by position.
+  var dryRunNodes: [Int: [UInt8]] = [:]
 
   /// The bytes of the file as it was at `begin` (the current snapshot). Valid until the
   /// transaction ends; reads of nodes of the current snapshot stay valid throughout.
@@ -107,15 +120,23 @@ public final class WriteTransaction: @unchecked Sendable {
     -> WriteTransaction
   {
     // Refuse a missing realm before the lock file would be created beside it.
-    guard access(path, F_OK) == 0 else { throw StorageError.system("open", path: path, errno: errno) }
-    let lock: FileLock
-    if let given = options.lock { lock = given } else { lock = try FileLock(exclusiveForRealmAt: path) }
-    guard lock.isHeld, lock.realmPath == path else {
-      throw StorageError.misuse("the lock passed to WriteTransaction.begin is not held for '\(path)'")
+    guard access(path, F_OK) == 0 else {
+      throw StorageError.system("open", path: path, errno: errno)
     }
-    let file = try RealmFileHandle(path: path)
+    let lock: FileLock
+    if let given = options.lock {
+      lock = given
+    } else {
+      lock = try FileLock(exclusiveForRealmAt: path)
+    }
+    guard lock.isHeld, lock.realmPath == path else {
+      throw StorageError.misuse(
+        "the lock passed to WriteTransaction.begin is not held for '\(path)'")
+    }
+    let file = try RealmFileHandle(path: path, readOnly: options.dryRun)
     file.faultInjection = options.faultInjection
-    return try WriteTransaction(file: file, lock: lock, ownsLock: options.lock == nil, options: options)
+    return try WriteTransaction(
+      file: file, lock: lock, ownsLock: options.lock == nil, options: options)
   }
 
   private init(file: RealmFileHandle, lock: FileLock, ownsLock: Bool, options: Options)
@@ -130,9 +151,11 @@ public final class WriteTransaction: @unchecked Sendable {
     do throws(FormatError) {
       header = try HeaderState(reader: file.reader)
       let topRef = Ref(try checkedInt(header.currentTop, "top ref"))
-      top = topRef.isNull ? .empty(fileSize: file.originalSize) : try GroupTopState(reader: file.reader, ref: topRef)
+      top =
+        topRef.isNull
+        ? .empty(fileSize: file.originalSize) : try GroupTopState(reader: file.reader, ref: topRef)
     } catch {
-      throw StorageError.corrupt(path: path, error)
+      throw StorageError.from(error, path: path)
     }
     try WriteTransaction.checkWritable(header: header, top: top, path: path)
     self.header = header
@@ -145,9 +168,11 @@ public final class WriteTransaction: @unchecked Sendable {
     // or any slack stays untouched, so a rollback can restore the file byte for byte).
     let appendStart = (max(top.logicalSize, file.originalSize) + 7) & ~7
     let reuseLimit: UInt64? = options.freeSpace == .reuseOlderFreeSpace ? top.version : nil
-    allocator = SpaceAllocator(oldFree: top.freeChunks, reuseBelowVersion: reuseLimit, appendStart: appendStart)
+    allocator = SpaceAllocator(
+      oldFree: top.freeChunks, reuseBelowVersion: reuseLimit, appendStart: appendStart)
     buffer = WriteBuffer(capacity: options.writeBufferSize)
     highWater = file.originalSize
+    isDryRun = options.dryRun
   }
 
   deinit {
@@ -155,23 +180,31 @@ public final class WriteTransaction: @unchecked Sendable {
     if ownsLock { lock.release() }
   }
 
-  private static func checkWritable(header: HeaderState, top: GroupTopState, path: String) throws(StorageError) {
+  private static func checkWritable(header: HeaderState, top: GroupTopState, path: String)
+    throws(StorageError)
+  {
     let format = header.currentFormat
     if top.ref.isNull {
       guard format == 0 || format == 24 else {
-        throw StorageError.unsupported(path: path, "an empty realm with file format \(format) is not writable (only 24)")
+        throw StorageError.unsupported(
+          path: path, "an empty realm with file format \(format) is not writable (only 24)")
       }
     } else if format != 24 {
       throw StorageError.unsupported(
         path: path,
-        "file format \(format) must be upgraded to 24 before it can be written, which is not supported yet")
+        "file format \(format) must be upgraded to 24 before it can be written, which is not supported yet"
+      )
     }
     switch top.historyType {
     case 0, 2: break
     case 3, 4:
-      throw StorageError.unsupported(path: path, "the realm has a sync history (type \(top.historyType)); writing synced realms is not supported")
+      throw StorageError.unsupported(
+        path: path,
+        "the realm has a sync history (type \(top.historyType)); writing synced realms is not supported"
+      )
     default:
-      throw StorageError.unsupported(path: path, "the realm has history type \(top.historyType), which is not supported")
+      throw StorageError.unsupported(
+        path: path, "the realm has history type \(top.historyType), which is not supported")
     }
   }
 
@@ -190,23 +223,46 @@ public final class WriteTransaction: @unchecked Sendable {
     }
     let header = try WriteTransaction.decodeHeader(node)
     guard header.byteSize == size else {
-      throw StorageError.misuse("a node of \(size) bytes declares \(header.byteSize) bytes in its header")
+      throw StorageError.misuse(
+        "a node of \(size) bytes declares \(header.byteSize) bytes in its header")
     }
     try prepareForWriting()
     let position = allocator.allocate(size)
+    if isDryRun {
+      dryRunNodes[position] = Array(node)
+      return Ref(position)
+    }
     try buffer.write(node, at: position, to: file, stage: .nodes)
     highWater = max(highWater, position + size)
     return Ref(position)
   }
 
-  /// Writes a new node (see ``allocate(_:)-9k2yb``).
+  /// Writes a new node without throwing, for encoders that write through a non-throwing
+  /// sink (`NodeSink.append` of the encoders: `extension WriteTransaction: NodeSink {}`).
+  ///
+  /// On failure it returns ``Ref/null`` and remembers the error; every later call of the
+  /// transaction (``allocate(_:)``, ``free(_:)``, ``commit(tableNames:tables:)``) throws it,
+  /// so nothing built on the failed node can be committed.
+  public func append(_ node: [UInt8]) -> Ref {
+    guard deferredError == nil else { return .null }
+    do {
+      return try allocate(node)
+    } catch {
+      deferredError = error
+      return .null
+    }
+  }
+
+  /// Writes a new node (see ``allocate(_:)``).
   public func allocate(_ node: [UInt8]) throws(StorageError) -> Ref {
     try withBytes(node) { (b) throws(StorageError) in try allocate(b) }
   }
 
   /// Decodes the 8-byte header at the start of a new node (§2.1), without copying.
   static func decodeHeader(_ node: UnsafeRawBufferPointer) throws(StorageError) -> NodeHeader {
-    guard node.count >= 8 else { throw StorageError.misuse("a node needs at least its 8-byte header") }
+    guard node.count >= 8 else {
+      throw StorageError.misuse("a node needs at least its 8-byte header")
+    }
     let flags = node[4]
     guard let widthType = NodeHeader.WidthType(rawValue: (flags >> 3) & 3) else {
       throw StorageError.misuse("the new node's header has an invalid width type")
@@ -226,11 +282,15 @@ public final class WriteTransaction: @unchecked Sendable {
     try checkOpen()
     guard !ref.isNull else { return }
     let size = try nodeSize(ref)
+    guard freedPositions.insert(ref.rawValue).inserted else {
+      throw StorageError.misuse("the node at \(ref) was freed twice")
+    }
     if allocator.isNew(ref.rawValue) {
       // A node of this transaction: in no snapshot, free for anybody.
       allocator.release(FreeChunk(position: ref.rawValue, length: size, version: 0))
     } else {
-      allocator.release(FreeChunk(position: ref.rawValue, length: size, version: oldTop.version + 1))
+      allocator.release(
+        FreeChunk(position: ref.rawValue, length: size, version: oldTop.version + 1))
     }
   }
 
@@ -249,28 +309,46 @@ public final class WriteTransaction: @unchecked Sendable {
       walk.maxNodes = max(1, oldTop.logicalSize / 8)
       try walk.walk(ref) { (r, size) throws(FormatError) in
         guard r.rawValue <= oldTop.logicalSize - size else {
-          throw FormatError.corrupt("node at \(r) extends past the logical file size", at: r.rawValue)
+          throw FormatError.corrupt(
+            "node at \(r) extends past the logical file size", at: r.rawValue)
         }
         chunks.append(FreeChunk(position: r.rawValue, length: size, version: version))
       }
     } catch {
       throw StorageError.corrupt(path: path, error)
     }
-    for chunk in chunks { allocator.release(chunk) }
+    for chunk in chunks {
+      guard freedPositions.insert(chunk.position).inserted else {
+        throw StorageError.misuse("the node at \(chunk.position) was freed twice")
+      }
+      allocator.release(chunk)
+    }
   }
 
   /// Size of the node at `ref`, from the current snapshot or from this transaction's writes.
   func nodeSize(_ ref: Ref) throws(StorageError) -> Int {
     if allocator.isNew(ref.rawValue) {
+      if isDryRun {
+        guard let node = dryRunNodes[ref.rawValue] else {
+          throw StorageError.misuse("\(ref) is not a node of this transaction")
+        }
+        return node.count
+      }
       var bytes = buffer.pending(at: ref.rawValue, count: 8) ?? []
-      if bytes.isEmpty { bytes = try file.read(at: ref.rawValue, count: 8) }
-      return try withBytes(bytes) { (b) throws(StorageError) in try WriteTransaction.decodeHeader(b) }.byteSize
+      if bytes.isEmpty {
+        try buffer.flush(to: file, stage: .nodes)
+        bytes = try file.read(at: ref.rawValue, count: 8)
+      }
+      return try withBytes(bytes) { (b) throws(StorageError) in try WriteTransaction.decodeHeader(b)
+      }.byteSize
     }
     do throws(FormatError) {
       let node = try ArrayNode(file.reader, ref)
       let size = node.header.byteSize
       guard ref.rawValue <= oldTop.logicalSize - size else {
-        throw FormatError.corrupt("node at \(ref) extends past the logical file size \(oldTop.logicalSize)", at: ref.rawValue)
+        throw FormatError.corrupt(
+          "node at \(ref) extends past the logical file size \(oldTop.logicalSize)",
+          at: ref.rawValue)
       }
       return size
     } catch {
@@ -287,5 +365,6 @@ public final class WriteTransaction: @unchecked Sendable {
     guard state == .open else {
       throw StorageError.misuse("the write transaction on '\(path)' has already ended")
     }
+    if let deferredError { throw deferredError }
   }
 }

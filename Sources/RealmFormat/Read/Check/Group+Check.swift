@@ -42,19 +42,23 @@ extension Group {
   private func checkSpace(_ log: inout ProblemLog) {
     let top = topRef.rawValue
     var spans: [Span] = []
-    var visited = Set<Int>()
+    // One bit per 8-byte word of [0, logical size): refs are 8-aligned and below it.
+    var visited = [UInt64](repeating: 0, count: logicalSize / 512 + 1)
     var stack: [(ref: Int, parent: Int)] = [(top, 0)]
     var budget = reader.count / 8 + 1
+    func origin(_ parent: Int) -> String { parent == 0 ? "the header" : "node at 0x\(String(parent, radix: 16))" }
     while let (ref, parent) = stack.popLast() {
-      let from = parent == 0 ? "the header" : "node at 0x\(String(parent, radix: 16))"
       guard ref & 7 == 0, ref >= FileHeader.size, ref < logicalSize else {
-        log.add(.invalidRef, at: parent, "\(from) refers to 0x\(String(ref, radix: 16)), which is misaligned or outside [24, \(logicalSize))")
+        log.add(.invalidRef, at: parent, "\(origin(parent)) refers to 0x\(String(ref, radix: 16)), which is misaligned or outside [24, \(logicalSize))")
         continue
       }
-      guard visited.insert(ref).inserted else {
-        log.add(.sharedNode, at: ref, "node at 0x\(String(ref, radix: 16)) is reachable more than once (again from \(from))")
+      let word = ref >> 3
+      let (slot, bit) = (word >> 6, UInt64(1) << UInt64(word & 63))
+      guard visited[slot] & bit == 0 else {
+        log.add(.sharedNode, at: ref, "node at 0x\(String(ref, radix: 16)) is reachable more than once (again from \(origin(parent)))")
         continue
       }
+      visited[slot] |= bit
       budget -= 1
       guard budget >= 0 else {
         log.add(.limit, at: ref, "the node walk visited more nodes than the file can hold")
@@ -62,7 +66,7 @@ extension Group {
       }
       let node: ArrayNode
       do { node = try ArrayNode(reader, Ref(ref)) } catch {
-        log.add(error, "node at 0x\(String(ref, radix: 16)) (from \(from)) cannot be read")
+        log.add(error, "node at 0x\(String(ref, radix: 16)) (from \(origin(parent))) cannot be read")
         continue
       }
       let size = node.header.byteSize
@@ -71,6 +75,10 @@ extension Group {
       }
       spans.append(Span(start: ref, size: size, isFree: false))
       guard node.hasRefs else { continue }
+      guard node.header.widthType != .ignore else {
+        log.add(.unreadable, at: ref, "node at 0x\(String(ref, radix: 16)) has refs but is a blob")
+        continue
+      }
       for i in 0..<node.count {
         let raw = node.uncheckedGet(i)
         guard raw != 0, raw & 1 == 0 else { continue }
@@ -108,7 +116,7 @@ extension Group {
 
   /// The three free-list arrays must have equal lengths (§3.4).
   private func checkFreeListShape(_ log: inout ProblemLog) {
-    guard topArraySize > 3, let top = try? ArrayNode(reader, topRef) else { return }
+    guard topArraySize > 3, let top = try? ArrayNode(elements: reader, topRef) else { return }
     var counts: [Int] = []
     for slot in 3..<min(6, topArraySize) {
       if let node = try? top.optionalChild(slot) { counts.append(node.count) }

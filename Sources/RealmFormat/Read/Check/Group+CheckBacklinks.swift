@@ -115,6 +115,7 @@ extension Group {
     let columns = table.columns.filter { ($0.isLink || $0.type == .mixed) && !$0.isBacklink }
     guard !columns.isEmpty, let index = tableIndex(table) else { return }
     let plans = columnPlans[index]
+    let budget = makeBudget()
     try clusterTree.forEachLeaf(root: table.clusterRoot) { (leaf) throws(FormatError) in
       for column in columns {
         guard let node = try leaf.columnNode(column.leafIndex), let plan = plans.first(where: { $0.column.key == column.key }) else { continue }
@@ -147,9 +148,8 @@ extension Group {
             cursor = .collection(node)
           }
           for j in 0..<leaf.count {
-            var budget = embeddedBudget
             var values: [RealmValue] = []
-            try rowValues([cursor], [plan], row: j, depth: 0, budget: &budget, into: &values)
+            try rowValues([cursor], [plan], row: j, depth: 0, budget: budget, into: &values)
             for value in values { forEachLink(in: value, depth: 0) { add(self.table(forLinkName: $0)?.key, $1, leaf.key(j)) } }
           }
         }

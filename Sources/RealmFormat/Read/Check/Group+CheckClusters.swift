@@ -28,7 +28,7 @@ extension Group {
     state.budget -= 1
     guard state.budget >= 0 else { throw FormatError.limit("the walk visits more nodes than the file can hold", at: ref.rawValue) }
     guard level <= limits.maxDepth else { throw FormatError.limit("the tree is deeper than \(limits.maxDepth)", at: ref.rawValue) }
-    let node = try ArrayNode(reader, ref)
+    let node = try ArrayNode(elements: reader, ref)
     guard node.hasRefs, node.count >= 1 else { throw FormatError.corrupt("cluster node at \(ref) is not a has-refs array", at: ref.rawValue) }
     if !node.isInner {
       if let expectedDepth, expectedDepth != 0 {
@@ -88,7 +88,7 @@ extension Group {
           guard node.hasRefs else { throw FormatError.corrupt("the column leaf has no refs", at: node.ref.rawValue) }
           count = node.count
         } else {
-          let enumValues = column.enumValuesRef.isNull ? nil : try ArrayNode(reader, column.enumValuesRef)
+          let enumValues = column.enumValuesRef.isNull ? nil : try ArrayNode(elements: reader, column.enumValuesRef)
           count = try ValueLeaf(node, kind: try ValueKind(column.type), nullable: column.isNullable, inCollection: false, enumValues: enumValues).count
         }
       } catch {

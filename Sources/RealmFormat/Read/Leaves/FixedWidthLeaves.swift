@@ -151,8 +151,8 @@ struct TimestampLeaf: Sendable {
     guard node.hasRefs, node.count >= 2 else {
       throw FormatError.corrupt("node at \(node.ref) is not a timestamp leaf", at: node.ref.rawValue)
     }
-    seconds = try IntLeaf(try node.child(0), nullable: true)
-    nanoseconds = try node.child(1)
+    seconds = try IntLeaf(try node.element(0), nullable: true)
+    nanoseconds = try node.element(1)
     try nanoseconds.requirePlainIntegers("a timestamp nanoseconds array")
     guard nanoseconds.count >= seconds.count else {
       throw FormatError.corrupt("timestamp leaf at \(node.ref) has \(seconds.count) seconds but \(nanoseconds.count) nanoseconds", at: node.ref.rawValue)

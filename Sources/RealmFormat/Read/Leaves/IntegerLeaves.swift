@@ -51,15 +51,32 @@ extension ArrayNode {
     }
   }
 
-  /// Element `i` of a has-refs array as a ref (null allowed), with the index checked.
-  func refValue(_ i: Int) throws(FormatError) -> Ref { try ref(i) }
+  /// Decodes the node at `ref` for element access, rejecting blobs.
+  ///
+  /// Element reads assume the payload holds `count * width` bits; a blob (width type
+  /// "ignore") holds only `count` bytes, so anything but a blob must not be one.
+  init(elements reader: ByteReader, _ ref: Ref) throws(FormatError) {
+    self = try ArrayNode(reader, ref)
+    guard header.widthType != .ignore else {
+      throw FormatError.corrupt("node at \(ref) is a blob where an array is expected", at: ref.rawValue)
+    }
+  }
+
+  /// Child node `i` of a has-refs array (a null or tagged entry is an error), rejecting blobs.
+  func element(_ i: Int) throws(FormatError) -> ArrayNode {
+    let r = try ref(i)
+    guard !r.isNull else {
+      throw FormatError.corrupt("element \(i) of node at \(ref) is a null ref where a node is required", at: ref.rawValue)
+    }
+    return try ArrayNode(elements: reader, r)
+  }
 
   /// The node at element `i` when that element is a non-null ref, nil when it is null,
   /// tagged, or `i` is past the end (missing optional slots).
   func optionalChild(_ i: Int) throws(FormatError) -> ArrayNode? {
     guard i < count else { return nil }
     switch RefOrTagged(raw: uncheckedGet(i)) {
-    case .ref(let r): return try ArrayNode(reader, r)
+    case .ref(let r): return try ArrayNode(elements: reader, r)
     case .null, .tagged: return nil
     }
   }

@@ -14,7 +14,7 @@ struct MixedLeaf: Sendable {
     guard node.hasRefs, !node.isInner, node.count >= 1 else {
       throw FormatError.corrupt("node at \(node.ref) is not a mixed leaf", at: node.ref.rawValue)
     }
-    composite = try node.child(0)
+    composite = try node.element(0)
     try composite.requirePlainIntegers("a mixed composite array")
     ints = try node.optionalChild(1)
     try ints?.requirePlainIntegers("a mixed int array")

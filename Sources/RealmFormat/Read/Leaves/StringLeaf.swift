@@ -26,6 +26,9 @@ struct StringLeaf: Sendable {
   /// - Parameter enumValues: for an enumerated string column (§4.7), the leaf of distinct values.
   init(_ node: ArrayNode, isString: Bool, enumValues: ArrayNode? = nil, depth: Int = 0) throws(FormatError) {
     self.isString = isString
+    if node.hasRefs && node.header.widthType == .ignore {
+      throw FormatError.corrupt("node at \(node.ref) is a blob where a string leaf is expected", at: node.ref.rawValue)
+    }
     if !node.hasRefs {
       switch node.header.widthType {
       case .multiply:
@@ -48,7 +51,7 @@ struct StringLeaf: Sendable {
       guard node.count >= 2 else {
         throw FormatError.corrupt("small-blob leaf at \(node.ref) has \(node.count) slots, expected 3", at: node.ref.rawValue)
       }
-      let offsets = try node.child(0)
+      let offsets = try node.element(0)
       try offsets.requirePlainIntegers("a small-blob offset array")
       let blob = try node.child(1)
       guard blob.header.widthType == .ignore, !blob.hasRefs else {

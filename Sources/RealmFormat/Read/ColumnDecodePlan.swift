@@ -1,5 +1,5 @@
 /// How to decode one public column of a table, worked out once per table.
-struct ColumnPlan: Sendable {
+struct ColumnDecodePlan: Sendable {
   /// The column.
   let column: Column
   /// Element kind.
@@ -21,7 +21,7 @@ struct ColumnPlan: Sendable {
     collection = column.collectionKind
     nullable = column.isNullable
     target = column.oppositeTableKey.flatMap { tableIndexByKey[$0] }
-    enumValues = column.enumValuesRef.isNull ? nil : try ArrayNode(reader, column.enumValuesRef)
+    enumValues = column.enumValuesRef.isNull ? nil : try ArrayNode(elements: reader, column.enumValuesRef)
     intKeys = column.dictionaryKeyType == .int
   }
 }

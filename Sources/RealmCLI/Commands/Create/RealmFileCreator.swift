@@ -1,0 +1,52 @@
+import RealmJSON
+import RealmStorage
+
+/// `realmctl create`: a new Realm file from a schema (schema JSON) and objects (canonical
+/// JSON Lines, the format `dump` writes), so fixtures can live in git as text.
+enum RealmFileCreator {
+  /// What was written.
+  struct Summary {
+    var objects = 0
+    var perClass: [String: Int] = [:]
+    var fileSize = 0
+  }
+
+  /// Writes `output` (which must not exist) atomically.
+  static func create(output: String, schema: Schema, dataPath: String?) throws -> Summary {
+    var summary = Summary()
+    try AtomicFileCreation.create(path: output) { out in
+      let builder = try RealmFileBuilder(schema: schema, sink: try FileNodeSink(output: out))
+      if let dataPath {
+        let decoder = CanonicalDecoder(schema: schema)
+        let lines = try LineReader(path: dataPath)
+        while let line = try lines.next() {
+          if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+          let object: DecodedObject
+          do {
+            object = try decoder.decodeLine(Array(line), line: lines.lineNumber)
+          } catch {
+            throw RealmCtlError(.invalidInput, path: dataPath, "'\(dataPath)' \(error)")
+          }
+          do {
+            try builder.append(className: object.className, key: object.key, values: object.values)
+          } catch let e as FormatError {
+            throw RealmCtlError(.invalidInput, path: dataPath, "'\(dataPath)' line \(lines.lineNumber): \(e.detail)")
+          }
+          summary.objects += 1
+          summary.perClass[object.className, default: 0] += 1
+        }
+      }
+      let finished: GroupWriter.FinishedFile
+      do {
+        finished = try builder.finish()
+      } catch let e as FormatError {
+        throw RealmCtlError(.invalidInput, path: dataPath ?? output, "the objects cannot be written: \(e.detail)")
+      }
+      // The builder appends nothing after finish(), so its sink's state can be taken over.
+      var sink = builder.sink
+      try sink.finish(header: finished.header, fileSize: finished.fileSize)
+      summary.fileSize = finished.fileSize
+    }
+    return summary
+  }
+}

@@ -1,0 +1,87 @@
+import Synchronization
+
+/// The expression engine in the shape the migrator calls it (``ExpressionCompiling``):
+/// evaluation without a context argument. It keeps the one ``ExpressionEnvironment`` of a migration (so `now()` is the same
+/// instant for every object and `uuid()`/`objectId()` never repeat) and the link resolver,
+/// behind a lock, so compiled expressions stay `Sendable`.
+public final class MigrationExpressionEngine: ExpressionCompiling {
+  private struct State {
+    var environment: ExpressionEnvironment
+    var resolver: (any ObjectResolver)?
+  }
+  private let state: Mutex<State>
+
+  /// An engine with its environment (the current time and a random seed by default).
+  public init(environment: ExpressionEnvironment = ExpressionEnvironment()) {
+    state = Mutex(State(environment: environment, resolver: nil))
+  }
+
+  /// Sets the resolver that follows links (`old.owner.name`) in later evaluations.
+  public func setResolver(_ resolver: (any ObjectResolver & Sendable)?) {
+    state.withLock { $0.resolver = resolver }
+  }
+
+  /// Compiles a `transform.set` expression for `objectSchema` (as it is before the step);
+  /// `newProperties` are the properties assigned earlier in the same step, in order.
+  public func compileValue(
+    _ source: String, in objectSchema: ObjectSchema, schema: Schema, newProperties: [Property]
+  ) throws(ExpressionError) -> any CompiledValueExpression {
+    let compiler = ExpressionCompiler(schema: schema, objectSchema: objectSchema)
+    let newValues = newProperties.map { NewValue(name: $0.name, type: ExpressionType($0, in: schema)) }
+    return BoundValueExpression(expression: try compiler.compileValue(source, newValues: newValues), engine: self)
+  }
+
+  /// Compiles a `where` filter for `objectSchema`.
+  public func compileFilter(
+    _ source: String, in objectSchema: ObjectSchema, schema: Schema
+  ) throws(ExpressionError) -> any CompiledFilter {
+    let compiler = ExpressionCompiler(schema: schema, objectSchema: objectSchema)
+    return BoundFilter(predicate: try compiler.compilePredicate(source), engine: self)
+  }
+
+  fileprivate func run(
+    _ evaluator: Evaluator, old: [RealmValue], new: [RealmValue?], objectKey: Int64
+  ) throws(EvaluationError) -> RealmValue {
+    do {
+      return try state.withLock { (s: inout State) throws(EvaluationError) -> RealmValue in
+        var context = EvaluationContext(
+          old: old, new: new.isEmpty ? [] : new.map { $0 ?? .null }, resolver: s.resolver, environment: s.environment)
+        defer { s.environment = context.environment }
+        return try evaluator(&context)
+      }
+    } catch {
+      var e = error
+      e.objectKey = objectKey
+      throw e
+    }
+  }
+}
+
+/// A compiled value expression bound to its engine.
+public struct BoundValueExpression: CompiledValueExpression {
+  /// The compiled expression (its `type` is the static type).
+  public let expression: CompiledExpression
+  let engine: MigrationExpressionEngine
+
+  /// The property the values fit (named ""), nil when the type is unknown (`null`).
+  public var resultProperty: Property? { expression.type.property(named: "") }
+
+  /// The value for one object: `old` in the class's property order, `new` in the order of
+  /// the `newProperties` given at compile time (nil reads as null).
+  public func evaluate(old: [RealmValue], new: [RealmValue?], objectKey: Int64) throws(EvaluationError) -> RealmValue {
+    try engine.run(expression.evaluator, old: old, new: new, objectKey: objectKey)
+  }
+}
+
+/// A compiled `where` filter bound to its engine.
+public struct BoundFilter: CompiledFilter {
+  /// The compiled filter.
+  public let predicate: CompiledPredicate
+  let engine: MigrationExpressionEngine
+
+  /// True when the object with these values matches.
+  public func matches(_ values: [RealmValue], objectKey: Int64) throws(EvaluationError) -> Bool {
+    if case .bool(true) = try engine.run(predicate.evaluator, old: values, new: [], objectKey: objectKey) { return true }
+    return false
+  }
+}

@@ -1,0 +1,24 @@
+/// `compact`: rewrites a realm with no free space (like Realm's compact-on-launch and
+/// `writeCopy`), atomically and under the realm's lock.
+public enum RealmCompaction {
+  /// Compacts the realm at `path`; returns the file sizes before and after.
+  public static func compact(path: String) throws -> (before: Int, after: Int) {
+    let lock = try FileLock(exclusiveForRealmAt: path)
+    defer { lock.release() }
+    let file = try RealmFile.open(path: path)
+    var after = 0
+    try AtomicFileReplacement.replace(path: path, lock: lock) { output in
+      var sink = try FileNodeSink(output: output)
+      let finished: GroupWriter.FinishedFile
+      do {
+        finished = try RealmFileCompactor.compact(
+          file.group.reader, topRef: file.group.topRef, fileFormat: file.group.fileFormat, into: &sink)
+      } catch let e as FormatError {
+        throw StorageError.from(e, path: path)
+      }
+      try sink.finish(header: finished.header, fileSize: finished.fileSize)
+      after = finished.fileSize
+    }
+    return (file.fileSize, after)
+  }
+}
