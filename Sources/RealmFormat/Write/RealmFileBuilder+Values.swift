@@ -49,7 +49,7 @@ extension RealmFileBuilder {
         return .dictionary(MixedLeafEncoder.sortedEntries(entries))
       }
     } catch {
-      throw FormatError.corrupt("\(className(t)).\(p.name) of object \(originKey): \(error.detail)")
+      throw FormatError.corrupt("property '\(className(t)).\(p.name)' of object \(originKey): \(error.detail)")
     }
   }
 
