@@ -175,6 +175,14 @@ import Testing
     #expect(try all[1].top.tagged(9) == 257)
   }
 
+  @Test func refusesToContinueAfterAFailedObject() throws {
+    let builder = try RealmFileBuilder(schema: Self.schema, sink: BufferNodeSink())
+    let bad: [RealmValue] = [.string("p"), .int(1), .null, .list([.int(5)]), .set([]), .null, .null, .dictionary([])]
+    #expect(throws: FormatError(.corrupt)) { try builder.append(className: "Person", key: nil, values: bad) }
+    #expect(throws: FormatError(.corrupt)) { try builder.append(className: "Dog", key: nil, values: [.string("d")]) }
+    #expect(throws: FormatError(.corrupt)) { try builder.finish() }
+  }
+
   @Test func rejectsInvalidInput() throws {
     func attempt(_ body: (RealmFileBuilder<BufferNodeSink>) throws -> Void) {
       #expect(throws: FormatError(.corrupt)) {

@@ -25,6 +25,9 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
   var backlinkColumn: [BacklinkSource: Int] = [:]
   let schemaVersion: Int64?
   var finished = false
+  /// Set when an append failed half-way: the tables may hold part of that object, so the
+  /// builder refuses to go on rather than write an inconsistent file.
+  var failedObject: String?
   /// Per table and public column, what `resolve` needs on its fast path (no reference counting).
   let columnKinds: [[ColumnKind]]
 
@@ -72,6 +75,7 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
   @discardableResult
   public func append(className: String, key: Int64?, values: [RealmValue]) throws(FormatError) -> Int64 {
     guard !finished else { throw FormatError.corrupt("objects cannot be added after the file is finished") }
+    if let failedObject { throw FormatError.corrupt("the file cannot be continued after the error in \(failedObject)") }
     guard let t = tableIndex[className] else {
       throw FormatError.corrupt("class '\(className)' is not in the schema")
     }
@@ -79,8 +83,13 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
       throw FormatError.corrupt("objects of embedded class '\(className)' can only be added inside their parent")
     }
     let assigned = try nextKey(table: t, requested: key)
-    try appendRow(table: t, key: assigned, values: values)
-    try flushFullClusters()
+    do throws(FormatError) {
+      try appendRow(table: t, key: assigned, values: values)
+      try flushFullClusters()
+    } catch {
+      failedObject = "object \(assigned) of class '\(className)'"
+      throw error
+    }
     return assigned
   }
 
