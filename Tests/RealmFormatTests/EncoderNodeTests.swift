@@ -89,36 +89,3 @@ import Testing
     #expect(Array(sink.bytes[16..<24]) == [0x54, 0x2D, 0x44, 0x42, 24, 0, 0, 0])
   }
 }
-
-@Suite struct StreamingNodeSinkTests {
-  final class Collected { var bytes = [UInt8](); var calls = 0 }
-
-  @Test func streamsTheSameBytesAsTheBuffer() throws {
-    let collected = Collected()
-    var streaming = StreamingNodeSink(chunkSize: 4096) { chunk in
-      collected.bytes += chunk
-      collected.calls += 1
-      return true
-    }
-    var buffer = BufferNodeSink()
-    for i in 0..<2000 {
-      let node = NodeEncoder.integers((0..<Int64(i % 50)).map { $0 * Int64(i) })
-      #expect(streaming.append(node) == buffer.append(node))
-    }
-    streaming.flush()
-    #expect(collected.bytes == buffer.bytes)
-    #expect(collected.calls > 1 && !streaming.failed)
-  }
-
-  @Test func reportsAFailedWrite() {
-    var calls = 0
-    var sink = StreamingNodeSink(chunkSize: 4096) { _ in
-      calls += 1
-      return false
-    }
-    for _ in 0..<1000 { _ = sink.append(NodeEncoder.integers([Int64](repeating: 300, count: 10))) }
-    sink.flush()
-    #expect(sink.failed && calls == 1)
-    #expect(sink.endOffset == 24 + 1000 * 32)
-  }
-}

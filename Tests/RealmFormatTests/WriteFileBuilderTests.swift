@@ -84,6 +84,14 @@ import Testing
     #expect(try top.tagged(9) == 1 && top.tagged(10) == 0)
     #expect(try image.ints(try top.ref(5)) == [0])
     try image.checkSpace(top: topRef)
+    // The library's reader and integrity checker (backlinks against links, keys, sizes).
+    let group = try Group(reader: ByteReader(bytes: bytes))
+    #expect(group.check().isEmpty)
+    let people = try #require(group.table(forClass: "Person"))
+    let fourth = try #require(try group.object(in: people, key: 4))
+    #expect(fourth[0] == .string("person 4"))
+    guard case .embedded(let home) = fourth[6] else { Issue.record("expected an embedded home"); return }
+    #expect(home.properties.first?.value == .string("street 4"))
 
     let all = try tables(image, top: topRef)
     #expect(all.map(\.name) == ["metadata", "class_Address", "class_Dog", "class_Empty", "class_Person"])
@@ -167,6 +175,14 @@ import Testing
     #expect(try all[1].top.tagged(9) == 257)
   }
 
+  @Test func refusesToContinueAfterAFailedObject() throws {
+    let builder = try RealmFileBuilder(schema: Self.schema, sink: BufferNodeSink())
+    let bad: [RealmValue] = [.string("p"), .int(1), .null, .list([.int(5)]), .set([]), .null, .null, .dictionary([])]
+    #expect(throws: FormatError(.corrupt)) { try builder.append(className: "Person", key: nil, values: bad) }
+    #expect(throws: FormatError(.corrupt)) { try builder.append(className: "Dog", key: nil, values: [.string("d")]) }
+    #expect(throws: FormatError(.corrupt)) { try builder.finish() }
+  }
+
   @Test func rejectsInvalidInput() throws {
     func attempt(_ body: (RealmFileBuilder<BufferNodeSink>) throws -> Void) {
       #expect(throws: FormatError(.corrupt)) {
@@ -185,6 +201,16 @@ import Testing
       try $0.append(className: "Dog", key: 5, values: [.string("b")])
     }
     attempt { try $0.append(className: "Dog", key: -1, values: [.string("a")]) }
+    attempt {
+      // The key sequence cannot pass the largest key.
+      try $0.append(className: "Dog", key: .max - 1, values: [.string("a")])
+      try $0.append(className: "Dog", key: nil, values: [.string("b")])
+    }
+    attempt {
+      let person: [RealmValue] = [.string("p"), .null, .null, .list([]), .set([]), .null, .null, .dictionary([])]
+      try $0.append(className: "Person", key: .max - 1, values: person)
+      try $0.append(className: "Person", key: nil, values: person)
+    }
     attempt {
       // A link to a dog that is never written.
       let values: [RealmValue] = [.string("p"), .null, .link(ObjectLink(className: "Dog", key: 3)), .list([]), .set([]), .null, .null, .dictionary([])]
@@ -210,5 +236,50 @@ import Testing
           ObjectSchema(name: "X", properties: [Property(name: "l", type: .object, objectType: "Missing", isOptional: true)]),
         ]), sink: BufferNodeSink())
     }
+  }
+}
+
+@Suite struct WriteEmbeddedTests {
+  @Test func oneParentWithManyNestedEmbeddedObjects() throws {
+    let schema = Schema(schemaVersion: 1, fileFormat: 24, classes: [
+      ObjectSchema(name: "Doc", primaryKey: "id", properties: [
+        Property(name: "id", type: .int),
+        Property(name: "parts", type: .object, collection: .list, objectType: "Part"),
+        Property(name: "byName", type: .object, collection: .dictionary, objectType: "Part", isOptional: true),
+      ]),
+      ObjectSchema(name: "Part", isEmbedded: true, properties: [
+        Property(name: "n", type: .int),
+        Property(name: "children", type: .object, collection: .list, objectType: "Part"),
+      ]),
+    ])
+    func part(_ n: Int64, children: Int) -> RealmValue {
+      .embedded(EmbeddedObject(className: "Part", key: 0, properties: [
+        NamedValue("n", .int(n)),
+        NamedValue("children", .list((0..<children).map { part(n * 10 + Int64($0), children: 0) })),
+      ]))
+    }
+    let parts = (0..<600).map { part(Int64($0), children: $0 % 3) }
+    let dict = [DictionaryEntry("b", part(-2, children: 1)), DictionaryEntry("a", .null), DictionaryEntry("c", part(-3, children: 0))]
+    let bytes = try RealmFileBuilder.build(schema: schema, objects: [
+      ("Doc", nil, [.int(7), .list(parts), .dictionary(dict)]),
+      ("Doc", nil, [.int(8), .list([]), .dictionary([])]),
+    ])
+    let group = try Group(reader: ByteReader(bytes: bytes))
+    #expect(group.check().isEmpty)
+    let partTable = try #require(group.table(forClass: "Part"))
+    #expect(partTable.objectCount == 600 + 600 + 3)
+    let docTable = try #require(group.table(forClass: "Doc"))
+    let doc = try #require(try group.object(in: docTable, key: 0))
+    guard case .list(let readParts) = doc[1], case .dictionary(let readDict) = doc[2] else {
+      Issue.record("unexpected shapes \(doc)")
+      return
+    }
+    #expect(readParts.count == 600)
+    guard case .embedded(let p599) = readParts[599], case .list(let kids) = p599.properties[1].value else {
+      Issue.record("expected embedded part 599 with children")
+      return
+    }
+    #expect(p599.properties[0].value == .int(599) && kids.count == 2)
+    #expect(readDict.map(\.key) == ["a", "b", "c"] && readDict[0].value == .null)
   }
 }

@@ -5,6 +5,7 @@ extension RealmFileBuilder {
   /// The builder accepts no objects afterwards.
   public func finish() throws(FormatError) -> GroupWriter.FinishedFile {
     guard !finished else { throw FormatError.corrupt("the file is already finished") }
+    if let failedObject { throw FormatError.corrupt("the file cannot be finished after the error in \(failedObject)") }
     finished = true
     for t in states.indices {
       while !states[t].pendingKeys.isEmpty {

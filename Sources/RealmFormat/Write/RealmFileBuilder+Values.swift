@@ -5,8 +5,12 @@ extension RealmFileBuilder {
 
   /// The value as it is stored for column `c` of table `t` (see the type comment).
   func resolve(_ value: RealmValue, table t: Int, column c: Int, originKey: Int64) throws(FormatError) -> RealmValue {
-    let column = tables[t].columns[c]
-    guard let p = column.property else { return value }
+    // Fast path without copying the column's plan: a single value already of its type.
+    let kind = columnKinds[t][c]
+    if kind.collection == .single && kind.type != .object && kind.type != .mixed && kind.matches(value) {
+      return value
+    }
+    guard let p = tables[t].columns[c].property else { return value }
     do throws(FormatError) {
       if p.type == .object {
         return try resolveLinks(value, property: p, table: t, column: c, originKey: originKey)
@@ -45,7 +49,7 @@ extension RealmFileBuilder {
         return .dictionary(MixedLeafEncoder.sortedEntries(entries))
       }
     } catch {
-      throw FormatError.corrupt("\(className(t)).\(p.name) of object \(originKey): \(error.detail)")
+      throw FormatError.corrupt("property '\(className(t)).\(p.name)' of object \(originKey): \(error.detail)")
     }
   }
 

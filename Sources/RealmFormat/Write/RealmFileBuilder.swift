@@ -25,6 +25,11 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
   var backlinkColumn: [BacklinkSource: Int] = [:]
   let schemaVersion: Int64?
   var finished = false
+  /// Set when an append failed half-way: the tables may hold part of that object, so the
+  /// builder refuses to go on rather than write an inconsistent file.
+  var failedObject: String?
+  /// Per table and public column, what `resolve` needs on its fast path (no reference counting).
+  let columnKinds: [[ColumnKind]]
 
   /// Starts a file for `schema` (its `schemaVersion` goes into the `metadata` table; none is
   /// written when it is nil), writing into `sink`.
@@ -32,6 +37,13 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
     self.sink = sink
     schemaVersion = schema.schemaVersion
     tables = try TablePlan.plan(schema)
+    columnKinds = tables.map { t in
+      t.columns.map { c in
+        ColumnKind(
+          type: c.property?.type ?? .int, collection: c.property?.collection ?? .single,
+          isOptional: c.property?.isOptional ?? false)
+      }
+    }
     states = tables.map { t in TableState(columnCount: t.columns.count, indexed: t.columns.indices.filter { t.columns[$0].hasIndex }) }
     var index = [String: Int]()
     var keys = [String: Int64]()
@@ -63,6 +75,7 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
   @discardableResult
   public func append(className: String, key: Int64?, values: [RealmValue]) throws(FormatError) -> Int64 {
     guard !finished else { throw FormatError.corrupt("objects cannot be added after the file is finished") }
+    if let failedObject { throw FormatError.corrupt("the file cannot be continued after the error in \(failedObject)") }
     guard let t = tableIndex[className] else {
       throw FormatError.corrupt("class '\(className)' is not in the schema")
     }
@@ -70,32 +83,39 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
       throw FormatError.corrupt("objects of embedded class '\(className)' can only be added inside their parent")
     }
     let assigned = try nextKey(table: t, requested: key)
-    try appendRow(table: t, key: assigned, values: values)
-    try flushFullClusters()
+    do throws(FormatError) {
+      try appendRow(table: t, key: assigned, values: values)
+      try flushFullClusters()
+    } catch {
+      failedObject = "object \(assigned) of class '\(className)'"
+      throw error
+    }
     return assigned
   }
 
   /// The key the next object of table `t` gets, checking a requested one.
   func nextKey(table t: Int, requested: Int64?) throws(FormatError) -> Int64 {
-    let state = states[t]
+    // Fields, not a copy of the whole state: this runs once per object.
+    let lastKey = states[t].lastKey
+    let sequence = states[t].sequence
+    let squeezedKeys = tables[t].usesSqueezedKeys
     let key: Int64
     if let requested {
       guard requested >= 0 && requested < Int64.max else {
-        throw FormatError.corrupt("object key \(requested) of class '\(tables[t].objectSchema?.name ?? tables[t].name)' is out of range")
+        throw FormatError.corrupt("object key \(requested) of class '\(className(t))' is out of range")
       }
-      if let last = state.lastKey, requested <= last {
-        throw FormatError.corrupt(
-          "object key \(requested) of class '\(tables[t].objectSchema?.name ?? tables[t].name)' is not above the previous key \(last)")
+      if let lastKey, requested <= lastKey {
+        throw FormatError.corrupt("object key \(requested) of class '\(className(t))' is not above the previous key \(lastKey)")
       }
       key = requested
     } else {
-      key = tables[t].usesSqueezedKeys ? TableState.squeezed(state.sequence) : state.sequence
-      if let last = state.lastKey, key <= last {
-        throw FormatError.corrupt("the object key sequence of class '\(tables[t].name)' is exhausted")
+      key = squeezedKeys ? TableState.squeezed(sequence) : sequence
+      guard key >= 0 && key < Int64.max && (lastKey.map { key > $0 } ?? true) else {
+        throw FormatError.corrupt("the object key sequence of class '\(className(t))' is exhausted")
       }
     }
     states[t].lastKey = key
-    states[t].sequence = max(state.sequence, tables[t].usesSqueezedKeys ? TableState.sequenceAfter(squeezedKey: key) : key + 1)
+    states[t].sequence = max(sequence, squeezedKeys ? TableState.sequenceAfter(squeezedKey: key) : key + 1)
     return key
   }
 
@@ -122,6 +142,24 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
       resolved.append(v)
     }
     states[t].pendingRows[slot] = resolved
+  }
+}
+
+/// The shape of a public column, as plain values.
+struct ColumnKind {
+  var type: PropertyType
+  var collection: CollectionKind
+  var isOptional: Bool
+
+  /// True when `value` can be stored as is in a single column of this kind.
+  func matches(_ value: RealmValue) -> Bool {
+    switch (type, value) {
+    case (_, .null): return isOptional
+    case (.int, .int), (.bool, .bool), (.string, .string), (.double, .double), (.float, .float),
+      (.date, .date), (.data, .data), (.objectId, .objectId), (.uuid, .uuid), (.decimal128, .decimal128):
+      return true
+    default: return false
+    }
   }
 }
 

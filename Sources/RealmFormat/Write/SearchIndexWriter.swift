@@ -16,9 +16,14 @@ public enum SearchIndexWriter {
     return node(entries, order[...], offset: 0, into: &sink)
   }
 
-  /// Entry indices in index order.
+  /// Entry indices in index order. The first chunk key is computed once per entry: it
+  /// decides most comparisons (e.g. every one between distinct int keys below 2^32).
   static func sortedOrder(_ e: SearchIndexEntries) -> [Int] {
-    Array(0..<e.count).sorted { a, b in compare(e, a, b) < 0 }
+    let first = (0..<e.count).map { e.chunkKey($0, at: 0) }
+    return Array(0..<e.count).sorted { a, b in
+      if first[a] != first[b] { return first[a] < first[b] }
+      return compare(e, a, b) < 0
+    }
   }
 
   static func compare(_ e: SearchIndexEntries, _ a: Int, _ b: Int) -> Int {

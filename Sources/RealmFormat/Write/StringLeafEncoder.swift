@@ -26,18 +26,21 @@ public enum StringLeafEncoder {
 
   /// A string leaf for UTF-8 values (nil = null), in the form the longest value needs.
   public static func strings<S: NodeSink>(_ values: [String?], into sink: inout S) throws(FormatError) -> Ref {
-    try stringBytes(values.map { $0.map { Array($0.utf8) } }, into: &sink)
+    // UTF-8 views: no copy of the bytes before they go into the node.
+    try stringBytes(values.map { $0?.utf8 }, into: &sink)
   }
 
   /// A string leaf for raw byte values (strings, and Mixed payloads stored as strings).
-  public static func stringBytes<S: NodeSink>(_ values: [[UInt8]?], into sink: inout S) throws(FormatError) -> Ref {
+  public static func stringBytes<S: NodeSink, C: Collection>(
+    _ values: [C?], into sink: inout S
+  ) throws(FormatError) -> Ref where C.Element == UInt8 {
     var longest = 0
     for case let v? in values where v.count > longest { longest = v.count }
     guard longest <= maxValueLength else {
       throw FormatError.limit("a string of \(longest) bytes is longer than Realm's limit of \(maxValueLength) bytes")
     }
     switch form(forLongest: longest) {
-    case .short: return sink.append(shortStringNode(values))
+    case .short: return sink.append(shortStringNode(bytes: values))
     case .medium: return smallBlobs(values, terminated: true, into: &sink)
     case .big: return bigBlobs(values, terminated: true, into: &sink)
     }
@@ -58,6 +61,11 @@ public enum StringLeafEncoder {
   /// two above the longest value; the last byte of a slot is `W - 1 - length`, `W` for null.
   /// Only an empty array gets width 0. Values must be at most 63 bytes.
   public static func shortStringNode(_ values: [[UInt8]?]) -> [UInt8] {
+    shortStringNode(bytes: values)
+  }
+
+  /// ``shortStringNode(_:)`` for any byte collections (UTF-8 views need no copy).
+  public static func shortStringNode<C: Collection>(bytes values: [C?]) -> [UInt8] where C.Element == UInt8 {
     var longest = -1
     for case let v? in values where v.count > longest { longest = v.count }
     var width = values.isEmpty ? 0 : 1
@@ -79,7 +87,9 @@ public enum StringLeafEncoder {
 
   /// Small blobs `[offsets, blob, nulls]` (context 0). Strings carry a trailing 0 byte, and a
   /// null string gets that single byte too, as core writes it; binaries carry none.
-  static func smallBlobs<S: NodeSink>(_ values: [[UInt8]?], terminated: Bool, into sink: inout S) -> Ref {
+  static func smallBlobs<S: NodeSink, C: Collection>(
+    _ values: [C?], terminated: Bool, into sink: inout S
+  ) -> Ref where C.Element == UInt8 {
     var content = [UInt8]()
     var offsets = [Int64]()
     offsets.reserveCapacity(values.count)
@@ -99,7 +109,9 @@ public enum StringLeafEncoder {
   }
 
   /// Big blobs (context 1): one `ArrayBlob` per value, 0 for null.
-  static func bigBlobs<S: NodeSink>(_ values: [[UInt8]?], terminated: Bool, into sink: inout S) -> Ref {
+  static func bigBlobs<S: NodeSink, C: Collection>(
+    _ values: [C?], terminated: Bool, into sink: inout S
+  ) -> Ref where C.Element == UInt8 {
     var refs = [Int64]()
     refs.reserveCapacity(values.count)
     for v in values {
@@ -107,7 +119,9 @@ public enum StringLeafEncoder {
         refs.append(0)
         continue
       }
-      let ref = terminated ? sink.append(NodeEncoder.blob(v + [0])) : sink.append(NodeEncoder.blob(v))
+      var bytes = Array(v)
+      if terminated { bytes.append(0) }
+      let ref = sink.append(NodeEncoder.blob(bytes))
       refs.append(Int64(ref.rawValue))
     }
     return sink.append(NodeEncoder.refArray(refs, contextFlag: true))
