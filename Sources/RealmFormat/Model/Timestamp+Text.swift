@@ -122,7 +122,7 @@ extension Timestamp {
   }
 
   /// Days in a month of the proleptic Gregorian calendar.
-  static func daysInMonth(year: Int64, month: Int64) -> Int64 {
+  public static func daysInMonth(year: Int64, month: Int64) -> Int64 {
     switch month {
     case 2: return (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28
     case 4, 6, 9, 11: return 30
@@ -131,7 +131,7 @@ extension Timestamp {
   }
 
   /// Days from 1970-01-01 to a date (proleptic Gregorian), for years 1-9999.
-  static func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
+  public static func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
     // Shift the year to start in March so the leap day is the last day of the year.
     let y = month <= 2 ? year - 1 : year
     let era = (y >= 0 ? y : y - 399) / 400
@@ -143,7 +143,7 @@ extension Timestamp {
   }
 
   /// The date (proleptic Gregorian) of a day counted from 1970-01-01.
-  static func civilDate(daysSinceEpoch days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+  public static func civilDate(daysSinceEpoch days: Int64) -> (year: Int64, month: Int64, day: Int64) {
     let z = days + 719_468
     let era = (z >= 0 ? z : z - 146_096) / 146_097
     let dayOfEra = z - era * 146_097

@@ -58,36 +58,19 @@ enum DateText {
     return Timestamp(seconds: days * 86_400 + secondOfDay - offset, nanoseconds: Int32(nanos))
   }
 
-  // MARK: - Calendar (proleptic Gregorian, H. Hinnant's days-from-civil algorithm)
+  // MARK: - Calendar (the model's proleptic Gregorian arithmetic)
 
   static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yoe = y - era * 400
-    let mp = (month + 9) % 12
-    let doy = (153 * mp + 2) / 5 + day - 1
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-    return era * 146_097 + doe - 719_468
+    Timestamp.daysSinceEpoch(year: year, month: month, day: day)
   }
 
   static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
-    let z = days + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let doe = z - era * 146_097
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let day = doy - (153 * mp + 2) / 5 + 1
-    let month = mp < 10 ? mp + 3 : mp - 9
-    return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    let d = Timestamp.civilDate(daysSinceEpoch: days)
+    return (d.year, d.month, d.day)
   }
 
   private static func daysIn(month: Int64, year: Int64) -> Int64 {
-    switch month {
-    case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-    case 4, 6, 9, 11: return 30
-    default: return 31
-    }
+    Timestamp.daysInMonth(year: year, month: month)
   }
 
   private static func floorDivide(_ a: Int64, _ b: Int64) -> (Int64, Int64) {
