@@ -137,7 +137,6 @@ extension ExitCode {
     case .alreadyExists: .cannotCreate
     // A valid file this version cannot write (format, history type): the data is refused.
     case .unsupported: .dataError
-    case .alreadyExists: .cannotCreate
     case .misuse: .software
     }
   }
