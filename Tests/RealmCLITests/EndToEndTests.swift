@@ -47,7 +47,7 @@ import Testing
     // Standard error goes to a file, so neither stream can fill up while the other is read.
     let errURL = FileManager.default.temporaryDirectory.appendingPathComponent(
       "realmctl-e2e-\(UUID().uuidString).err")
-    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
     defer { try? FileManager.default.removeItem(at: errURL) }
     let err = try FileHandle(forWritingTo: errURL)
     process.standardError = err
