@@ -201,22 +201,12 @@ extension CanonicalDecoder {
       var out: [DictionaryEntry] = []
       out.reserveCapacity(members.count)
       for m in members {
-        try checkMixedKey(m.key, line: line, path: path)
+        try checkDictionaryKey(m.key, line: line, path: path)
         out.append(
           DictionaryEntry(
             m.key, try decodeMixed(m.value, line: line, path: path.key(m.key), depth: depth + 1)))
       }
       return .dictionary(out)
-    }
-  }
-
-  private func checkMixedKey(_ key: String, line: Int, path: ValuePath)
-    throws(CanonicalDecodingError)
-  {
-    if key.utf8.first == UInt8(ascii: "$") || key.utf8.contains(UInt8(ascii: ".")) {
-      throw CanonicalDecodingError(
-        line: line, path: path.text,
-        message: "dictionary key '\(key)' must not start with '$' or contain '.'")
     }
   }
 

@@ -219,7 +219,8 @@ public struct CanonicalDecoder: Sendable {
     }
   }
 
-  private func checkDictionaryKey(_ key: String, line: Int, path: ValuePath)
+  /// Realm's rule for dictionary keys (typed dictionaries and those nested in mixed values).
+  func checkDictionaryKey(_ key: String, line: Int, path: ValuePath)
     throws(CanonicalDecodingError)
   {
     if key.utf8.first == UInt8(ascii: "$") || key.utf8.contains(UInt8(ascii: ".")) {

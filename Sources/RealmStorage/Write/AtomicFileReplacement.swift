@@ -44,17 +44,7 @@ public enum AtomicFileReplacement {
     /// Writes `bytes` at `position` (e.g. to patch a header); does not move ``offset``.
     public func write(_ bytes: UnsafeRawBufferPointer, at position: Int) throws(StorageError) {
       try inject(.write(offset: position, count: bytes.count))
-      var done = 0
-      while done < bytes.count {
-        let n = pwrite(
-          fd, bytes.baseAddress.map { $0 + done }, bytes.count - done, off_t(position + done))
-        if n < 0 {
-          if errno == EINTR { continue }
-          throw StorageError.system("pwrite", path: path, errno: errno)
-        }
-        if n == 0 { throw StorageError.system("pwrite", path: path, errno: EIO) }
-        done += n
-      }
+      try writeFully(fd, bytes, at: position, path: path)
     }
 
     func inject(_ op: FaultPoint.Operation) throws(StorageError) {

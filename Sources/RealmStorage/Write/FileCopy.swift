@@ -24,6 +24,7 @@ public enum FileCopy {
       if !ok { unlink(destination) }
     }
     var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    var copied = 0
     while true {
       let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
       if n < 0 {
@@ -31,15 +32,17 @@ public enum FileCopy {
         throw StorageError.system("read", path: source, errno: errno)
       }
       if n == 0 { break }
-      var done = 0
-      while done < n {
-        let w = buffer.withUnsafeBytes { write(output, $0.baseAddress.map { $0 + done }, n - done) }
-        if w < 0 {
-          if errno == EINTR { continue }
-          throw StorageError.system("write", path: destination, errno: errno)
+      // withUnsafeBytes does not forward typed throws: hand the error out instead.
+      let failure: StorageError? = buffer.withUnsafeBytes { b in
+        do throws(StorageError) {
+          try writeFully(output, UnsafeRawBufferPointer(rebasing: b[0..<n]), at: copied, path: destination)
+          return nil
+        } catch {
+          return error
         }
-        done += w
       }
+      if let failure { throw failure }
+      copied += n
     }
     guard fsync(output) == 0 else { throw StorageError.system("fsync", path: destination, errno: errno) }
     try AtomicFileReplacement.syncDirectory(of: destination)

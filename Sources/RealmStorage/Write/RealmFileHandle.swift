@@ -64,17 +64,7 @@ final class RealmFileHandle: @unchecked Sendable {
     throws(StorageError)
   {
     try around(.write(offset: offset, count: bytes.count), stage) { () throws(StorageError) in
-      var done = 0
-      while done < bytes.count {
-        let n = pwrite(
-          fd, bytes.baseAddress.map { $0 + done }, bytes.count - done, off_t(offset + done))
-        if n < 0 {
-          if errno == EINTR { continue }
-          throw StorageError.system("pwrite", path: path, errno: errno)
-        }
-        if n == 0 { throw StorageError.system("pwrite", path: path, errno: EIO) }
-        done += n
-      }
+      try writeFully(fd, bytes, at: offset, path: path)
     }
   }
 
