@@ -14,6 +14,8 @@ public struct DumpCommand: Command {
     case csv
     /// A table for people, cut to the terminal width.
     case table
+    /// A SQLite script: tables, rows, indexes.
+    case sql
   }
 
   /// The checked arguments of one run.
@@ -52,6 +54,9 @@ public struct DumpCommand: Command {
           csv    one class (needs --class) with a header row; collections and links
                  are JSON in their cell
           table  aligned columns for people, cut to the terminal width
+          sql    a SQLite script: one table per class, child tables for lists,
+                 sets and dictionaries, foreign keys for links; load it with
+                 'sqlite3 new.db < dump.sql'
 
         The default format is table when standard output is a terminal and jsonl \
         otherwise (a pipe or a file). --limit and --offset count objects of each class \
@@ -61,6 +66,7 @@ public struct DumpCommand: Command {
           realmctl dump app.realm
           realmctl dump app.realm --class Person --limit 20
           realmctl dump app.realm --format jsonl > app.jsonl
+          realmctl dump app.realm --format sql | sqlite3 app.sqlite
           realmctl dump app.realm --class Person --where "age >= 18"
           realmctl dump app.realm --class Person \\
             --where "name BEGINSWITH[c] 'a' AND dogs.@count > 0"
@@ -100,6 +106,7 @@ public struct DumpCommand: Command {
     case .json: .json
     case .csv: .csv
     case .table: .table
+    case .sql: .sql
     }
   }
 
@@ -119,6 +126,16 @@ public struct DumpCommand: Command {
     let dump = try ObjectDump(file: file, options: options)
     let output = context.standardOutput
     let sink: OutputSink = { bytes in try output.write(bytes: bytes) }
+    if options.format == .sql {
+      // Tables for the classes exported only; a partial export says so in the script.
+      var writer = SQLDumpWriter(
+        sink: sink,
+        options: SQLDumpWriter.Options(
+          classNames: dump.classes.map(\.0.name),
+          isPartial: options.limit != nil || options.offset > 0 || options.query != nil))
+      try dump.run(&writer)
+      return .success
+    }
     var writer = Self.dumpFormat(options.format).makeWriter(sink: sink, terminalWidth: context.terminal.width)
     try dump.run(&writer)
     return .success

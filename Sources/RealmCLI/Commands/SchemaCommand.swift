@@ -2,7 +2,8 @@ import RealmFormat
 import RealmJSON
 import RealmStorage
 
-/// `realmctl schema FILE [--format text|json|swift] [--class NAME]`.
+/// `realmctl schema FILE [--format text|json|swift|kotlin|java|javascript|typescript|dart|csharp]
+/// [--class NAME]`.
 public struct SchemaCommand: Command {
   /// How the schema is printed.
   public enum Format: String, Sendable, CaseIterable {
@@ -12,6 +13,18 @@ public struct SchemaCommand: Command {
     case json
     /// Realm Swift model classes.
     case swift
+    /// Realm Kotlin SDK model classes.
+    case kotlin
+    /// Realm Java model classes.
+    case java
+    /// Realm JS model classes.
+    case javascript
+    /// Realm JS model classes with TypeScript types.
+    case typescript
+    /// Realm Flutter/Dart models.
+    case dart
+    /// Realm .NET model classes.
+    case csharp
   }
 
   /// The checked arguments of one run.
@@ -37,15 +50,21 @@ public struct SchemaCommand: Command {
         link targets, and whether the class is embedded.
 
         Formats:
-          text   aligned columns, for people
-          json   the schema JSON of the dump format, as 'create' and migration
-                 plans read it
-          swift  the Realm Swift model classes an app would declare for this file
-                 (Object, EmbeddedObject, @Persisted), ready to paste
+          text        aligned columns, for people
+          json        the schema JSON of the dump format, as 'create' and migration
+                      plans read it
+          swift       the model classes an app declares for this file with each
+          kotlin      Realm SDK (Realm Swift, Realm Kotlin, Realm Java, Realm JS
+          java        with or without TypeScript types, Realm Flutter/Dart, Realm
+          javascript  .NET), with the schema version to open it with; names that
+          typescript  are not identifiers in the language are mapped back to the
+          dart        stored names the way that SDK does (@PersistedName,
+          csharp      @RealmField, mapTo, @MapTo, [MapTo])
 
         Examples:
           realmctl schema app.realm
           realmctl schema app.realm --class Person --format swift
+          realmctl schema app.realm --format kotlin > Models.kt
           realmctl schema app.realm --format json > schema.json
         """,
       arguments: [
@@ -69,21 +88,17 @@ public struct SchemaCommand: Command {
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
     let options = options(invocation)
     let file = try RealmInput.open(options.file)
-    var schema = try RealmInput.reading(file) { () throws(FormatError) in try file.group.schema() }
+    let schema = try RealmInput.reading(file) { () throws(FormatError) in try file.group.schema() }
     if let name = options.className {
-      schema.classes = [try RealmInput.objectSchema(named: name, in: schema, path: options.file)]
+      _ = try RealmInput.objectSchema(named: name, in: schema, path: options.file)
     }
     var counts: [String: Int] = [:]
     for table in file.group.tables {
       if let name = table.className { counts[name] = table.objectCount }
     }
-    let rendering: SchemaFormat =
-      switch options.format {
-      case .text: .text
-      case .json: .json
-      case .swift: .swift
-      }
-    try context.standardOutput.write(bytes: rendering.render(schema, objectCounts: counts))
+    let rendering = SchemaFormat(rawValue: options.format.rawValue) ?? .text
+    try context.standardOutput.write(
+      bytes: rendering.render(schema, only: options.className, objectCounts: counts))
     return .success
   }
 }
