@@ -3,7 +3,8 @@ import RealmFormat
 /// SQL literals of Realm's scalar values, appended as UTF-8 to a byte buffer.
 ///
 /// The forms are those of docs/sql-export.md: integers in decimal, booleans as 0 and 1, text in
-/// single quotes (a string containing NUL is `CAST(X'…' AS TEXT)`, which keeps every byte),
+/// single quotes (a string containing NUL or CR is `CAST(X'…' AS TEXT)`, which keeps every byte:
+/// SQL text cannot hold NUL, and the sqlite3 shell drops a CR that ends a line of its input),
 /// data as `X'…'`, dates as ISO 8601 text, decimal128, ObjectId and UUID as their canonical text.
 enum SQLLiteral {
   /// Appends `NULL`.
@@ -30,7 +31,7 @@ enum SQLLiteral {
   }
 
   /// Appends `'text'` with quotes doubled, or `CAST(X'…' AS TEXT)` when the text holds NUL
-  /// (SQL text literals cannot).
+  /// (SQL text literals cannot) or CR (the sqlite3 shell reads `\r\n` as a line end).
   static func append(_ s: String, to out: inout [UInt8]) {
     var s = s
     s.withUTF8 { appendText($0, to: &out) }
@@ -38,7 +39,7 @@ enum SQLLiteral {
 
   /// Appends UTF-8 text as a literal (see ``append(_:to:)-(String,_)``).
   static func appendText(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-    if utf8.contains(0) {
+    if utf8.contains(where: { $0 == 0 || $0 == 0x0D }) {
       out.append(contentsOf: "CAST(".utf8)
       appendBlob(utf8, to: &out)
       out.append(contentsOf: " AS TEXT)".utf8)

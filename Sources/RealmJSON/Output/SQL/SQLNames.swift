@@ -2,13 +2,13 @@
 enum SQLIdentifier {
   /// `"name"` with embedded double quotes doubled. Every identifier realmctl writes is quoted,
   /// so keywords (`order`, `group`) and any character are safe. NUL, which no SQL text can hold,
-  /// becomes U+FFFD.
+  /// and CR, which the sqlite3 shell drops at a line end, become U+FFFD.
   static func quoted(_ name: String) -> String {
     var out = "\""
     for c in name.unicodeScalars {
       switch c {
       case "\"": out += "\"\""
-      case "\u{0}": out += "\u{FFFD}"
+      case "\u{0}", "\r": out += "\u{FFFD}"
       default: out.unicodeScalars.append(c)
       }
     }
