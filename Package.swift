@@ -44,7 +44,7 @@ let package = Package(
       name: "RealmMigrationTests", dependencies: ["RealmMigration", "RealmTestSupport"],
       swiftSettings: strict),
     .testTarget(
-      name: "RealmCLITests", dependencies: ["RealmCLI", "RealmTestSupport"], exclude: ["Snapshots"],
+      name: "RealmCLITests", dependencies: ["RealmCLI", "RealmTestSupport"], exclude: ["Snapshots", "ModelStubs"],
       swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]

@@ -21,6 +21,7 @@ struct ExternalTool: Sendable {
   static let javac = find("javac")
   static let java = find("java")
   static let node = find("node")
+  static let swiftc = find("swiftc")
 
   /// The trait of a test that needs `tool`: skipped, saying why, when it is absent.
   static func required(_ tool: ExternalTool?, _ name: String) -> ConditionTrait {

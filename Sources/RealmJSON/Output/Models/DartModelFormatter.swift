@@ -17,15 +17,20 @@ public enum DartModelFormatter {
     "super", "switch", "this", "throw", "true", "try", "var", "void", "while", "with", "await", "yield",
   ]
 
+  /// Dart identifiers are ASCII (`$` is left out too: the generator copies names into string
+  /// literals, where it would start an interpolation). Fields may not take the names of the
+  /// members every Realm object has, nor of the types the models use (a field hides a type
+  /// of the same name inside its class).
   static let rules = IdentifierRules(
-    isStart: { $0 == "$" || IdentifierRules.asciiLetterOrUnderscore($0) },
-    isContinue: { $0 == "$" || IdentifierRules.asciiLetterDigitOrUnderscore($0) },
+    isStart: IdentifierRules.asciiLetterOrUnderscore, isContinue: IdentifierRules.asciiLetterDigitOrUnderscore,
     keywords: reservedWords,
     forbidden: [
       "realm", "isValid", "isManaged", "isFrozen", "changes", "changesFor", "objectSchema", "freeze",
-      "hashCode", "runtimeType", "toString", "noSuchMethod", "toEJson", "schema", "dynamic",
+      "hashCode", "runtimeType", "toString", "noSuchMethod", "toEJson", "schema", "dynamic", "bool", "int",
+      "double", "num", "String", "DateTime", "Decimal128", "ObjectId", "Uuid", "RealmValue", "Uint8List",
+      "List", "Set", "Map", "Object",
     ],
-    dropsLeadingUnderscores: true, startPrefix: "x")
+    dropsLeadingUnderscores: true, startPrefix: "x", transliterates: true)
 
   /// Class names become the generated public class `Name` (declared `_Name`).
   static let classRules: IdentifierRules = {

@@ -19,6 +19,9 @@ struct IdentifierRules: Sendable {
   var startPrefix = "_"
   /// Names that differ only in ASCII case collide (Java class names are file names).
   var caseInsensitive = false
+  /// Latin letters with diacritics become their ASCII letters before anything else is
+  /// replaced (`größe` → `groesse`, `naïve` → `naive`), for ASCII-only languages.
+  var transliterates = false
 
   /// A letter (any script), `_`.
   static let letterOrUnderscore: @Sendable (Unicode.Scalar) -> Bool = { s in
@@ -92,22 +95,51 @@ extension IdentifierRules {
 
   private func key(_ name: String) -> String { caseInsensitive ? name.lowercased() : name }
 
-  /// `name` with unusable characters replaced.
+  /// `name` with unusable characters replaced by `_`, and ``startPrefix`` in front when the
+  /// first character cannot start an identifier (`first name` → `first_name`, `1st` → `_1st`,
+  /// `$price` → `_price`).
   private func sanitized(_ name: String) -> String {
     var scalars = Array(name.unicodeScalars)
+    if transliterates { scalars = scalars.flatMap { LatinTransliteration.ascii($0) } }
     if dropsLeadingUnderscores {
       while scalars.first == "_" { scalars.removeFirst() }
     }
-    var out = String.UnicodeScalarView()
-    for (i, s) in scalars.enumerated() {
-      if i == 0 && !isStart(s) {
-        out.append(contentsOf: startPrefix.unicodeScalars)
-        out.append(isContinue(s) ? s : "_")
-      } else {
-        out.append(isContinue(s) ? s : "_")
-      }
+    var out = String.UnicodeScalarView(scalars.map { isContinue($0) ? $0 : "_" })
+    if dropsLeadingUnderscores {
+      while out.first == "_" { out.removeFirst() }
+    }
+    if let first = out.first, !isStart(first) || (dropsLeadingUnderscores && first == "_") {
+      out.insert(contentsOf: startPrefix.unicodeScalars, at: out.startIndex)
     }
     if out.isEmpty { out.append("x") }
     return String(out)
+  }
+}
+
+/// ASCII spellings of the Latin-1 and Latin Extended-A letters (`é` → `e`, `ß` → `ss`).
+enum LatinTransliteration {
+  private static let table: [UInt32: String] = {
+    let groups: [(String, String)] = [
+      ("ÀÁÂÃÅĀĂĄ", "A"), ("àáâãåāăą", "a"), ("ÇĆĈĊČ", "C"), ("çćĉċč", "c"), ("ĎĐ", "D"), ("ďđ", "d"),
+      ("ÈÉÊËĒĔĖĘĚ", "E"), ("èéêëēĕėęě", "e"), ("ĜĞĠĢ", "G"), ("ĝğġģ", "g"), ("ĤĦ", "H"), ("ĥħ", "h"),
+      ("ÌÍÎÏĨĪĬĮİ", "I"), ("ìíîïĩīĭįı", "i"), ("Ĵ", "J"), ("ĵ", "j"), ("Ķ", "K"), ("ķĸ", "k"),
+      ("ĹĻĽĿŁ", "L"), ("ĺļľŀł", "l"), ("ÑŃŅŇŊ", "N"), ("ñńņňŉŋ", "n"), ("ÒÓÔÕØŌŎŐ", "O"),
+      ("òóôõøōŏő", "o"), ("ŔŖŘ", "R"), ("ŕŗř", "r"), ("ŚŜŞŠ", "S"), ("śŝşš", "s"), ("ŢŤŦ", "T"),
+      ("ţťŧ", "t"), ("ÙÚÛŨŪŬŮŰŲ", "U"), ("ùúûũūŭůűų", "u"), ("Ŵ", "W"), ("ŵ", "w"), ("ÝŶŸ", "Y"),
+      ("ýÿŷ", "y"), ("ŹŻŽ", "Z"), ("źżž", "z"), ("Ä", "Ae"), ("ä", "ae"), ("Ö", "Oe"), ("ö", "oe"),
+      ("Ü", "Ue"), ("ü", "ue"), ("ß", "ss"), ("Æ", "AE"), ("æ", "ae"), ("Œ", "OE"), ("œ", "oe"),
+      ("Þ", "Th"), ("þ", "th"), ("Ð", "D"), ("ð", "d"),
+    ]
+    var t: [UInt32: String] = [:]
+    for (letters, ascii) in groups {
+      for s in letters.unicodeScalars { t[s.value] = ascii }
+    }
+    return t
+  }()
+
+  /// The ASCII spelling of `s`, or `s` itself.
+  static func ascii(_ s: Unicode.Scalar) -> [Unicode.Scalar] {
+    guard let replacement = table[s.value] else { return [s] }
+    return Array(replacement.unicodeScalars)
   }
 }

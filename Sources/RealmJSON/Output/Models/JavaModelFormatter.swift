@@ -74,9 +74,16 @@ public enum JavaModelFormatter {
         fields += "    @RealmField(name = \(literal(p.name)))\n"
       }
       fields += "    private \(type) \(field.plain)\(initial.map { " = \($0)" } ?? "");\n"
-      let suffix = upperFirst(field.plain)
-      let getter = unique("get" + suffix, in: &accessorNames)
-      let setter = unique("set" + suffix, in: &accessorNames)
+      // One suffix for the pair, free for both (getClass is Object's).
+      var suffix = upperFirst(field.plain)
+      var n = 2
+      while accessorNames.contains("get" + suffix) || accessorNames.contains("set" + suffix) {
+        suffix = upperFirst(field.plain) + "_\(n)"
+        n += 1
+      }
+      let getter = "get" + suffix
+      let setter = "set" + suffix
+      accessorNames.formUnion([getter, setter])
       accessors += "\n    public \(type) \(getter)() { return \(field.plain); }\n"
       accessors += "    public void \(setter)(\(type) value) { this.\(field.plain) = value; }\n"
     }
@@ -153,17 +160,6 @@ public enum JavaModelFormatter {
   private static func upperFirst(_ s: String) -> String {
     guard let first = s.first else { return s }
     return first.uppercased() + s.dropFirst()
-  }
-
-  private static func unique(_ name: String, in used: inout Set<String>) -> String {
-    var candidate = name
-    var n = 2
-    while used.contains(candidate) {
-      candidate = "\(name)_\(n)"
-      n += 1
-    }
-    used.insert(candidate)
-    return candidate
   }
 
   /// Comment text: `\` doubled, since Java reads `\u` escapes even in comments.

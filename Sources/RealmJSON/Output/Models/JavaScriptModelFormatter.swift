@@ -34,6 +34,8 @@ public enum JavaScriptModelFormatter {
     r.forbidden = [
       "Realm", "BSON", "ObjectSchema", "Object", "Date", "ArrayBuffer", "schema", "schemaVersion", "any",
       "number", "string", "boolean", "symbol", "never", "unknown", "object", "bigint", "undefined",
+      "String", "Number", "Boolean", "Symbol", "BigInt", "Array", "Map", "Set", "Promise", "Function",
+      "Error", "JSON", "Math", "RegExp",
     ]
     return r
   }()

@@ -25,6 +25,7 @@ public enum KotlinModelFormatter {
       "RealmList", "RealmObject", "RealmSet", "RealmUUID", "String",
     ])
     r.escape = nil
+    r.caseInsensitive = true  // class files are files
     return r
   }()
 
@@ -49,14 +50,14 @@ public enum KotlinModelFormatter {
   private static func render(_ cls: ObjectSchema, _ context: ModelContext, imports: inout Set<String>) -> String {
     var out = ""
     let name = context.className(cls.name)
+    let links = context.incomingLinks(cls)
+    if !links.isEmpty { out += "// Linked from \(ModelContext.commentText(links.joined(separator: ", ")))\n" }
     if name.isRenamed {
       imports.insert("io.realm.kotlin.types.annotations.PersistedName")
       out += "@PersistedName(\(literal(cls.name)))\n"
     }
     let base = cls.isEmbedded ? "EmbeddedRealmObject" : "RealmObject"
     imports.insert("io.realm.kotlin.types.\(base)")
-    let links = context.incomingLinks(cls)
-    if !links.isEmpty { out += "// Linked from \(ModelContext.commentText(links.joined(separator: ", ")))\n" }
     out += "class \(name.code) : \(base) {\n"
     for (p, property) in zip(cls.properties, context.propertyNames(cls)) {
       if p.name == cls.primaryKey {
