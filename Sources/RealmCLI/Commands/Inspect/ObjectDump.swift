@@ -23,6 +23,9 @@ struct ObjectDump {
   var limit: Int?
   /// The `--where` filter, compiled for the one class.
   var filter: CompiledPredicate?
+  /// Counts the objects read (its total is set by ``run(_:)``); cancelling it stops the dump
+  /// with ``ProgressCancelled``.
+  var progress: ProgressCounter?
 
   /// Prepares the dump of `file` for the options of one run.
   ///
@@ -59,6 +62,7 @@ struct ObjectDump {
 
   /// Writes every selected object with `writer`.
   func run(_ writer: inout some DumpWriter) throws {
+    progress?.setTotal(classes.reduce(0) { $0 + $1.1.objectCount })
     try writer.begin(schema: schema)
     for (cls, table) in classes {
       try writer.beginClass(cls)
@@ -79,10 +83,14 @@ struct ObjectDump {
     var printed = 0
     var toSkip = offset
     var context = EvaluationContext(resolver: GroupObjectResolver(file: file))
+    var ticker = ProgressTicker(progress)
+    defer { ticker.flush() }
+    if filter == nil { progress?.add(min(offset, table.objectCount)) }
     do {
       try RealmInput.readingObjects(file) {
         // Without a filter the reader skips leading objects without decoding them.
         try group.forEachObject(in: table, skip: filter == nil ? offset : 0) { key, values in
+          try ticker.tickCheckingCancellation()
           if let filter {
             context.old = values
             defer { context.old = [] }
