@@ -50,7 +50,7 @@ struct ObjectDump {
     limit = options.limit
     if let query = options.query, let (cls, _) = classes.first {
       do {
-        filter = try ExpressionCompiler(schema: schema, objectSchema: cls).compilePredicate(query)
+        filter = try ObjectDump.compileFilter(query, for: cls, in: schema)
       } catch {
         throw UsageError(
           .invalidValue, "The value '\(query)' is invalid for '--where <query>': \(error.description)",
@@ -58,6 +58,14 @@ struct ObjectDump {
           command: "dump")
       }
     }
+  }
+
+  /// Compiles a `--where` query for the objects of `cls`: the one place where `dump` and the
+  /// shell turn Realm Query Language into a filter.
+  static func compileFilter(_ query: String, for cls: ObjectSchema, in schema: Schema) throws(ExpressionError)
+    -> CompiledPredicate
+  {
+    try ExpressionCompiler(schema: schema, objectSchema: cls).compilePredicate(query)
   }
 
   /// Writes every selected object with `writer`.
