@@ -27,7 +27,7 @@ public struct CompactCommand: Command {
           realmctl compact app.realm
         """,
       arguments: [
-        .positional("file", help: "The Realm file to compact."),
+        .positional("file", completion: .realmFile, help: "The Realm file to compact."),
         .quietFlag,
       ])
   }

@@ -36,12 +36,12 @@ public struct CreateCommand: Command {
           realmctl create empty.realm --schema schema.json --schema-version 3
         """,
       arguments: [
-        .positional("out", help: "The Realm file to create."),
+        .positional("out", completion: .realmFile, help: "The Realm file to create."),
         .option(
-          "schema", valueName: "schema", isRequired: true,
+          "schema", valueName: "schema", isRequired: true, completion: .files(extensions: ["json"]),
           help: "The schema JSON file (as printed by 'schema --format json')."),
         .option(
-          "data", valueName: "data",
+          "data", valueName: "data", completion: .files(extensions: ["jsonl", "json"]),
           help: "Objects to insert, as canonical JSON Lines (as printed by 'dump --format jsonl')."),
         .option(
           "schema-version", valueName: "n", type: .integer(minimum: 0),

@@ -69,11 +69,11 @@ public struct DumpCommand: Command {
             --where "name BEGINSWITH[c] 'a' AND dogs.@count > 0"
         """,
       arguments: [
-        .positional("file", help: "The Realm file to read."),
+        .positional("file", completion: .realmFile, help: "The Realm file to read."),
         .option(
           "format", valueName: "format", type: .choice(Format.allCases.map(\.rawValue)),
           help: "The output format (default: table on a terminal, jsonl otherwise)."),
-        .option("class", valueName: "name", help: "Print only objects of the class <name>."),
+        .option("class", valueName: "name", completion: .text, help: "Print only objects of the class <name>."),
         .option(
           "limit", valueName: "n", type: .integer(minimum: 0),
           help: "Print at most <n> objects of each class."),
@@ -81,7 +81,7 @@ public struct DumpCommand: Command {
           "offset", valueName: "n", type: .integer(minimum: 0), default: "0",
           help: "Skip the first <n> objects of each class."),
         .option(
-          "where", valueName: "query",
+          "where", valueName: "query", completion: .text,
           help: "Print only objects of --class matching this Realm Query Language filter."),
         .quietFlag,
       ])

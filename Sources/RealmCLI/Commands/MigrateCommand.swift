@@ -58,10 +58,10 @@ public struct MigrateCommand: Command {
         """,
       arguments: [
         .option(
-          "plan", valueName: "plan", isRequired: true,
+          "plan", valueName: "plan", isRequired: true, completion: .files(extensions: ["json"]),
           help: "The migration plan (a JSON file)."),
         .positional(
-          "files", valueName: "file", isRepeating: true, help: "The Realm files to migrate."),
+          "files", valueName: "file", isRepeating: true, completion: .realmFile, help: "The Realm files to migrate."),
         .flag("dry-run", help: "Check and report everything, but write nothing."),
         .option(
           "backup", valueName: "path",

@@ -53,7 +53,7 @@ public struct ShellCommand: Command {
           realmctl shell app.realm < checks.txt
         """,
       arguments: [
-        .positional("file", help: "The Realm file to explore."),
+        .positional("file", completion: .realmFile, help: "The Realm file to explore."),
         .flag("bail", help: "Stop at the first failing command (when reading standard input)."),
       ])
   }
