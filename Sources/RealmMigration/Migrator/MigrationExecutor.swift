@@ -110,9 +110,12 @@ public final class MigrationExecutor {
     var total = 0
     for c in program.classes {
       guard let src = c.sourceClass else { continue }
-      let count = try source.objectCount(ofClass: src)
-      if needsFirstPass(c) { total += count }
-      if !c.finalSchema.isEmbedded { total += count }
+      // Saturating: a damaged file may claim absurd counts (the walk itself is bounded).
+      let count = max(0, try source.objectCount(ofClass: src))
+      let passes = (needsFirstPass(c) ? 1 : 0) + (c.finalSchema.isEmbedded ? 0 : 1)
+      let (product, overflow) = count.multipliedReportingOverflow(by: passes)
+      let (sum, overflowSum) = total.addingReportingOverflow(product)
+      total = overflow || overflowSum ? .max : sum
     }
     return total
   }

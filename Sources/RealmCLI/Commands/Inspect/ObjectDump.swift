@@ -70,7 +70,8 @@ struct ObjectDump {
 
   /// Writes every selected object with `writer`.
   func run(_ writer: inout some DumpWriter) throws {
-    progress?.setTotal(classes.reduce(0) { $0 + $1.1.objectCount })
+    // Saturating: a damaged file may claim absurd counts (the walk itself is bounded).
+    progress?.setTotal(classes.reduce(0) { $0.addingReportingOverflow($1.1.objectCount).overflow ? .max : $0 + $1.1.objectCount })
     try writer.begin(schema: schema)
     for (cls, table) in classes {
       try writer.beginClass(cls)
