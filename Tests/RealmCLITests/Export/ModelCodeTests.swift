@@ -21,7 +21,7 @@ struct ModelCase: CustomStringConvertible, Sendable {
     var seen = Set<[UInt8]>()
     var out: [ModelCase] = []
     for fixture in SQLExportCase.all {
-      let path = Fixtures.url(fixture.realm).path
+      let path = fixture.path
       guard var schema = try? RealmFile.open(path: path).group.schema() else { continue }
       schema.fileFormat = 0  // models do not depend on it
       guard seen.insert(SchemaJSON.encode(schema)).inserted else { continue }
