@@ -115,6 +115,22 @@ public struct DumpCommand: Command {
     }
   }
 
+  /// The writer of `options.format` for a dump of `classNames`: the SQL script creates the
+  /// tables of those classes only, and says when `--limit`, `--offset` or `--where` leave
+  /// objects out.
+  static func makeWriter(
+    _ options: Options, classNames: [String], sink: @escaping OutputSink, terminalWidth: Int
+  ) -> any DumpWriter {
+    guard options.format == .sql else {
+      return dumpFormat(options.format).makeWriter(sink: sink, terminalWidth: terminalWidth)
+    }
+    return SQLDumpWriter(
+      sink: sink,
+      options: SQLDumpWriter.Options(
+        classNames: classNames,
+        isPartial: options.limit != nil || options.offset > 0 || options.query != nil))
+  }
+
   /// Runs the command.
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
     let options = options(invocation, terminal: context.terminal)
@@ -131,17 +147,8 @@ public struct DumpCommand: Command {
     var dump = try ObjectDump(file: file, options: options)
     let output = context.standardOutput
     let sink: OutputSink = { bytes in try output.write(bytes: bytes) }
-    if options.format == .sql {
-      // Tables for the classes exported only; a partial export says so in the script.
-      var writer = SQLDumpWriter(
-        sink: sink,
-        options: SQLDumpWriter.Options(
-          classNames: dump.classes.map(\.0.name),
-          isPartial: options.limit != nil || options.offset > 0 || options.query != nil))
-      try dump.run(&writer)
-      return .success
-    }
-    var writer = Self.dumpFormat(options.format).makeWriter(sink: sink, terminalWidth: context.terminal.width)
+    var writer = Self.makeWriter(
+      options, classNames: dump.classes.map(\.0.name), sink: sink, terminalWidth: context.terminal.width)
     let progress = ProgressCounter()
     dump.progress = progress
     let display = ProgressDisplay.start(

@@ -53,13 +53,17 @@ public struct SchemaCommand: Command {
           text        aligned columns, for people
           json        the schema JSON of the dump format, as 'create' and migration
                       plans read it
-          swift       the model classes an app declares for this file with each
-          kotlin      Realm SDK (Realm Swift, Realm Kotlin, Realm Java, Realm JS
-          java        with or without TypeScript types, Realm Flutter/Dart, Realm
-          javascript  .NET), with the schema version to open it with; names that
-          typescript  are not identifiers in the language are mapped back to the
-          dart        stored names the way that SDK does (@PersistedName,
-          csharp      @RealmField, mapTo, @MapTo, [MapTo])
+          swift       Realm Swift models (Object, @Persisted)
+          kotlin      Realm Kotlin SDK models (RealmObject, @PersistedName)
+          java        Realm Java models, one class per file (@RealmField)
+          javascript  Realm JS models (Realm.Object, static schema, mapTo)
+          typescript  the same, with TypeScript types
+          dart        Realm Flutter/Dart models for its generator (@MapTo)
+          csharp      Realm .NET models (IRealmObject, [MapTo])
+
+        Model code is what an app with that SDK declares for the file, with the \
+        schema version to open it with; names that are not identifiers in the \
+        language are mapped back to the stored names the way the SDK does.
 
         Examples:
           realmctl schema app.realm
