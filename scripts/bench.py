@@ -15,6 +15,9 @@ NOTES = """
 ## Reading the figures
 - `dump` streams: its memory does not grow with the file (about 30 MiB for the 9 MB strings
   fixture, 43 MiB for the 25 MB million-object file, most of it the mapped file's resident pages).
+  `dump --format sql` streams the same way (one open `INSERT` per table, at most 32 KiB each):
+  its memory is that of the jsonl dump, its time about the same (the SQL text is a little
+  longer than the JSON).
 - Adding and removing a property is committed in place: a new column leaf per cluster and the
   cluster nodes above it are written, every other column stays where it is, so the cost is of the
   order of copying the file once or less, and does not depend on how much data the other columns
@@ -52,6 +55,20 @@ def mb(n):
     return n / 1e6
 
 
+def sql_export_rows(realm, label, objects, jsonl_seconds):
+    """`dump --format sql` (issue 11) of `realm`, beside the time of its `dump --format jsonl`.
+
+    Self-contained: returns the rows for the table, whatever builds the input file."""
+    size = 0
+    with subprocess.Popen([BIN, "dump", realm, "--format", "sql"], stdout=subprocess.PIPE) as p:
+        for chunk in iter(lambda: p.stdout.read(1 << 20), b""):
+            size += len(chunk)
+    t, peak, _ = timed([BIN, "dump", realm, "--format", "sql"])
+    return [("dump --format sql", label, f"{t:.3f} s",
+             f"{objects / t:,.0f} objects/s, {mb(size) / t:,.1f} MB/s written, {t / jsonl_seconds:.2f}× the jsonl dump",
+             f"{peak / 1024:.1f} MiB")]
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="realmctl-bench-")
     rows = []
@@ -67,6 +84,10 @@ def main():
         rows.append(("dump --format jsonl", os.path.relpath(big, ROOT), f"{t:.3f} s",
                      f"{objects / t:,.0f} objects/s, {mb(os.path.getsize(big)) / t:,.1f} MB/s read, {mb(len(out)) / t:,.1f} MB/s written",
                      f"{peak / 1024:.1f} MiB"))
+        # The fixture with every type: child tables, embedded objects, mixed values.
+        alltypes = os.path.join(fixtures, "alltypes", "before.realm")
+        t, _, _ = timed([BIN, "dump", alltypes, "--format", "jsonl"])
+        rows += sql_export_rows(alltypes, "Tests/Fixtures/alltypes/before.realm", 600, t)
 
         # 2. A 1,000,000-object file, built with `create`.
         schema = os.path.join(tmp, "schema.json")
@@ -85,6 +106,7 @@ def main():
         rows.append(("create", f"{N:,} Person objects", f"{t:.3f} s", f"{N / t:,.0f} objects/s, file {mb(size):.1f} MB", f"{peak / 1024:.1f} MiB"))
         t, peak, _ = timed([BIN, "dump", base, "--format", "jsonl"])
         rows.append(("dump --format jsonl", f"{N:,} Person objects", f"{t:.3f} s", f"{N / t:,.0f} objects/s", f"{peak / 1024:.1f} MiB"))
+        rows += sql_export_rows(base, f"{N:,} Person objects", N, t)
 
         work = os.path.join(tmp, "work.realm")
         copy = lambda: (shutil.copyfile(base, work), os.path.exists(work + ".lock") and os.remove(work + ".lock"))

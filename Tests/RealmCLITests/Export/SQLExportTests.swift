@@ -241,6 +241,16 @@ struct SQLExportTests {
     #expect(script.contains("'+10000-01-01T00:00:00.123456789Z'"))
   }
 
+  @Test func shellSQLModePrintsWhatDumpPrints() throws {
+    let result = try ShellTests.script([".mode sql", "User WHERE age > 95"])
+    let dump = CommandTestSupport.run([
+      "dump", ShellTests.tutorial, "--format", "sql", "--class", "User", "--where", "age > 95",
+    ])
+    #expect(result.stdout == dump.stdout)
+    #expect(result.stdout.contains("-- Only some objects were exported"))
+    #expect(result.stdout.hasSuffix("COMMIT;\n"))
+  }
+
   @Test func sqliteDateFunctionsReadTheDates() throws {
     let path = fixturePath("alltypes/before.realm")
     let run = CommandRun(["dump", path, "--format", "sql", "--limit", "3"])

@@ -27,7 +27,7 @@ public struct SQLDumpWriter: DumpWriter {
   private let options: Options
   private var encoder: SQLObjectEncoder?
   private var buffer: SQLInsertBuffer?
-  private var current: String?
+  private var current: SQLExportPlan.ClassLayout?
 
   /// Creates a writer that hands its output to `sink`.
   public init(sink: @escaping OutputSink, options: Options = Options()) {
@@ -48,10 +48,10 @@ public struct SQLDumpWriter: DumpWriter {
   }
 
   public mutating func beginClass(_ objectSchema: ObjectSchema) throws {
-    guard encoder?.plan.classes[objectSchema.name] != nil else {
+    guard let layout = encoder?.plan.classes[objectSchema.name] else {
       throw DumpOutputError("class '\(objectSchema.name)' is not part of the SQL export")
     }
-    current = objectSchema.name
+    current = layout
   }
 
   public mutating func writeObject(key: Int64, values: [RealmValue]) throws {

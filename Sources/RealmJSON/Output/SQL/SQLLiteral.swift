@@ -64,15 +64,29 @@ enum SQLLiteral {
   }
 
   /// Appends a blob literal `X'0a1b…'`.
-  static func appendBlob(_ bytes: some Collection<UInt8>, to out: inout [UInt8]) {
-    out.reserveCapacity(out.count + 3 + 2 * bytes.count)
-    out.append(UInt8(ascii: "X"))
-    out.append(UInt8(ascii: "'"))
-    for b in bytes {
-      out.append(hexDigit(b >> 4))
-      out.append(hexDigit(b & 0xF))
+  static func appendBlob(_ bytes: [UInt8], to out: inout [UInt8]) {
+    bytes.withUnsafeBufferPointer { appendBlob($0, to: &out) }
+  }
+
+  /// The two hex digits of each byte value, as they lie in memory.
+  private static let hexPairs: [UInt16] = (0..<256).map { b in
+    UInt16(hexDigit(UInt8(b) >> 4)) | UInt16(hexDigit(UInt8(b) & 0xF)) << 8
+  }
+
+  /// Appends a blob literal `X'0a1b…'`.
+  static func appendBlob(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    let start = out.count
+    out.append(contentsOf: repeatElement(UInt8(ascii: "'"), count: 3 + 2 * bytes.count))
+    out.withUnsafeMutableBufferPointer { o in
+      o[start] = UInt8(ascii: "X")
+      guard let base = o.baseAddress, !bytes.isEmpty else { return }
+      let digits = UnsafeMutableRawPointer(base + start + 2)
+      hexPairs.withUnsafeBufferPointer { pairs in
+        for (i, b) in bytes.enumerated() {
+          digits.storeBytes(of: pairs[Int(b)].littleEndian, toByteOffset: 2 * i, as: UInt16.self)
+        }
+      }
     }
-    out.append(UInt8(ascii: "'"))
   }
 
   /// Appends a decimal128 as quoted text (`'1.5'`, `'-0'`, `'NaN'`, `'Inf'`, `'1E+400'`).

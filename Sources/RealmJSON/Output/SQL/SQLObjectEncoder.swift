@@ -34,6 +34,14 @@ public struct SQLObjectEncoder: Sendable {
     encode(layout, key: key, values: values, parent: nil, into: &buffer)
   }
 
+  /// Appends the rows of one object of the top-level class laid out by `layout` (one of the
+  /// plan's ``SQLExportPlan/classes``, looked up once per class).
+  public func encode(
+    _ layout: SQLExportPlan.ClassLayout, key: Int64, values: [RealmValue], into buffer: inout SQLInsertBuffer
+  ) {
+    encode(layout, key: key, values: values, parent: nil, into: &buffer)
+  }
+
   private func encode(
     _ layout: SQLExportPlan.ClassLayout, key: Int64, values: [RealmValue], parent: Parent?,
     into buffer: inout SQLInsertBuffer
