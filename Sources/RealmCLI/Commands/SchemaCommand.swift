@@ -5,27 +5,8 @@ import RealmStorage
 /// `realmctl schema FILE [--format text|json|swift|kotlin|java|javascript|typescript|dart|csharp]
 /// [--class NAME]`.
 public struct SchemaCommand: Command {
-  /// How the schema is printed.
-  public enum Format: String, Sendable, CaseIterable {
-    /// Aligned text for people.
-    case text
-    /// The JSON of specs/dump-format.md.
-    case json
-    /// Realm Swift model classes.
-    case swift
-    /// Realm Kotlin SDK model classes.
-    case kotlin
-    /// Realm Java model classes.
-    case java
-    /// Realm JS model classes.
-    case javascript
-    /// Realm JS model classes with TypeScript types.
-    case typescript
-    /// Realm Flutter/Dart models.
-    case dart
-    /// Realm .NET model classes.
-    case csharp
-  }
+  /// How the schema is printed: text, the schema JSON, or model code for a Realm SDK.
+  public typealias Format = SchemaFormat
 
   /// The checked arguments of one run.
   public struct Options: Sendable, Equatable {
@@ -100,9 +81,8 @@ public struct SchemaCommand: Command {
     for table in file.group.tables {
       if let name = table.className { counts[name] = table.objectCount }
     }
-    let rendering = SchemaFormat(rawValue: options.format.rawValue) ?? .text
     try context.standardOutput.write(
-      bytes: rendering.render(schema, only: options.className, objectCounts: counts))
+      bytes: options.format.render(schema, only: options.className, objectCounts: counts))
     return .success
   }
 }

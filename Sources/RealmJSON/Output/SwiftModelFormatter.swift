@@ -84,22 +84,13 @@ public enum SwiftModelFormatter {
 
   /// The Swift type of a property: `String?`, `List<Dog>`, `MutableSet<Int?>`,
   /// `Map<String, Person?>`, `AnyRealmValue`, `Address?`.
+  static let types = TypeNames(names: [
+    .bool: "Bool", .int: "Int", .float: "Float", .double: "Double", .decimal128: "Decimal128",
+    .objectId: "ObjectId", .uuid: "UUID", .string: "String", .data: "Data", .date: "Date", .mixed: "AnyRealmValue",
+  ])
+
   static func swiftType(_ p: Property, _ context: ModelContext) -> String {
-    let element: String
-    switch p.type {
-    case .bool: element = "Bool"
-    case .int: element = "Int"
-    case .float: element = "Float"
-    case .double: element = "Double"
-    case .decimal128: element = "Decimal128"
-    case .objectId: element = "ObjectId"
-    case .uuid: element = "UUID"
-    case .string: element = "String"
-    case .data: element = "Data"
-    case .date: element = "Date"
-    case .mixed: element = "AnyRealmValue"
-    case .object: element = context.className(p.objectType ?? "Object").code
-    }
+    let element = types.name(of: p, context)
     // AnyRealmValue holds its own null; links in lists and sets are never null, single links
     // and dictionary values of objects always may be.
     let optional: Bool
@@ -116,24 +107,7 @@ public enum SwiftModelFormatter {
     }
   }
 
-  private static func literal(_ s: String) -> String {
-    var out = "\""
-    for c in s.unicodeScalars {
-      switch c {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      default:
-        if c.value < 0x20 || c.value == 0x7F {
-          out += "\\u{\(String(c.value, radix: 16))}"
-        } else {
-          out.unicodeScalars.append(c)
-        }
-      }
-    }
-    return out + "\""
-  }
+  private static func literal(_ s: String) -> String { ModelContext.quoted(s, controls: .swift) }
 
   /// Swift keywords that cannot be property or class names without backticks.
   static let keywords: Set<String> = [

@@ -84,29 +84,19 @@ public enum CSharpModelFormatter {
   }
 
   /// The C# type of a property.
+  static let types = TypeNames(names: [
+    .bool: "bool", .int: "long", .float: "float", .double: "double", .string: "string", .data: "byte[]",
+    .date: "DateTimeOffset", .decimal128: "Decimal128", .objectId: "ObjectId", .uuid: "Guid", .mixed: "RealmValue",
+  ])
+
   static func declaration(_ p: Property, _ context: ModelContext) -> String {
-    var element: String
-    switch p.type {
-    case .bool: element = "bool"
-    case .int: element = "long"
-    case .float: element = "float"
-    case .double: element = "double"
-    case .string: element = "string"
-    case .data: element = "byte[]"
-    case .date: element = "DateTimeOffset"
-    case .decimal128: element = "Decimal128"
-    case .objectId: element = "ObjectId"
-    case .uuid: element = "Guid"
-    case .mixed: element = "RealmValue"
-    case .object: element = context.className(p.objectType ?? "").plain
-    }
+    var element = types.name(of: p, context)
     switch p.collection {
     case .single:
       if p.type != .mixed && (p.isOptional || p.type == .object) { element += "?" }
       return element
     case .list, .set, .dictionary:
-      let nullable = p.type != .mixed && (p.type == .object ? p.collection == .dictionary : p.isOptional)
-      if nullable { element += "?" }
+      if ModelContext.elementIsNullable(p) { element += "?" }
       switch p.collection {
       case .list: return "IList<\(element)>"
       case .set: return "ISet<\(element)>"

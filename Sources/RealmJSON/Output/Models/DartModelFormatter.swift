@@ -85,21 +85,14 @@ public enum DartModelFormatter {
 
   /// The declared type of a field and whether it is `late` (required values, collections,
   /// `RealmValue`).
+  static let types = TypeNames(names: [
+    .bool: "bool", .int: "int", .float: "double", .double: "double", .string: "String", .data: "Uint8List",
+    .date: "DateTime", .decimal128: "Decimal128", .objectId: "ObjectId", .uuid: "Uuid", .mixed: "RealmValue",
+  ])
+
   static func dartType(_ p: Property, _ context: ModelContext) -> (String, Bool) {
-    var element: String
-    switch p.type {
-    case .bool: element = "bool"
-    case .int: element = "int"
-    case .float, .double: element = "double"
-    case .string: element = "String"
-    case .data: element = "Uint8List"
-    case .date: element = "DateTime"
-    case .decimal128: element = "Decimal128"
-    case .objectId: element = "ObjectId"
-    case .uuid: element = "Uuid"
-    case .mixed: element = "RealmValue"
-    case .object: element = "_" + context.className(p.objectType ?? "").plain
-    }
+    // Models name the private model class of a link's target (`_Dog`).
+    var element = (p.type == .object ? "_" : "") + types.name(of: p, context)
     switch p.collection {
     case .single:
       if p.type == .mixed { return (element, true) }
@@ -108,8 +101,7 @@ public enum DartModelFormatter {
     case .list, .set, .dictionary:
       // Objects in lists and sets are never null; in maps they are nullable; RealmValue holds
       // its own null.
-      let nullable = p.type != .mixed && (p.type == .object ? p.collection == .dictionary : p.isOptional)
-      if nullable { element += "?" }
+      if ModelContext.elementIsNullable(p) { element += "?" }
       switch p.collection {
       case .list: return ("List<\(element)>", true)
       case .set: return ("Set<\(element)>", true)

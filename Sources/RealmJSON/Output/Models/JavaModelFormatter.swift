@@ -110,12 +110,12 @@ public enum JavaModelFormatter {
       }
       let required = !p.isOptional && p.type != .object
       if required, let primitive = primitiveType(p.type) { return (primitive, nil, false) }
-      return (boxedType(p, context, imports: &imports), nil, required && p.type != .object)
+      return (types.name(of: p, context, imports: &imports), nil, required && p.type != .object)
     case .list, .set, .dictionary:
       let kind = p.collection == .list ? "RealmList" : p.collection == .set ? "RealmSet" : "RealmDictionary"
       imports.insert("io.realm.\(kind)")
       let required = !p.isOptional && p.type != .object && p.type != .mixed
-      let element = boxedType(p, context, imports: &imports)
+      let element = types.name(of: p, context, imports: &imports)
       return ("\(kind)<\(element)>", "new \(kind)<>()", required)
     }
   }
@@ -130,32 +130,16 @@ public enum JavaModelFormatter {
     }
   }
 
-  private static func boxedType(_ p: Property, _ context: ModelContext, imports: inout Set<String>) -> String {
-    switch p.type {
-    case .bool: return "Boolean"
-    case .int: return "Long"
-    case .float: return "Float"
-    case .double: return "Double"
-    case .string: return "String"
-    case .data: return "byte[]"
-    case .date:
-      imports.insert("java.util.Date")
-      return "Date"
-    case .decimal128:
-      imports.insert("org.bson.types.Decimal128")
-      return "Decimal128"
-    case .objectId:
-      imports.insert("org.bson.types.ObjectId")
-      return "ObjectId"
-    case .uuid:
-      imports.insert("java.util.UUID")
-      return "UUID"
-    case .mixed:
-      imports.insert("io.realm.RealmAny")
-      return "RealmAny"
-    case .object: return context.className(p.objectType ?? "").plain
-    }
-  }
+  /// Boxed types (collection elements, optional values).
+  static let types = TypeNames(
+    names: [
+      .bool: "Boolean", .int: "Long", .float: "Float", .double: "Double", .string: "String", .data: "byte[]",
+      .date: "Date", .decimal128: "Decimal128", .objectId: "ObjectId", .uuid: "UUID", .mixed: "RealmAny",
+    ],
+    imports: [
+      .date: "java.util.Date", .decimal128: "org.bson.types.Decimal128", .objectId: "org.bson.types.ObjectId",
+      .uuid: "java.util.UUID", .mixed: "io.realm.RealmAny",
+    ])
 
   private static func upperFirst(_ s: String) -> String {
     guard let first = s.first else { return s }
@@ -169,5 +153,5 @@ public enum JavaModelFormatter {
     return out
   }
 
-  private static func literal(_ s: String) -> String { ModelContext.quoted(s, octalControls: true) }
+  private static func literal(_ s: String) -> String { ModelContext.quoted(s, controls: .octal) }
 }

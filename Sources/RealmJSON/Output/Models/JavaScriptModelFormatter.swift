@@ -134,28 +134,20 @@ public enum JavaScriptModelFormatter {
   }
 
   /// The TypeScript type of a field and whether it is declared optional (`?`).
+  static let typeScriptTypes = TypeNames(names: [
+    .bool: "boolean", .int: "number", .float: "number", .double: "number", .string: "string", .data: "ArrayBuffer",
+    .date: "Date", .decimal128: "BSON.Decimal128", .objectId: "BSON.ObjectId", .uuid: "BSON.UUID",
+    .mixed: "Realm.Types.Mixed",
+  ])
+
   static func typeScriptType(_ p: Property, _ context: ModelContext, usesBSON: inout Bool) -> (String, Bool) {
-    var element: String
-    switch p.type {
-    case .bool: element = "boolean"
-    case .int, .float, .double: element = "number"
-    case .string: element = "string"
-    case .data: element = "ArrayBuffer"
-    case .date: element = "Date"
-    case .decimal128: element = "BSON.Decimal128"
-    case .objectId: element = "BSON.ObjectId"
-    case .uuid: element = "BSON.UUID"
-    case .mixed: element = "Realm.Types.Mixed"
-    case .object: element = context.className(p.objectType ?? "").plain
-    }
+    var element = typeScriptTypes.name(of: p, context)
     if [.decimal128, .objectId, .uuid].contains(p.type) { usesBSON = true }
     switch p.collection {
     case .single:
       return (element, p.type != .mixed && (p.isOptional || p.type == .object))
     case .list, .set, .dictionary:
-      let nullable =
-        p.type != .mixed && (p.type == .object ? p.collection == .dictionary : p.isOptional)
-      if nullable { element += " | null" }
+      if ModelContext.elementIsNullable(p) { element += " | null" }
       let kind = p.collection == .list ? "List" : p.collection == .set ? "Set" : "Dictionary"
       return ("Realm.\(kind)<\(element)>", false)
     }

@@ -82,14 +82,13 @@ public enum KotlinModelFormatter {
     switch p.collection {
     case .single:
       if p.isOptional || p.type == .object || p.type == .mixed {
-        return (elementType(p, context, imports: &imports) + "?", "null")
+        return (types.name(of: p, context, imports: &imports) + "?", "null")
       }
-      return (elementType(p, context, imports: &imports), defaultValue(p.type, imports: &imports))
+      return (types.name(of: p, context, imports: &imports), defaultValue(p.type, imports: &imports))
     case .list, .set, .dictionary:
       // Objects in lists and sets are never null; in dictionaries they may be.
-      let nullable =
-        p.type == .mixed || (p.type == .object ? p.collection == .dictionary : p.isOptional)
-      let element = elementType(p, context, imports: &imports) + (nullable ? "?" : "")
+      let nullable = p.type == .mixed || ModelContext.elementIsNullable(p)  // RealmAny? always
+      let element = types.name(of: p, context, imports: &imports) + (nullable ? "?" : "")
       let (kind, factory) =
         switch p.collection {
         case .list: ("RealmList", "realmListOf")
@@ -102,32 +101,16 @@ public enum KotlinModelFormatter {
     }
   }
 
-  private static func elementType(_ p: Property, _ context: ModelContext, imports: inout Set<String>) -> String {
-    switch p.type {
-    case .bool: return "Boolean"
-    case .int: return "Long"
-    case .float: return "Float"
-    case .double: return "Double"
-    case .string: return "String"
-    case .data: return "ByteArray"
-    case .date:
-      imports.insert("io.realm.kotlin.types.RealmInstant")
-      return "RealmInstant"
-    case .decimal128:
-      imports.insert("org.mongodb.kbson.Decimal128")
-      return "Decimal128"
-    case .objectId:
-      imports.insert("org.mongodb.kbson.ObjectId")
-      return "ObjectId"
-    case .uuid:
-      imports.insert("io.realm.kotlin.types.RealmUUID")
-      return "RealmUUID"
-    case .mixed:
-      imports.insert("io.realm.kotlin.types.RealmAny")
-      return "RealmAny"
-    case .object: return context.className(p.objectType ?? "").code
-    }
-  }
+  static let types = TypeNames(
+    names: [
+      .bool: "Boolean", .int: "Long", .float: "Float", .double: "Double", .string: "String", .data: "ByteArray",
+      .date: "RealmInstant", .decimal128: "Decimal128", .objectId: "ObjectId", .uuid: "RealmUUID", .mixed: "RealmAny",
+    ],
+    imports: [
+      .date: "io.realm.kotlin.types.RealmInstant", .decimal128: "org.mongodb.kbson.Decimal128",
+      .objectId: "org.mongodb.kbson.ObjectId", .uuid: "io.realm.kotlin.types.RealmUUID",
+      .mixed: "io.realm.kotlin.types.RealmAny",
+    ])
 
   private static func defaultValue(_ type: PropertyType, imports: inout Set<String>) -> String {
     switch type {

@@ -56,12 +56,20 @@ struct ModelContext {
   /// The schema version to open the file with (0 for an unversioned file).
   var openVersion: Int64 { schema.schemaVersion ?? 0 }
 
-  /// A string literal with `\\`, the quote and control characters escaped. `escapeDollar` for
-  /// languages where `$` starts a template (Kotlin, Dart); control characters other than
-  /// `\n`, `\r`, `\t` as `\u00XX`, or as octal for Java (whose `\u` escapes apply before
-  /// lexing).
+  /// How a string literal writes a control character other than `\n`, `\r`, `\t`.
+  enum ControlEscape {
+    /// `\u0001` (Kotlin, JavaScript, C#, Dart).
+    case unicode
+    /// `\001`: Java, whose `\u` escapes apply before lexing, even in strings.
+    case octal
+    /// `\u{1}` (Swift).
+    case swift
+  }
+
+  /// A string literal with `\\`, the quote and control characters escaped; `escapeDollar`
+  /// for languages where `$` starts a template (Kotlin, Dart).
   static func quoted(
-    _ s: String, quote: Character = "\"", escapeDollar: Bool = false, octalControls: Bool = false
+    _ s: String, quote: Character = "\"", escapeDollar: Bool = false, controls: ControlEscape = .unicode
   ) -> String {
     let hex = Array("0123456789abcdef")
     var out = String(quote)
@@ -76,10 +84,13 @@ struct ModelContext {
         if Character(c) == quote {
           out += "\\" + String(quote)
         } else if c.value < 0x20 || c.value == 0x7F {
-          if octalControls {
+          switch controls {
+          case .octal:
             let octal = String(c.value, radix: 8)
             out += "\\" + String(repeating: "0", count: 3 - octal.count) + octal
-          } else {
+          case .swift:
+            out += "\\u{" + String(c.value, radix: 16) + "}"
+          case .unicode:
             out += "\\u00" + String(hex[Int(c.value >> 4) & 0xF]) + String(hex[Int(c.value) & 0xF])
           }
         } else {
@@ -96,3 +107,33 @@ struct ModelContext {
   }
 }
 
+
+/// The name a language gives each Realm value type, and the import that name needs.
+struct TypeNames: Sendable {
+  /// The type of each Realm type (`.object` is the target class's identifier).
+  var names: [PropertyType: String]
+  /// The import (Kotlin, Java) that each name needs, if any.
+  var imports: [PropertyType: String] = [:]
+
+  /// The element type of `p`: its value type, or its target class's identifier for links.
+  func name(of p: Property, _ context: ModelContext, imports used: inout Set<String>) -> String {
+    if p.type == .object { return context.className(p.objectType ?? "").plain }
+    if let i = imports[p.type] { used.insert(i) }
+    return names[p.type] ?? p.type.rawValue
+  }
+
+  /// The same, for languages that need no imports.
+  func name(of p: Property, _ context: ModelContext) -> String {
+    var ignored = Set<String>()
+    return name(of: p, context, imports: &ignored)
+  }
+}
+
+extension ModelContext {
+  /// Whether the elements of a list, set or dictionary are declared nullable: optional
+  /// primitive elements, objects in dictionaries (objects in lists and sets never are), never
+  /// mixed values (they hold their own null).
+  static func elementIsNullable(_ p: Property) -> Bool {
+    p.type != .mixed && (p.type == .object ? p.collection == .dictionary : p.isOptional)
+  }
+}
