@@ -135,7 +135,7 @@ extension SQLExportPlan {
               comment: "type of \(p.name)'s value"))
           sources.append(.mixedType(property: i))
         case .single:
-          var column = SQLExportPlan.valueColumn(name: columnName, p, notNullIfRequired: true)
+          var column = SQLExportPlan.valueColumn(name: columnName, p)
           column.comment = comment
           if p.type == .object {
             column.reference = reference(to: p.objectType, onDelete: "SET NULL")
@@ -192,7 +192,7 @@ extension SQLExportPlan {
         columns.append(Column(name: "value", declaredType: "", comment: "mixed: the value"))
         columns.append(Column(name: "value_type", declaredType: "TEXT", comment: "its type"))
       } else {
-        var column = SQLExportPlan.valueColumn(name: "value", element, notNullIfRequired: true)
+        var column = SQLExportPlan.valueColumn(name: "value", element)
         column.comment = elementType
         if p.type == .object {
           // Realm removes a deleted target from lists and sets, and sets it to null in dictionaries.

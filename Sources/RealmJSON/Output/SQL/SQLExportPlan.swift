@@ -117,8 +117,8 @@ public struct SQLExportPlan: Sendable {
     SQLNameSpace.folded(desired).hasPrefix("sqlite_") ? "_" + desired : desired
   }
 
-  /// The column of a scalar, link or embedded value.
-  static func valueColumn(name: String, _ p: Property, notNullIfRequired: Bool) -> Column {
+  /// The column of a scalar, link or embedded value: `NOT NULL` for required values.
+  static func valueColumn(name: String, _ p: Property) -> Column {
     let type: String
     switch p.type {
     case .bool, .int, .object: type = "INTEGER"
@@ -128,11 +128,11 @@ public struct SQLExportPlan: Sendable {
     case .mixed: type = ""
     }
     let required = !p.isOptional && p.type != .object && p.type != .mixed
-    return Column(name: name, declaredType: type, notNull: required && notNullIfRequired, comment: "")
+    return Column(name: name, declaredType: type, notNull: required, comment: "")
   }
 
   /// The Realm type of a property or element as the text schema writes it: `string?`,
-  /// `Dog` (link), `Address (embedded)`, `int[]`, `string<>`, `double?{}`.
+  /// `Dog` (link), `int[]`, `string<>`, `double?{}`.
   static func realmType(_ p: Property) -> String {
     var t = p.type == .object ? (p.objectType ?? "object") : p.type.rawValue
     if p.isOptional && p.type != .object && p.type != .mixed { t += "?" }
