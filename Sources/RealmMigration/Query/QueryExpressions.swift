@@ -304,7 +304,7 @@ final class DictionaryKeysExpression: QueryExpression {
   let collection: CollectionExpression
   var type: QueryType { .string }
   var quantifier: QuerySyntax.Quantifier? { collection.quantifier }
-  var text: String { collection.text + ".@keys" }
+  var text: String { collection.text }
 
   init(_ collection: CollectionExpression) { self.collection = collection }
 

@@ -223,7 +223,7 @@ struct QueryParser {
       }
     } else if current.kind == .leftBracket, peek().kind == .identifier, peek(2).kind == .rightBracket {
       let modifier = peek().text
-      throw .init(peek().start, "modifier '[\(modifier)]' is not supported: Realm accepts only '[c]' (case-insensitive)")
+      throw .init(current.start, "modifier '[\(modifier)]' is not supported: Realm accepts only '[c]' (case-insensitive)")
     }
     let right: QuerySyntax.Expression
     switch kind {
