@@ -26,6 +26,9 @@ struct ObjectDump {
   var limit: Int?
   /// The `--where` query, compiled for the one class.
   var query: RealmQuery?
+  /// Counts the objects read (its total is set by ``run(_:)``); cancelling it stops the dump
+  /// with ``ProgressCancelled``.
+  var progress: ProgressCounter?
 
   /// Prepares the dump of `file` for the options of one run.
   ///
@@ -45,7 +48,7 @@ struct ObjectDump {
     limit = options.limit
     if let text = options.query, let (cls, _) = classes.first {
       do {
-        query = try RealmQuery(text, className: cls.name, schema: schema, group: group)
+        query = try ObjectDump.compileFilter(text, for: cls, in: schema, group: group)
       } catch {
         throw UsageError(
           .invalidValue, "The value '\(text)' is invalid for '--where <query>': \(error.description)",
@@ -55,8 +58,18 @@ struct ObjectDump {
     }
   }
 
+  /// Compiles a `--where` query for the objects of `cls`: the one place where `dump` and the
+  /// shell turn Realm Query Language into a query.
+  static func compileFilter(_ query: String, for cls: ObjectSchema, in schema: Schema, group: Group? = nil)
+    throws(ExpressionError) -> RealmQuery
+  {
+    try RealmQuery(query, className: cls.name, schema: schema, group: group)
+  }
+
   /// Writes every selected object with `writer`.
   func run(_ writer: inout some DumpWriter) throws {
+    // Saturating: a damaged file may claim absurd counts (the walk itself is bounded).
+    progress?.setTotal(classes.reduce(0) { $0.addingReportingOverflow($1.1.objectCount).overflow ? .max : $0 + $1.1.objectCount })
     try writer.begin(schema: schema)
     for (cls, table) in classes {
       try writer.beginClass(cls)
@@ -81,10 +94,14 @@ struct ObjectDump {
     var printed = 0
     var toSkip = offset
     var evaluator = query?.evaluator(source: GroupQuerySource(group: group, schema: schema))
+    var ticker = ProgressTicker(progress)
+    defer { ticker.flush() }
+    if query == nil { progress?.add(min(offset, table.objectCount)) }
     do {
       try RealmInput.readingObjects(file) {
         // Without a filter the reader skips leading objects without decoding them.
         try group.forEachObject(in: table, skip: query == nil ? offset : 0) { key, values in
+          try ticker.tickCheckingCancellation()
           if evaluator != nil {
             guard try matches(&evaluator!, cls, key, values) else { return }
             if toSkip > 0 {
@@ -115,12 +132,23 @@ struct ObjectDump {
   /// Runs a query with SORT, DISTINCT or LIMIT, then prints its objects in its order.
   private func writeSelected(by query: RealmQuery, _ cls: ObjectSchema, _ table: Table, to writer: inout some DumpWriter) throws {
     let group = file.group
+    var ticker = ProgressTicker(progress)
+    defer { ticker.flush() }
     try RealmInput.readingObjects(file) {
       let keys: [Int64]
       do {
-        keys = try query.objectKeys(in: group)
+        let source = GroupQuerySource(group: group, schema: schema)
+        let columns = query.propertiesRead
+        keys = try query.objectKeys(source: source) { body in
+          try group.forEachObject(in: table, columns: columns) { key, values in
+            try ticker.tickCheckingCancellation()
+            try body(key, values)
+          }
+        }
       } catch let damage as FormatError {
         throw damage
+      } catch let cancelled as ProgressCancelled {
+        throw cancelled
       } catch {
         throw RealmCtlError(.invalidInput, path: file.path, "--where failed on \(cls.name): \(error)")
       }
