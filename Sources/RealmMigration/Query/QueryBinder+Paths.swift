@@ -7,7 +7,10 @@ extension QueryBinder {
   }
 
   private func noProperty(_ cls: QueryClass, _ name: String, _ offset: Int) -> Located {
-    let hint = Suggestion.hint(for: name, among: cls.properties.map(\.name))
+    var hint = Suggestion.hint(for: name, among: cls.properties.map(\.name))
+    if hint.isEmpty && (name == "old" || name == "new") {
+      hint = " (a query names properties without '\(name).', as in 'age > 18')"
+    }
     return .init(offset, "'\(cls.name)' has no property '\(name)'\(hint)")
   }
 

@@ -251,7 +251,10 @@ struct QueryParser {
   private mutating func parseAdditive(startingWith first: QuerySyntax.Expression?) throws(ExpressionError.Located) -> QuerySyntax.Expression {
     let start = first?.offset ?? current.start
     var left = try parseMultiplicative(startingWith: first)
+    var operators = 0
     while current.kind == .plus || current.kind == .minus {
+      operators += 1
+      if operators > Self.maxDepth { throw .init(current.start, "more than \(Self.maxDepth) operators in one arithmetic expression") }
       let op: Character = current.kind == .plus ? "+" : "-"
       advance()
       try enter()
@@ -266,7 +269,10 @@ struct QueryParser {
     let start = first?.offset ?? current.start
     var left: QuerySyntax.Expression
     if let first { left = first } else { left = try parseOperand() }
+    var operators = 0
     while current.kind == .star || current.kind == .slash {
+      operators += 1
+      if operators > Self.maxDepth { throw .init(current.start, "more than \(Self.maxDepth) operators in one arithmetic expression") }
       let op: Character = current.kind == .star ? "*" : "/"
       advance()
       try enter()
