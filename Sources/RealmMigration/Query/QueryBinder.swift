@@ -140,7 +140,7 @@ struct QueryBinder {
       lt = .link
     }
     if lt != .null && rt != .null && !QueryType.areComparable(lt, rt) {
-      throw .init(c.operatorOffset, "Unsupported comparison between type '\(typeName(lt))' and type '\(typeName(rt))' ('\(l.text)' and '\(r.text)')")
+      throw .init(c.operatorOffset, "Unsupported comparison between type '\(typeName(lt))' and type '\(typeName(rt))' (\(l.text) and \(r.text))")
     }
     if (lt == .typeOfValue || rt == .typeOfValue) && lt != rt {
       throw .init(c.operatorOffset, "Unsupported comparison between @type and raw value: '\(typeName(lt))' and '\(typeName(rt))'; compare '@type' with a type name such as 'int'")
@@ -221,7 +221,7 @@ struct QueryBinder {
     let rightNull = (r as? ConstantExpression).map { $0.hasSingleValue && $0.values[0].isNull } ?? false
     let leftNull = (l as? ConstantExpression).map { $0.hasSingleValue && $0.values[0].isNull } ?? false
     if !(leftNull || rightNull) && (lt == .null || rt == .null || !QueryType.areComparable(lt, rt)) {
-      throw .init(offset, "Unsupported comparison between type '\(typeName(lt))' and type '\(typeName(rt))' ('\(l.text)' and '\(r.text)')")
+      throw .init(offset, "Unsupported comparison between type '\(typeName(lt))' and type '\(typeName(rt))' (\(l.text) and \(r.text))")
     }
     let condition: QueryCondition
     switch op {

@@ -66,6 +66,7 @@ struct QueryParser {
 
   private func unexpected(_ context: String) -> ExpressionError.Located {
     let separator = context.hasPrefix(";") ? "" : " "
+    if current.kind == .end { return .init(current.start, "the query ends too early\(separator)\(context)") }
     return .init(current.start, "unexpected \(current.display)\(separator)\(context)")
   }
 
@@ -76,6 +77,11 @@ struct QueryParser {
     }
   }
   private mutating func leave() { depth -= 1 }
+
+  /// The 1-based character column of a byte offset.
+  private func column(_ offset: Int) -> Int {
+    String(decoding: source[..<min(max(0, offset), source.count)], as: UTF8.self).count + 1
+  }
 
   private func text(_ start: Int, _ end: Int) -> String {
     String(decoding: source[min(start, source.count)..<min(max(start, end), source.count)], as: UTF8.self)
@@ -159,7 +165,7 @@ struct QueryParser {
       try enter()
       let inner = try parseOr()
       leave()
-      try expect(.rightParen, "')' to close the '(' at column \(start + 1)")
+      try expect(.rightParen, "')' to close the '(' at column \(column(start))")
       switch inner {
       case .predicate(let p):
         return .predicate(p)
@@ -289,7 +295,7 @@ struct QueryParser {
     try enter()
     defer { leave() }
     let inner = try parseAdditive(startingWith: nil)
-    try expect(.rightParen, "')' to close the '(' at column \(open.start + 1)")
+    try expect(.rightParen, "')' to close the '(' at column \(column(open.start))")
     return .parenthesized(inner, offset: open.start)
   }
 
