@@ -52,6 +52,11 @@ import Testing
     let plain = try engine.compileFilter("age > 18 AND tags.@count == 2", in: F.person, schema: F.schema)
     #expect(try plain.matches(F.values(), objectKey: 1))
     #expect(plain.selectsFromFile == false)
+    // A column-wise pass needs only the properties the query reads; queries are not order-sensitive.
+    let query = try #require(plain as? QueryFilter)
+    let names = ["age", "tags"].compactMap { n in F.person.properties.firstIndex { $0.name == n } }
+    #expect(query.readsOld == Set(names))
+    #expect(query.isOrderSensitive == false)
     // The planner sees it through its protocol.
     let planner: any ExpressionCompiling = engine
     #expect(throws: ExpressionError.self) { try planner.compileFilter("nme == 1", in: F.person, schema: F.schema) }

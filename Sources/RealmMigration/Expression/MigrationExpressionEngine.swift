@@ -116,6 +116,13 @@ public struct QueryFilter: CompiledFilter {
   public let query: RealmQuery
   let source: MigrationQuerySource?
 
+  /// The positions of the object's values the query reads (a column-wise pass needs only
+  /// these).
+  public var readsOld: Set<Int>? { query.propertiesRead }
+  /// Queries draw nothing from the migration's environment: objects may be tested in any
+  /// order, on several threads.
+  public var isOrderSensitive: Bool { false }
+
   /// True when the object with these values (its class's layout at this step) matches.
   public func matches(_ values: [RealmValue], objectKey: Int64) throws -> Bool {
     try query.matches(values: values, key: objectKey, source: source)
@@ -130,6 +137,10 @@ public struct SelectionFilter: CompiledFilter {
   public let source: String
 
   public var selectsFromFile: Bool { true }
+  /// Only the object key is tested.
+  public var readsOld: Set<Int>? { [] }
+  /// The selection is fixed before the step runs.
+  public var isOrderSensitive: Bool { false }
 
   public func matches(_ values: [RealmValue], objectKey: Int64) throws -> Bool { keys.contains(objectKey) }
 }
