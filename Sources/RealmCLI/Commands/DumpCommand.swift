@@ -2,7 +2,7 @@ import RealmFormat
 import RealmJSON
 import RealmStorage
 
-/// `realmctl dump FILE [--format jsonl|json|csv|table] [--class NAME] [--limit N] [--offset N]
+/// `realmctl dump FILE [--format jsonl|json|csv|table|sql] [--class NAME] [--limit N] [--offset N]
 /// [--where QUERY]`.
 public struct DumpCommand: Command {
   /// How the objects are printed.
@@ -136,6 +136,21 @@ public struct DumpCommand: Command {
         isPartial: options.limit != nil || options.offset > 0 || options.query != nil))
   }
 
+  /// The top-level classes whose objects hold objects of the embedded class `name`, directly
+  /// or through other embedded objects.
+  static func topLevelHolders(of name: String, in schema: Schema) -> [String] {
+    var found: [String] = []
+    var seen: Set<String> = [name]
+    var queue = [name]
+    while let target = queue.popLast() {
+      for c in schema.classes where c.properties.contains(where: { $0.type == .object && $0.objectType == target }) {
+        guard seen.insert(c.name).inserted else { continue }
+        if c.isEmbedded { queue.append(c.name) } else { found.append(c.name) }
+      }
+    }
+    return found.sorted()
+  }
+
   /// Runs the command.
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
     let options = options(invocation, terminal: context.terminal)
@@ -150,6 +165,14 @@ public struct DumpCommand: Command {
     }
     let file = try RealmInput.open(options.file)
     var dump = try ObjectDump(file: file, options: options)
+    if options.format == .sql, let embedded = dump.classes.first(where: { $0.0.isEmbedded })?.0 {
+      // Its rows need the keys of the objects that hold them: they come with those.
+      let holders = Self.topLevelHolders(of: embedded.name, in: dump.schema)
+      throw RealmCtlError(
+        .invalidInput, path: options.file,
+        "class '\(embedded.name)' is embedded: the SQL export writes its objects with those of the classes "
+          + "that hold them (\(holders.map { "--class \($0)" }.joined(separator: ", ")))")
+    }
     let output = context.standardOutput
     let sink: OutputSink = { bytes in try output.write(bytes: bytes) }
     var writer = Self.makeWriter(

@@ -142,6 +142,15 @@ struct SQLExportTests {
     #expect(!script.contains("CREATE TABLE \"Target\""))
   }
 
+  @Test func anEmbeddedClassIsExportedWithTheClassesThatHoldIt() {
+    let run = CommandRun(["dump", fixturePath("embedded/before.realm"), "--format", "sql", "--class", "Geo"])
+    #expect(run.status == 65)
+    #expect(run.output.isEmpty)
+    #expect(
+      run.errors.contains(
+        "class 'Geo' is embedded: the SQL export writes its objects with those of the classes that hold them (--class Contact)"))
+  }
+
   @Test func partialExportsSayThatLinksMayNameObjectsLeftOut() throws {
     let path = fixturePath("format-samples/v24_commit.realm")
     let (trip, script) = try Self.export(path, ["--limit", "1"])
