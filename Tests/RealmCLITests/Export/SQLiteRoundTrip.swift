@@ -112,8 +112,20 @@ struct SQLiteRoundTrip {
   /// Problems found while rebuilding (rows that are not where the mapping puts them).
   var problems: [String] = []
 
-  /// The canonical dump (JSON Lines) of the objects rebuilt from the tables.
-  mutating func canonicalDump() -> [UInt8] {
+  /// The keys of the objects of each top-level class, in row order.
+  var keys: [String: [Int64]] {
+    var out: [String: [Int64]] = [:]
+    for name in plan.topLevelClasses {
+      guard let layout = plan.classes[name] else { continue }
+      out[name] = rows[layout.table].compactMap { $0.first?.int }
+    }
+    return out
+  }
+
+  /// The canonical dump (JSON Lines) of the objects rebuilt from the tables: all of them, or
+  /// those whose keys `sample` lists for their class (then embedded rows that belong to objects
+  /// left out are not checked to be reached).
+  mutating func canonicalDump(sample: [String: Set<Int64>]? = nil) -> [UInt8] {
     var index = Index(trip: self)
     let encoder = CanonicalEncoder(schema: schema)
     var writer = JSONWriter()
@@ -124,15 +136,35 @@ struct SQLiteRoundTrip {
           problems.append("\(name): a row without an integer key")
           continue
         }
+        if let sample, sample[name]?.contains(key) != true { continue }
         let values = index.values(of: layout, row: row, key: key, problems: &problems)
         encoder.appendLine(layout.objectSchema, key: key, values: values, to: &writer)
       }
     }
-    for (table, used) in index.embeddedUsed {
+    for (table, used) in index.embeddedUsed where sample == nil {
       let total = rows[plan.classes[table]!.table].count
       if used.count != total { problems.append("\(table): \(total) rows, \(used.count) reached from their parents") }
     }
     return writer.buffer
+  }
+
+  /// The lines of a canonical dump whose objects `sample` lists (a line's own `$key` is the
+  /// first in it: embedded objects have none, links come after it).
+  static func lines(_ dump: [UInt8], in sample: [String: Set<Int64>]) throws -> [UInt8] {
+    var out: [UInt8] = []
+    let marker = Array("\"$key\":".utf8)
+    for line in dump.split(separator: 0x0A) where !line.isEmpty {
+      guard let at = line.firstRange(of: marker) else { continue }
+      let digits = line[at.upperBound...].prefix { $0 == UInt8(ascii: "-") || ($0 >= 0x30 && $0 <= 0x39) }
+      guard let key = Int64(String(decoding: digits, as: UTF8.self)),
+        case .string(let className)? = try JSONParser.parse(Array(line[..<at.lowerBound].dropLast()) + [0x7D])["$class"]
+      else { continue }
+      if sample[className]?.contains(key) == true {
+        out.append(contentsOf: line)
+        out.append(0x0A)
+      }
+    }
+    return out
   }
 
   /// Child rows by parent key, embedded rows by key.
