@@ -31,27 +31,30 @@ public struct ExpressionCompiler: Sendable {
   /// set earlier in the same step, readable as `new.name`, in the order the context's
   /// `new` array holds them.
   public func compileValue(_ source: String, newValues: [NewValue] = []) throws(ExpressionError) -> CompiledExpression {
-    let compiled = try compile(source, newValues: newValues, isPredicate: false)
-    return CompiledExpression(source: source, type: compiled.type, evaluator: compiled.evaluate)
+    let (compiled, reads) = try compile(source, newValues: newValues, isPredicate: false)
+    return CompiledExpression(source: source, type: compiled.type, evaluator: compiled.evaluate, readsOld: reads)
   }
 
   /// Compiles a `where` filter. Bare names are properties of the class (`age > 18`);
   /// `old.age > 18` is accepted too. The filter must be a condition.
   public func compilePredicate(_ source: String) throws(ExpressionError) -> CompiledPredicate {
-    let compiled = try compile(source, newValues: [], isPredicate: true)
+    let (compiled, reads) = try compile(source, newValues: [], isPredicate: true)
     guard compiled.type.isBool || compiled.type.isMixed || compiled.type.isNull else {
       throw ExpressionError(column: 1, message: "a filter must be a condition, but '\(source)' is \(compiled.type)")
     }
-    return CompiledPredicate(source: source, evaluator: compiled.evaluate)
+    return CompiledPredicate(source: source, evaluator: compiled.evaluate, readsOld: reads)
   }
 
-  private func compile(_ source: String, newValues: [NewValue], isPredicate: Bool) throws(ExpressionError) -> Compiled {
+  private func compile(
+    _ source: String, newValues: [NewValue], isPredicate: Bool
+  ) throws(ExpressionError) -> (Compiled, Set<Int>) {
     let columns = ColumnMap(source: source)
     do {
       let tree = try Parser.parse(source)
       let compiler = Compiler(
         schema: schema, objectSchema: objectSchema, newValues: newValues, isPredicate: isPredicate, source: source)
-      return try compiler.compile(tree)
+      let compiled = try compiler.compile(tree)
+      return (compiled, compiler.reads.indices)
     } catch {
       throw ExpressionError(column: columns.column(of: SourcePosition(offset: error.offset)), message: error.message)
     }
@@ -65,6 +68,8 @@ public struct CompiledExpression: Sendable {
   /// The static type of the values it produces.
   public let type: ExpressionType
   let evaluator: Evaluator
+  /// Positions of the class's properties the expression reads from `old`.
+  public var readsOld: Set<Int> = []
 
   /// The value for the object in `context`.
   public func evaluate(_ context: inout EvaluationContext) throws(EvaluationError) -> RealmValue {
@@ -77,6 +82,8 @@ public struct CompiledPredicate: Sendable {
   /// The source text.
   public let source: String
   let evaluator: Evaluator
+  /// Positions of the class's properties the filter reads.
+  public var readsOld: Set<Int> = []
 
   /// True when the object in `context` matches (a null result does not match).
   public func matches(_ context: inout EvaluationContext) throws(EvaluationError) -> Bool {

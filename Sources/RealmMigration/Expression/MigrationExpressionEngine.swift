@@ -66,6 +66,9 @@ public struct BoundValueExpression: CompiledValueExpression {
   /// The property the values fit (named ""), nil when the type is unknown (`null`).
   public var resultProperty: Property? { expression.type.property(named: "") }
 
+  /// The positions of `old` the expression reads.
+  public var readsOld: Set<Int>? { expression.readsOld }
+
   /// The value for one object: `old` in the class's property order, `new` in the order of
   /// the `newProperties` given at compile time (nil reads as null).
   public func evaluate(old: [RealmValue], new: [RealmValue?], objectKey: Int64) throws(EvaluationError) -> RealmValue {
@@ -78,6 +81,9 @@ public struct BoundFilter: CompiledFilter {
   /// The compiled filter.
   public let predicate: CompiledPredicate
   let engine: MigrationExpressionEngine
+
+  /// The positions of the values the filter reads.
+  public var readsOld: Set<Int>? { predicate.readsOld }
 
   /// True when the object with these values matches.
   public func matches(_ values: [RealmValue], objectKey: Int64) throws(EvaluationError) -> Bool {

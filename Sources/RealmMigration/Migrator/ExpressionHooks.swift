@@ -9,12 +9,26 @@ public protocol CompiledValueExpression: Sendable {
   /// the values assigned earlier in the same step (`new`, in the order of the `newProperties`
   /// given at compile time).
   func evaluate(old: [RealmValue], new: [RealmValue?], objectKey: Int64) throws -> RealmValue
+  /// The positions of `old` the expression reads; nil when unknown (everything may be read).
+  var readsOld: Set<Int>? { get }
+}
+
+extension CompiledValueExpression {
+  /// Unknown by default: the column-wise path then decodes every column.
+  public var readsOld: Set<Int>? { nil }
 }
 
 /// A compiled `where` filter.
 public protocol CompiledFilter: Sendable {
   /// True when the object matches.
   func matches(_ values: [RealmValue], objectKey: Int64) throws -> Bool
+  /// The positions of the values the filter reads; nil when unknown.
+  var readsOld: Set<Int>? { get }
+}
+
+extension CompiledFilter {
+  /// Unknown by default: the column-wise path then decodes every column.
+  public var readsOld: Set<Int>? { nil }
 }
 
 /// Compiles expressions and filters for a class of the working schema.

@@ -157,6 +157,12 @@ public final class MigrationExecutor {
 
   /// Applies stages to one object's values; false when the object is deleted.
   func apply(_ stages: [Stage], to values: inout [RealmValue], key: Int64) throws -> Bool {
+    try Self.apply(stages, to: &values, key: key)
+  }
+
+  /// Applies stages to one object's values; false when the object is deleted. The same code
+  /// serves the rewrite and the column-wise path (``TransformColumnSource``).
+  static func apply(_ stages: [Stage], to values: inout [RealmValue], key: Int64) throws -> Bool {
     for stage in stages {
       switch stage {
       case .rename:
@@ -189,7 +195,7 @@ public final class MigrationExecutor {
     return true
   }
 
-  func applyTransform(_ t: TransformStage, to values: inout [RealmValue], key: Int64) throws {
+  static func applyTransform(_ t: TransformStage, to values: inout [RealmValue], key: Int64) throws {
     let matches = try t.filter?.matches(values, objectKey: key) ?? true
     let old = values
     for (_, fallback) in t.appended { values.append(fallback) }
