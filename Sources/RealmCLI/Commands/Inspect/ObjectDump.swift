@@ -23,6 +23,9 @@ struct ObjectDump {
   var limit: Int?
   /// The `--where` filter, compiled for the one class.
   var filter: CompiledPredicate?
+  /// Encodes classes on every core when the format allows it (see ``ParallelDump``); nil
+  /// dumps object by object.
+  var parallel: ParallelDump? = ParallelDump.processorCount > 1 ? ParallelDump() : nil
 
   /// Prepares the dump of `file` for the options of one run.
   ///
@@ -76,6 +79,12 @@ struct ObjectDump {
   private func writeObjects(of cls: ObjectSchema, _ table: Table, to writer: inout some DumpWriter) throws {
     if limit == 0 { return }
     let group = file.group
+    if let parallel, filter == nil, limit == nil, offset == 0, let encoder = writer.chunkEncoder() {
+      try RealmInput.readingObjects(file) {
+        try parallel.writeObjects(of: table, in: group, encoder: encoder, to: &writer)
+      }
+      return
+    }
     var printed = 0
     var toSkip = offset
     var context = EvaluationContext(resolver: GroupObjectResolver(file: file))
