@@ -58,9 +58,9 @@ enum ShortestDecimal {
         out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: -pointPosition))
         out.append(contentsOf: digits)
       } else if pointPosition < n {
-        out.append(contentsOf: digits[0..<pointPosition])
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[0..<pointPosition]))
         out.append(UInt8(ascii: "."))
-        out.append(contentsOf: digits[pointPosition...])
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[pointPosition...]))
       } else if magnitude < 0x1p63, let exact = UInt64(exactly: magnitude) {
         appendDecimal(exact, to: &out)
       } else if let exact = UInt128(exactly: magnitude) {
@@ -75,7 +75,7 @@ enum ShortestDecimal {
     out.append(digits[0])
     if n > 1 {
       out.append(UInt8(ascii: "."))
-      out.append(contentsOf: digits[1...])
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[1...]))
     }
     out.append(UInt8(ascii: "e"))
     out.append(exponent < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
@@ -88,7 +88,7 @@ enum ShortestDecimal {
   /// Splits Swift's shortest description (`1.5`, `1e-05`, `16777216.0`, `7.5647917e+08`) into
   /// significant digits without leading/trailing zeros (written to `digits`, count returned)
   /// and the position of the decimal point.
-  private static func parseDescription(
+  static func parseDescription(
     _ text: String, into digits: UnsafeMutableBufferPointer<UInt8>, pointPosition: inout Int
   ) -> Int {
     var count = 0
@@ -186,7 +186,7 @@ enum ShortestDecimal {
         v /= 10
         count += 1
       } while v > 0
-      out.append(contentsOf: raw[(24 - count)...])
+      out.append(contentsOf: UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + (24 - count), count: count))
     }
   }
 

@@ -64,7 +64,8 @@ extension Timestamp {
         rest /= 10
       }
       b[29] = UInt8(ascii: "Z")
-      out.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[0..<30]))
+      // A typed buffer: appending it is one copy.
+      out.append(contentsOf: UnsafeBufferPointer(start: b.baseAddress!.assumingMemoryBound(to: UInt8.self), count: 30))
     }
     return true
   }

@@ -49,7 +49,8 @@ struct JSONLinesChunkEncoder: DumpChunkEncoder {
   let objectSchema: ObjectSchema
 
   func encode(_ objects: (_ add: (_ key: Int64, _ values: [RealmValue]) -> Void) throws -> Void) throws -> [UInt8] {
-    var writer = JSONWriter(indent: 0, capacity: 1 << 16)
+    // Room for a typical chunk, so that the buffer is not copied while it grows.
+    var writer = JSONWriter(indent: 0, capacity: 1 << 20)
     try objects { key, values in encoder.appendLine(objectSchema, key: key, values: values, to: &writer) }
     return writer.buffer
   }
