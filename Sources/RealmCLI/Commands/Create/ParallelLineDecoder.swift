@@ -19,9 +19,9 @@ struct ParallelLineDecoder {
   let decoder: CanonicalDecoder
   let path: String
   /// Bytes read per chunk (a chunk ends at the last line break in it).
-  var chunkBytes = 1 << 20
+  var chunkBytes = 1 << 19
   /// Chunks in flight at most.
-  var window = 2 * ParallelDump.processorCount + 2
+  var window = ParallelDump.processorCount + 2
 
   /// One line's object, or the error of the first bad line of a chunk.
   private final class Slot: @unchecked Sendable {
