@@ -263,11 +263,13 @@ final class TransformColumnSource: ColumnValueSource, @unchecked Sendable {
     self.readColumns = readColumns
   }
 
-  func values(keys: [Int64], rows: [[RealmValue]]) throws -> [[RealmValue]] {
+  func values(keys: [Int64], columns: [[RealmValue]?]) throws -> [[RealmValue]] {
     var out = [[RealmValue]](repeating: [], count: finalPositions.count)
     for c in out.indices { out[c].reserveCapacity(keys.count) }
     for (n, key) in keys.enumerated() {
-      var v = rows[n]
+      var v: [RealmValue] = []
+      v.reserveCapacity(columns.count + finalPositions.count)
+      for column in columns { v.append(column?[n] ?? .null) }
       guard try MigrationExecutor.apply(stages, to: &v, key: key) else {
         throw MigrationError(.unsupported, "object \(key) of '\(className)' was deleted on the column path")
       }
