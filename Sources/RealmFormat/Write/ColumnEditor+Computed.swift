@@ -21,6 +21,9 @@ public protocol ColumnValueSource: AnyObject, Sendable {
   /// delivers them) the computation reads; the others are passed as null and not decoded.
   /// nil reads every column.
   var readColumns: Set<Int>? { get }
+  /// True when ``values(keys:columns:)`` may be called from several threads at once (the
+  /// values do not depend on the order clusters are computed in).
+  var allowsConcurrentCalls: Bool { get }
   /// The new values of the computed columns for the objects of one cluster leaf:
   /// `result[c][row]`, `c` in the edit's order (``ColumnEditor/TableEdit/recomputed``, then the
   /// computed ``ColumnEditor/TableEdit/added`` columns), one value per key.
@@ -99,7 +102,7 @@ struct ClusterComputation {
     indexEntries = columns.map { _ in SearchIndexEntries() }
     var leaves: [(Ref, UInt64)] = []
     try group.clusterTree.forEachLeaf(root: table.clusterRoot) { leaf in leaves.append((leaf.node.ref, leaf.offset)) }
-    ahead = ValuesAhead(leaves: leaves)
+    ahead = ValuesAhead(leaves: source.allowsConcurrentCalls ? leaves : [])
   }
 
   /// The keys and computed values of one cluster leaf (in the calling thread).

@@ -23,6 +23,9 @@ struct Compiled {
 /// The `old` positions a compiled expression reads (filled while compiling).
 final class ReadRecorder: @unchecked Sendable {
   var indices = Set<Int>()
+  /// True when the code draws values from the environment (`uuid()`, `objectId()`): their
+  /// sequence depends on the order objects are evaluated in.
+  var drawsFromEnvironment = false
 }
 
 /// Type-checks a syntax tree against the class's schema and turns it into closures, with

@@ -32,7 +32,9 @@ public struct ExpressionCompiler: Sendable {
   /// `new` array holds them.
   public func compileValue(_ source: String, newValues: [NewValue] = []) throws(ExpressionError) -> CompiledExpression {
     let (compiled, reads) = try compile(source, newValues: newValues, isPredicate: false)
-    return CompiledExpression(source: source, type: compiled.type, evaluator: compiled.evaluate, readsOld: reads)
+    return CompiledExpression(
+      source: source, type: compiled.type, evaluator: compiled.evaluate, readsOld: reads.indices,
+      drawsFromEnvironment: reads.drawsFromEnvironment)
   }
 
   /// Compiles a `where` filter. Bare names are properties of the class (`age > 18`);
@@ -42,19 +44,20 @@ public struct ExpressionCompiler: Sendable {
     guard compiled.type.isBool || compiled.type.isMixed || compiled.type.isNull else {
       throw ExpressionError(column: 1, message: "a filter must be a condition, but '\(source)' is \(compiled.type)")
     }
-    return CompiledPredicate(source: source, evaluator: compiled.evaluate, readsOld: reads)
+    return CompiledPredicate(
+      source: source, evaluator: compiled.evaluate, readsOld: reads.indices, drawsFromEnvironment: reads.drawsFromEnvironment)
   }
 
   private func compile(
     _ source: String, newValues: [NewValue], isPredicate: Bool
-  ) throws(ExpressionError) -> (Compiled, Set<Int>) {
+  ) throws(ExpressionError) -> (Compiled, ReadRecorder) {
     let columns = ColumnMap(source: source)
     do {
       let tree = try Parser.parse(source)
       let compiler = Compiler(
         schema: schema, objectSchema: objectSchema, newValues: newValues, isPredicate: isPredicate, source: source)
       let compiled = try compiler.compile(tree)
-      return (compiled, compiler.reads.indices)
+      return (compiled, compiler.reads)
     } catch {
       throw ExpressionError(column: columns.column(of: SourcePosition(offset: error.offset)), message: error.message)
     }
@@ -70,6 +73,8 @@ public struct CompiledExpression: Sendable {
   let evaluator: Evaluator
   /// Positions of the class's properties the expression reads from `old`.
   public var readsOld: Set<Int> = []
+  /// True when it calls `uuid()` or `objectId()` (results depend on the evaluation order).
+  public var drawsFromEnvironment = false
 
   /// The value for the object in `context`.
   public func evaluate(_ context: inout EvaluationContext) throws(EvaluationError) -> RealmValue {
@@ -84,6 +89,8 @@ public struct CompiledPredicate: Sendable {
   let evaluator: Evaluator
   /// Positions of the class's properties the filter reads.
   public var readsOld: Set<Int> = []
+  /// True when it calls `uuid()` or `objectId()`.
+  public var drawsFromEnvironment = false
 
   /// True when the object in `context` matches (a null result does not match).
   public func matches(_ context: inout EvaluationContext) throws(EvaluationError) -> Bool {

@@ -40,9 +40,16 @@ public final class MigrationExpressionEngine: ExpressionCompiling {
   }
 
   fileprivate func run(
-    _ evaluator: Evaluator, old: [RealmValue], new: [RealmValue?], objectKey: Int64
+    _ evaluator: Evaluator, old: [RealmValue], new: [RealmValue?], objectKey: Int64, drawsFromEnvironment: Bool = true
   ) throws(EvaluationError) -> RealmValue {
     do {
+      if !drawsFromEnvironment {
+        // Nothing to write back: evaluate outside the lock (threads may evaluate at once).
+        let (resolver, environment) = state.withLock { ($0.resolver, $0.environment) }
+        var context = EvaluationContext(
+          old: old, new: new.isEmpty ? [] : new.map { $0 ?? .null }, resolver: resolver, environment: environment)
+        return try evaluator(&context)
+      }
       return try state.withLock { (s: inout State) throws(EvaluationError) -> RealmValue in
         var context = EvaluationContext(
           old: old, new: new.isEmpty ? [] : new.map { $0 ?? .null }, resolver: s.resolver, environment: s.environment)
@@ -69,10 +76,14 @@ public struct BoundValueExpression: CompiledValueExpression {
   /// The positions of `old` the expression reads.
   public var readsOld: Set<Int>? { expression.readsOld }
 
+  /// True when the expression draws `uuid()`/`objectId()` values.
+  public var isOrderSensitive: Bool { expression.drawsFromEnvironment }
+
   /// The value for one object: `old` in the class's property order, `new` in the order of
   /// the `newProperties` given at compile time (nil reads as null).
   public func evaluate(old: [RealmValue], new: [RealmValue?], objectKey: Int64) throws(EvaluationError) -> RealmValue {
-    try engine.run(expression.evaluator, old: old, new: new, objectKey: objectKey)
+    try engine.run(
+      expression.evaluator, old: old, new: new, objectKey: objectKey, drawsFromEnvironment: expression.drawsFromEnvironment)
   }
 }
 
@@ -85,9 +96,14 @@ public struct BoundFilter: CompiledFilter {
   /// The positions of the values the filter reads.
   public var readsOld: Set<Int>? { predicate.readsOld }
 
+  /// True when the filter draws `uuid()`/`objectId()` values.
+  public var isOrderSensitive: Bool { predicate.drawsFromEnvironment }
+
   /// True when the object with these values matches.
   public func matches(_ values: [RealmValue], objectKey: Int64) throws(EvaluationError) -> Bool {
-    if case .bool(true) = try engine.run(predicate.evaluator, old: values, new: [], objectKey: objectKey) { return true }
+    if case .bool(true) = try engine.run(
+      predicate.evaluator, old: values, new: [], objectKey: objectKey, drawsFromEnvironment: predicate.drawsFromEnvironment)
+    { return true }
     return false
   }
 }

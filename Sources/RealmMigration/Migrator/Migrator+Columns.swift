@@ -31,6 +31,8 @@ extension Migrator {
     var origins: [Origin]
     /// Source column positions the stages read; nil when unknown (all of them).
     var reads: Set<Int>?
+    /// True when some expression's values depend on the evaluation order (`uuid()`).
+    var orderSensitive: Bool
   }
 
   /// The plan for committing `program` in place, or nil when it needs the rewrite: a class is
@@ -114,7 +116,7 @@ extension Migrator {
         edit.order = final.map(\.name)
         edit.values = TransformColumnSource(
           className: c.finalSchema.name, stages: c.stages, finalPositions: computedFinal,
-          properties: computedFinal.map { final[$0] }, readColumns: reads)
+          properties: computedFinal.map { final[$0] }, readColumns: reads, allowsConcurrentCalls: !layout.orderSensitive)
       }
       if !edit.added.isEmpty || !edit.removed.isEmpty || !edit.recomputed.isEmpty {
         columns[table] = edit
@@ -151,6 +153,7 @@ extension Migrator {
   static func finalLayout(_ c: ClassProgram, sourceCount: Int) -> FinalLayout? {
     var layout = (0..<sourceCount).map(Origin.source)
     var reads: Set<Int>? = []
+    var orderSensitive = false
     // The source columns behind positions of the current layout that code reads.
     func read(_ positions: Set<Int>?) {
       guard let positions else {
@@ -175,9 +178,13 @@ extension Migrator {
       case .remove(let at): if at < layout.count { layout.remove(at: at) }
       case .delete, .exec: return nil
       case .transform(let t):
-        for target in t.targets { read(target.expression.readsOld) }
+        for target in t.targets {
+          read(target.expression.readsOld)
+          if target.expression.isOrderSensitive { orderSensitive = true }
+        }
         if let filter = t.filter {
           read(filter.readsOld)
+          if filter.isOrderSensitive { orderSensitive = true }
           // Objects the filter skips keep the values they have.
           read(Set(t.targets.map(\.index)))
         }
@@ -211,7 +218,7 @@ extension Migrator {
       }
     }
     guard layout.count == c.finalSchema.properties.count else { return nil }
-    return FinalLayout(origins: layout, reads: reads)
+    return FinalLayout(origins: layout, reads: reads, orderSensitive: orderSensitive)
   }
 
   /// The constant converted to the property's type, or nil when it cannot be stored as is.
@@ -254,8 +261,13 @@ final class TransformColumnSource: ColumnValueSource, @unchecked Sendable {
   let finalPositions: [Int]
   let properties: [Property]
   let readColumns: Set<Int>?
+  let allowsConcurrentCalls: Bool
 
-  init(className: String, stages: [Stage], finalPositions: [Int], properties: [Property], readColumns: Set<Int>?) {
+  init(
+    className: String, stages: [Stage], finalPositions: [Int], properties: [Property], readColumns: Set<Int>?,
+    allowsConcurrentCalls: Bool
+  ) {
+    self.allowsConcurrentCalls = allowsConcurrentCalls
     self.className = className
     self.stages = stages
     self.finalPositions = finalPositions
