@@ -11,7 +11,7 @@ enum MigrationReport {
     switch r.method {
     case .unchanged: how = "already at the target schema; nothing to do"
     case .inPlace:
-      let what = r.writePath == .columns ? " (column-wise)" : " (names only)"
+      let what = r.writePath == .columns ? ", column-wise" : ", names only"
       how = (r.dryRun ? "would be changed in place" : "changed in place") + what
     case .rewritten: how = r.dryRun ? "would be rewritten" : "rewritten"
     case .reset: how = r.dryRun ? "would be reset to an empty file" : "reset to an empty file"
