@@ -39,11 +39,14 @@ extension Migrator {
   /// created, deleted, made embedded or top-level, a stage deletes objects or runs a program,
   /// the primary key changes or is recomputed, or a changed column is of a kind
   /// ``ColumnEditor`` does not handle (links, mixed, collections with values, enumerated strings).
-  static func columnChangePlan(_ program: MigrationProgram, group: Group) -> ColumnChangePlan? {
+  ///
+  /// `progress` counts the objects whose values are computed (its total is set here).
+  static func columnChangePlan(_ program: MigrationProgram, group: Group, progress: ProgressCounter? = nil) -> ColumnChangePlan? {
     guard group.fileFormat == FormatConstants.currentFileFormat, program.deletedClasses.isEmpty else { return nil }
     var metadata = MetadataEditor.Edits()
     var columns: [String: ColumnEditor.TableEdit] = [:]
     var computesValues = false
+    var computedObjects = 0
     for c in program.classes {
       guard let source = c.sourceSchema, c.sourceClass == source.name, !c.becomesEmbedded, !c.becomesTopLevel,
         !c.checkPrimaryKey, source.isEmbedded == c.finalSchema.isEmbedded
@@ -116,7 +119,9 @@ extension Migrator {
         edit.order = final.map(\.name)
         edit.values = TransformColumnSource(
           className: c.finalSchema.name, stages: c.stages, finalPositions: computedFinal,
-          properties: computedFinal.map { final[$0] }, readColumns: reads, allowsConcurrentCalls: !layout.orderSensitive)
+          properties: computedFinal.map { final[$0] }, readColumns: reads, allowsConcurrentCalls: !layout.orderSensitive,
+          progress: progress)
+        computedObjects += group.table(forClass: source.name)?.objectCount ?? 0
       }
       if !edit.added.isEmpty || !edit.removed.isEmpty || !edit.recomputed.isEmpty {
         columns[table] = edit
@@ -132,6 +137,7 @@ extension Migrator {
     guard !columns.isEmpty, ColumnEditor.unsupportedReason(columns, in: group) == nil,
       MetadataEditor.canApply(metadata, to: group)
     else { return nil }
+    if computesValues { progress?.setTotal(computedObjects) }
     return ColumnChangePlan(columns: columns, metadata: metadata, computesValues: computesValues)
   }
 
@@ -262,11 +268,14 @@ final class TransformColumnSource: ColumnValueSource, @unchecked Sendable {
   let properties: [Property]
   let readColumns: Set<Int>?
   let allowsConcurrentCalls: Bool
+  /// Counts the objects computed, a cluster at a time; a cancelled counter stops the work.
+  let progress: ProgressCounter?
 
   init(
     className: String, stages: [Stage], finalPositions: [Int], properties: [Property], readColumns: Set<Int>?,
-    allowsConcurrentCalls: Bool
+    allowsConcurrentCalls: Bool, progress: ProgressCounter? = nil
   ) {
+    self.progress = progress
     self.allowsConcurrentCalls = allowsConcurrentCalls
     self.className = className
     self.stages = stages
@@ -297,6 +306,10 @@ final class TransformColumnSource: ColumnValueSource, @unchecked Sendable {
         }
         out[c].append(value)
       }
+    }
+    if let progress {
+      progress.add(keys.count)
+      if progress.isCancelled { throw ProgressCancelled() }
     }
     return out
   }

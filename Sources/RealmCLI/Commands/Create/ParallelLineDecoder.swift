@@ -1,4 +1,5 @@
 import Dispatch
+import RealmFormat
 import RealmJSON
 
 #if canImport(Glibc)
@@ -22,6 +23,8 @@ struct ParallelLineDecoder {
   var chunkBytes = 1 << 19
   /// Chunks in flight at most.
   var window = ParallelDump.processorCount + 2
+  /// Counts the bytes read; its total is set to the file's size.
+  var progress: ProgressCounter?
 
   /// One line's object, or the error of the first bad line of a chunk.
   private final class Slot: @unchecked Sendable {
@@ -40,6 +43,10 @@ struct ParallelLineDecoder {
       throw RealmCtlError(.unreadable, path: path, "Cannot read '\(path)': \(String(cString: strerror(errno)))")
     }
     defer { close(fd) }
+    if let progress {
+      var info = stat()
+      if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { progress.setTotal(Int(info.st_size)) }
+    }
     let tasks = DispatchGroup()
     defer { tasks.wait() }
     var pending: [Slot] = []
@@ -77,6 +84,7 @@ struct ParallelLineDecoder {
         throw RealmCtlError(.unreadable, path: path, "Cannot read '\(path)': \(String(cString: strerror(errno)))")
       }
       chunk.removeSubrange((start + n)...)
+      progress?.add(n)
       if n == 0 {
         atEnd = true
         carry = []

@@ -12,13 +12,16 @@ enum RealmFileCreator {
   }
 
   /// Writes `output` (which must not exist) atomically.
-  static func create(output: String, schema: Schema, dataPath: String?) throws -> Summary {
+  ///
+  /// - Parameter progress: counts the bytes of the data file read; its total is the file's size.
+  static func create(output: String, schema: Schema, dataPath: String?, progress: ProgressCounter? = nil) throws -> Summary {
     var summary = Summary()
     try AtomicFileCreation.create(path: output) { out in
       let builder = try RealmFileBuilder(schema: schema, sink: try FileNodeSink(output: out))
       if let dataPath {
         // Lines are parsed and decoded on every core; the builder takes them in order.
-        let lines = ParallelLineDecoder(decoder: CanonicalDecoder(schema: schema), path: dataPath)
+        var lines = ParallelLineDecoder(decoder: CanonicalDecoder(schema: schema), path: dataPath)
+        lines.progress = progress
         try lines.forEachObject { object, line in
           do {
             try builder.append(className: object.className, key: object.key, values: object.values)

@@ -20,8 +20,6 @@ struct ParallelDump {
   var chunkObjects = 4096
   /// Chunks in flight at most.
   var window: Int
-  /// Called on the writing thread after each chunk: objects written so far in this class.
-  var progress: ((Int) -> Void)?
 
   /// The number of processors available, at least 1.
   static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
@@ -37,8 +35,13 @@ struct ParallelDump {
     var objects = 0
   }
 
-  /// Writes every object of `table` through `writer` (whose current class is the table's).
-  func writeObjects(of table: Table, in group: Group, encoder: any DumpChunkEncoder, to writer: inout some DumpWriter) throws {
+  /// Writes every object of `table` through `writer` (whose current class is the table's),
+  /// counting them in `progress` chunk by chunk; a cancelled counter stops the dump with
+  /// ``ProgressCancelled``.
+  func writeObjects(
+    of table: Table, in group: Group, encoder: any DumpChunkEncoder, progress: ProgressCounter? = nil,
+    to writer: inout some DumpWriter
+  ) throws {
     let tasks = DispatchGroup()
     // Workers may still run when an error ends the loop: wait for them before returning.
     defer { tasks.wait() }
@@ -50,7 +53,10 @@ struct ParallelDump {
       slot.done.wait()
       try writer.writeEncoded(try slot.result.get(), objectCount: slot.objects)
       written += slot.objects
-      progress?(written)
+      if let progress {
+        progress.add(slot.objects)
+        if progress.isCancelled { throw ProgressCancelled() }
+      }
     }
     func dispatch(_ ranges: [ObjectRange]) throws {
       if pending.count >= window { try writeOldest() }
