@@ -270,12 +270,24 @@ final class TransformColumnSource: ColumnValueSource, @unchecked Sendable {
   let allowsConcurrentCalls: Bool
   /// Counts the objects computed, a cluster at a time; a cancelled counter stops the work.
   let progress: ProgressCounter?
+  /// The stages before a final reconcile, and that reconcile's sources.
+  let leadingStages: [Stage]
+  let finalSources: [FinalSource]?
 
   init(
     className: String, stages: [Stage], finalPositions: [Int], properties: [Property], readColumns: Set<Int>?,
     allowsConcurrentCalls: Bool, progress: ProgressCounter? = nil
   ) {
     self.progress = progress
+    // The last stage is the reconcile that builds the final layout: only the computed
+    // columns' sources are taken from it (``values(keys:columns:)``).
+    if case .reconcile(let sources) = stages.last {
+      leadingStages = Array(stages.dropLast())
+      finalSources = sources
+    } else {
+      leadingStages = stages
+      finalSources = nil
+    }
     self.allowsConcurrentCalls = allowsConcurrentCalls
     self.className = className
     self.stages = stages
@@ -291,15 +303,25 @@ final class TransformColumnSource: ColumnValueSource, @unchecked Sendable {
       var v: [RealmValue] = []
       v.reserveCapacity(columns.count + finalPositions.count)
       for column in columns { v.append(column?[n] ?? .null) }
-      guard try MigrationExecutor.apply(stages, to: &v, key: key) else {
+      guard try MigrationExecutor.apply(leadingStages, to: &v, key: key) else {
         throw MigrationError(.unsupported, "object \(key) of '\(className)' was deleted on the column path")
       }
       for (c, j) in finalPositions.enumerated() {
         let p = properties[c]
         let value: RealmValue
         do throws(FormatError) {
-          // As the rewrite's builder stores it (numbers converted, required values checked).
-          value = try TypedLeafEncoder.coerced(v[j], to: p.type)
+          // The final reconcile for this column only (the rest of the object is not needed),
+          // then the value as the rewrite's builder stores it (numbers converted, required
+          // values checked).
+          let final: RealmValue
+          switch finalSources?[j] {
+          case nil: final = v[j]
+          case .constant(let constant): final = constant
+          case .copy(let i, let replacement):
+            let x = i < v.count ? v[i] : .null
+            final = x.isNull ? (replacement ?? x) : x
+          }
+          value = try TypedLeafEncoder.coerced(final, to: p.type)
           if value.isNull && !p.isOptional { throw FormatError.corrupt("a value is required but found null") }
         } catch {
           throw FormatError.corrupt("property '\(className).\(p.name)' of object \(key): \(error.detail)")
