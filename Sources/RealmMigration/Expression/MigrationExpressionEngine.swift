@@ -7,9 +7,27 @@ import Synchronization
 public final class MigrationExpressionEngine: ExpressionCompiling {
   private struct State {
     var environment: ExpressionEnvironment
-    var resolver: (any ObjectResolver)?
+    var resolver: (any ObjectResolver & Sendable)?
   }
   private let state: Mutex<State>
+  /// Bumped by ``setResolver(_:)``: a ``Snapshot`` taken at this generation is still current.
+  private let generation = Atomic<Int>(0)
+
+  /// What evaluations that draw nothing from the environment (no `uuid()`, `objectId()`)
+  /// read: they need no lock while the generation has not changed, so several threads can
+  /// evaluate at once.
+  struct Snapshot: Sendable {
+    let generation: Int
+    let environment: ExpressionEnvironment
+    let resolver: (any ObjectResolver & Sendable)?
+  }
+
+  func snapshot() -> Snapshot {
+    state.withLock { Snapshot(generation: generation.load(ordering: .acquiring), environment: $0.environment, resolver: $0.resolver) }
+  }
+
+  /// True while `snapshot` is current.
+  func isCurrent(_ snapshot: Snapshot) -> Bool { generation.load(ordering: .acquiring) == snapshot.generation }
 
   /// An engine with its environment (the current time and a random seed by default).
   public init(environment: ExpressionEnvironment = ExpressionEnvironment()) {
@@ -18,7 +36,10 @@ public final class MigrationExpressionEngine: ExpressionCompiling {
 
   /// Sets the resolver that follows links (`old.owner.name`) in later evaluations.
   public func setResolver(_ resolver: (any ObjectResolver & Sendable)?) {
-    state.withLock { $0.resolver = resolver }
+    state.withLock {
+      $0.resolver = resolver
+      generation.add(1, ordering: .releasing)
+    }
   }
 
   /// Compiles a `transform.set` expression for `objectSchema` (as it is before the step);
@@ -28,7 +49,7 @@ public final class MigrationExpressionEngine: ExpressionCompiling {
   ) throws(ExpressionError) -> any CompiledValueExpression {
     let compiler = ExpressionCompiler(schema: schema, objectSchema: objectSchema)
     let newValues = newProperties.map { NewValue(name: $0.name, type: ExpressionType($0, in: schema)) }
-    return BoundValueExpression(expression: try compiler.compileValue(source, newValues: newValues), engine: self)
+    return BoundValueExpression(expression: try compiler.compileValue(source, newValues: newValues), engine: self, snapshot: snapshot())
   }
 
   /// Compiles a `where` filter for `objectSchema`.
@@ -69,6 +90,8 @@ public struct BoundValueExpression: CompiledValueExpression {
   /// The compiled expression (its `type` is the static type).
   public let expression: CompiledExpression
   let engine: MigrationExpressionEngine
+  /// The engine's state when the expression was bound (see ``MigrationExpressionEngine/Snapshot``).
+  let snapshot: MigrationExpressionEngine.Snapshot
 
   /// The property the values fit (named ""), nil when the type is unknown (`null`).
   public var resultProperty: Property? { expression.type.property(named: "") }
@@ -82,7 +105,18 @@ public struct BoundValueExpression: CompiledValueExpression {
   /// The value for one object: `old` in the class's property order, `new` in the order of
   /// the `newProperties` given at compile time (nil reads as null).
   public func evaluate(old: [RealmValue], new: [RealmValue?], objectKey: Int64) throws(EvaluationError) -> RealmValue {
-    try engine.run(
+    if !expression.drawsFromEnvironment && engine.isCurrent(snapshot) {
+      var context = EvaluationContext(
+        old: old, new: new.isEmpty ? [] : new.map { $0 ?? .null }, resolver: snapshot.resolver, environment: snapshot.environment)
+      do {
+        return try expression.evaluator(&context)
+      } catch {
+        var e = error
+        e.objectKey = objectKey
+        throw e
+      }
+    }
+    return try engine.run(
       expression.evaluator, old: old, new: new, objectKey: objectKey, drawsFromEnvironment: expression.drawsFromEnvironment)
   }
 }
