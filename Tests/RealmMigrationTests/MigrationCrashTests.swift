@@ -351,7 +351,7 @@ import Testing
 
   /// A column-wise transform: every fault point of its in-place commit, before and after.
   @Test func killedColumnWiseTransformLeavesOldOrNewVersion() throws {
-    let runs = try crashLoop(planText: Self.transformPlan, expectedMethod: .inPlace, expectedPath: .columns, minimumKills: 60)
+    let runs = try crashLoop(planText: Self.transformPlan, expectedMethod: .inPlace, expectedPath: .columns, minimumKills: 50)
     #expect(runs.contains(where: \.isOld) && runs.contains(where: \.isNew))
     let flip = try #require(runs.firstIndex { $0.point.stage == .selectBit && !$0.point.isBefore })
     #expect(runs.firstIndex(where: \.isNew) == flip)
