@@ -186,9 +186,15 @@ import Testing
     let cls = ObjectSchema(name: "P", properties: [
       Property(name: "a", type: .string), Property(name: "b", type: .int), Property(name: "c", type: .int),
     ])
-    let compiler = ExpressionCompiler(schema: Schema(schemaVersion: 1, fileFormat: 24, classes: [cls]), objectSchema: cls)
+    let schema = Schema(schemaVersion: 1, fileFormat: 24, classes: [cls])
+    let compiler = ExpressionCompiler(schema: schema, objectSchema: cls)
     #expect(try compiler.compileValue("old.a + string(old.c)").readsOld == [0, 2])
     #expect(try compiler.compileValue("'x'").readsOld == [])
-    #expect(try compiler.compilePredicate("b > 3 AND a BEGINSWITH 'q'").readsOld == [0, 1])
+    #expect(try compiler.compileValue("string(uuid())").drawsFromEnvironment)
+    #expect(try !compiler.compileValue("string(now())").drawsFromEnvironment)
+    let engine = MigrationExpressionEngine()
+    let filter = try engine.compileFilter("b > 3 AND a BEGINSWITH 'q'", in: cls, schema: schema)
+    #expect(filter.readsOld == [0, 1])
+    #expect(!filter.isOrderSensitive)
   }
 }

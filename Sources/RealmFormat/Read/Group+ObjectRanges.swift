@@ -50,13 +50,16 @@ extension Group {
     var columns = [[RealmValue]](repeating: [], count: plans.count)
     var values: [RealmValue] = []
     values.reserveCapacity(plans.count)
-    try decodeLeaf(leaf, plans: plans, from: 0, budget: makeBudget(), columns: &columns, values: &values, body)
+    try decodeLeaf(
+      leaf, plans: plans, positions: nil, width: plans.count, from: 0, budget: makeBudget(), columns: &columns,
+      values: &values, body)
   }
 
   /// Decodes the objects of `leaf` from row `first` on, in batches of ``rowBatch`` rows
-  /// decoded column by column, and passes each object to `body`.
+  /// decoded column by column, and passes each object to `body`. With `positions`, `plans`
+  /// are the columns at those positions of values `width` long; the others read as null.
   func decodeLeaf(
-    _ leaf: ClusterLeaf, plans: [ColumnDecodePlan], from first: Int, budget: DecodeBudget,
+    _ leaf: ClusterLeaf, plans: [ColumnDecodePlan], positions: [Int]?, width: Int, from first: Int, budget: DecodeBudget,
     columns: inout [[RealmValue]], values: inout [RealmValue],
     _ body: (_ key: Int64, _ values: [RealmValue]) throws -> Void
   ) throws {
@@ -71,7 +74,12 @@ extension Group {
       }
       for (n, row) in rows.enumerated() {
         values.removeAll(keepingCapacity: true)
-        for c in 0..<columns.count { values.append(columns[c][n]) }
+        if let positions {
+          values.append(contentsOf: repeatElement(.null, count: width))
+          for c in 0..<columns.count { values[positions[c]] = columns[c][n] }
+        } else {
+          for c in 0..<columns.count { values.append(columns[c][n]) }
+        }
         try body(leaf.key(row), values)
       }
     }

@@ -31,6 +31,9 @@ public protocol CompiledFilter: Sendable {
   var readsOld: Set<Int>? { get }
   /// False when the result does not depend on the evaluation order.
   var isOrderSensitive: Bool { get }
+  /// True when the filter selected its objects among those of the file before the migration
+  /// (a query with SORT, DISTINCT or LIMIT): it must not follow a step that changes the class.
+  var selectsFromFile: Bool { get }
 }
 
 extension CompiledFilter {
@@ -38,6 +41,7 @@ extension CompiledFilter {
   public var readsOld: Set<Int>? { nil }
   /// Unknown by default: evaluated in order.
   public var isOrderSensitive: Bool { true }
+  public var selectsFromFile: Bool { false }
 }
 
 /// Compiles expressions and filters for a class of the working schema.
