@@ -6,7 +6,9 @@ import RealmFormat
 ///
 /// Streamed: objects are encoded one at a time (``SQLObjectEncoder``) into at most one open
 /// statement per table (``SQLInsertBuffer``), and finished statements go to the sink in chunks
-/// of 64 KiB, so memory does not grow with the file.
+/// of 64 KiB, so memory does not grow with the file. Chunks of objects can also be encoded on
+/// other threads (``chunkEncoder()``) into row records that ``writeEncoded(_:objectCount:)``
+/// makes into statements in order: the script is byte for byte the object-by-object one.
 public struct SQLDumpWriter: DumpWriter {
   /// What is exported.
   public struct Options: Sendable, Equatable {
@@ -62,6 +64,17 @@ public struct SQLDumpWriter: DumpWriter {
     try flush(force: false)
   }
 
+  public func chunkEncoder() -> (any DumpChunkEncoder)? {
+    guard let encoder, let current else { return nil }
+    return SQLChunkEncoder(encoder: encoder, layout: current)
+  }
+
+  public mutating func writeEncoded(_ bytes: [UInt8], objectCount: Int) throws {
+    guard buffer != nil else { throw DumpOutputError("rows were written before the tables") }
+    try buffer!.replay(bytes)
+    try flush(force: false)
+  }
+
   public mutating func endClass() throws {
     // Close the statements of this class so the script groups rows class by class.
     buffer?.closeAll()
@@ -85,5 +98,19 @@ public struct SQLDumpWriter: DumpWriter {
     guard let count = buffer?.output.count, count > 0, force || count >= outputChunkSize else { return }
     try sink(buffer!.output)
     buffer!.output.removeAll(keepingCapacity: true)
+  }
+}
+
+/// Encodes consecutive objects of one class into row records (``SQLInsertBuffer/replay(_:)``),
+/// on any thread (``SQLDumpWriter/chunkEncoder()``).
+struct SQLChunkEncoder: DumpChunkEncoder {
+  let encoder: SQLObjectEncoder
+  let layout: SQLExportPlan.ClassLayout
+
+  func encode(_ objects: (_ add: (_ key: Int64, _ values: [RealmValue]) -> Void) throws -> Void) throws -> [UInt8] {
+    var buffer = SQLInsertBuffer(plan: encoder.plan, recordingRows: true)
+    buffer.output.reserveCapacity(1 << 20)
+    try objects { key, values in encoder.encode(layout, key: key, values: values, into: &buffer) }
+    return buffer.output
   }
 }
