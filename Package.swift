@@ -16,8 +16,11 @@ let package = Package(
   targets: [
     // The on-disk format: decoding and encoding of nodes, tables, values. No I/O.
     .target(name: "RealmFormat", swiftSettings: strict),
-    // Files: mapping, locking, read and write transactions, atomic commits.
-    .target(name: "RealmStorage", dependencies: ["RealmFormat"], swiftSettings: strict),
+    // AES-256, SHA-224/256 and HMAC for encrypted Realm files (no I/O, no dependencies).
+    .target(name: "RealmCrypto", swiftSettings: strict),
+    // Files: mapping, locking, read and write transactions, atomic commits, encryption.
+    .target(
+      name: "RealmStorage", dependencies: ["RealmFormat", "RealmCrypto"], swiftSettings: strict),
     // JSON: the canonical dump and schema formats (no Foundation in the hot path).
     .target(name: "RealmJSON", dependencies: ["RealmFormat"], swiftSettings: strict),
     // Migration plans, the expression language and the migrator.
@@ -35,6 +38,7 @@ let package = Package(
     .testTarget(
       name: "RealmFormatTests", dependencies: ["RealmFormat", "RealmTestSupport"],
       swiftSettings: strict),
+    .testTarget(name: "RealmCryptoTests", dependencies: ["RealmCrypto"], swiftSettings: strict),
     .testTarget(
       name: "RealmStorageTests", dependencies: ["RealmStorage", "RealmJSON", "RealmTestSupport"],
       swiftSettings: strict),
