@@ -131,7 +131,7 @@ extension ExitCode {
     switch code {
     case .fileNotFound: .noInput
     case .permissionDenied: .noPermission
-    case .notARealmFile, .encrypted, .unsupportedFormat, .corrupt: .dataError
+    case .notARealmFile, .encrypted, .wrongKey, .notEncrypted, .unsupportedFormat, .corrupt: .dataError
     case .locked: .temporaryFailure
     case .io: .ioError
     case .alreadyExists: .cannotCreate

@@ -3,11 +3,19 @@
 /// The single chokepoint for raw memory in the reader: every read is bounds-checked and
 /// throws ``FormatError`` instead of trapping. `ByteReader` does not own the memory; `owner`
 /// keeps the mapping (or array) alive as long as any reader refers to it.
+///
+/// The bytes may be produced lazily (``pages``: the decrypted pages of an encrypted file).
+/// Every checked read, and ``ArrayNode``'s validation of a node's whole range, makes its bytes
+/// readable first, so code that reads through these methods or through a validated node never
+/// sees a page that was not produced. Code that reads ``base`` directly must first call
+/// ``ensureReadable(offset:count:)`` (or stay inside a validated node).
 public struct ByteReader: @unchecked Sendable {
-  /// The bytes. Valid while `owner` is alive.
+  /// The bytes. Valid while `owner` is alive; with ``pages``, only ranges made readable.
   public let base: UnsafeRawBufferPointer
   /// Keeps the storage of `base` alive.
   public let owner: AnyObject?
+  /// Pages produced on first access (nil: every byte is readable).
+  public let pages: LazyPages?
 
   /// Number of readable bytes.
   @inlinable public var count: Int { base.count }
@@ -16,6 +24,14 @@ public struct ByteReader: @unchecked Sendable {
   public init(base: UnsafeRawBufferPointer, owner: AnyObject?) {
     self.base = base
     self.owner = owner
+    self.pages = nil
+  }
+
+  /// Wraps memory whose pages `pages` produces on first access (`pages` covers `base`).
+  public init(base: UnsafeRawBufferPointer, owner: AnyObject?, pages: LazyPages) {
+    self.base = base
+    self.owner = owner
+    self.pages = pages
   }
 
   /// Copies `bytes` into a heap buffer owned by the reader (tests, small files).
@@ -23,6 +39,7 @@ public struct ByteReader: @unchecked Sendable {
     let box = ByteBox(bytes)
     self.base = UnsafeRawBufferPointer(start: box.pointer.baseAddress, count: bytes.count)
     self.owner = box
+    self.pages = nil
   }
 
   /// True when `count` bytes at `offset` are inside the data. Never overflows.
@@ -36,6 +53,20 @@ public struct ByteReader: @unchecked Sendable {
     guard contains(offset: offset, count: n) else {
       throw FormatError.truncated(at: offset, needed: n, size: base.count)
     }
+    if let pages { try pages.prepare(offset: offset, count: n) }
+  }
+
+  /// Makes `count` bytes at `offset` readable (produces their pages), after checking that they
+  /// are inside the data. Callers that read ``base`` directly call this first.
+  @inlinable
+  public func ensureReadable(offset: Int, count n: Int) throws(FormatError) {
+    try check(offset, n)
+  }
+
+  /// Produces the pages of a range already known to be inside the data (see ``ArrayNode``).
+  @inlinable
+  func prepare(_ offset: Int, _ n: Int) throws(FormatError) {
+    if let pages { try pages.prepare(offset: offset, count: n) }
   }
 
   /// Byte at `offset`.
