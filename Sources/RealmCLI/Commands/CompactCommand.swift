@@ -25,8 +25,8 @@ public struct CompactCommand: Command {
           realmctl compact app.realm
         """,
       arguments: [
-        .positional("file", help: "The Realm file to compact.")
-      ])
+        .positional("file", help: "The Realm file to compact."),
+      ] + KeyOptions.arguments(purpose: "of the Realm file (the compacted file keeps it)"))
   }
 
   /// Reads the options from checked arguments.

@@ -44,7 +44,7 @@ public struct CreateCommand: Command {
         .option(
           "schema-version", valueName: "n", type: .integer(minimum: 0),
           help: "The schema version of the new file (default: the schema JSON's 'schemaVersion')."),
-      ])
+      ] + KeyOptions.arguments(purpose: "to encrypt the new file with"))
   }
 
   /// Reads the options from checked arguments.

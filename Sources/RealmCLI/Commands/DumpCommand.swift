@@ -80,7 +80,7 @@ public struct DumpCommand: Command {
         .option(
           "where", valueName: "query",
           help: "Print only objects of --class matching this Realm Query Language filter."),
-      ])
+      ] + KeyOptions.arguments())
   }
 
   /// Reads the options from checked arguments; the format defaults from `terminal`.
@@ -115,7 +115,8 @@ public struct DumpCommand: Command {
       throw UsageError(
         .missingArgument, "--where filters one class: add '--class <name>'", command: spec.name)
     }
-    let file = try RealmInput.open(options.file)
+    let key = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
+    let file = try RealmInput.open(options.file, key: key)
     let dump = try ObjectDump(file: file, options: options)
     let output = context.standardOutput
     let sink: OutputSink = { bytes in try output.write(bytes: bytes) }

@@ -72,7 +72,7 @@ public struct MigrateCommand: Command {
             deleteRealmIfMigrationNeeded in the SDKs).
             """),
         .flag("json", help: "Print the report as JSON (for CI)."),
-      ])
+      ] + KeyOptions.arguments(purpose: "of the Realm files (the migrated files keep it)"))
   }
 
   /// Reads the options from checked arguments.

@@ -42,7 +42,7 @@ public struct RenamePropertyCommand: Command {
         .option(
           "schema-version", valueName: "n", type: .integer(minimum: 0),
           help: "The schema version to set (default: the file's version plus one)."),
-      ])
+      ] + KeyOptions.arguments(purpose: "of the Realm file (the file keeps it)"))
   }
 
   /// Reads the options from checked arguments.
