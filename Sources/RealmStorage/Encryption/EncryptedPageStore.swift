@@ -83,10 +83,12 @@ final class EncryptedPageStore {
   /// Forgets every dirty page (abort).
   func discardDirtyPages() { dirty.removeAll() }
 
-  /// Writes every dirty page: their entries, an `fsync` when `syncBetween`, then the pages.
-  func flush(stage: CommitStage, syncBetween: Bool) throws(StorageError) {
+  /// Writes every dirty page (or those `selected`): their entries, an `fsync` when
+  /// `syncBetween`, then the pages.
+  func flush(stage: CommitStage, syncBetween: Bool, selected: (Int) -> Bool = { _ in true }) throws(StorageError) {
     guard !dirty.isEmpty else { return }
-    let pages = dirty.keys.sorted()
+    let pages = dirty.keys.filter(selected).sorted()
+    guard !pages.isEmpty else { return }
     var ciphertexts: [[UInt8]] = []
     ciphertexts.reserveCapacity(pages.count)
     var newEntries: [IVTableEntry] = []
@@ -130,7 +132,7 @@ final class EncryptedPageStore {
       rawSize = max(rawSize, position + bytes.count)
       i = j
     }
-    dirty.removeAll(keepingCapacity: true)
+    for page in pages { dirty[page] = nil }
   }
 
   /// Notes that the file was resized to `size` raw bytes by the caller.
