@@ -38,7 +38,8 @@ public struct CompactCommand: Command {
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
     let options = options(invocation)
     try InputFiles.requireReadableFile(options.file)
-    let (before, after) = try RealmCompaction.compact(path: options.file)
+    let key = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
+    let (before, after) = try RealmCompaction.compact(path: options.file, key: key)
     try context.standardOutput.writeLine("Compacted \(options.file): \(before) -> \(after) bytes")
     return .success
   }

@@ -60,6 +60,7 @@ public struct CreateCommand: Command {
     try InputFiles.requireReadableFile(options.schema)
     if let data = options.data { try InputFiles.requireReadableFile(data) }
     try InputFiles.requireAbsent(options.output)
+    let key = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
     var schema: Schema
     do {
       schema = try SchemaJSON.decode(try InputFiles.contents(of: options.schema))
@@ -69,7 +70,8 @@ public struct CreateCommand: Command {
     if let version = options.schemaVersion { schema.schemaVersion = Int64(version) }
     let summary: RealmFileCreator.Summary
     do {
-      summary = try RealmFileCreator.create(output: options.output, schema: schema, dataPath: options.data)
+      summary = try RealmFileCreator.create(
+        output: options.output, schema: schema, dataPath: options.data, key: key)
     } catch let e as StorageError where e.code == .alreadyExists {
       throw RealmCtlError(.cannotCreateOutput, path: options.output, e.detail)
     }
@@ -77,7 +79,8 @@ public struct CreateCommand: Command {
     try context.standardOutput.writeLine(
       "Created \(options.output): schema version \(schema.schemaVersion.map(String.init) ?? "none"), "
         + "\(summary.objects) object\(summary.objects == 1 ? "" : "s")"
-        + (counts.isEmpty ? "" : " (\(counts.joined(separator: ", ")))") + ", \(summary.fileSize) bytes")
+        + (counts.isEmpty ? "" : " (\(counts.joined(separator: ", ")))") + ", \(summary.fileSize) bytes"
+        + (key == nil ? "" : ", encrypted"))
     return .success
   }
 }

@@ -97,6 +97,8 @@ public struct MigrateCommand: Command {
     migrationOptions.dryRun = options.dryRun
     migrationOptions.backupPath = options.backup
     migrationOptions.resetIfNeeded = options.resetIfNeeded
+    migrationOptions.encryptionKey = try KeyOptions.key(
+      invocation, environment: context.environment, command: spec.name)
     var json = JSONWriter(indent: 2)
     json.beginObject()
     json.key("files")

@@ -57,9 +57,12 @@ public struct RenamePropertyCommand: Command {
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
     let options = options(invocation)
     try InputFiles.requireReadableFile(options.file)
+    var migrationOptions = MigrationOptions()
+    migrationOptions.encryptionKey = try KeyOptions.key(
+      invocation, environment: context.environment, command: spec.name)
     let result = try Migrator.renameProperty(
       path: options.file, className: options.className, from: options.oldName, to: options.newName,
-      schemaVersion: options.schemaVersion.map(Int64.init))
+      schemaVersion: options.schemaVersion.map(Int64.init), options: migrationOptions)
     let from = result.fromVersion.map(String.init) ?? "none"
     try context.standardOutput.writeLine(
       "Renamed '\(options.className).\(options.oldName)' to '\(options.className).\(options.newName)' in "

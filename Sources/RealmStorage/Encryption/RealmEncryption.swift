@@ -16,6 +16,19 @@ public enum RealmEncryption {
     public var sizeAfter: Int
   }
 
+  /// True when the file at `path` has no readable Realm header, as an encrypted realm (the
+  /// key decides whether it really is one).
+  public static func looksEncrypted(path: String) throws(StorageError) -> Bool {
+    let mapping = try MappedFile(path: path)
+    return !FileHeader.hasMnemonic(mapping.reader)
+  }
+
+  /// The size on disk of an encrypted file holding `dataSize` bytes of data (Realm Core's
+  /// `data_size_to_encrypted_size`).
+  public static func encryptedSize(ofDataSize dataSize: Int) -> Int {
+    EncryptedLayout.fileSize(dataSize: dataSize)
+  }
+
   /// Writes the realm at `path` (opened with `key`, nil when it is not encrypted) again with
   /// `newKey` (nil: unencrypted), over itself or into `outputPath` (which must not exist).
   ///

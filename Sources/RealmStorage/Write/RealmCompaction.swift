@@ -1,13 +1,14 @@
 /// `compact`: rewrites a realm with no free space (like Realm's compact-on-launch and
 /// `writeCopy`), atomically and under the realm's lock.
 public enum RealmCompaction {
-  /// Compacts the realm at `path`; returns the file sizes before and after.
-  public static func compact(path: String) throws -> (before: Int, after: Int) {
+  /// Compacts the realm at `path` (encrypted with `key`, which the result keeps); returns the
+  /// file sizes before and after, as on disk.
+  public static func compact(path: String, key: EncryptionKey? = nil) throws -> (before: Int, after: Int) {
     let lock = try FileLock(exclusiveForRealmAt: path)
     defer { lock.release() }
-    let file = try RealmFile.open(path: path)
+    let file = try RealmFile.open(path: path, key: key)
     var after = 0
-    try AtomicFileReplacement.replace(path: path, lock: lock) { output in
+    try AtomicFileReplacement.replace(path: path, lock: lock, encryptionKey: key) { output in
       var sink = try FileNodeSink(output: output)
       let finished: GroupWriter.FinishedFile
       do {
@@ -17,7 +18,7 @@ public enum RealmCompaction {
         throw StorageError.from(e, path: path)
       }
       try sink.finish(header: finished.header, fileSize: finished.fileSize)
-      after = finished.fileSize
+      after = key == nil ? finished.fileSize : EncryptedLayout.fileSize(dataSize: finished.fileSize)
     }
     return (file.fileSize, after)
   }

@@ -12,9 +12,9 @@ enum RealmFileCreator {
   }
 
   /// Writes `output` (which must not exist) atomically.
-  static func create(output: String, schema: Schema, dataPath: String?) throws -> Summary {
+  static func create(output: String, schema: Schema, dataPath: String?, key: EncryptionKey? = nil) throws -> Summary {
     var summary = Summary()
-    try AtomicFileCreation.create(path: output) { out in
+    try AtomicFileCreation.create(path: output, encryptionKey: key) { out in
       let builder = try RealmFileBuilder(schema: schema, sink: try FileNodeSink(output: out))
       if let dataPath {
         let decoder = CanonicalDecoder(schema: schema)
@@ -45,7 +45,7 @@ enum RealmFileCreator {
       // The builder appends nothing after finish(), so its sink's state can be taken over.
       var sink = builder.sink
       try sink.finish(header: finished.header, fileSize: finished.fileSize)
-      summary.fileSize = finished.fileSize
+      summary.fileSize = out.isEncrypted ? RealmEncryption.encryptedSize(ofDataSize: finished.fileSize) : finished.fileSize
     }
     return summary
   }
