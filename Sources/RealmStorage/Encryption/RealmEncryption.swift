@@ -63,6 +63,21 @@ public enum RealmEncryption {
     return Result(sizeBefore: file.fileSize, sizeAfter: after)
   }
 
+  /// True when no node of the live snapshot of `group` lies on data page `page`: the page is
+  /// past the logical size or inside free space.
+  static func isUnused(page: Int, in group: Group) -> Bool {
+    let start = page * EncryptedLayout.pageSize
+    let end = min(start + EncryptedLayout.pageSize, group.logicalSize)
+    guard start >= FileHeader.size, start < end else { return start >= group.logicalSize }
+    var covered = start
+    for chunk in group.freeList.sorted(by: { $0.position < $1.position }) {
+      guard chunk.position <= covered else { break }
+      covered = max(covered, chunk.position + chunk.length)
+      if covered >= end { return true }
+    }
+    return false
+  }
+
   /// Copies the whole data of `file` (decrypted when `key` is given) into `output`.
   static func copyPages(of file: RealmFile, key: EncryptionKey?, into output: AtomicFileReplacement.Output) throws {
     let raw = file.mapping.reader.base
@@ -102,15 +117,18 @@ public enum RealmEncryption {
         }
         switch result {
         case .decrypted, .staleZeroPage: break
-        case .uninitialized:
-          // Never written: free space to Realm; its plaintext is zeros.
+        case .uninitialized, .interruptedFirstWrite, .failed, .outOfBounds:
+          // Realm reads only the pages its nodes are on: a page never written (or whose first
+          // write a crash cut off, or damaged) is fine as long as nothing lives on it. Its
+          // plaintext is then zeros; a page with live data that cannot be read is an error.
+          guard result == .uninitialized || isUnused(page: page + i, in: file.group) else {
+            throw StorageError.corrupt(
+              path: file.path, DecryptedFile.error(result, page: page + i, fileSize: raw.count))
+          }
           buffer.withUnsafeMutableBytes { b in
             (b.baseAddress! + i * EncryptedLayout.pageSize).initializeMemory(
               as: UInt8.self, repeating: 0, count: EncryptedLayout.pageSize)
           }
-        case .interruptedFirstWrite, .failed, .outOfBounds:
-          throw StorageError.corrupt(
-            path: file.path, DecryptedFile.error(result, page: page + i, fileSize: raw.count))
         }
       }
       try buffer.withUnsafeBytes { b in
