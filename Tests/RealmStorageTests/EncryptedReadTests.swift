@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import RealmFormat
 import RealmTestSupport
 import Testing
@@ -85,5 +86,28 @@ import Testing
     bad[7] = UInt8(ascii: "g")
     #expect(throws: EncryptionKey.FormatProblem.self) { try EncryptionKey(keyFile: bad) }
     #expect(!"\(fromHex)".contains("0001"))
+  }
+}
+
+/// The decrypting byte source under concurrent readers and read-ahead.
+@Suite struct DecryptedFileTests {
+  /// Several threads reading every object at once see the same data, and every page is
+  /// decrypted at most once (readers and the read-ahead worker share the work).
+  @Test func concurrentReadersDecryptEachPageOnce() throws {
+    let path = Fixtures.url("encrypted/big.realm").path
+    let key = try EncryptedReadTests.key("big")
+    let file = try RealmFile.open(path: path, key: key)
+    let group = file.group
+    let producer = try #require(group.reader.pages?.producer as? DecryptedFile)
+    let table = try #require(group.table(forClass: "Row"))
+    let sums = Mutex<[Int]>([])
+    DispatchQueue.concurrentPerform(iterations: 4) { _ in
+      var count = 0
+      try? group.forEachObject(in: table) { _, values in count += values.count }
+      sums.withLock { $0.append(count) }
+    }
+    let counts = sums.withLock { $0 }
+    #expect(counts.count == 4 && Set(counts).count == 1 && counts[0] == table.objectCount * 5)
+    #expect(producer.decryptedPages.load(ordering: .relaxed) <= producer.pageCount)
   }
 }

@@ -12,7 +12,7 @@
 public struct ByteReader: @unchecked Sendable {
   /// The bytes. Valid while `owner` is alive; with ``pages``, only ranges made readable.
   public let base: UnsafeRawBufferPointer
-  /// Keeps the storage of `base` alive.
+  /// Keeps the storage of `base` alive (nil when ``pages`` does).
   public let owner: AnyObject?
   /// Pages produced on first access (nil: every byte is readable).
   public let pages: LazyPages?
@@ -27,10 +27,11 @@ public struct ByteReader: @unchecked Sendable {
     self.pages = nil
   }
 
-  /// Wraps memory whose pages `pages` produces on first access (`pages` covers `base`).
-  public init(base: UnsafeRawBufferPointer, owner: AnyObject?, pages: LazyPages) {
+  /// Wraps memory whose pages `pages` produces on first access (`pages` covers `base` and
+  /// keeps it alive: its producer owns the memory, so no separate owner is kept).
+  public init(base: UnsafeRawBufferPointer, pages: LazyPages) {
     self.base = base
-    self.owner = owner
+    self.owner = nil
     self.pages = pages
   }
 

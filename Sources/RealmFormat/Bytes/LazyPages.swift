@@ -4,8 +4,8 @@ import Synchronization
 /// decrypts it). Called at most once per page, possibly from several threads for different
 /// pages at the same time.
 public protocol PageProducer: AnyObject, Sendable {
-  /// Writes page `page` into its place, or throws why it cannot be read.
-  func producePage(_ page: Int) throws(FormatError)
+  /// Writes page `page` of `pages` into its place, or throws why it cannot be read.
+  func producePage(_ page: Int, of pages: LazyPages) throws(FormatError)
 }
 
 /// A region of memory whose 4 KiB pages are filled on first access: how the reader sees the
@@ -30,7 +30,7 @@ public final class LazyPages: @unchecked Sendable {
   @usableFromInline let states: UnsafeMutablePointer<Atomic<UInt8>>
   /// Number of pages.
   public let pageCount: Int
-  let producer: any PageProducer
+  public let producer: any PageProducer
   let errors = Mutex<[Int: FormatError]>([:])
 
   /// A region of `pageCount` pages, none produced yet.
@@ -74,7 +74,7 @@ public final class LazyPages: @unchecked Sendable {
         expected: LazyPages.absent, desired: LazyPages.busy, ordering: .acquiring)
       if won {
         do {
-          try producer.producePage(page)
+          try producer.producePage(page, of: self)
         } catch {
           errors.withLock { $0[page] = error }
           states[page].store(LazyPages.failed, ordering: .releasing)

@@ -6,6 +6,7 @@
   import Darwin
 #endif
 import RealmFormat
+import Synchronization
 
 /// The plaintext of an encrypted Realm file, decrypted page by page on first access.
 ///
@@ -46,6 +47,9 @@ final class DecryptedFile: PageProducer, @unchecked Sendable {
     plain = p
   }
 
+  /// Pages decrypted so far (each page is decrypted at most once; tests check it).
+  let decryptedPages = Atomic<Int>(0)
+
   deinit { munmap(plain, plainSize) }
 
   /// Number of data pages.
@@ -55,7 +59,7 @@ final class DecryptedFile: PageProducer, @unchecked Sendable {
   func reader(dataSize: Int) -> ByteReader {
     let pages = LazyPages(pageCount: pageCount, producer: self)
     return ByteReader(
-      base: UnsafeRawBufferPointer(start: plain, count: min(dataSize, plainSize)), owner: pages, pages: pages)
+      base: UnsafeRawBufferPointer(start: plain, count: min(dataSize, plainSize)), pages: pages)
   }
 
   /// Reads, checks and decrypts page `page` into `destination` (4096 bytes).
@@ -69,7 +73,8 @@ final class DecryptedFile: PageProducer, @unchecked Sendable {
     return cipher.read(base + position, entry: &entry, page: page, into: destination)
   }
 
-  func producePage(_ page: Int) throws(FormatError) {
+  func producePage(_ page: Int, of pages: LazyPages) throws(FormatError) {
+    decryptedPages.add(1, ordering: .relaxed)
     let result = read(page: page, into: plain + page * EncryptedLayout.pageSize)
     switch result {
     case .decrypted, .staleZeroPage: return
@@ -84,3 +89,4 @@ final class DecryptedFile: PageProducer, @unchecked Sendable {
       at: page * EncryptedLayout.pageSize)
   }
 }
+
