@@ -17,7 +17,10 @@ let package = Package(
     // The on-disk format: decoding and encoding of nodes, tables, values. No I/O.
     .target(name: "RealmFormat", swiftSettings: strict),
     // AES-256, SHA-224/256 and HMAC for encrypted Realm files (no I/O, no dependencies).
-    .target(name: "RealmCrypto", swiftSettings: strict),
+    // Optimised in debug builds too: the test suite decrypts megabytes, and unoptimised
+    // table lookups are twenty times slower.
+    .target(
+      name: "RealmCrypto", swiftSettings: strict + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
     // Files: mapping, locking, read and write transactions, atomic commits, encryption.
     .target(
       name: "RealmStorage", dependencies: ["RealmFormat", "RealmCrypto"], swiftSettings: strict),

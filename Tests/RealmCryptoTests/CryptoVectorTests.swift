@@ -1,6 +1,6 @@
 import Testing
 
-@testable import RealmCrypto
+import RealmCrypto
 
 /// The published test vectors: FIPS-197 (AES), NIST SP 800-38A (CBC), FIPS 180-4 examples
 /// (SHA-224/256) and RFC 4231 (HMAC-SHA224/256).
