@@ -32,12 +32,20 @@ final class EncryptedPageStore {
   private var entries: [Int: IVTableEntry] = [:]
   /// Scratch for ciphertext.
   private var scratch = [UInt8](repeating: 0, count: EncryptedLayout.pageSize)
+  /// The file's size when the store was created.
+  let originalRawSize: Int
+  /// The ciphertext of every page of the original file written since, and the entry of every
+  /// page whose entry is inside the original file, kept so that an abort can put them back
+  /// byte for byte.
+  private var originalPages: [Int: [UInt8]] = [:]
+  private var originalEntries: [Int: [UInt8]] = [:]
 
   init(io: any RawFileIO, key: EncryptionKey, path: String, rawSize: Int) {
     self.io = io
     self.cipher = PageCipher(key: key)
     self.path = path
     self.rawSize = rawSize
+    originalRawSize = rawSize
   }
 
   /// Bytes of dirty pages held in memory.
@@ -89,6 +97,18 @@ final class EncryptedPageStore {
     guard !dirty.isEmpty else { return }
     let pages = dirty.keys.filter(selected).sorted()
     guard !pages.isEmpty else { return }
+    for page in pages {
+      if originalPages[page] == nil,
+        EncryptedLayout.filePosition(ofPage: page) + EncryptedLayout.pageSize <= originalRawSize
+      {
+        originalPages[page] = try rawBytes(at: EncryptedLayout.filePosition(ofPage: page), count: EncryptedLayout.pageSize)
+      }
+      if originalEntries[page] == nil,
+        EncryptedLayout.entryPosition(ofPage: page) + EncryptedLayout.entrySize <= originalRawSize
+      {
+        originalEntries[page] = try rawBytes(at: EncryptedLayout.entryPosition(ofPage: page), count: EncryptedLayout.entrySize)
+      }
+    }
     var ciphertexts: [[UInt8]] = []
     ciphertexts.reserveCapacity(pages.count)
     var newEntries: [IVTableEntry] = []
@@ -133,6 +153,36 @@ final class EncryptedPageStore {
       i = j
     }
     for page in pages { dirty[page] = nil }
+  }
+
+  /// Puts back the original bytes of every page of the original file written so far (abort):
+  /// first the pages, then their entries, so that at every moment each page reads as its
+  /// new version (the entry still names it) or its old one (the old tag is the entry's second).
+  func restoreOriginals(stage: CommitStage) throws(StorageError) {
+    dirty.removeAll()
+    for page in originalPages.keys.sorted() {
+      try withBytes(originalPages[page]!) { (b) throws(StorageError) in
+        try io.writeRaw(b, at: EncryptedLayout.filePosition(ofPage: page), stage: stage)
+      }
+    }
+    if !originalPages.isEmpty { try io.syncRaw(stage: stage) }
+    for page in originalEntries.keys.sorted() {
+      try withBytes(originalEntries[page]!) { (b) throws(StorageError) in
+        try io.writeRaw(b, at: EncryptedLayout.entryPosition(ofPage: page), stage: stage)
+      }
+    }
+    entries.removeAll()
+    originalPages.removeAll()
+    originalEntries.removeAll()
+  }
+
+  /// `count` bytes of the file at `offset` as they are on disk (zeros past its end).
+  private func rawBytes(at offset: Int, count: Int) throws(StorageError) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: count)
+    _ = try withMutableBytes(&bytes) { (b) throws(StorageError) in
+      try io.readRaw(at: offset, count: count, into: b.baseAddress!)
+    }
+    return bytes
   }
 
   /// Notes that the file was resized to `size` raw bytes by the caller.

@@ -124,6 +124,12 @@ final class RealmFileHandle: @unchecked Sendable {
     try syncRaw(stage: stage)
   }
 
+  /// Puts back the original bytes of every page written (encrypted files: an abort leaves the
+  /// file byte for byte as it was, not only logically).
+  func restoreOriginalPages(stage: CommitStage) throws(StorageError) {
+    try store?.restoreOriginals(stage: stage)
+  }
+
   /// Drops writes not yet on disk (encrypted files; a plain file has none).
   func discardPendingWrites() { store?.discardDirtyPages() }
 

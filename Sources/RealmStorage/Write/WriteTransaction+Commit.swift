@@ -221,6 +221,13 @@ extension WriteTransaction {
     file.discardPendingWrites()
     defer { finish() }
     guard file.operationCount > 0 else { return }
+    if file.isEncrypted {
+      // The original pages go back whole (header, streaming form and all), byte for byte.
+      try? file.restoreOriginalPages(stage: .rollback)
+      if file.sizeChanged() { try? file.truncate(to: file.originalSize, stage: .rollback) }
+      try? file.syncRaw(stage: .rollback)
+      return
+    }
     let other = 1 - header.select
     if wroteHeaderSlot {
       try? file.write(le64(originalHeader.topRefs[other]), at: 8 * other, stage: .rollback)
