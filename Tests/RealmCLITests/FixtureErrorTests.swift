@@ -26,21 +26,21 @@ import Testing
     #expect(run.errors.hasPrefix("Error: '\(path)' is not a Realm file"))
   }
 
-  @Test(arguments: commands)
-  func encryptedFileIs65AndSaysSo(_ command: [String]) {
-    let path = fixturePath("realm-core-samples/test__test_shared_decrypt_4k_page/original.realm")
+  @Test(SharedFixtures.enabled, arguments: commands)
+  func encryptedFileIs65AndSaysSo(_ command: [String]) throws {
+    let path = try FixtureLocation.shared.path(SharedFixtures.realmCoreSample("test__test_shared_decrypt_4k_page"))
     let run = CommandRun([command[0], path] + command.dropFirst())
     #expect(run.status == 65)
     #expect(run.errors == "Error: '\(path)' appears to be encrypted; realmctl cannot read encrypted Realm files yet\n")
   }
 
   /// Realm Core itself refuses these ("Database has an unsupported version (9) ...", error.txt).
-  @Test(arguments: [
+  @Test(SharedFixtures.enabled, arguments: [
     ("test__resources__consistency_full_0", 9), ("test__resources__admin_realm_issue_1794", 9),
     ("test__test_upgrade_database_1000_1", 2),
   ])
-  func formatsBeforeRealmCore6Are65(_ sample: String, _ format: Int) {
-    let path = fixturePath("realm-core-samples/\(sample)/original.realm")
+  func formatsBeforeRealmCore6Are65(_ sample: String, _ format: Int) throws {
+    let path = try FixtureLocation.shared.path(SharedFixtures.realmCoreSample(sample))
     for command in Self.commands {
       let run = CommandRun([command[0], path] + command.dropFirst())
       #expect(run.status == 65)

@@ -22,7 +22,7 @@ public struct DecryptCommand: Command {
           REALMCTL_KEY=$(cat app.key) realmctl decrypt app.realm
         """,
       arguments: [
-        .positional("file", help: "The encrypted Realm file."),
+        .positional("file", completion: .realmFile, help: "The encrypted Realm file."),
         .option(
           "output", valueName: "path",
           help: "Write the decrypted file here (it must not exist) instead of replacing <file>."),

@@ -30,7 +30,7 @@ public struct EncryptCommand: Command {
           realmctl encrypt app.realm --key-file old.key --new-key-file new.key
         """,
       arguments: [
-        .positional("file", help: "The Realm file to encrypt (or re-key)."),
+        .positional("file", completion: .realmFile, help: "The Realm file to encrypt (or re-key)."),
         .option(
           "output", valueName: "path",
           help: "Write the encrypted file here (it must not exist) instead of replacing <file>."),

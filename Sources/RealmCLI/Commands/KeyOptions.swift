@@ -25,7 +25,7 @@ enum KeyOptions {
           taken from the environment variable \(variable) (128 hexadecimal digits) when it is set.
           """),
       .option(
-        prefix + "key", valueName: "hex",
+        prefix + "key", valueName: "hex", completion: .text,
         help: """
           The \(new ? "new " : "")key as 128 hexadecimal digits on the command line. Other \
           users can see it in the process list and it stays in the shell history: \

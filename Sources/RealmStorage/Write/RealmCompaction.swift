@@ -3,13 +3,19 @@
 public enum RealmCompaction {
   /// Compacts the realm at `path` (encrypted with `key`, which the result keeps); returns the
   /// file sizes before and after, as on disk.
-  public static func compact(path: String, key: EncryptionKey? = nil) throws -> (before: Int, after: Int) {
+  ///
+  /// - Parameter progress: counts the bytes written; its total is the size of the file.
+  public static func compact(
+    path: String, key: EncryptionKey? = nil, progress: ProgressCounter? = nil
+  ) throws -> (before: Int, after: Int) {
     let lock = try FileLock(exclusiveForRealmAt: path)
     defer { lock.release() }
     let file = try RealmFile.open(path: path, key: key)
+    progress?.setTotal(max(0, file.dataSize - file.group.freeBytes))
     var after = 0
     try AtomicFileReplacement.replace(path: path, lock: lock, encryptionKey: key) { output in
       var sink = try FileNodeSink(output: output)
+      sink.progress = progress
       let finished: GroupWriter.FinishedFile
       do {
         finished = try RealmFileCompactor.compact(
