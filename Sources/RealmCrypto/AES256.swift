@@ -115,27 +115,14 @@ public final class AES256: @unchecked Sendable {
     precondition(count % AES256.blockSize == 0, "CBC needs whole blocks")
     var chain = AESState(iv)
     var offset = 0
-    // Two blocks at a time: their decryptions are independent, which keeps more table loads
-    // in flight.
-    while offset &+ 32 <= count {
-      let c0 = AESState(input + offset)
-      let c1 = AESState(input + (offset &+ 16))
-      var p0 = c0
-      var p1 = c1
-      decrypt2(&p0, &p1)
-      p0.xor(chain)
-      p1.xor(c0)
-      p0.store(output + offset)
-      p1.store(output + (offset &+ 16))
-      chain = c1
-      offset &+= 32
-    }
-    if offset < count {
+    while offset < count {
       let c = AESState(input + offset)
       var p = c
       decrypt(&p)
       p.xor(chain)
       p.store(output + offset)
+      chain = c
+      offset &+= 16
     }
   }
 
@@ -187,39 +174,6 @@ public final class AES256: @unchecked Sendable {
     s.w1 = AES256.sub(inv, s1, s0, s3, s2) ^ rk[1]
     s.w2 = AES256.sub(inv, s2, s1, s0, s3) ^ rk[2]
     s.w3 = AES256.sub(inv, s3, s2, s1, s0) ^ rk[3]
-  }
-
-  /// Two independent decryptions interleaved round by round.
-  @inline(__always)
-  private func decrypt2(_ a: inout AESState, _ b: inout AESState) {
-    let td = tables.td
-    let inv = tables.inverseSbox
-    var rk = UnsafePointer(keys + 60)
-    var a0 = a.w0 ^ rk[0], a1 = a.w1 ^ rk[1], a2 = a.w2 ^ rk[2], a3 = a.w3 ^ rk[3]
-    var b0 = b.w0 ^ rk[0], b1 = b.w1 ^ rk[1], b2 = b.w2 ^ rk[2], b3 = b.w3 ^ rk[3]
-    for _ in 1..<AES256.rounds {
-      rk += 4
-      let k0 = rk[0], k1 = rk[1], k2 = rk[2], k3 = rk[3]
-      let t0 = td[Int(a0 & 0xFF)] ^ td[256 &+ Int((a3 >> 8) & 0xFF)] ^ td[512 &+ Int((a2 >> 16) & 0xFF)] ^ td[768 &+ Int(a1 >> 24)] ^ k0
-      let u0 = td[Int(b0 & 0xFF)] ^ td[256 &+ Int((b3 >> 8) & 0xFF)] ^ td[512 &+ Int((b2 >> 16) & 0xFF)] ^ td[768 &+ Int(b1 >> 24)] ^ k0
-      let t1 = td[Int(a1 & 0xFF)] ^ td[256 &+ Int((a0 >> 8) & 0xFF)] ^ td[512 &+ Int((a3 >> 16) & 0xFF)] ^ td[768 &+ Int(a2 >> 24)] ^ k1
-      let u1 = td[Int(b1 & 0xFF)] ^ td[256 &+ Int((b0 >> 8) & 0xFF)] ^ td[512 &+ Int((b3 >> 16) & 0xFF)] ^ td[768 &+ Int(b2 >> 24)] ^ k1
-      let t2 = td[Int(a2 & 0xFF)] ^ td[256 &+ Int((a1 >> 8) & 0xFF)] ^ td[512 &+ Int((a0 >> 16) & 0xFF)] ^ td[768 &+ Int(a3 >> 24)] ^ k2
-      let u2 = td[Int(b2 & 0xFF)] ^ td[256 &+ Int((b1 >> 8) & 0xFF)] ^ td[512 &+ Int((b0 >> 16) & 0xFF)] ^ td[768 &+ Int(b3 >> 24)] ^ k2
-      let t3 = td[Int(a3 & 0xFF)] ^ td[256 &+ Int((a2 >> 8) & 0xFF)] ^ td[512 &+ Int((a1 >> 16) & 0xFF)] ^ td[768 &+ Int(a0 >> 24)] ^ k3
-      let u3 = td[Int(b3 & 0xFF)] ^ td[256 &+ Int((b2 >> 8) & 0xFF)] ^ td[512 &+ Int((b1 >> 16) & 0xFF)] ^ td[768 &+ Int(b0 >> 24)] ^ k3
-      a0 = t0; a1 = t1; a2 = t2; a3 = t3
-      b0 = u0; b1 = u1; b2 = u2; b3 = u3
-    }
-    rk += 4
-    a.w0 = AES256.sub(inv, a0, a3, a2, a1) ^ rk[0]
-    a.w1 = AES256.sub(inv, a1, a0, a3, a2) ^ rk[1]
-    a.w2 = AES256.sub(inv, a2, a1, a0, a3) ^ rk[2]
-    a.w3 = AES256.sub(inv, a3, a2, a1, a0) ^ rk[3]
-    b.w0 = AES256.sub(inv, b0, b3, b2, b1) ^ rk[0]
-    b.w1 = AES256.sub(inv, b1, b0, b3, b2) ^ rk[1]
-    b.w2 = AES256.sub(inv, b2, b1, b0, b3) ^ rk[2]
-    b.w3 = AES256.sub(inv, b3, b2, b1, b0) ^ rk[3]
   }
 
   /// The final round's substitution: byte r of the result comes from row r of word r.

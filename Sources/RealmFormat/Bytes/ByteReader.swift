@@ -12,10 +12,19 @@
 public struct ByteReader: @unchecked Sendable {
   /// The bytes. Valid while `owner` is alive; with ``pages``, only ranges made readable.
   public let base: UnsafeRawBufferPointer
-  /// Keeps the storage of `base` alive (nil when ``pages`` does).
+  /// Keeps the storage of `base` alive (the ``LazyPages`` when the bytes are produced lazily).
   public let owner: AnyObject?
+  /// True when `owner` is a ``LazyPages`` whose pages are produced on first access. A flag,
+  /// not a second reference: readers are copied in the innermost loops, and a second
+  /// reference-counted field would cost every copy of every reader, encrypted or not.
+  @usableFromInline let isLazy: Bool
+
   /// Pages produced on first access (nil: every byte is readable).
-  public let pages: LazyPages?
+  @inlinable
+  public var pages: LazyPages? {
+    guard isLazy, let owner else { return nil }
+    return unsafeDowncast(owner, to: LazyPages.self)
+  }
 
   /// Number of readable bytes.
   @inlinable public var count: Int { base.count }
@@ -24,15 +33,15 @@ public struct ByteReader: @unchecked Sendable {
   public init(base: UnsafeRawBufferPointer, owner: AnyObject?) {
     self.base = base
     self.owner = owner
-    self.pages = nil
+    self.isLazy = false
   }
 
   /// Wraps memory whose pages `pages` produces on first access (`pages` covers `base` and
   /// keeps it alive: its producer owns the memory, so no separate owner is kept).
   public init(base: UnsafeRawBufferPointer, pages: LazyPages) {
     self.base = base
-    self.owner = nil
-    self.pages = pages
+    self.owner = pages
+    self.isLazy = true
   }
 
   /// Copies `bytes` into a heap buffer owned by the reader (tests, small files).
@@ -40,7 +49,7 @@ public struct ByteReader: @unchecked Sendable {
     let box = ByteBox(bytes)
     self.base = UnsafeRawBufferPointer(start: box.pointer.baseAddress, count: bytes.count)
     self.owner = box
-    self.pages = nil
+    self.isLazy = false
   }
 
   /// True when `count` bytes at `offset` are inside the data. Never overflows.
@@ -54,7 +63,7 @@ public struct ByteReader: @unchecked Sendable {
     guard contains(offset: offset, count: n) else {
       throw FormatError.truncated(at: offset, needed: n, size: base.count)
     }
-    if let pages { try pages.prepare(offset: offset, count: n) }
+    if isLazy { try unsafeDowncast(owner.unsafelyUnwrapped, to: LazyPages.self).prepare(offset: offset, count: n) }
   }
 
   /// Makes `count` bytes at `offset` readable (produces their pages), after checking that they
@@ -67,7 +76,7 @@ public struct ByteReader: @unchecked Sendable {
   /// Produces the pages of a range already known to be inside the data (see ``ArrayNode``).
   @inlinable
   func prepare(_ offset: Int, _ n: Int) throws(FormatError) {
-    if let pages { try pages.prepare(offset: offset, count: n) }
+    if isLazy { try unsafeDowncast(owner.unsafelyUnwrapped, to: LazyPages.self).prepare(offset: offset, count: n) }
   }
 
   /// Byte at `offset`.

@@ -125,7 +125,7 @@ public enum RealmEncryption {
             throw StorageError.corrupt(
               path: file.path, DecryptedFile.error(result, page: page + i, fileSize: raw.count))
           }
-          buffer.withUnsafeMutableBytes { b in
+          _ = buffer.withUnsafeMutableBytes { b in
             (b.baseAddress! + i * EncryptedLayout.pageSize).initializeMemory(
               as: UInt8.self, repeating: 0, count: EncryptedLayout.pageSize)
           }
