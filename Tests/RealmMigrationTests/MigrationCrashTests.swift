@@ -458,6 +458,7 @@ import Testing
     let rename = try #require(runs.firstIndex { $0.point.operation == .rename })
     #expect(runs[...rename].allSatisfy { $0.isOld })
     #expect(runs[(rename + 1)...].allSatisfy { $0.isNew })
+  }
 
   /// A column-wise transform: every fault point of its in-place commit, before and after.
   @Test func killedColumnWiseTransformLeavesOldOrNewVersion() throws {
