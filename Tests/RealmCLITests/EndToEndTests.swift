@@ -105,7 +105,7 @@ import Testing
           - dart
           - csharp
         Help:  --format <format>  The output format.
-        Usage: realmctl schema <file> [--format <format>] [--class <name>]
+        Usage: realmctl schema <file> [--format <format>] [--class <name>] [--key-file <path>] [--key <hex>]
           See 'realmctl schema --help' for more information.
 
         """)

@@ -80,8 +80,9 @@ import Testing
       terminal: Terminal(width: 50))
     // swift-argument-parser 1.8.2 with COLUMNS=50 prints exactly this section (checked when
     // the values were text, json and swift; the same greedy wrapping, with the values of now).
+    // (The key options, added since, sit between --class and --version.)
     #expect(
-      out.text.hasSuffix(
+      out.text.contains(
         """
         OPTIONS:
           --format <format>       The output format.
@@ -92,6 +93,12 @@ import Testing
                                   text)
           --class <name>          Print only the class
                                   named <name>.
+
+        """))
+    #expect(
+      out.text.hasSuffix(
+        """
+                                  REALMCTL_KEY.
           --version               Show the version.
           -h, --help              Show help information.
 

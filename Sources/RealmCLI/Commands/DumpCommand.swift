@@ -95,7 +95,7 @@ public struct DumpCommand: Command {
           "where", valueName: "query", completion: .text,
           help: "Print only objects of --class matching this Realm Query Language filter."),
         .quietFlag,
-      ])
+      ] + KeyOptions.arguments())
   }
 
   /// Reads the options from checked arguments; the format defaults from `terminal`.
@@ -163,7 +163,8 @@ public struct DumpCommand: Command {
       throw UsageError(
         .missingArgument, "--where filters one class: add '--class <name>'", command: spec.name)
     }
-    let file = try RealmInput.open(options.file)
+    let key = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
+    let file = try RealmInput.open(options.file, key: key)
     var dump = try ObjectDump(file: file, options: options)
     if options.format == .sql, let embedded = dump.classes.first(where: { $0.0.isEmbedded })?.0 {
       // Its rows need the keys of the objects that hold them: they come with those.

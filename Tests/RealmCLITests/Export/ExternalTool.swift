@@ -22,6 +22,10 @@ struct ExternalTool: Sendable {
   static let java = find("java")
   static let node = find("node")
   static let swiftc = find("swiftc")
+  static let tsc = find("tsc")
+  static let kotlinc = find("kotlinc")
+  static let dart = find("dart")
+  static let dotnet = find("dotnet")
 
   /// The trait of a test that needs `tool`: skipped, saying why, when it is absent.
   static func required(_ tool: ExternalTool?, _ name: String) -> ConditionTrait {
