@@ -17,6 +17,7 @@ extension Group {
     in table: Table, skip: Int = 0, _ body: (_ key: Int64, _ values: [RealmValue]) throws -> Void
   ) throws {
     guard let index = tableIndex(table) else { throw FormatError.corrupt("table '\(table.name)' is not part of this group") }
+    if case .legacy(let stored) = tables[index].storage { return try forEachLegacyObject(stored, skip: skip, body) }
     let plans = columnPlans[index]
     var remainingSkip = max(skip, 0)
     var values: [RealmValue] = []
@@ -63,6 +64,7 @@ extension Group {
   /// when `table` has no such object.
   public func object(in table: Table, key: Int64) throws(FormatError) -> [RealmValue]? {
     guard let index = tableIndex(table) else { throw FormatError.corrupt("table '\(table.name)' is not part of this group") }
+    if case .legacy(let stored) = tables[index].storage { return try legacyObject(stored, key: key) }
     return try objectValues(tableIndex: index, key: key, depth: 0, budget: makeBudget())
   }
 

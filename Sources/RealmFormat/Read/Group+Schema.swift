@@ -8,18 +8,27 @@ extension Group {
       column.type == .int, table.objectCount > 0
     else { return nil }
     var version: Int64?
-    var found = false
-    try clusterTree.forEachLeaf(root: table.clusterRoot) { (leaf) throws(FormatError) in
-      guard !found, leaf.count > 0 else { return }
-      found = true
-      guard let node = try leaf.columnNode(column.leafIndex) else {
-        throw FormatError.corrupt("the metadata table has no leaf for its version column", at: leaf.node.ref.rawValue)
+    if table.isLegacyLayout {
+      // Formats 2-9: row 0 of the legacy table.
+      if let values = try object(in: table, key: 0), let i = table.publicColumns.firstIndex(of: column),
+        case .int(let v) = values[i]
+      {
+        version = v
       }
-      let ints = try IntLeaf(node, nullable: column.isNullable)
-      guard ints.count == leaf.count else {
-        throw FormatError.corrupt("the metadata version column has \(ints.count) values for \(leaf.count) objects", at: node.ref.rawValue)
+    } else {
+      var found = false
+      try clusterTree.forEachLeaf(root: table.clusterRoot) { (leaf) throws(FormatError) in
+        guard !found, leaf.count > 0 else { return }
+        found = true
+        guard let node = try leaf.columnNode(column.leafIndex) else {
+          throw FormatError.corrupt("the metadata table has no leaf for its version column", at: leaf.node.ref.rawValue)
+        }
+        let ints = try IntLeaf(node, nullable: column.isNullable)
+        guard ints.count == leaf.count else {
+          throw FormatError.corrupt("the metadata version column has \(ints.count) values for \(leaf.count) objects", at: node.ref.rawValue)
+        }
+        version = ints.value(0)
       }
-      version = ints.value(0)
     }
     guard let version, version != -1 else { return nil }  // ObjectStore::NotVersioned
     return version
@@ -72,6 +81,6 @@ extension Group {
     let fullText = column.attributes.contains(.fullTextIndexed)
     return Property(
       name: column.name, type: type, collection: column.collectionKind, objectType: objectType,
-      isOptional: column.isNullable, isIndexed: column.hasSearchIndex && !fullText)
+      isOptional: column.isNullable, isIndexed: (column.hasSearchIndex || column.key == table.primaryKey) && !fullText)
   }
 }

@@ -1,0 +1,60 @@
+/// Reading the objects of tables of file formats 2-9 (see ``LegacyGroupLayout``): object key
+/// = row index, values decoded column by column in batches of rows, one leaf at a time.
+extension Group {
+  /// Calls `body` with every object of a legacy table from row `skip` on, in row order.
+  func forEachLegacyObject(
+    _ table: LegacyTable, skip: Int, _ body: (_ key: Int64, _ values: [RealmValue]) throws -> Void
+  ) throws {
+    let start = min(max(skip, 0), table.rowCount)
+    guard start < table.rowCount else { return }
+    try checkLegacyColumnSizes(table)
+    let context = LegacyReadContext(reader: reader, limits: limits, budget: makeBudget())
+    var scans: [LegacyColumnScan] = []
+    scans.reserveCapacity(table.properties.count)
+    for p in table.properties {
+      scans.append(try LegacyColumnScan(kind: p.kind, root: table.roots[p.specIndex], startingAt: start, context: context))
+    }
+    var columns = [[RealmValue]](repeating: [], count: scans.count)
+    var values: [RealmValue] = []
+    values.reserveCapacity(scans.count)
+    for batch in stride(from: start, to: table.rowCount, by: Group.rowBatch) {
+      let n = min(Group.rowBatch, table.rowCount - batch)
+      for c in scans.indices {
+        columns[c].removeAll(keepingCapacity: true)
+        try scans[c].append(n, into: &columns[c])
+      }
+      for r in 0..<n {
+        values.removeAll(keepingCapacity: true)
+        for c in columns.indices { values.append(columns[c][r]) }
+        try body(Int64(batch + r), values)
+      }
+    }
+  }
+
+  /// The values of row `key` of a legacy table, nil when there is no such row.
+  func legacyObject(_ table: LegacyTable, key: Int64) throws(FormatError) -> [RealmValue]? {
+    guard key >= 0, key < Int64(table.rowCount) else { return nil }
+    try checkLegacyColumnSizes(table)
+    let context = LegacyReadContext(reader: reader, limits: limits, budget: makeBudget())
+    var values: [RealmValue] = []
+    values.reserveCapacity(table.properties.count)
+    for p in table.properties {
+      var scan = try LegacyColumnScan(kind: p.kind, root: table.roots[p.specIndex], startingAt: Int(key), context: context)
+      try scan.append(1, into: &values)
+    }
+    return values
+  }
+
+  /// Every column read as a property must hold one value per row (Realm Core 11's
+  /// `migrate_objects` asserts it).
+  func checkLegacyColumnSizes(_ table: LegacyTable) throws(FormatError) {
+    for p in table.properties {
+      let n = try LegacyColumnScan.count(kind: p.kind, root: table.roots[p.specIndex], reader: reader)
+      guard n == table.rowCount else {
+        let name = table.spec.columns[p.specIndex].name ?? ""
+        throw FormatError.corrupt(
+          "column '\(name)' of table '\(table.name)' holds \(n) values for \(table.rowCount) rows", at: table.roots[p.specIndex].rawValue)
+      }
+    }
+  }
+}
