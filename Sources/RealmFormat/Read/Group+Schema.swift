@@ -39,17 +39,23 @@ extension Group {
   /// the primary key's, and the schema version.
   public func schema() throws(FormatError) -> Schema {
     var classes: [ObjectSchema] = []
-    for table in tables {
-      guard let name = table.className else { continue }
-      var properties: [Property] = []
-      for column in table.publicColumns {
-        properties.append(try property(column, in: table))
-      }
-      let pk = table.primaryKey.flatMap { table.column(key: $0)?.name }
-      classes.append(ObjectSchema(name: name, isEmbedded: table.isEmbedded, primaryKey: pk, properties: properties))
+    for table in tables where table.className != nil {
+      classes.append(try objectSchema(of: table))
     }
     classes.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     return Schema(schemaVersion: try schemaVersion(), fileFormat: fileFormat, classes: classes)
+  }
+
+  /// The properties of any table, a class or another table (`metadata`, tables of files not
+  /// written through the Object Store), as an object schema named ``Table/linkName``: what
+  /// ``schema()`` gives for classes.
+  public func objectSchema(of table: Table) throws(FormatError) -> ObjectSchema {
+    var properties: [Property] = []
+    for column in table.publicColumns {
+      properties.append(try property(column, in: table))
+    }
+    let pk = table.primaryKey.flatMap { table.column(key: $0)?.name }
+    return ObjectSchema(name: table.linkName, isEmbedded: table.isEmbedded, primaryKey: pk, properties: properties)
   }
 
   /// The Object Store property of a column (`ObjectSchema` from a table, §7.3).
