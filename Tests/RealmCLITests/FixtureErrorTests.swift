@@ -71,12 +71,9 @@ import Testing
     let dir = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("crlf.realm").path
-    // What git's autocrlf does: a CR before every LF byte.
-    var bytes: [UInt8] = []
-    for b in try Fixtures.bytes("user-tutorial/before.realm") {
-      if b == 0x0A { bytes.append(0x0D) }
-      bytes.append(b)
-    }
+    // What git's autocrlf does: a CR before an LF byte (here the first one).
+    var bytes = try Fixtures.bytes("user-tutorial/before.realm")
+    bytes.insert(0x0D, at: try #require(bytes.firstIndex(of: 0x0A)))
     #expect(bytes.count % 8 != 0)
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     let run = CommandRun(["open", path])

@@ -150,7 +150,9 @@ extension TablePlan {
       }
       var attributes: ColumnAttributes = []
       let linkNullable = p.type == .object && (p.collection == .single || p.collection == .dictionary)
-      if p.isOptional || p.type == .mixed || linkNullable { attributes.insert(.nullable) }
+      // Mixed follows the schema too: SDK schemas declare it optional, while Realm's upgrade of
+      // old files keeps the Nullable bit of a legacy mixed column as it was.
+      if p.isOptional || linkNullable { attributes.insert(.nullable) }
       switch p.collection {
       case .single: break
       case .list: attributes.insert(.list)

@@ -47,6 +47,10 @@ public struct MigrationResult: Sendable {
   public var toVersion: Int64
   /// How the file was written.
   public var method: Method
+  /// The file format before.
+  public var fromFileFormat: Int
+  /// The file format after (24 when the file was rewritten, else unchanged).
+  public var toFileFormat: Int
   /// True for `--dry-run` (nothing was written).
   public var dryRun: Bool
   /// Per class.
@@ -85,6 +89,8 @@ public enum Migrator {
     func result(_ method: MigrationResult.Method, _ classes: [ClassReport]) -> MigrationResult {
       MigrationResult(
         path: path, fromVersion: fileSchema.schemaVersion, toVersion: plan.schemaVersion, method: method,
+        fromFileFormat: group.fileFormat,
+        toFileFormat: method == .rewritten || method == .reset ? FormatConstants.currentFileFormat : group.fileFormat,
         dryRun: options.dryRun, classes: classes, seconds: monotonicSeconds() - start)
     }
 

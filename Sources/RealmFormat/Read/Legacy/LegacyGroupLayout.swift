@@ -140,7 +140,7 @@ struct LegacyGroupLayout: Sendable {
     case .timestamp: return (.timestamp, attributes, .timestamp)
     case .float: return (.float, attributes, .float(nullable: nullable))
     case .double: return (.double, attributes, .double(nullable: nullable))
-    case .mixed: return (.mixed, [.nullable], .mixed)
+    case .mixed: return (.mixed, attributes, .mixed)
     case .link: return (.link, [.nullable], .link(try target()))
     case .linkList: return (.linkList, [.list], .linkList(try target()))
     case .oldDateTime:
