@@ -3,7 +3,8 @@
 
 Every figure is the median of several whole-process runs; peak memory is the maximum resident
 set size reported by /usr/bin/time. Inputs: the largest fixture (a real file written by Realm
-Core) and a 1,000,000-object Person file built with `realmctl create`.
+Core), a 1,000,000-object Person file built with `realmctl create`, and the same objects in
+file format 9 written by scripts/legacy_realm.py (`legacy_rows`).
 """
 import json, os, platform, shutil, statistics, subprocess, sys, tempfile, time
 
@@ -116,6 +117,7 @@ def main():
                 rows.append((name, f"{N:,} objects", f"{t:.3f} s", f"{t / cp_time:.1f}× cp", f"{peak / 1024:.1f} MiB"))
             except SystemExit as e:
                 rows.append((name, f"{N:,} objects", "failed", str(e), ""))
+        rows += legacy_rows(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -137,6 +139,29 @@ def main():
     with open(os.path.join(ROOT, OUT), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
+
+
+def legacy_rows(tmp):
+    """Files of formats 2-9 (issue 7): a format-9 Person file of LEGACY_OBJECTS objects written by
+    scripts/legacy_realm.py (the layout of Realm Core 5), dumped, upgraded, and the upgraded
+    (format 24, same objects) file dumped for the per-object comparison."""
+    n = int(os.environ.get("LEGACY_OBJECTS", str(N)))
+    legacy = os.path.join(tmp, "legacy.realm")
+    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "legacy_realm.py"), "people", legacy, str(n)], check=True)
+    size = os.path.getsize(legacy)
+    rows = []
+    t9, peak, _ = timed([BIN, "dump", legacy, "--format", "jsonl"])
+    upgraded = os.path.join(tmp, "upgraded.realm")
+    fresh = lambda: (shutil.copyfile(legacy, upgraded), os.path.exists(upgraded + ".lock") and os.remove(upgraded + ".lock"))
+    tu, peak_u, _ = timed([BIN, "upgrade", upgraded], setup=fresh)
+    t24, _, _ = timed([BIN, "dump", upgraded, "--format", "jsonl"])
+    rows.append(("dump --format jsonl (file format 9)", f"{n:,} Person objects, {mb(size):.1f} MB",
+                 f"{t9:.3f} s", f"{n / t9:,.0f} objects/s, {t9 / t24:.2f}× the time of format 24", f"{peak / 1024:.1f} MiB"))
+    rows.append(("dump --format jsonl (the same, upgraded)", f"{n:,} Person objects, file format 24",
+                 f"{t24:.3f} s", f"{n / t24:,.0f} objects/s", ""))
+    rows.append(("upgrade (file format 9 -> 24)", f"{n:,} Person objects, {mb(size):.1f} MB",
+                 f"{tu:.3f} s", f"{n / tu:,.0f} objects/s", f"{peak_u / 1024:.1f} MiB"))
+    return rows
 
 
 if __name__ == "__main__":

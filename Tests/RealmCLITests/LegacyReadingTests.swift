@@ -92,6 +92,34 @@ import Testing
     #expect(compared == 34)
   }
 
+  /// The generated sample (`scripts/legacy_realm.py sample`, every column kind) reads as the
+  /// reference reader `read_legacy.py` reads it: the writer and the reader agree with a
+  /// second, independent reading of the layout.
+  @Test(SharedFixtures.enabled, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")))
+  func generatedSampleReadsAsTheReferenceReader() throws {
+    let tool = try #require(SharedFixtures.url("tools/pyrealm/read_legacy.py")).path
+    let dir = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let sample = fixturePath("legacy-generated/sample.realm")
+    for mode in ["schema", "dump"] {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+      process.arguments = [tool, sample, "--\(mode)"]
+      process.standardOutput = try FileHandle(forWritingTo: {
+        let url = dir.appendingPathComponent(mode)
+        FileManager.default.createFile(atPath: url.path, contents: nil)
+        return url
+      }())
+      try process.run()
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 0)
+    }
+    let problems = RealmAnswerCheck.problems(
+      realm: sample, schema: dir.appendingPathComponent("schema"), dump: dir.appendingPathComponent("dump"))
+    #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    #expect(CommandRun(["open", sample, "--check"]).status == 0)
+  }
+
   @Test(SharedFixtures.enabled)
   func realmCoreLegacyFilesCheckClean() {
     for dir in Self.sharedLegacyCases where !Self.halfUpgraded.contains(dir.lastPathComponent) {

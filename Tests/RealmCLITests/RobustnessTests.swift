@@ -3,13 +3,13 @@ import RealmTestSupport
 import Testing
 
 /// Thousands of damaged files built from real ones (deterministic seeds): `open`,
-/// `open --check`, `schema` and `dump` on each either succeed or fail with the corrupt-file
+/// `open --check`, `schema`, `dump` and `upgrade --dry-run` on each either succeed or fail with the corrupt-file
 /// error (exit 65) — never a trap (which would end the test process), never a hang, never
 /// output out of proportion to the file (issue 2, "done when" 2).
 @Suite struct RobustnessTests {
   /// Small fixtures covering the physical forms: normal files with free lists, streaming
   /// copies, B+-trees, backlinks and tombstones, embedded objects, links in mixed values,
-  /// formats 11, 20, 22 and 23.
+  /// formats 9, 11, 20, 22 and 23.
   static let sources = [
     "nested-links/before.realm",
     "to-embedded-ok/before.realm",
@@ -21,6 +21,11 @@ import Testing
     "realm-core-samples/test__test_upgrade_database_20/original.realm",
     "realm-core-samples/test__test_upgrade_database_4_22/original.realm",
     "realm-core-samples/test__object-store__sync-metadata-v6/original.realm",
+    // File format 9 (the old table layout): Realm Core 5's person-v1, and a generated file
+    // with every column kind of formats 2-9 (subtables, enumerated strings, link lists,
+    // backlinks, timestamps, every string leaf form, multi-leaf B+-trees).
+    "legacy-core5/person-v1/original.realm",
+    "legacy-generated/sample.realm",
   ]
 
   /// Mutated files per source file and run (`ROBUSTNESS_MUTATIONS` overrides, for long
@@ -55,7 +60,7 @@ import Testing
       if Self.trace { FileHandle.standardError.write(Data((label + "\n").utf8)) }
       try Data(bytes).write(to: URL(fileURLWithPath: path))
       let limit = 256 * bytes.count + 65_536
-      for arguments in [["open", path], ["open", path, "--check", "--json"], ["schema", path], ["dump", path]] {
+      for arguments in [["open", path], ["open", path, "--check", "--json"], ["schema", path], ["dump", path], ["upgrade", path, "--dry-run"]] {
         let run = CommandRun(arguments)
         outcomes[run.status, default: 0] += 1
         let allowed: Set<Int32> = arguments.contains("--check") ? [0, 1, 65] : [0, 65]

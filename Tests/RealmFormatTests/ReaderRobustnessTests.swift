@@ -1,4 +1,4 @@
-import RealmFormat
+@testable import RealmFormat
 import RealmTestSupport
 import Testing
 
@@ -11,6 +11,7 @@ import Testing
     "realm-core-samples/test__test_upgrade_database_4_22/original.realm",
     "realm-core-samples/test__test_upgrade_database_20/original.realm",
     "realm-core-samples/test__test_upgrade_database_11/original.realm",
+    "legacy-core5/person-v1/original.realm", "legacy-generated/sample.realm",
   ]
 
   /// Opens, reads the schema and every object, and runs the checker; returns whether all of it
@@ -38,6 +39,8 @@ import Testing
     guard let group = try? Group(reader: ByteReader(bytes: bytes)) else { return [] }
     var out: [Int] = [group.topRef.rawValue]
     for t in group.tables { out += [t.ref.rawValue, t.clusterRoot.rawValue] }
+    // Formats 2-9: the spec, the columns array and every column root.
+    for t in group.legacy?.stored ?? [] { out += [t.spec.ref.rawValue, t.columnsRef.rawValue] + t.roots.map(\.rawValue) }
     return out.filter { $0 > 0 }
   }
 

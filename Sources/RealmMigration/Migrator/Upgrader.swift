@@ -73,6 +73,20 @@ public enum Upgrader {
         "'\(path)' is a synced realm (it has a Device Sync history); realmctl upgrades local realms only (`realmctl dump` reads its objects)")
     default: break
     }
+    do {
+      try write(group, path: path, lock: lock, options: options, into: &result)
+    } catch let error as FormatError {
+      // Data the new file cannot hold (a damaged file read this far): the file is unchanged.
+      throw StorageError(.corrupt, path: path, "'\(path)' cannot be upgraded: \(error.detail)")
+    }
+    result.seconds = Migrator.monotonicSeconds() - start
+    return result
+  }
+
+  /// Writes the new file (or counts it, for a dry run) and fills in `result`.
+  private static func write(
+    _ group: Group, path: String, lock: FileLock, options: UpgradeOptions, into result: inout UpgradeResult
+  ) throws {
     let content = try UpgradeContent(group, path: path)
     result.upgraded = true
     result.toFormat = FormatConstants.currentFileFormat
@@ -92,8 +106,6 @@ public enum Upgrader {
         result.sizeAfter = try write(content, from: group, to: out, options: options, path: path)
       }
     }
-    result.seconds = Migrator.monotonicSeconds() - start
-    return result
   }
 
   /// Streams the whole content into a new file at `out`; returns its size.

@@ -71,7 +71,16 @@ struct LegacyColumnScan {
     self.context = context
     let reader = context.reader
     switch kind {
-    case .mixed: return
+    case .mixed:
+      // The values are not read (Realm's upgrade drops them), but the types B+-tree is walked
+      // so that the rows really exist.
+      let top = try ArrayNode(elements: reader, root)
+      guard top.hasRefs, top.count >= 2, !top.isInner else {
+        throw FormatError.corrupt("mixed column at \(root) is not a [types, data] array", at: root.rawValue)
+      }
+      main = try LegacyLeafStream(
+        reader: reader, root: try top.child(0).ref, kind: .ints(nullable: false), startingAt: start,
+        limits: context.limits, budget: context.budget)
     case .timestamp:
       let pair = try ArrayNode(elements: reader, root)
       guard pair.hasRefs, pair.count >= 2, !pair.isInner else {
@@ -102,7 +111,9 @@ struct LegacyColumnScan {
   mutating func append(_ n: Int, into out: inout [RealmValue]) throws(FormatError) {
     switch kind {
     case .mixed:
-      for _ in 0..<n { out.append(.null) }
+      try main!.take(n) { (_, range) throws(FormatError) in
+        for _ in range { out.append(.null) }
+      }
     case .timestamp:
       var seconds: [Int64?] = []
       seconds.reserveCapacity(n)

@@ -14,8 +14,8 @@ struct LegacyInnerNode: Sendable {
   let offsets: ArrayNode?
 
   init(_ node: ArrayNode) throws(FormatError) {
-    guard node.hasRefs, node.count >= 3 else {
-      throw FormatError.corrupt("inner B+-tree node at \(node.ref) has \(node.count) slots, expected at least 3", at: node.ref.rawValue)
+    guard node.hasRefs, node.count >= 3, node.count <= FormatConstants.maxBPNodeSize + 2 else {
+      throw FormatError.corrupt("inner B+-tree node at \(node.ref) has \(node.count) slots, expected 3 to 1002", at: node.ref.rawValue)
     }
     self.node = node
     childCount = node.count - 2
@@ -171,7 +171,18 @@ enum LegacyLeaf: Sendable {
   case refs(ArrayNode)
 
   /// Decodes `node` as a leaf of `kind`.
+  ///
+  /// Realm Core splits B+-tree leaves at `REALM_MAX_BPNODE_SIZE` = 1000 elements (§5), so a
+  /// larger leaf is damage; the bound also keeps a damaged count from multiplying output.
   init(_ node: ArrayNode, kind: LegacyLeafKind) throws(FormatError) {
+    try self.init(decoding: node, kind: kind)
+    guard count <= FormatConstants.maxBPNodeSize else {
+      throw FormatError.corrupt(
+        "B+-tree leaf at \(node.ref) holds \(count) elements, more than the \(FormatConstants.maxBPNodeSize) of a leaf", at: node.ref.rawValue)
+    }
+  }
+
+  private init(decoding node: ArrayNode, kind: LegacyLeafKind) throws(FormatError) {
     switch kind {
     case .ints(let nullable): self = .ints(try IntLeaf(node, nullable: nullable))
     case .floats(let double, let nullable): self = .floats(try FloatingLeaf(node, double: double, nullable: nullable))
