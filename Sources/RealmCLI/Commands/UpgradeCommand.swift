@@ -22,7 +22,7 @@ public struct UpgradeCommand: Command {
   public var spec: CommandSpec {
     CommandSpec(
       name: "upgrade",
-      abstract: "Convert a Realm file of an older format to format 24, which current SDKs open.",
+      abstract: "Convert an old Realm file to the current format (24).",
       discussion: """
         Realm files of formats 2 to 9 (written by Realm SDKs before 2020) cannot be opened \
         by the Realm SDKs of 2024 and later, and files of formats 10 to 23 are upgraded by \

@@ -41,7 +41,7 @@ struct LegacyTable: Sendable {
     if top.count >= 12 {
       throw FormatError(
         .unsupportedVersion, offset: ref.rawValue,
-        "table '\(name)' was already converted by Realm Core 6 or later although the file says format 9 (an upgrade to format 10 was interrupted); realmctl cannot read such a half-converted file")
+        "table '\(name)' was already converted by Realm Core 6 or later although the file says format 9 (an upgrade to format 10 was interrupted); realmctl cannot read such a half-converted file; a Realm SDK of 2020 to 2023 (Realm Core 6 to 13) finishes the upgrade when it opens it")
     }
     guard top.count == 2 else {
       throw FormatError.corrupt("table '\(name)' has a top array of \(top.count) slots, expected 2 (file formats 2-9)", at: ref.rawValue)
