@@ -25,9 +25,11 @@ let package = Package(
       name: "RealmMigration", dependencies: ["RealmStorage", "RealmJSON"], swiftSettings: strict),
     // The command layer: argument parsing, help, commands, exit codes. Testable in-process.
     .target(
-      name: "RealmCLI", dependencies: ["RealmMigration", "RealmStorage", "RealmJSON"],
+      name: "RealmCLI", dependencies: ["RealmMigration", "RealmStorage", "RealmJSON", "LineEditor"],
       swiftSettings: strict),
     .executableTarget(name: "realmctl", dependencies: ["RealmCLI"], swiftSettings: strict),
+    // A small line editor for the interactive shell (keys, history, redraw); no dependencies.
+    .target(name: "LineEditor", swiftSettings: strict),
     // Shared test helpers: fixture paths, seeded random numbers, byte mutators.
     .target(
       name: "RealmTestSupport", dependencies: ["RealmStorage", "RealmJSON"], path: "Sources/RealmTestSupport",
@@ -43,6 +45,8 @@ let package = Package(
     .testTarget(
       name: "RealmMigrationTests", dependencies: ["RealmMigration", "RealmTestSupport"],
       swiftSettings: strict),
+    .testTarget(
+      name: "LineEditorTests", dependencies: ["LineEditor", "RealmTestSupport"], swiftSettings: strict),
     .testTarget(
       name: "RealmCLITests", dependencies: ["RealmCLI", "RealmTestSupport"], exclude: ["Snapshots"],
       swiftSettings: strict),

@@ -15,38 +15,52 @@ import Testing
   struct Source: CustomStringConvertible, Sendable {
     var schema: String
     var dump: String
+    var location: FixtureLocation = .committed
     var description: String { dump }
   }
 
-  /// Every `X.dump.jsonl` (or `dump.jsonl`) of the fixtures with its `X.schema.json`: the
-  /// reading cases, the migration cases' `after.*`, `copy.*` and steps, realm-core-samples.
-  static var sources: [Source] {
-    let fm = FileManager.default
-    let root = Fixtures.root.path
-    var out: [Source] = []
-    let all = (fm.enumerator(atPath: root)?.allObjects as? [String]) ?? []
-    for dump in all.sorted() where dump.hasSuffix("dump.jsonl") {
+  /// Every `X.dump.jsonl` (or `dump.jsonl`) below `directory` of `location` with its
+  /// `X.schema.json`.
+  static func sources(in location: FixtureLocation, below directory: String = "") -> [Source] {
+    location.files(below: directory).filter { $0.hasSuffix("dump.jsonl") }.compactMap { dump in
       let schema = String(dump.dropLast("dump.jsonl".count)) + "schema.json"
-      if fm.fileExists(atPath: "\(root)/\(schema)") { out.append(Source(schema: schema, dump: dump)) }
+      return location.exists(schema) ? Source(schema: schema, dump: dump, location: location) : nil
     }
-    return out
   }
 
+  /// The committed fixtures: the reading cases, the migration cases' `after.*`, `copy.*` and
+  /// steps.
+  static var sources: [Source] { sources(in: .committed) }
+
+  /// Realm Core's samples (`../shared`; empty when it is absent).
+  static var realmCoreSamples: [Source] { sources(in: .shared, below: SharedFixtures.realmCoreSamples) }
+
   @Test func everyFixtureHasASource() {
-    // 46 dumps in the fixtures, all with a schema; a lost glob would silently test nothing.
-    #expect(Self.sources.count >= 40)
-    #expect(Self.sources.contains { $0.dump.hasPrefix("realm-core-samples/") })
+    // 32 dumps in the committed fixtures, all with a schema; a lost glob would silently test nothing.
+    #expect(Self.sources.count >= 32)
     #expect(Self.sources.contains { $0.dump.hasSuffix("copy.dump.jsonl") })
     #expect(Self.sources.contains { $0.dump.contains("steps/") })
   }
 
+  @Test(SharedFixtures.enabled)
+  func everyRealmCoreSampleHasASource() {
+    // 14 samples have Realm's dump and schema.
+    #expect(Self.realmCoreSamples.count >= 14)
+  }
+
   @Test(arguments: sources)
-  func createThenDumpGivesTheDataBack(_ source: Source) throws {
+  func createThenDumpGivesTheDataBack(_ source: Source) throws { try createThenDump(source) }
+
+  @Test(SharedFixtures.enabled, arguments: realmCoreSamples)
+  func createThenDumpGivesRealmCoreSamplesBack(_ source: Source) throws { try createThenDump(source) }
+
+  func createThenDump(_ source: Source) throws {
     let dir = try Support.directory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let out = dir.appendingPathComponent("out.realm").path
     let result = Support.run([
-      "create", out, "--schema", Fixtures.url(source.schema).path, "--data", Fixtures.url(source.dump).path,
+      "create", out, "--schema", try source.location.path(source.schema),
+      "--data", try source.location.path(source.dump),
     ])
     try #require(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.hasPrefix("Created \(out): schema version "))
@@ -57,7 +71,7 @@ import Testing
     try #require(schemaRun.status == 0, "\(schemaRun.stderr)")
     let dumpRun = Support.run(["dump", out, "--format", "jsonl"])
     try #require(dumpRun.status == 0, "\(dumpRun.stderr)")
-    let expectedSchema = try Fixtures.bytes(source.schema)
+    let expectedSchema = try source.location.bytes(source.schema)
     let actualSchema = Array(schemaRun.stdout.utf8)
     // create writes file format 24 whatever the source's format was.
     var expected = try JSONParser.parse(expectedSchema)
@@ -68,7 +82,7 @@ import Testing
     let schemaDiff = DumpComparison.compareSchemas(expected: expected, actual: try JSONParser.parse(actualSchema))
     #expect(schemaDiff.isEmpty, "\(schemaDiff.prefix(10))")
     let dumpDiff = DumpComparison.compareDumps(
-      expected: try Fixtures.bytes(source.dump), actual: Array(dumpRun.stdout.utf8), schema: expectedSchema)
+      expected: try source.location.bytes(source.dump), actual: Array(dumpRun.stdout.utf8), schema: expectedSchema)
     #expect(dumpDiff.isEmpty, "\(dumpDiff.prefix(10))")
     let check = Support.run(["open", out, "--check"])
     #expect(check.status == 0, "\(check.stdout)\(check.stderr)")

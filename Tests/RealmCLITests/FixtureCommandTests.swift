@@ -8,21 +8,31 @@ import Testing
 @Suite struct FixtureCommandTests {
   @Test func findsEveryReadingCase() {
     let all = AnsweredFixture.all.map(\.realm)
-    #expect(all.count >= 40)
+    #expect(all.count >= 32)
     for expected in [
       "alltypes/before.realm", "strings/before.realm", "embedded/before.realm", "nested-links/before.realm",
       "optionality/copy.realm", "user-tutorial/steps/v3/after.realm",
-      "realm-core-samples/test__test_upgrade_database_11/original.realm",
     ] {
       #expect(all.contains(expected), "\(expected)")
     }
   }
 
+  @Test(SharedFixtures.enabled)
+  func findsRealmCoreSamples() {
+    let expected = SharedFixtures.realmCoreSample("test__test_upgrade_database_11")
+    #expect(AnsweredFixture.realmCoreSamples.contains { $0.realm == expected })
+  }
+
   @Test(arguments: AnsweredFixture.all)
-  func schemaMatchesRealm(_ fixture: AnsweredFixture) throws {
-    let run = CommandRun(["schema", Fixtures.url(fixture.realm).path, "--format", "json"])
+  func schemaMatchesRealm(_ fixture: AnsweredFixture) throws { try schemaMatchesRealm(of: fixture) }
+
+  @Test(SharedFixtures.enabled, arguments: AnsweredFixture.realmCoreSamples)
+  func schemaOfRealmCoreSamplesMatchesRealm(_ fixture: AnsweredFixture) throws { try schemaMatchesRealm(of: fixture) }
+
+  func schemaMatchesRealm(of fixture: AnsweredFixture) throws {
+    let run = CommandRun(["schema", try fixture.path(), "--format", "json"])
     #expect(run.status == 0, "\(run.errors)")
-    var expected = try JSONParser.parse(try Fixtures.bytes(fixture.schema))
+    var expected = try JSONParser.parse(try fixture.location.bytes(fixture.schema))
     let actual = try JSONParser.parse(run.output)
     if fixture.upgradedByRealm {
       // Realm upgraded its copy before answering; the file itself keeps its own format.
@@ -35,13 +45,18 @@ import Testing
   }
 
   @Test(arguments: AnsweredFixture.all)
-  func dumpMatchesRealm(_ fixture: AnsweredFixture) throws {
-    let run = CommandRun(["dump", Fixtures.url(fixture.realm).path, "--format", "jsonl"])
+  func dumpMatchesRealm(_ fixture: AnsweredFixture) throws { try dumpMatchesRealm(of: fixture) }
+
+  @Test(SharedFixtures.enabled, arguments: AnsweredFixture.realmCoreSamples)
+  func dumpOfRealmCoreSamplesMatchesRealm(_ fixture: AnsweredFixture) throws { try dumpMatchesRealm(of: fixture) }
+
+  func dumpMatchesRealm(of fixture: AnsweredFixture) throws {
+    let run = CommandRun(["dump", try fixture.path(), "--format", "jsonl"])
     #expect(run.status == 0, "\(run.errors)")
     #expect(run.errors.isEmpty)
     let problems = DumpComparison.compareDumps(
-      expected: try Fixtures.bytes(fixture.dump), actual: run.output,
-      schema: try Fixtures.bytes(fixture.schema))
+      expected: try fixture.location.bytes(fixture.dump), actual: run.output,
+      schema: try fixture.location.bytes(fixture.schema))
     #expect(problems.isEmpty, "\(problems.prefix(10).joined(separator: "\n"))")
     // The canonical form: one object per line, each line ends with a line break.
     #expect(run.output.isEmpty || run.output.last == 0x0A)

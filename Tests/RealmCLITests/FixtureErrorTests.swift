@@ -26,9 +26,9 @@ import Testing
     #expect(run.errors.hasPrefix("Error: '\(path)' is not a Realm file"))
   }
 
-  @Test(arguments: commands)
-  func encryptedFileIs65AndSaysSo(_ command: [String]) {
-    let path = fixturePath("realm-core-samples/test__test_shared_decrypt_4k_page/original.realm")
+  @Test(SharedFixtures.enabled, arguments: commands)
+  func encryptedFileIs65AndSaysSo(_ command: [String]) throws {
+    let path = try FixtureLocation.shared.path(SharedFixtures.realmCoreSample("test__test_shared_decrypt_4k_page"))
     let run = CommandRun([command[0], path] + command.dropFirst())
     #expect(run.status == 65)
     #expect(run.errors == "Error: '\(path)' appears to be encrypted; realmctl cannot read encrypted Realm files yet\n")

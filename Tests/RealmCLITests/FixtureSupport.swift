@@ -28,20 +28,25 @@ struct CommandRun {
 
 /// A Realm file among the fixtures with Realm's own schema and dump for it.
 struct AnsweredFixture: CustomStringConvertible, Sendable {
-  /// The Realm file, below Tests/Fixtures.
+  /// The Realm file, below the fixtures root of `location`.
   var realm: String
   /// Realm's `schema.json` for it.
   var schema: String
   /// Realm's `dump.jsonl` for it.
   var dump: String
+  /// `Tests/Fixtures`, or `../shared/fixtures` for Realm Core's samples.
+  var location: FixtureLocation = .committed
   var description: String { realm }
 
   /// True for realm-core samples: Realm answered after upgrading its copy to format 24, so
   /// the `fileFormat` of its schema is the upgraded one, not the file's.
-  var upgradedByRealm: Bool { realm.hasPrefix("realm-core-samples/") }
+  var upgradedByRealm: Bool { realm.hasPrefix("\(SharedFixtures.realmCoreSamples)/") }
 
-  /// Every reading case: `before.realm` of every case, the `after.realm` / `copy.realm` of
-  /// migration cases, the steps of `user-tutorial`, and every realm-core sample with a dump.
+  /// The file system path of the Realm file.
+  func path() throws -> String { try location.path(realm) }
+
+  /// Every committed reading case: `before.realm` of every case, the `after.realm` /
+  /// `copy.realm` of migration cases, the steps of `user-tutorial`.
   static let all: [AnsweredFixture] = {
     let fm = FileManager.default
     let root = Fixtures.root.path
@@ -64,17 +69,24 @@ struct AnsweredFixture: CustomStringConvertible, Sendable {
         out.append(AnsweredFixture(realm: "\(d)/after.realm", schema: "\(d)/after.schema.json", dump: "\(d)/after.dump.jsonl"))
       }
     }
-    for sample in listing("realm-core-samples") where exists("realm-core-samples/\(sample)/dump.jsonl") {
-      let d = "realm-core-samples/\(sample)"
-      out.append(AnsweredFixture(realm: "\(d)/original.realm", schema: "\(d)/schema.json", dump: "\(d)/dump.jsonl"))
-    }
     return out
+  }()
+
+  /// Every realm-core sample with a dump (`../shared`; empty when it is absent).
+  static let realmCoreSamples: [AnsweredFixture] = {
+    let shared = FixtureLocation.shared
+    return shared.listing(SharedFixtures.realmCoreSamples).compactMap { sample in
+      let d = "\(SharedFixtures.realmCoreSamples)/\(sample)"
+      guard shared.exists("\(d)/dump.jsonl") else { return nil }
+      return AnsweredFixture(
+        realm: "\(d)/original.realm", schema: "\(d)/schema.json", dump: "\(d)/dump.jsonl", location: .shared)
+    }
   }()
 
   /// The file format the sample's `info.txt` says the file has (`selected=22`), for samples.
   var selectedFormat: Int? {
     let info = (realm as NSString).deletingLastPathComponent + "/info.txt"
-    guard let text = try? String(contentsOf: Fixtures.url(info), encoding: .utf8),
+    guard let text = try? String(contentsOf: location.url(info), encoding: .utf8),
       let range = text.range(of: "selected=")
     else { return nil }
     return Int(text[range.upperBound...].prefix { $0.isNumber })

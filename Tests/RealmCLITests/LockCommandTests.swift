@@ -44,7 +44,7 @@ import Testing
     }
   }
 
-  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/flock")))
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/flock"), "/usr/bin/flock is not installed"))
   func refusedWhileAnotherProcessHoldsASharedLock() throws {
     let dir = try Support.directory()
     defer { try? FileManager.default.removeItem(at: dir) }

@@ -101,24 +101,34 @@ import Testing
   }
 
   /// Realm refused this sample because its history type is 'SyncClient' (error.txt).
-  @Test func showsTheHistoryType() throws {
-    let dir = "realm-core-samples/test__resources__history_migration__client_schema_version_011"
-    let error = try String(contentsOf: Fixtures.url("\(dir)/error.txt"), encoding: .utf8)
+  @Test(SharedFixtures.enabled)
+  func showsTheHistoryType() throws {
+    let sample = "test__resources__history_migration__client_schema_version_011"
+    let shared = FixtureLocation.shared
+    let error = try String(contentsOf: shared.url(SharedFixtures.realmCoreSample(sample, "error.txt")), encoding: .utf8)
     #expect(error.contains("history type 'SyncClient'"))
-    let json = try JSONParser.parse(CommandRun(["open", fixturePath("\(dir)/original.realm"), "--json"]).output)
+    let path = try shared.path(SharedFixtures.realmCoreSample(sample))
+    let json = try JSONParser.parse(CommandRun(["open", path, "--json"]).output)
     #expect(json["historyType"] == .string("SyncClient"))
-    let text = CommandRun(["open", fixturePath("\(dir)/original.realm")]).text
+    let text = CommandRun(["open", path]).text
     #expect(text.contains("History:         SyncClient (Device Sync client)\n"))
   }
 
   /// Files written by Realm are sound: `--check` finds nothing and exits 0.
   @Test(arguments: AnsweredFixture.all.filter { !$0.realm.hasPrefix("alltypes/") && !$0.realm.hasPrefix("strings/") }.map(\.realm)
     + ["format-samples/v24_commit.realm", "format-samples/v24_edge.realm", "format-samples/v24_compacted.realm"])
-  func checkFindsNothingInRealmsFiles(_ file: String) throws {
-    let run = CommandRun(["open", fixturePath(file), "--check"])
+  func checkFindsNothingInRealmsFiles(_ file: String) throws { try checkFindsNothing(in: fixturePath(file)) }
+
+  @Test(SharedFixtures.enabled, arguments: AnsweredFixture.realmCoreSamples)
+  func checkFindsNothingInRealmCoreSamples(_ fixture: AnsweredFixture) throws {
+    try checkFindsNothing(in: try fixture.path())
+  }
+
+  func checkFindsNothing(in path: String) throws {
+    let run = CommandRun(["open", path, "--check"])
     #expect(run.status == 0, "\(run.text)")
     #expect(run.text.contains("Check:           clean\n"))
-    let json = try JSONParser.parse(CommandRun(["open", fixturePath(file), "--check", "--json"]).output)
+    let json = try JSONParser.parse(CommandRun(["open", path, "--check", "--json"]).output)
     #expect(json["check"] == .object([JSONMember("clean", .bool(true)), JSONMember("problems", .array([]))]))
   }
 

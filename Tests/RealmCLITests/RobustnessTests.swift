@@ -8,25 +8,28 @@ import Testing
 /// output out of proportion to the file (issue 2, "done when" 2).
 @Suite struct RobustnessTests {
   /// Small fixtures covering the physical forms: normal files with free lists, streaming
-  /// copies, B+-trees, backlinks and tombstones, embedded objects, links in mixed values,
-  /// formats 9, 11, 20, 22 and 23.
-  static let sources = [
-    "nested-links/before.realm",
-    "to-embedded-ok/before.realm",
-    "user-tutorial/before.realm",
-    "embedded/before.realm",
-    "format-samples/v24_compacted.realm",
-    "format-samples/v24_edge.realm",
-    "realm-core-samples/test__test_upgrade_database_11/original.realm",
-    "realm-core-samples/test__test_upgrade_database_20/original.realm",
-    "realm-core-samples/test__test_upgrade_database_4_22/original.realm",
-    "realm-core-samples/test__object-store__sync-metadata-v6/original.realm",
-    // File format 9 (the old table layout): Realm Core 5's person-v1, and a generated file
-    // with every column kind of formats 2-9 (subtables, enumerated strings, link lists,
-    // backlinks, timestamps, every string leaf form, multi-leaf B+-trees).
-    "legacy-core5/person-v1/original.realm",
-    "legacy-generated/sample.realm",
+  /// copies, B+-trees, backlinks and tombstones, embedded objects, links in mixed values;
+  /// then Realm Core's samples of formats 11, 20, 22 and 23 (`../shared`, skipped when
+  /// absent); then file format 9 (the old table layout): Realm Core 5's person-v1 and a
+  /// generated file with every column kind of formats 2-9 (subtables, enumerated strings,
+  /// link lists, backlinks, timestamps, every string leaf form, multi-leaf B+-trees). A
+  /// source's position is its seed.
+  static let sources: [(path: String, location: FixtureLocation)] = [
+    ("nested-links/before.realm", .committed),
+    ("to-embedded-ok/before.realm", .committed),
+    ("user-tutorial/before.realm", .committed),
+    ("embedded/before.realm", .committed),
+    ("format-samples/v24_compacted.realm", .committed),
+    ("format-samples/v24_edge.realm", .committed),
+    (SharedFixtures.realmCoreSample("test__test_upgrade_database_11"), .shared),
+    (SharedFixtures.realmCoreSample("test__test_upgrade_database_20"), .shared),
+    (SharedFixtures.realmCoreSample("test__test_upgrade_database_4_22"), .shared),
+    (SharedFixtures.realmCoreSample("test__object-store__sync-metadata-v6"), .shared),
+    ("legacy-core5/person-v1/original.realm", .committed),
+    ("legacy-generated/sample.realm", .committed),
   ]
+  static let committed = sources.indices.filter { sources[$0].location == .committed }
+  static let shared = sources.indices.filter { sources[$0].location == .shared }
 
   /// Mutated files per source file and run (`ROBUSTNESS_MUTATIONS` overrides, for long
   /// campaigns outside the suite).
@@ -42,10 +45,15 @@ import Testing
   /// Prints each mutation before it runs (to find the one that traps): set `ROBUSTNESS_TRACE`.
   static let trace = ProcessInfo.processInfo.environment["ROBUSTNESS_TRACE"] != nil
 
-  @Test(arguments: sources.indices)
-  func damagedFilesFailCleanly(_ index: Int) throws {
-    let source = Self.sources[index]
-    let mutator = try RobustnessMutator(path: Fixtures.url(source).path)
+  @Test(arguments: committed)
+  func damagedFilesFailCleanly(_ index: Int) throws { try damagedFilesFailCleanly(source: index) }
+
+  @Test(SharedFixtures.enabled, arguments: shared)
+  func damagedRealmCoreSamplesFailCleanly(_ index: Int) throws { try damagedFilesFailCleanly(source: index) }
+
+  func damagedFilesFailCleanly(source index: Int) throws {
+    let source = Self.sources[index].path
+    let mutator = try RobustnessMutator(path: try Self.sources[index].location.path(source))
     #expect(mutator.nodes.count > 3, "the walk finds the nodes of \(source)")
     let dir = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }

@@ -5,14 +5,22 @@ import Testing
 /// Damaged copies of real files: every one must either read or fail with a ``FormatError``;
 /// none may trap or hang. Deterministic seeds, so a failure can be replayed.
 @Suite struct ReaderRobustnessTests {
-  static let samples = [
-    "format-samples/v24_commit.realm", "format-samples/v24_edge.realm", "embedded/before.realm",
-    "nested-links/before.realm", "format-samples/v24_plain_group.realm",
-    "realm-core-samples/test__test_upgrade_database_4_22/original.realm",
-    "realm-core-samples/test__test_upgrade_database_20/original.realm",
-    "realm-core-samples/test__test_upgrade_database_11/original.realm",
-    "legacy-core5/person-v1/original.realm", "legacy-generated/sample.realm",
+  /// Committed files (`Tests/Fixtures`), then Realm Core's older-format samples (formats 22,
+  /// 20, 11: `../shared`, skipped when absent). A sample's position is its seed.
+  static let samples: [(path: String, location: FixtureLocation)] = [
+    ("format-samples/v24_commit.realm", .committed), ("format-samples/v24_edge.realm", .committed),
+    ("embedded/before.realm", .committed), ("nested-links/before.realm", .committed),
+    ("format-samples/v24_plain_group.realm", .committed),
+    (SharedFixtures.realmCoreSample("test__test_upgrade_database_4_22"), .shared),
+    (SharedFixtures.realmCoreSample("test__test_upgrade_database_20"), .shared),
+    (SharedFixtures.realmCoreSample("test__test_upgrade_database_11"), .shared),
+    // File format 9: Realm Core 5's person-v1 and a generated file with every column kind.
+    ("legacy-core5/person-v1/original.realm", .committed), ("legacy-generated/sample.realm", .committed),
   ]
+  static let committed = samples.indices.filter { samples[$0].location == .committed }
+  static let shared = samples.indices.filter { samples[$0].location == .shared }
+
+  static func bytes(_ n: Int) throws -> [UInt8] { try samples[n].location.bytes(samples[n].path) }
 
   /// Opens, reads the schema and every object, and runs the checker; returns whether all of it
   /// succeeded. Errors are fine: only traps (which end the test process) are failures.
@@ -44,9 +52,14 @@ import Testing
     return out.filter { $0 > 0 }
   }
 
-  @Test(arguments: 0..<samples.count)
-  func randomByteFlips(_ n: Int) throws {
-    let original = try Fixtures.bytes(Self.samples[n])
+  @Test(arguments: committed)
+  func randomByteFlips(_ n: Int) throws { try randomByteFlips(sample: n) }
+
+  @Test(SharedFixtures.enabled, arguments: shared)
+  func randomByteFlipsInRealmCoreSamples(_ n: Int) throws { try randomByteFlips(sample: n) }
+
+  func randomByteFlips(sample n: Int) throws {
+    let original = try Self.bytes(n)
     var rng = SeededRandom(seed: 0xC0FFEE &+ UInt64(n))
     let nodes = Self.nodeOffsets(original)
     for round in 0..<150 {
@@ -67,9 +80,14 @@ import Testing
     }
   }
 
-  @Test(arguments: 0..<samples.count)
-  func hostileRefsAndSizes(_ n: Int) throws {
-    let original = try Fixtures.bytes(Self.samples[n])
+  @Test(arguments: committed)
+  func hostileRefsAndSizes(_ n: Int) throws { try hostileRefsAndSizes(sample: n) }
+
+  @Test(SharedFixtures.enabled, arguments: shared)
+  func hostileRefsAndSizesInRealmCoreSamples(_ n: Int) throws { try hostileRefsAndSizes(sample: n) }
+
+  func hostileRefsAndSizes(sample n: Int) throws {
+    let original = try Self.bytes(n)
     var rng = SeededRandom(seed: 0xBAD_5EED &+ UInt64(n))
     let hostile: [UInt64] = [0, 8, 16, 24, UInt64(original.count), UInt64(original.count - 8), 0xFFFF_FFFF_FFFF_FFF8, 0x7FFF_FFFF_FFFF_FFF8, 0xFFFF_FFFF]
     for _ in 0..<100 {
@@ -83,7 +101,12 @@ import Testing
   }
 
   @Test func originalsReadCleanly() throws {
-    for s in Self.samples { #expect(Self.exercise(try Fixtures.bytes(s)), "\(s)") }
+    for n in Self.committed { #expect(Self.exercise(try Self.bytes(n)), "\(Self.samples[n].path)") }
+  }
+
+  @Test(SharedFixtures.enabled)
+  func realmCoreSamplesReadCleanly() throws {
+    for n in Self.shared { #expect(Self.exercise(try Self.bytes(n)), "\(Self.samples[n].path)") }
   }
 }
 

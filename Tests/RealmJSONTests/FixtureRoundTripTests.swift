@@ -5,49 +5,75 @@ import Testing
 
 @testable import RealmJSON
 
-/// Every dump and schema answer Realm wrote in Tests/Fixtures, read with our decoders and
-/// written again with our encoders, must come back the same by meaning; the schema documents
-/// byte for byte.
+/// Every dump and schema answer Realm wrote in Tests/Fixtures (and for Realm Core's samples in
+/// `../shared`), read with our decoders and written again with our encoders, must come back the
+/// same by meaning; the schema documents byte for byte.
 @Suite struct FixtureRoundTripTests {
-  /// (dump, schema) pairs relative to Tests/Fixtures: `dump.jsonl` + `schema.json`,
-  /// `after.dump.jsonl` + `after.schema.json`, `copy.*`, `steps/v*/after.*`.
-  static let pairs: [(dump: String, schema: String)] = {
-    let root = Fixtures.root.path
-    var out: [(String, String)] = []
-    guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
-    while let path = walker.nextObject() as? String {
-      guard path.hasSuffix("dump.jsonl") else { continue }
-      let schema = String(path.dropLast("dump.jsonl".count)) + "schema.json"
-      if FileManager.default.fileExists(atPath: root + "/" + schema) { out.append((path, schema)) }
-    }
-    return out.sorted { $0.0 < $1.0 }
-  }()
+  /// A dump answer and its schema answer, relative to the root of `location`.
+  struct Pair: CustomStringConvertible, Sendable {
+    var dump: String
+    var schema: String
+    var location: FixtureLocation
+    var description: String { dump }
+  }
 
-  static var schemaFiles: [String] { Array(Set(pairs.map(\.schema))).sorted() }
+  /// The (dump, schema) pairs below `directory` of `location`: `dump.jsonl` + `schema.json`,
+  /// `after.dump.jsonl` + `after.schema.json`, `copy.*`, `steps/v*/after.*`.
+  static func pairs(in location: FixtureLocation, below directory: String = "") -> [Pair] {
+    location.files(below: directory).filter { $0.hasSuffix("dump.jsonl") }.compactMap { dump in
+      let schema = String(dump.dropLast("dump.jsonl".count)) + "schema.json"
+      return location.exists(schema) ? Pair(dump: dump, schema: schema, location: location) : nil
+    }
+  }
+
+  /// The committed pairs.
+  static let pairs = pairs(in: .committed)
+  /// Realm Core's samples (`../shared`; empty when it is absent).
+  static let realmCoreSamplePairs = pairs(in: .shared, below: SharedFixtures.realmCoreSamples)
+
+  static func schemaFiles(_ pairs: [Pair]) -> [Pair] {
+    var seen = Set<String>()
+    return pairs.filter { seen.insert($0.schema).inserted }
+  }
 
   @Test func findsTheFixtures() {
-    // 20 cases with dump.jsonl, 11 after.*, 1 copy.*, 3 tutorial steps, 11 core samples.
-    #expect(Self.pairs.count >= 40)
+    // 18 cases with dump.jsonl, 10 after.*, 1 copy.*, 3 tutorial steps.
+    #expect(Self.pairs.count >= 32)
     #expect(Self.pairs.contains { $0.dump == "alltypes/dump.jsonl" })
     #expect(Self.pairs.contains { $0.dump == "optionality/copy.dump.jsonl" })
     #expect(Self.pairs.contains { $0.dump == "user-tutorial/steps/v2/after.dump.jsonl" })
   }
 
-  @Test(arguments: schemaFiles)
-  func schemaDocumentRoundTripsByteForByte(_ file: String) throws {
-    let original = try Fixtures.bytes(file)
+  @Test(SharedFixtures.enabled)
+  func findsRealmCoreSamples() {
+    #expect(Self.realmCoreSamplePairs.count >= 14)
+  }
+
+  @Test(arguments: schemaFiles(pairs))
+  func schemaDocumentRoundTripsByteForByte(_ pair: Pair) throws { try schemaRoundTrips(pair) }
+
+  @Test(SharedFixtures.enabled, arguments: schemaFiles(realmCoreSamplePairs))
+  func schemaDocumentOfRealmCoreSampleRoundTripsByteForByte(_ pair: Pair) throws { try schemaRoundTrips(pair) }
+
+  func schemaRoundTrips(_ pair: Pair) throws {
+    let original = try pair.location.bytes(pair.schema)
     let schema = try SchemaJSON.decode(original)
     let written = SchemaJSON.encode(schema)
     #expect(DumpComparison.compareSchemas(expected: original, actual: written) == [])
     #expect(String(decoding: written, as: UTF8.self) == String(decoding: original, as: UTF8.self))
   }
 
-  @Test(arguments: pairs.map(\.dump))
-  func dumpRoundTripsByMeaning(_ file: String) throws {
-    let pair = try #require(Self.pairs.first { $0.dump == file })
-    let schemaBytes = try Fixtures.bytes(pair.schema)
+  @Test(arguments: pairs)
+  func dumpRoundTripsByMeaning(_ pair: Pair) throws { try dumpRoundTrips(pair) }
+
+  @Test(SharedFixtures.enabled, arguments: realmCoreSamplePairs)
+  func dumpOfRealmCoreSampleRoundTripsByMeaning(_ pair: Pair) throws { try dumpRoundTrips(pair) }
+
+  func dumpRoundTrips(_ pair: Pair) throws {
+    let file = pair.dump
+    let schemaBytes = try pair.location.bytes(pair.schema)
     let schema = try SchemaJSON.decode(schemaBytes)
-    let original = try Fixtures.bytes(pair.dump)
+    let original = try pair.location.bytes(pair.dump)
     let decoder = CanonicalDecoder(schema: schema)
     let encoder = CanonicalEncoder(schema: schema)
     var writer = JSONWriter()

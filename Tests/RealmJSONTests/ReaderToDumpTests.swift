@@ -11,7 +11,7 @@ import Testing
 @Suite struct ReaderToDumpTests {
   /// The Realm file whose answers a dump fixture holds.
   static func realmFile(forDump dump: String) -> String {
-    if dump.hasPrefix("realm-core-samples/") {
+    if dump.hasPrefix("\(SharedFixtures.realmCoreSamples)/") {
       return dump.replacingOccurrences(of: "dump.jsonl", with: "original.realm")
     }
     if dump.hasSuffix("/dump.jsonl") {
@@ -20,23 +20,34 @@ import Testing
     return dump.replacingOccurrences(of: ".dump.jsonl", with: ".realm")
   }
 
-  static let cases: [String] = FixtureRoundTripTests.pairs.map(\.dump).filter {
-    FileManager.default.fileExists(atPath: Fixtures.url(realmFile(forDump: $0)).path)
+  typealias Pair = FixtureRoundTripTests.Pair
+
+  /// The pairs whose Realm file is present.
+  static func withRealmFile(_ pairs: [Pair]) -> [Pair] {
+    pairs.filter { $0.location.exists(realmFile(forDump: $0.dump)) }
   }
 
+  static let cases = withRealmFile(FixtureRoundTripTests.pairs)
+  static let realmCoreSampleCases = withRealmFile(FixtureRoundTripTests.realmCoreSamplePairs)
+
   @Test func coversTheReadingCases() {
-    #expect(Self.cases.contains("alltypes/dump.jsonl"))
-    #expect(Self.cases.contains("strings/dump.jsonl"))
+    #expect(Self.cases.contains { $0.dump == "alltypes/dump.jsonl" })
+    #expect(Self.cases.contains { $0.dump == "strings/dump.jsonl" })
     #expect(Self.cases.count >= 30)
   }
 
   @Test(arguments: cases)
-  func readerOutputEqualsRealmsAnswers(_ dump: String) throws {
-    let pair = try #require(FixtureRoundTripTests.pairs.first { $0.dump == dump })
-    let file = try RealmFile.open(path: Fixtures.url(Self.realmFile(forDump: dump)).path)
+  func readerOutputEqualsRealmsAnswers(_ pair: Pair) throws { try readerOutputEqualsAnswers(pair) }
+
+  @Test(SharedFixtures.enabled, arguments: realmCoreSampleCases)
+  func readerOutputOfRealmCoreSamplesEqualsRealmsAnswers(_ pair: Pair) throws { try readerOutputEqualsAnswers(pair) }
+
+  func readerOutputEqualsAnswers(_ pair: Pair) throws {
+    let dump = pair.dump
+    let file = try RealmFile.open(path: try pair.location.path(Self.realmFile(forDump: dump)))
     var schema = try file.group.schema()
-    let expectedSchema = try Fixtures.bytes(pair.schema)
-    if dump.hasPrefix("realm-core-samples/") {
+    let expectedSchema = try pair.location.bytes(pair.schema)
+    if dump.hasPrefix("\(SharedFixtures.realmCoreSamples)/") {
       // Realm upgraded these files before answering; compare the classes, not the format.
       schema.fileFormat = try SchemaJSON.decode(expectedSchema).fileFormat
     }
@@ -56,7 +67,7 @@ import Testing
       try writer.endClass()
     }
     try writer.finish()
-    let expected = try Fixtures.bytes(dump)
+    let expected = try pair.location.bytes(dump)
     let differences = DumpComparison.compareDumps(
       expected: expected, actual: output, schema: expectedSchema)
     #expect(differences == [], "\(dump): \(differences.prefix(3))")

@@ -67,7 +67,7 @@ import Testing
 
   // MARK: - Child process
 
-  @Test(.enabled(if: ProcessInfo.processInfo.environment[fileEnvironment] != nil))
+  @Test(.enabled(if: ProcessInfo.processInfo.environment[fileEnvironment] != nil, SkipReason.childProcessOnly))
   func migrateInChildProcess() throws {
     let env = ProcessInfo.processInfo.environment
     let path = try #require(env[Self.fileEnvironment])

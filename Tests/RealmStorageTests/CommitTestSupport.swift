@@ -11,10 +11,12 @@ import Testing
 /// Helpers shared by the commit, lock and crash tests.
 enum CommitTestSupport {
   /// A fresh copy of fixture `relativePath` in its own temporary directory.
-  static func copyFixture(_ relativePath: String, as name: String = "test.realm") throws -> String {
+  static func copyFixture(
+    _ relativePath: String, from location: FixtureLocation = .committed, as name: String = "test.realm"
+  ) throws -> String {
     let dir = try Fixtures.temporaryDirectory()
     let destination = dir.appendingPathComponent(name).path
-    try write(try bytes(Fixtures.url(relativePath).path), to: destination)
+    try write(try bytes(location.path(relativePath)), to: destination)
     return destination
   }
 
@@ -39,7 +41,7 @@ enum CommitTestSupport {
     }
   }
 
-  /// Removes the directory of a copy made by ``copyFixture(_:as:)``.
+  /// Removes the directory of a copy made by ``copyFixture(_:from:as:)``.
   static func removeCopy(_ path: String) {
     try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
   }

@@ -232,18 +232,20 @@ import Testing
     _ = try SpaceAccounting.verify(ByteReader(bytes: after))
   }
 
-  @Test func olderFormatsAreRefusedUntouched() throws {
+  @Test(SharedFixtures.enabled)
+  func olderFormatsAreRefusedUntouched() throws {
     let path = try Support.copyFixture(
-      "realm-core-samples/test__test_upgrade_database_4_23/original.realm")
+      SharedFixtures.realmCoreSample("test__test_upgrade_database_4_23"), from: .shared)
     defer { Support.removeCopy(path) }
     let before = try Support.bytes(path)
     #expect(throws: StorageError(.unsupported, "")) { _ = try WriteTransaction.begin(path: path) }
     #expect(try Support.bytes(path) == before)
   }
 
-  @Test func firstCommitOfAnEmptyRealm() throws {
+  @Test(SharedFixtures.enabled)
+  func firstCommitOfAnEmptyRealm() throws {
     let path = try Support.copyFixture(
-      "realm-core-samples/test__resources__vacuum_no_history_type/original.realm")
+      SharedFixtures.realmCoreSample("test__resources__vacuum_no_history_type"), from: .shared)
     defer { Support.removeCopy(path) }
     let tx = try WriteTransaction.begin(path: path)
     #expect(tx.top == nil)

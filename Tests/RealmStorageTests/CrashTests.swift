@@ -39,7 +39,7 @@ import Testing
   }
 
   /// Child process side: performs the write and SIGKILLs itself at the requested point.
-  @Test(.enabled(if: ProcessInfo.processInfo.environment[fileEnvironment] != nil))
+  @Test(.enabled(if: ProcessInfo.processInfo.environment[fileEnvironment] != nil, SkipReason.childProcessOnly))
   func performWriteInChildProcess() throws {
     let env = ProcessInfo.processInfo.environment
     let path = try #require(env[Self.fileEnvironment])

@@ -33,7 +33,7 @@ import Testing
   }
 
   /// Child process side: holds the lock until its stdin is closed.
-  @Test(.enabled(if: ProcessInfo.processInfo.environment[holderEnvironment] != nil))
+  @Test(.enabled(if: ProcessInfo.processInfo.environment[holderEnvironment] != nil, SkipReason.childProcessOnly))
   func holdLockInChildProcess() throws {
     let realm = try #require(ProcessInfo.processInfo.environment[Self.holderEnvironment])
     let fd = Self.lockLikeRealm(FileLock.lockPath(forRealmAt: realm))
@@ -97,7 +97,7 @@ import Testing
     #expect(try Support.bytes(FileLock.lockPath(forRealmAt: path)) == lockBytes)
   }
 
-  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/flock")))
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/flock"), "/usr/bin/flock is not installed"))
   func refusesWhileUtilLinuxFlockHoldsASharedLock() throws {
     let path = try Support.copyFixture("format-samples/v24_commit.realm")
     defer { Support.removeCopy(path) }

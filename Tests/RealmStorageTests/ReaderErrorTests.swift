@@ -54,9 +54,9 @@ import Testing
     #expect(openError(path)?.code == .notARealmFile)
   }
 
-  @Test(arguments: ["test__test_shared_decrypt_4k_page", "test__test_shared_decrypt_64k_page"])
+  @Test(SharedFixtures.enabled, arguments: ["test__test_shared_decrypt_4k_page", "test__test_shared_decrypt_64k_page"])
   func encryptedFile(_ sample: String) throws {
-    let e = try #require(openError(Fixtures.url("realm-core-samples/\(sample)/original.realm").path))
+    let e = try #require(openError(try FixtureLocation.shared.path(SharedFixtures.realmCoreSample(sample))))
     #expect(e.code == .encrypted)
     #expect(e.description.hasSuffix("appears to be encrypted; realmctl cannot read encrypted Realm files yet"))
   }
@@ -89,12 +89,18 @@ import Testing
   }
 
   @Test func everyPrefixOfASmallFileFailsCleanly() throws {
-    for sample in ["realm-core-samples/test__test_upgrade_database_11/original.realm", "format-samples/v24_plain_group.realm"] {
-      let bytes = try Fixtures.bytes(sample)
-      for length in 0..<bytes.count {
-        let reader = ByteReader(bytes: Array(bytes.prefix(length)))
-        #expect(throws: FormatError.self) { _ = try Group(reader: reader) }
-      }
+    everyPrefixFails(try Fixtures.bytes("format-samples/v24_plain_group.realm"))
+  }
+
+  @Test(SharedFixtures.enabled)
+  func everyPrefixOfASmallFormat11FileFailsCleanly() throws {
+    everyPrefixFails(try FixtureLocation.shared.bytes(SharedFixtures.realmCoreSample("test__test_upgrade_database_11")))
+  }
+
+  func everyPrefixFails(_ bytes: [UInt8]) {
+    for length in 0..<bytes.count {
+      let reader = ByteReader(bytes: Array(bytes.prefix(length)))
+      #expect(throws: FormatError.self) { _ = try Group(reader: reader) }
     }
   }
 
@@ -113,8 +119,9 @@ import Testing
     #expect(contents == ["copy.realm"])
   }
 
-  @Test func emptyRealmHasNoTables() throws {
-    let file = try RealmFile.open(path: Fixtures.url("realm-core-samples/test__resources__vacuum_no_history_type/original.realm").path)
+  @Test(SharedFixtures.enabled)
+  func emptyRealmHasNoTables() throws {
+    let file = try RealmFile.open(path: try FixtureLocation.shared.path(SharedFixtures.realmCoreSample("test__resources__vacuum_no_history_type")))
     #expect(file.group.tables.isEmpty)
     #expect(file.group.topRef == .null)
     let schema = try file.group.schema()

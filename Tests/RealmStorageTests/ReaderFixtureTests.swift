@@ -7,18 +7,20 @@ import Testing
 
 /// One Realm file among the fixtures with Realm's answers for it.
 struct ReadableFixture: CustomStringConvertible, Sendable {
-  /// Path below Tests/Fixtures.
+  /// Path below the fixtures root of `location`.
   var realm: String
   /// Realm's schema.json, when present.
   var schema: String?
   /// Realm's dump.jsonl, when present.
   var dump: String?
+  /// `Tests/Fixtures`, or `../shared/fixtures` for Realm Core's samples.
+  var location: FixtureLocation = .committed
   /// True when Realm produced the answers after upgrading the file (older formats).
-  var upgradedByRealm: Bool { realm.hasPrefix("realm-core-samples/") }
+  var upgradedByRealm: Bool { realm.hasPrefix("\(SharedFixtures.realmCoreSamples)/") }
   var description: String { realm }
 
-  /// Every fixture file a reader must read: reading and migration cases (before and after),
-  /// realm-core samples with a dump, and every format sample.
+  /// Every committed fixture file a reader must read: reading and migration cases (before and
+  /// after) and every format sample.
   static let all: [ReadableFixture] = {
     let fm = FileManager.default
     let root = Fixtures.root.path
@@ -38,11 +40,6 @@ struct ReadableFixture: CustomStringConvertible, Sendable {
       let d = "user-tutorial/steps/\(step)"
       out.append(ReadableFixture(realm: "\(d)/after.realm", schema: "\(d)/after.schema.json", dump: "\(d)/after.dump.jsonl"))
     }
-    let samples = ((try? fm.contentsOfDirectory(atPath: root + "/realm-core-samples")) ?? []).sorted()
-    for s in samples where exists("realm-core-samples/\(s)/dump.jsonl") {
-      let d = "realm-core-samples/\(s)"
-      out.append(ReadableFixture(realm: "\(d)/original.realm", schema: "\(d)/schema.json", dump: "\(d)/dump.jsonl"))
-    }
     let formats = ((try? fm.contentsOfDirectory(atPath: root + "/format-samples")) ?? []).sorted()
     for f in formats where f.hasSuffix(".realm") {
       out.append(ReadableFixture(realm: "format-samples/\(f)", schema: nil, dump: nil))
@@ -50,19 +47,36 @@ struct ReadableFixture: CustomStringConvertible, Sendable {
     return out
   }()
 
+  /// Realm Core's samples with Realm's answers (`../shared`; empty when it is absent).
+  static let realmCoreSamples: [ReadableFixture] = {
+    let shared = FixtureLocation.shared
+    return shared.listing(SharedFixtures.realmCoreSamples).compactMap { s in
+      let d = "\(SharedFixtures.realmCoreSamples)/\(s)"
+      guard shared.exists("\(d)/dump.jsonl") else { return nil }
+      return ReadableFixture(
+        realm: "\(d)/original.realm", schema: "\(d)/schema.json", dump: "\(d)/dump.jsonl", location: .shared)
+    }
+  }()
+
   func open() throws -> RealmFile {
-    try RealmFile.open(path: Fixtures.url(realm).path)
+    try RealmFile.open(path: try location.path(realm))
   }
+
+  /// Realm's schema answer, parsed.
+  func schemaJSON() throws -> JSONValue { try fixtureJSON(try #require(schema), location) }
+
+  /// Realm's dump answer, parsed.
+  func dumpLines() throws -> [JSONValue] { try fixtureLines(try #require(dump), location) }
 }
 
 /// Reads a JSON fixture file.
-func fixtureJSON(_ path: String) throws -> JSONValue {
-  try JSONParser.parse(try Fixtures.bytes(path))
+func fixtureJSON(_ path: String, _ location: FixtureLocation = .committed) throws -> JSONValue {
+  try JSONParser.parse(try location.bytes(path))
 }
 
 /// Reads a JSON Lines fixture file.
-func fixtureLines(_ path: String) throws -> [JSONValue] {
-  let bytes = try Fixtures.bytes(path)
+func fixtureLines(_ path: String, _ location: FixtureLocation = .committed) throws -> [JSONValue] {
+  let bytes = try location.bytes(path)
   var out: [JSONValue] = []
   for line in bytes.split(separator: UInt8(ascii: "\n")) where !line.isEmpty {
     out.append(try JSONParser.parse(Array(line)))
@@ -76,8 +90,18 @@ func fixtureLines(_ path: String) throws -> [JSONValue] {
     #expect(ReadableFixture.all.contains { $0.realm == "alltypes/before.realm" })
   }
 
+  @Test(SharedFixtures.enabled)
+  func findsRealmCoreSamples() {
+    #expect(ReadableFixture.realmCoreSamples.count >= 10)
+  }
+
   @Test(arguments: ReadableFixture.all)
-  func readsEveryObject(_ fixture: ReadableFixture) throws {
+  func readsEveryObject(_ fixture: ReadableFixture) throws { try readsEveryObject(of: fixture) }
+
+  @Test(SharedFixtures.enabled, arguments: ReadableFixture.realmCoreSamples)
+  func readsEveryObjectOfRealmCoreSamples(_ fixture: ReadableFixture) throws { try readsEveryObject(of: fixture) }
+
+  func readsEveryObject(of fixture: ReadableFixture) throws {
     let file = try fixture.open()
     let group = file.group
     for table in group.tables {
@@ -95,10 +119,15 @@ func fixtureLines(_ path: String) throws -> [JSONValue] {
   }
 
   @Test(arguments: ReadableFixture.all.filter { $0.schema != nil })
-  func schemaMatchesRealm(_ fixture: ReadableFixture) throws {
+  func schemaMatchesRealm(_ fixture: ReadableFixture) throws { try schemaMatchesRealm(of: fixture) }
+
+  @Test(SharedFixtures.enabled, arguments: ReadableFixture.realmCoreSamples)
+  func schemaOfRealmCoreSamplesMatchesRealm(_ fixture: ReadableFixture) throws { try schemaMatchesRealm(of: fixture) }
+
+  func schemaMatchesRealm(of fixture: ReadableFixture) throws {
     let file = try fixture.open()
     let schema = try file.group.schema()
-    let expected = try fixtureJSON(try #require(fixture.schema))
+    let expected = try fixture.schemaJSON()
     // Realm's answers record the file's own format, also for files it read after upgrading.
     #expect(expected["fileFormat"] == .int(Int64(schema.fileFormat)))
     let version: JSONValue = schema.schemaVersion.map { .int($0) } ?? .null
@@ -134,10 +163,17 @@ func fixtureLines(_ path: String) throws -> [JSONValue] {
   }
 
   @Test(arguments: ReadableFixture.all.filter { $0.dump != nil })
-  func valuesMatchRealmsDump(_ fixture: ReadableFixture) throws {
+  func valuesMatchRealmsDump(_ fixture: ReadableFixture) throws { try valuesMatchRealmsDump(of: fixture) }
+
+  @Test(SharedFixtures.enabled, arguments: ReadableFixture.realmCoreSamples)
+  func valuesOfRealmCoreSamplesMatchRealmsDump(_ fixture: ReadableFixture) throws {
+    try valuesMatchRealmsDump(of: fixture)
+  }
+
+  func valuesMatchRealmsDump(of fixture: ReadableFixture) throws {
     let file = try fixture.open()
     let group = file.group
-    let lines = try fixtureLines(try #require(fixture.dump))
+    let lines = try fixture.dumpLines()
     var index = 0
     var problems: [String] = []
     let classes = group.tables.filter { $0.className != nil && !$0.isEmbedded }
@@ -167,19 +203,25 @@ func fixtureLines(_ path: String) throws -> [JSONValue] {
 
 /// Realm Core's own description of the sample files (`info.txt`: every table, its object and
 /// column counts and primary key), including non-class and sync-history files.
-@Suite struct ReaderCoreInfoTests {
-  static let samples: [String] = {
-    let dir = Fixtures.url("realm-core-samples").path
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
-    return names.sorted().filter { (try? String(contentsOfFile: "\(dir)/\($0)/info.txt", encoding: .utf8))?.contains("\ntables:") ?? false }
-  }()
+/// The samples are Realm Core's own test files, read from `../shared` (skipped when absent).
+@Suite(SharedFixtures.enabled) struct ReaderCoreInfoTests {
+  static let shared = FixtureLocation.shared
+
+  static let samples: [String] = shared.listing(SharedFixtures.realmCoreSamples).filter {
+    let info = try? shared.bytes(SharedFixtures.realmCoreSample($0, "info.txt"))
+    return info.map { String(decoding: $0, as: UTF8.self).contains("\ntables:") } ?? false
+  }
+
+  func path(_ sample: String, _ file: String = "original.realm") throws -> String {
+    try Self.shared.path(SharedFixtures.realmCoreSample(sample, file))
+  }
 
   @Test func findsSamples() { #expect(Self.samples.count >= 13) }
 
   @Test(arguments: samples)
   func tablesMatchRealm(_ sample: String) throws {
-    let info = try String(contentsOfFile: Fixtures.url("realm-core-samples/\(sample)/info.txt").path, encoding: .utf8)
-    let file = try RealmFile.open(path: Fixtures.url("realm-core-samples/\(sample)/original.realm").path)
+    let info = try String(contentsOfFile: try path(sample, "info.txt"), encoding: .utf8)
+    let file = try RealmFile.open(path: try path(sample))
     let lines = info.split(separator: "\n").map(String.init)
     let tableLines = lines.drop { $0 != "tables:" }.dropFirst()
     var names: [String] = []
@@ -209,7 +251,7 @@ func fixtureLines(_ path: String) throws -> [JSONValue] {
     "test__resources__history_migration__server_schema_version_020", "test__test_flx_metadata_tables_v1",
   ])
   func syncHistoryFilesAreReadable(_ sample: String) throws {
-    let file = try RealmFile.open(path: Fixtures.url("realm-core-samples/\(sample)/original.realm").path)
+    let file = try RealmFile.open(path: try path(sample))
     let group = file.group
     #expect([HistoryType.syncClient, .syncServer].contains(group.historyType))
     for table in group.tables {
@@ -226,7 +268,14 @@ func fixtureLines(_ path: String) throws -> [JSONValue] {
   /// Lookup by key finds every object with the values iteration gives (compact and general
   /// cluster forms, inner nodes of depth 1 and 2, cluster shift 2 and 8).
   @Test(arguments: ReadableFixture.all.filter { !$0.realm.hasPrefix("person-") })
-  func lookupByKeyMatchesIteration(_ fixture: ReadableFixture) throws {
+  func lookupByKeyMatchesIteration(_ fixture: ReadableFixture) throws { try lookupByKeyMatchesIteration(of: fixture) }
+
+  @Test(SharedFixtures.enabled, arguments: ReadableFixture.realmCoreSamples)
+  func lookupByKeyInRealmCoreSamplesMatchesIteration(_ fixture: ReadableFixture) throws {
+    try lookupByKeyMatchesIteration(of: fixture)
+  }
+
+  func lookupByKeyMatchesIteration(of fixture: ReadableFixture) throws {
     let group = try fixture.open().group
     for table in group.tables {
       var keys: [Int64] = []
@@ -253,9 +302,11 @@ func fixtureLines(_ path: String) throws -> [JSONValue] {
     }
   }
 
-  @Test func clusterShiftIsInferredForTestBuildFiles() throws {
+  @Test(SharedFixtures.enabled)
+  func clusterShiftIsInferredForTestBuildFiles() throws {
     // Written by a Realm Core test build with clusters of 4 (§5.2): 40 objects in a depth-2 tree.
-    let group = try ReadableFixture(realm: "realm-core-samples/test__test_upgrade_database_4_23/original.realm").open().group
+    let sample = SharedFixtures.realmCoreSample("test__test_upgrade_database_4_23")
+    let group = try ReadableFixture(realm: sample, location: .shared).open().group
     let table = try #require(group.table(named: "table"))
     var keys: [Int64] = []
     try group.forEachObject(in: table) { key, _ in keys.append(key) }

@@ -6,6 +6,8 @@ public struct CompactCommand: Command {
   public struct Options: Sendable, Equatable {
     /// The Realm file.
     public var file: String
+    /// No progress on standard error.
+    public var quiet = false
   }
 
   /// Creates the command.
@@ -27,20 +29,28 @@ public struct CompactCommand: Command {
           realmctl compact app.realm
         """,
       arguments: [
-        .positional("file", help: "The Realm file to compact.")
+        .positional("file", completion: .realmFile, help: "The Realm file to compact."),
+        .quietFlag,
       ])
   }
 
   /// Reads the options from checked arguments.
   public func options(_ invocation: ParsedInvocation) -> Options {
-    Options(file: invocation.string("file") ?? "")
+    Options(file: invocation.string("file") ?? "", quiet: invocation.flag("quiet"))
   }
 
   /// Runs the command.
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
     let options = options(invocation)
     try InputFiles.requireReadableFile(options.file)
-    let r = try Compaction.compact(path: options.file)
+    let progress = ProgressCounter(unit: .bytes)
+    let display = ProgressDisplay.start(
+      "Compacting \(options.file)", counter: progress, context: context, quiet: options.quiet)
+    let r: Compaction.Result
+    do {
+      defer { display?.finish() }
+      r = try Compaction.compact(path: options.file, progress: progress)
+    }
     let formats = r.fromFormat == r.toFormat ? "" : " (file format \(r.fromFormat) -> \(r.toFormat))"
     try context.standardOutput.writeLine("Compacted \(options.file): \(r.sizeBefore) -> \(r.sizeAfter) bytes\(formats)")
     return .success

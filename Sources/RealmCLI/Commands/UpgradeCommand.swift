@@ -13,6 +13,8 @@ public struct UpgradeCommand: Command {
     public var backup: String?
     /// Do everything but the write.
     public var dryRun: Bool
+    /// No progress on standard error.
+    public var quiet = false
   }
 
   /// Creates the command.
@@ -41,12 +43,13 @@ public struct UpgradeCommand: Command {
           realmctl upgrade old.realm --backup old.realm.bak
         """,
       arguments: [
-        .positional("file", help: "The Realm file to upgrade."),
+        .positional("file", completion: .realmFile, help: "The Realm file to upgrade."),
         .option(
           "output", valueName: "new",
           help: "Write the upgraded file to <new> (which must not exist) and leave the original unchanged."),
         .option("backup", valueName: "path", help: "Copy the original file to <path> before replacing it."),
         .flag("dry-run", help: "Read the whole file and report what would be written, but write nothing."),
+        .quietFlag,
       ])
   }
 
@@ -54,7 +57,7 @@ public struct UpgradeCommand: Command {
   public func options(_ invocation: ParsedInvocation) -> Options {
     Options(
       file: invocation.string("file") ?? "", output: invocation.string("output"), backup: invocation.string("backup"),
-      dryRun: invocation.flag("dry-run"))
+      dryRun: invocation.flag("dry-run"), quiet: invocation.flag("quiet"))
   }
 
   /// Runs the command.
@@ -76,7 +79,15 @@ public struct UpgradeCommand: Command {
     upgradeOptions.dryRun = options.dryRun
     upgradeOptions.backupPath = options.backup
     upgradeOptions.outputPath = options.output
-    let result = try Upgrader.upgrade(path: options.file, options: upgradeOptions)
+    let progress = ProgressCounter(unit: .bytes)
+    upgradeOptions.progress = progress
+    let display = ProgressDisplay.start(
+      "Upgrading \(options.file)", counter: progress, context: context, quiet: options.quiet || options.dryRun)
+    let result: UpgradeResult
+    do {
+      defer { display?.finish() }
+      result = try Upgrader.upgrade(path: options.file, options: upgradeOptions)
+    }
     if !result.upgraded, let output = options.output, !options.dryRun {
       try FileCopy.copy(from: options.file, to: output)
     }

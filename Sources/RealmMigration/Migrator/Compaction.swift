@@ -20,12 +20,16 @@ public enum Compaction {
   /// - Throws: ``StorageError`` (locked, unreadable, I/O), ``MigrationError`` `unsupported`
   ///   for a synced realm of formats 2-9 (which realmctl can neither upgrade nor write in
   ///   its old format).
-  public static func compact(path: String) throws -> Result {
+  ///
+  /// - Parameter progress: counts the bytes written.
+  public static func compact(path: String, progress: ProgressCounter? = nil) throws -> Result {
     let group = try RealmFile.open(path: path).group
     let synced = group.historyType == .syncClient || group.historyType == .syncServer
     if group.fileFormat < FormatConstants.currentFileFormat && !group.topRef.isNull {
       if !synced {
-        let r = try Upgrader.upgrade(path: path)
+        var options = UpgradeOptions()
+        options.progress = progress
+        let r = try Upgrader.upgrade(path: path, options: options)
         return Result(sizeBefore: r.sizeBefore, sizeAfter: r.sizeAfter, fromFormat: r.fromFormat, toFormat: r.toFormat)
       }
       if group.fileFormat <= 9 {
@@ -34,7 +38,7 @@ public enum Compaction {
           "'\(path)' is a synced realm of file format \(group.fileFormat); realmctl compacts synced realms only in formats 10 to 24")
       }
     }
-    let (before, after) = try RealmCompaction.compact(path: path)
+    let (before, after) = try RealmCompaction.compact(path: path, progress: progress)
     return Result(sizeBefore: before, sizeAfter: after, fromFormat: group.fileFormat, toFormat: group.fileFormat)
   }
 }

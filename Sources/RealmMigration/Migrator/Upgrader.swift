@@ -10,6 +10,8 @@ public struct UpgradeOptions: Sendable {
   public var faultInjection: (@Sendable (FaultPoint) -> FaultAction)?
   /// Bytes buffered between writes of the new file.
   public var writeBufferSize = 1 << 20
+  /// Counts the bytes written; its total is the size of the original (an estimate).
+  public var progress: ProgressCounter?
   /// Creates the defaults.
   public init() {}
 }
@@ -88,6 +90,7 @@ public enum Upgrader {
     _ group: Group, path: String, lock: FileLock, options: UpgradeOptions, into result: inout UpgradeResult
   ) throws {
     let content = try UpgradeContent(group, path: path)
+    options.progress?.setTotal(max(0, result.sizeBefore - group.freeBytes))
     result.upgraded = true
     result.toFormat = FormatConstants.currentFileFormat
     result.classes = content.counts.filter { c in content.schema.objectSchema(named: c.name) != nil }
@@ -112,9 +115,9 @@ public enum Upgrader {
   private static func write(
     _ content: UpgradeContent, from group: Group, to out: AtomicFileReplacement.Output, options: UpgradeOptions, path: String
   ) throws -> Int {
-    let builder = try RealmFileBuilder(
-      schema: content.schema, plainTables: content.plainTables,
-      sink: try FileNodeSink(output: out, bufferSize: options.writeBufferSize))
+    var fileSink = try FileNodeSink(output: out, bufferSize: options.writeBufferSize)
+    fileSink.progress = options.progress
+    let builder = try RealmFileBuilder(schema: content.schema, plainTables: content.plainTables, sink: fileSink)
     try content.copy(from: group, into: builder, path: path)
     let finished = try builder.finish()
     var sink = builder.sink

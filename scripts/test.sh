@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# make test: runs the whole suite with `swift test`, then prints which tests were skipped and
+# why (scripts/skipped-tests.py). The exit status is swift test's own.
+# Arguments are passed on to swift test (e.g. --filter Suite).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+SWIFT=${SWIFT:-swift}
+work=$(mktemp -d "${TMPDIR:-/tmp}/realmctl-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+"$SWIFT" test --xunit-output "$work/xunit.xml" "$@" 2>&1 | tee "$work/output.txt"
+status=${PIPESTATUS[0]}
+
+if command -v python3 >/dev/null 2>&1; then
+  python3 scripts/skipped-tests.py "$work/output.txt" "$work/xunit-swift-testing.xml" || true
+else
+  echo "(python3 is not installed: no summary of skipped tests)"
+fi
+if [ "$status" -eq 0 ]; then echo "make test: passed"; else echo "make test: FAILED (swift test exit status $status)"; fi
+exit "$status"
