@@ -68,7 +68,11 @@ import Testing
       if Self.trace { FileHandle.standardError.write(Data((label + "\n").utf8)) }
       try Data(bytes).write(to: URL(fileURLWithPath: path))
       let limit = 256 * bytes.count + 65_536
-      for arguments in [["open", path], ["open", path, "--check", "--json"], ["schema", path], ["dump", path], ["upgrade", path, "--dry-run"]] {
+      var commands = [["open", path], ["open", path, "--check", "--json"], ["schema", path], ["dump", path]]
+      // The upgrade reads through the same API as dump, then writes: every mutation of a legacy
+      // file, every fourth of the others.
+      if source.hasPrefix("legacy") || n % 4 == 0 { commands.append(["upgrade", path, "--dry-run"]) }
+      for arguments in commands {
         let run = CommandRun(arguments)
         outcomes[run.status, default: 0] += 1
         let allowed: Set<Int32> = arguments.contains("--check") ? [0, 1, 65] : [0, 65]

@@ -27,7 +27,7 @@ import Testing
     return options
   }
 
-  @Test(.enabled(if: ProcessInfo.processInfo.environment[fileEnvironment] != nil))
+  @Test(.enabled(if: ProcessInfo.processInfo.environment[fileEnvironment] != nil, SkipReason.childProcessOnly))
   func upgradeInChildProcess() throws {
     let env = ProcessInfo.processInfo.environment
     let path = try #require(env[Self.fileEnvironment])

@@ -108,8 +108,13 @@ struct LegacyGroupLayout: Sendable {
   /// Column names after `Spec::convert_column_attributes`: an empty name becomes `col_<i>`, a
   /// name already used by an earlier column (after its own renaming) `<name>_<i>`.
   static func upgradedNames(_ spec: LegacySpec) -> [String] {
-    var names = spec.columns.map { $0.name ?? "" }
-    for i in 0..<spec.publicCount {
+    upgradedNames(spec.columns.prefix(spec.publicCount).map { $0.name ?? "" })
+  }
+
+  /// ``upgradedNames(_:)-(LegacySpec)`` for the public column names `stored`.
+  static func upgradedNames(_ stored: [String]) -> [String] {
+    var names = stored
+    for i in names.indices {
       if names[i].isEmpty {
         names[i] = "col_\(i)"
       } else if names.prefix(i).contains(names[i]) {
