@@ -74,24 +74,12 @@ struct LegacyColumnScan {
     case .mixed:
       // The values are not read (Realm's upgrade drops them), but the types B+-tree is walked
       // so that the rows really exist.
-      let top = try ArrayNode(elements: reader, root)
-      guard top.hasRefs, top.count >= 2, !top.isInner else {
-        throw FormatError.corrupt("mixed column at \(root) is not a [types, data] array", at: root.rawValue)
-      }
-      main = try LegacyLeafStream(
-        reader: reader, root: try top.child(0).ref, kind: .ints(nullable: false), startingAt: start,
-        limits: context.limits, budget: context.budget)
+      let (types, _) = try LegacyColumnScan.pair(root, reader: reader, names: "[types, data]")
+      main = try stream(types, .ints(nullable: false), start)
     case .timestamp:
-      let pair = try ArrayNode(elements: reader, root)
-      guard pair.hasRefs, pair.count >= 2, !pair.isInner else {
-        throw FormatError.corrupt("timestamp column at \(root) is not a [seconds, nanoseconds] pair", at: root.rawValue)
-      }
-      main = try LegacyLeafStream(
-        reader: reader, root: try pair.child(0).ref, kind: .ints(nullable: true), startingAt: start,
-        limits: context.limits, budget: context.budget)
-      nanoseconds = try LegacyLeafStream(
-        reader: reader, root: try pair.child(1).ref, kind: .ints(nullable: false), startingAt: start,
-        limits: context.limits, budget: context.budget)
+      let (seconds, nanos) = try LegacyColumnScan.pair(root, reader: reader, names: "[seconds, nanoseconds]")
+      main = try stream(seconds, .ints(nullable: true), start)
+      nanoseconds = try stream(nanos, .ints(nullable: false), start)
     case .enumerated(let keys, let nullable):
       var stream = try LegacyLeafStream(
         reader: reader, root: keys, kind: .strings(nullable: nullable), limits: context.limits, budget: context.budget)
@@ -102,9 +90,22 @@ struct LegacyColumnScan {
       enumKeys = values
       fallthrough
     default:
-      main = try LegacyLeafStream(
-        reader: reader, root: root, kind: kind.leafKind, startingAt: start, limits: context.limits, budget: context.budget)
+      main = try stream(root, kind.leafKind, start)
     }
+  }
+
+  /// A stream over the tree at `root`, sharing the scan's limits and budget.
+  private func stream(_ root: Ref, _ kind: LegacyLeafKind, _ start: Int) throws(FormatError) -> LegacyLeafStream {
+    try LegacyLeafStream(reader: context.reader, root: root, kind: kind, startingAt: start, limits: context.limits, budget: context.budget)
+  }
+
+  /// The first two refs of a column's top array (timestamps, old mixed values).
+  static func pair(_ root: Ref, reader: ByteReader, names: String) throws(FormatError) -> (Ref, Ref) {
+    let top = try ArrayNode(elements: reader, root)
+    guard top.hasRefs, top.count >= 2, !top.isInner else {
+      throw FormatError.corrupt("the column at \(root) is not a \(names) array", at: root.rawValue)
+    }
+    return (try top.child(0).ref, try top.child(1).ref)
   }
 
   /// Appends the values of the next `n` rows to `out`.
@@ -254,18 +255,12 @@ struct LegacyColumnScan {
   static func count(kind: LegacyValueKind, root: Ref, reader: ByteReader) throws(FormatError) -> Int {
     switch kind {
     case .timestamp:
-      let pair = try ArrayNode(elements: reader, root)
-      guard pair.hasRefs, pair.count >= 2, !pair.isInner else {
-        throw FormatError.corrupt("timestamp column at \(root) is not a [seconds, nanoseconds] pair", at: root.rawValue)
-      }
-      return try LegacyTreeSize.count(reader: reader, root: try pair.child(0).ref, kind: .ints(nullable: true))
+      let (seconds, _) = try pair(root, reader: reader, names: "[seconds, nanoseconds]")
+      return try LegacyTreeSize.count(reader: reader, root: seconds, kind: .ints(nullable: true))
     case .mixed:
       // [types, data, ...]: the types B+-tree has one entry per row.
-      let top = try ArrayNode(elements: reader, root)
-      guard top.hasRefs, top.count >= 2, !top.isInner else {
-        throw FormatError.corrupt("mixed column at \(root) is not a [types, data] array", at: root.rawValue)
-      }
-      return try LegacyTreeSize.count(reader: reader, root: try top.child(0).ref, kind: .ints(nullable: false))
+      let (types, _) = try pair(root, reader: reader, names: "[types, data]")
+      return try LegacyTreeSize.count(reader: reader, root: types, kind: .ints(nullable: false))
     default:
       return try LegacyTreeSize.count(reader: reader, root: root, kind: kind.leafKind)
     }
