@@ -26,17 +26,14 @@ struct Compiler {
   let schema: Schema
   let objectSchema: ObjectSchema
   let newValues: [NewValue]
-  /// In a `where` filter a bare name is a property of the class.
-  let isPredicate: Bool
   let source: String
   private let utf8: [UInt8]
   private let columns: ColumnMap
 
-  init(schema: Schema, objectSchema: ObjectSchema, newValues: [NewValue], isPredicate: Bool, source: String) {
+  init(schema: Schema, objectSchema: ObjectSchema, newValues: [NewValue], source: String) {
     self.schema = schema
     self.objectSchema = objectSchema
     self.newValues = newValues
-    self.isPredicate = isPredicate
     self.source = source
     self.utf8 = Array(source.utf8)
     self.columns = ColumnMap(source: source)

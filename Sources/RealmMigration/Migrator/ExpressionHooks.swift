@@ -15,6 +15,13 @@ public protocol CompiledValueExpression: Sendable {
 public protocol CompiledFilter: Sendable {
   /// True when the object matches.
   func matches(_ values: [RealmValue], objectKey: Int64) throws -> Bool
+  /// True when the filter selected its objects among those of the file before the migration
+  /// (a query with SORT, DISTINCT or LIMIT): it must not follow a step that changes the class.
+  var selectsFromFile: Bool { get }
+}
+
+extension CompiledFilter {
+  public var selectsFromFile: Bool { false }
 }
 
 /// Compiles expressions and filters for a class of the working schema.

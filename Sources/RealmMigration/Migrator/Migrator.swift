@@ -79,6 +79,7 @@ public enum Migrator {
     do { fileSchema = try group.schema() } catch { throw StorageError.from(error, path: path) }
     let engine = MigrationExpressionEngine(environment: options.environment)
     engine.setResolver(GroupResolver(group: group))
+    engine.setFile(group: group, schema: fileSchema)
     let planner = MigrationPlanner(
       expressions: engine,
       decodeDefault: { json, property, jsonPath in
