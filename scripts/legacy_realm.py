@@ -9,11 +9,15 @@ with one `!ARRAY_VALUE` column, links as `row + 1`, link lists, backlink columns
 strings, nullable integers (`ArrayIntNull`), timestamps as two B+-trees, short / medium / big
 string leaves. Check a file with shared/tools/pyrealm/read_legacy.py (--tables, --dump).
 
-    python3 scripts/legacy_realm.py people OUT.realm [N]   # Person {firstName, lastName, age}, N objects
-    python3 scripts/legacy_realm.py sample OUT.realm       # a small file with every column kind
+    python3 scripts/legacy_realm.py people OUT.realm [N]      # Person {firstName, lastName, age}, N objects
+    python3 scripts/legacy_realm.py rows OUT.realm DATA.jsonl # the Row objects of scripts/bench_rows.py
+    python3 scripts/legacy_realm.py sample OUT.realm          # a small file with every column kind
 """
+import calendar
+import json
 import struct
 import sys
+import time
 
 MAX_LEAF = 1000
 INT, BOOL, STRING, STRING_ENUM, BINARY, TABLE, MIXED, OLD_DATETIME, TIMESTAMP, FLOAT, DOUBLE = range(11)
@@ -255,6 +259,25 @@ def people(n):
     return object_store([("Person", cols)], 1)
 
 
+def rows(data_path):
+    """`Row {id int (primary key), name string, score double, created date, flag bool}` from the
+    canonical JSON Lines scripts/bench_rows.py writes (the benchmark's input)."""
+    ids, names, scores, created, flags = [], [], [], [], []
+    with open(data_path) as f:
+        for line in f:
+            o = json.loads(line)
+            ids.append(o["id"])
+            names.append(o["name"])
+            scores.append(float(o["score"]))
+            date = o["created"]["$date"]  # YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ
+            seconds = calendar.timegm(time.strptime(date[:19], "%Y-%m-%dT%H:%M:%S"))
+            created.append((seconds, int(date[20:29])))
+            flags.append(o["flag"])
+    cols = [Column("id", INT, ids, indexed=True), Column("name", STRING, names), Column("score", DOUBLE, scores),
+            Column("created", TIMESTAMP, created), Column("flag", BOOL, flags)]
+    return object_store([("Row", cols)], 1, [("Row", "id")])
+
+
 def sample():
     """Every column kind in a few hundred rows (multi-leaf trees in `Item`)."""
     n = 1200
@@ -286,6 +309,8 @@ if __name__ == "__main__":
     kind, out = sys.argv[1], sys.argv[2]
     if kind == "people":
         write_file(out, people(int(sys.argv[3]) if len(sys.argv) > 3 else 100000))
+    elif kind == "rows":
+        write_file(out, rows(sys.argv[3]))
     elif kind == "sample":
         write_file(out, sample())
     else:

@@ -24,8 +24,8 @@ extension Group {
       return try forEachLegacyObject(stored, skip: skip, columns: selected, body)
     }
     let allPlans = columnPlans[index]
-    let positions = selected.map { s in allPlans.indices.filter { s.contains($0) } } ?? Array(allPlans.indices)
-    let plans = positions.map { allPlans[$0] }
+    let positions = selected.map { s in allPlans.indices.filter { s.contains($0) } }
+    let plans = positions.map { $0.map { allPlans[$0] } } ?? allPlans
     var remainingSkip = max(skip, 0)
     var values: [RealmValue] = []
     values.reserveCapacity(allPlans.count)
@@ -38,32 +38,25 @@ extension Group {
           remainingSkip -= leaf.count
           return
         }
-        let cursors = try self.cursors(leaf, plans)
         let first = remainingSkip
         remainingSkip = 0
-        // Column by column, one dispatch per column and batch rather than per value; batches
-        // of at most 256 rows keep memory bounded even for a hostile leaf of 2^24 objects.
-        for start in stride(from: first, to: leaf.count, by: Group.rowBatch) {
-          let rows = start..<min(start + Group.rowBatch, leaf.count)
-          for c in 0..<cursors.count {
-            columns[c].removeAll(keepingCapacity: true)
-            try appendColumn(cursors[c], plans[c], rows: rows, budget: budget, into: &columns[c])
-          }
-          for (n, row) in rows.enumerated() {
-            values.removeAll(keepingCapacity: true)
-            if plans.count == allPlans.count {
-              for c in 0..<columns.count { values.append(columns[c][n]) }
-            } else {
-              values.append(contentsOf: repeatElement(.null, count: allPlans.count))
-              for c in 0..<columns.count { values[positions[c]] = columns[c][n] }
-            }
+        do {
+          try decodeLeaf(
+            leaf, plans: plans, positions: positions, width: allPlans.count, from: first, budget: budget,
+            columns: &columns, values: &values
+          ) { key, values in
             do {
-              try body(leaf.key(row), values)
+              try body(key, values)
             } catch {
               bodyError = error
-              throw FormatError(.corrupt, "iteration stopped by its caller")
+              throw error
             }
           }
+        } catch let error as FormatError where bodyError == nil {
+          throw error
+        } catch {
+          if bodyError == nil { bodyError = error }
+          throw FormatError(.corrupt, "iteration stopped by its caller")
         }
       }
     } catch {

@@ -7,6 +7,7 @@ extension Compiler {
       throw noProperty(objectSchema, name, node)
     }
     let type = ExpressionType(objectSchema.properties[index], in: schema)
+    reads.indices.insert(index)
     let count = objectSchema.properties.count
     let className = objectSchema.name
     let col = column(node)

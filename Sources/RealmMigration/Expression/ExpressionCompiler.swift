@@ -32,17 +32,20 @@ public struct ExpressionCompiler: Sendable {
   /// set earlier in the same step, readable as `new.name`, in the order the context's
   /// `new` array holds them.
   public func compileValue(_ source: String, newValues: [NewValue] = []) throws(ExpressionError) -> CompiledExpression {
-    let compiled = try compile(source, newValues: newValues)
-    return CompiledExpression(source: source, type: compiled.type, evaluator: compiled.evaluate)
+    let (compiled, reads) = try compile(source, newValues: newValues)
+    return CompiledExpression(
+      source: source, type: compiled.type, evaluator: compiled.evaluate, readsOld: reads.indices,
+      drawsFromEnvironment: reads.drawsFromEnvironment)
   }
 
-  private func compile(_ source: String, newValues: [NewValue]) throws(ExpressionError) -> Compiled {
+  private func compile(_ source: String, newValues: [NewValue]) throws(ExpressionError) -> (Compiled, ReadRecorder) {
     let columns = ColumnMap(source: source)
     do {
       let tree = try Parser.parse(source)
       let compiler = Compiler(
         schema: schema, objectSchema: objectSchema, newValues: newValues, source: source)
-      return try compiler.compile(tree)
+      let compiled = try compiler.compile(tree)
+      return (compiled, compiler.reads)
     } catch {
       throw ExpressionError(column: columns.column(of: SourcePosition(offset: error.offset)), message: error.message)
     }
@@ -56,6 +59,10 @@ public struct CompiledExpression: Sendable {
   /// The static type of the values it produces.
   public let type: ExpressionType
   let evaluator: Evaluator
+  /// Positions of the class's properties the expression reads from `old`.
+  public var readsOld: Set<Int> = []
+  /// True when it calls `uuid()` or `objectId()` (results depend on the evaluation order).
+  public var drawsFromEnvironment = false
 
   /// The value for the object in `context`.
   public func evaluate(_ context: inout EvaluationContext) throws(EvaluationError) -> RealmValue {

@@ -29,6 +29,9 @@ struct ObjectDump {
   /// Counts the objects read (its total is set by ``run(_:)``); cancelling it stops the dump
   /// with ``ProgressCancelled``.
   var progress: ProgressCounter?
+  /// Encodes classes on every core when the format allows it (see ``ParallelDump``); nil
+  /// dumps object by object.
+  var parallel: ParallelDump? = ParallelDump.processorCount > 1 ? ParallelDump() : nil
 
   /// Prepares the dump of `file` for the options of one run.
   ///
@@ -91,6 +94,12 @@ struct ObjectDump {
   private func writeObjects(of cls: ObjectSchema, _ table: Table, to writer: inout some DumpWriter) throws {
     if limit == 0 { return }
     let group = file.group
+    if let parallel, query == nil, limit == nil, offset == 0, let encoder = writer.chunkEncoder() {
+      try RealmInput.readingObjects(file) {
+        try parallel.writeObjects(of: table, in: group, encoder: encoder, progress: progress, to: &writer)
+      }
+      return
+    }
     var printed = 0
     var toSkip = offset
     var evaluator = query?.evaluator(source: GroupQuerySource(group: group, schema: schema))

@@ -1,14 +1,16 @@
 /// Reading the objects of tables of file formats 2-9 (see ``LegacyGroupLayout``): object key
 /// = row index, values decoded column by column in batches of rows, one leaf at a time.
 extension Group {
-  /// Calls `body` with every object of a legacy table from row `skip` on, in row order; with
-  /// `selected`, only those properties are decoded (the others are null).
+  /// Calls `body` with every object of a legacy table from row `skip` on (`count` of them at
+  /// most), in row order; with `selected`, only those properties are decoded (the others are
+  /// null).
   func forEachLegacyObject(
-    _ table: LegacyTable, skip: Int, columns selected: Set<Int>? = nil,
+    _ table: LegacyTable, skip: Int, count: Int? = nil, columns selected: Set<Int>? = nil,
     _ body: (_ key: Int64, _ values: [RealmValue]) throws -> Void
   ) throws {
     let start = min(max(skip, 0), table.rowCount)
-    guard start < table.rowCount else { return }
+    let end = count.map { min(table.rowCount, start + max($0, 0)) } ?? table.rowCount
+    guard start < end else { return }
     try checkLegacyColumnSizes(table)
     let context = LegacyReadContext(reader: reader, limits: limits, budget: makeBudget())
     let positions = table.properties.indices.filter { selected?.contains($0) ?? true }
@@ -20,8 +22,8 @@ extension Group {
     }
     var columns = [[RealmValue]](repeating: [], count: scans.count)
     var values = [RealmValue](repeating: .null, count: table.properties.count)
-    for batch in stride(from: start, to: table.rowCount, by: Group.rowBatch) {
-      let n = min(Group.rowBatch, table.rowCount - batch)
+    for batch in stride(from: start, to: end, by: Group.rowBatch) {
+      let n = min(Group.rowBatch, end - batch)
       for c in scans.indices {
         columns[c].removeAll(keepingCapacity: true)
         try scans[c].append(n, into: &columns[c])
