@@ -36,11 +36,12 @@ import Testing
       return
     }
     #expect(members.map(\.key) == [
-      "path", "size", "fileFormat", "writtenBy", "compatibility", "schemaVersion", "historyType",
+      "path", "size", "encrypted", "fileFormat", "writtenBy", "compatibility", "schemaVersion", "historyType",
       "historySchemaVersion", "compacted",
       "streamingForm", "freeSpace", "freeChunks", "classes", "otherTables",
     ])
     #expect(json["size"] == .int(32768))
+    #expect(json["encrypted"] == .bool(false))
     #expect(json["fileFormat"] == answers.schema["fileFormat"])
     #expect(json["writtenBy"] == .string("Realm Core 14, 2024 on: the current SDKs"))
     #expect(json["compatibility"] == .string("current SDKs open it as it is"))

@@ -31,7 +31,7 @@ public struct CompactCommand: Command {
       arguments: [
         .positional("file", completion: .realmFile, help: "The Realm file to compact."),
         .quietFlag,
-      ])
+      ] + KeyOptions.arguments(purpose: "of the Realm file (the compacted file keeps it)"))
   }
 
   /// Reads the options from checked arguments.
@@ -43,13 +43,14 @@ public struct CompactCommand: Command {
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
     let options = options(invocation)
     try InputFiles.requireReadableFile(options.file)
+    let key = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
     let progress = ProgressCounter(unit: .bytes)
     let display = ProgressDisplay.start(
       "Compacting \(options.file)", counter: progress, context: context, quiet: options.quiet)
     let r: Compaction.Result
     do {
       defer { display?.finish() }
-      r = try Compaction.compact(path: options.file, progress: progress)
+      r = try Compaction.compact(path: options.file, key: key, progress: progress)
     }
     let formats = r.fromFormat == r.toFormat ? "" : " (file format \(r.fromFormat) -> \(r.toFormat))"
     try context.standardOutput.writeLine("Compacted \(options.file): \(r.sizeBefore) -> \(r.sizeAfter) bytes\(formats)")

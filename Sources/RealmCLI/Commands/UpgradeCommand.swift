@@ -33,14 +33,16 @@ public struct UpgradeCommand: Command {
         keys taken from the old 'pk' table and given a search index, lists of primitives, \
         links and dates converted. The file is replaced atomically (after a crash it is \
         either exactly as before or fully upgraded), or written to --output, leaving the \
-        original as it is. A file already at format 24 is left alone. The file must not \
-        be open in a Realm app.
+        original as it is. A file already at format 24 is left alone. An encrypted file \
+        is read with its key and the upgraded file is encrypted with the same key. The \
+        file must not be open in a Realm app.
 
         Examples:
           realmctl upgrade old.realm
           realmctl upgrade old.realm --dry-run
           realmctl upgrade old.realm --output new.realm
           realmctl upgrade old.realm --backup old.realm.bak
+          realmctl upgrade app.realm --key-file app.key
         """,
       arguments: [
         .positional("file", completion: .realmFile, help: "The Realm file to upgrade."),
@@ -50,7 +52,7 @@ public struct UpgradeCommand: Command {
         .option("backup", valueName: "path", help: "Copy the original file to <path> before replacing it."),
         .flag("dry-run", help: "Read the whole file and report what would be written, but write nothing."),
         .quietFlag,
-      ])
+      ] + KeyOptions.arguments(purpose: "of the Realm file (the upgraded file keeps it)"))
   }
 
   /// Reads the options from checked arguments.
@@ -76,6 +78,7 @@ public struct UpgradeCommand: Command {
     }
     try InputFiles.requireReadableFile(options.file)
     var upgradeOptions = UpgradeOptions()
+    upgradeOptions.encryptionKey = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
     upgradeOptions.dryRun = options.dryRun
     upgradeOptions.backupPath = options.backup
     upgradeOptions.outputPath = options.output

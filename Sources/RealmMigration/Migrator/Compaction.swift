@@ -15,20 +15,21 @@ public enum Compaction {
     public var toFormat: Int
   }
 
-  /// Compacts the realm at `path`.
+  /// Compacts the realm at `path` (encrypted with `key`, which the result keeps).
   ///
   /// - Throws: ``StorageError`` (locked, unreadable, I/O), ``MigrationError`` `unsupported`
   ///   for a synced realm of formats 2-9 (which realmctl can neither upgrade nor write in
   ///   its old format).
   ///
   /// - Parameter progress: counts the bytes written.
-  public static func compact(path: String, progress: ProgressCounter? = nil) throws -> Result {
-    let group = try RealmFile.open(path: path).group
+  public static func compact(path: String, key: EncryptionKey? = nil, progress: ProgressCounter? = nil) throws -> Result {
+    let group = try RealmFile.open(path: path, key: key).group
     let synced = group.historyType == .syncClient || group.historyType == .syncServer
     if group.fileFormat < FormatConstants.currentFileFormat && !group.topRef.isNull {
       if !synced {
         var options = UpgradeOptions()
         options.progress = progress
+        options.encryptionKey = key
         let r = try Upgrader.upgrade(path: path, options: options)
         return Result(sizeBefore: r.sizeBefore, sizeAfter: r.sizeAfter, fromFormat: r.fromFormat, toFormat: r.toFormat)
       }
@@ -38,7 +39,7 @@ public enum Compaction {
           "'\(path)' is a synced realm of file format \(group.fileFormat); realmctl compacts synced realms only in formats 10 to 24")
       }
     }
-    let (before, after) = try RealmCompaction.compact(path: path, progress: progress)
+    let (before, after) = try RealmCompaction.compact(path: path, key: key, progress: progress)
     return Result(sizeBefore: before, sizeAfter: after, fromFormat: group.fileFormat, toFormat: group.fileFormat)
   }
 }

@@ -12,6 +12,9 @@ public struct UpgradeOptions: Sendable {
   public var writeBufferSize = 1 << 20
   /// Counts the bytes written; its total is the size of the original (an estimate).
   public var progress: ProgressCounter?
+  /// The key of an encrypted realm: the file is read decrypted and the upgraded file (in place
+  /// or at `outputPath`) is encrypted with the same key.
+  public var encryptionKey: EncryptionKey?
   /// Creates the defaults.
   public init() {}
 }
@@ -34,9 +37,9 @@ public struct UpgradeResult: Sendable {
   public var classes: [(name: String, objects: Int)]
   /// Objects per table that is not a class (files written with Realm Core directly).
   public var otherTables: [(name: String, objects: Int)]
-  /// Size of the original.
+  /// Size of the original, as on disk.
   public var sizeBefore: Int
-  /// Size of the new file (also computed for a dry run).
+  /// Size of the new file as on disk, encrypted or not (also computed for a dry run).
   public var sizeAfter: Int
   /// Wall-clock seconds.
   public var seconds: Double
@@ -58,7 +61,7 @@ public enum Upgrader {
     let start = Migrator.monotonicSeconds()
     let lock = try FileLock(exclusiveForRealmAt: path)
     defer { lock.release() }
-    let file = try RealmFile.open(path: path)
+    let file = try RealmFile.open(path: path, key: options.encryptionKey)
     let group = file.group
     var result = UpgradeResult(
       path: path, outputPath: options.outputPath, fromFormat: group.fileFormat, toFormat: group.fileFormat,
@@ -90,7 +93,7 @@ public enum Upgrader {
     _ group: Group, path: String, lock: FileLock, options: UpgradeOptions, into result: inout UpgradeResult
   ) throws {
     let content = try UpgradeContent(group, path: path)
-    options.progress?.setTotal(max(0, result.sizeBefore - group.freeBytes))
+    options.progress?.setTotal(max(0, group.reader.count - group.freeBytes))
     result.upgraded = true
     result.toFormat = FormatConstants.currentFileFormat
     result.classes = content.counts.filter { c in content.schema.objectSchema(named: c.name) != nil }
@@ -98,17 +101,25 @@ public enum Upgrader {
     if options.dryRun {
       let builder = try RealmFileBuilder(schema: content.schema, plainTables: content.plainTables, sink: CountingNodeSink())
       try content.copy(from: group, into: builder, path: path)
-      result.sizeAfter = try builder.finish().fileSize
+      result.sizeAfter = sizeOnDisk(try builder.finish().fileSize, options)
     } else if let output = options.outputPath {
-      try AtomicFileCreation.create(path: output) { out in
-        result.sizeAfter = try write(content, from: group, to: out, options: options, path: path)
+      try AtomicFileCreation.create(path: output, encryptionKey: options.encryptionKey) { out in
+        result.sizeAfter = sizeOnDisk(try write(content, from: group, to: out, options: options, path: path), options)
       }
     } else {
       try Migrator.backup(path, to: options.backupPath)
-      try AtomicFileReplacement.replace(path: path, lock: lock, faultInjection: options.faultInjection) { out in
-        result.sizeAfter = try write(content, from: group, to: out, options: options, path: path)
+      try AtomicFileReplacement.replace(
+        path: path, lock: lock, encryptionKey: options.encryptionKey, faultInjection: options.faultInjection
+      ) { out in
+        result.sizeAfter = sizeOnDisk(try write(content, from: group, to: out, options: options, path: path), options)
       }
     }
+  }
+
+  /// The size on disk of a file of `dataSize` bytes: encrypted files add Realm's IV-table
+  /// pages and round to whole pages.
+  private static func sizeOnDisk(_ dataSize: Int, _ options: UpgradeOptions) -> Int {
+    options.encryptionKey == nil ? dataSize : EncryptionKey.encryptedFileSize(dataSize: dataSize)
   }
 
   /// Streams the whole content into a new file at `out`; returns its size.
