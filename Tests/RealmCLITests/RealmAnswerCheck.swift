@@ -10,17 +10,21 @@ import RealmTestSupport
 /// compared with the file's own header instead.
 enum RealmAnswerCheck {
   /// The differences (empty when realmctl gives Realm's answer), or the command's error.
-  static func problems(realm: String, schema: URL, dump: URL) -> [String] {
-    let schemaRun = CommandRun(["schema", realm, "--format", "json"])
+  ///
+  /// - Parameters:
+  ///   - key: key options for an encrypted file, whose header cannot be read from its bytes:
+  ///     then `format` gives the format it holds.
+  static func problems(realm: String, schema: URL, dump: URL, key: [String] = [], format: Int? = nil) -> [String] {
+    let schemaRun = CommandRun(["schema", realm, "--format", "json"] + key)
     guard schemaRun.status == 0 else { return ["schema: exit \(schemaRun.status): \(schemaRun.errors)"] }
-    let dumpRun = CommandRun(["dump", realm, "--format", "jsonl"])
+    let dumpRun = CommandRun(["dump", realm, "--format", "jsonl"] + key)
     guard dumpRun.status == 0 else { return ["dump: exit \(dumpRun.status): \(dumpRun.errors)"] }
     do {
       let schemaBytes = [UInt8](try Data(contentsOf: schema))
       var expected = try JSONParser.parse(schemaBytes)
       let actual = try JSONParser.parse(schemaRun.output)
       var problems: [String] = []
-      let format = headerFormat(realm)
+      let format = format ?? headerFormat(realm)
       if actual["fileFormat"] != .int(Int64(format)) {
         problems.append("fileFormat: the file's header says \(format), realmctl says \(String(describing: actual["fileFormat"]))")
       }
