@@ -226,6 +226,28 @@ def bench_delete(ctx):
     return migrate(ctx, "delete", plan)
 
 
+def legacy_file(ctx):
+    """The same objects in file format 9 (the layout of Realm Core 5, 2017-2019), written once
+    by scripts/legacy_realm.py from the JSON Lines of the main input (issue 7)."""
+    path = os.path.join(ctx.tmp, "rows-format9.realm")
+    if not os.path.exists(path):
+        subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "legacy_realm.py"), "rows", path, ctx.data], check=True)
+    return path
+
+
+def bench_dump_legacy(ctx):
+    return ctx.run([BIN, "dump", legacy_file(ctx), "--format", "jsonl"])
+
+
+def bench_upgrade_legacy(ctx):
+    source = legacy_file(ctx)
+    def fresh():
+        shutil.copyfile(source, ctx.work)
+        if os.path.exists(ctx.work + ".lock"):
+            os.remove(ctx.work + ".lock")
+    return ctx.run([BIN, "upgrade", ctx.work], setup=fresh)
+
+
 ROWS = [
     # name, function, target seconds (issue 9), whether the file is mapped (memory target + file)
     ("cp of the file (floor)", bench_cp, None, False),
@@ -240,6 +262,8 @@ ROWS = [
     ("migrate: transform score where flag (recomputed column)", bench_transform_where, None, True),
     ("migrate: delete objects where flag (rewrite)", bench_delete, None, True),
     (f"create from {N:,} JSON lines", bench_create, 2.0, False),
+    ("dump --format jsonl, the same objects in file format 9", bench_dump_legacy, None, True),
+    ("upgrade file format 9 -> 24", bench_upgrade_legacy, None, True),
     # Issue 10: progress on a terminal must not slow the work (compare with the rows above).
     ("dump --format jsonl, standard error a terminal (progress)", bench_dump_terminal, None, True),
     ("migrate: transform, standard error a terminal (progress)", bench_transform_terminal, None, True),
