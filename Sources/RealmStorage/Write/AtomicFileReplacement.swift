@@ -212,14 +212,6 @@ extension AtomicFileReplacement.Output: RawFileIO {
   }
 
   func readRaw(at offset: Int, count: Int, into buffer: UnsafeMutableRawPointer) throws(StorageError) -> Int {
-    var done = 0
-    while done < count {
-      let n = pread(fd, buffer + done, count - done, off_t(offset + done))
-      if n < 0, errno == EINTR { continue }
-      if n < 0 { throw StorageError.system("pread", path: path, errno: errno) }
-      if n == 0 { break }
-      done += n
-    }
-    return done
+    try readFully(fd, into: buffer, count: count, at: offset, path: path)
   }
 }

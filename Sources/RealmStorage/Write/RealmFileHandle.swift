@@ -206,18 +206,20 @@ final class RealmFileHandle: @unchecked Sendable {
   /// encrypted file, decrypted, pending writes included).
   func read(at offset: Int, count: Int) throws(StorageError) -> [UInt8] {
     if let store { return try store.read(at: offset, count: count) }
+    guard count > 0 else { return [] }
     var out = [UInt8](repeating: 0, count: count)
-    var done = 0
-    while done < count {
-      let n = out.withUnsafeMutableBytes { buffer in
-        pread(fd, buffer.baseAddress.map { $0 + done }, count - done, off_t(offset + done))
+    var failure: StorageError?
+    let done = out.withUnsafeMutableBytes { buffer -> Int in
+      do throws(StorageError) {
+        return try readFully(fd, into: buffer.baseAddress!, count: count, at: offset, path: path)
+      } catch {
+        failure = error
+        return 0
       }
-      if n < 0, errno == EINTR { continue }
-      guard n > 0 else {
-        throw StorageError.system("pread", path: path, errno: n < 0 ? errno : EIO)
-      }
-      done += n
     }
+    if let failure { throw failure }
+    // A short read: the file ends before what the transaction expects there.
+    guard done == count else { throw StorageError.system("pread", path: path, errno: EIO) }
     return out
   }
 
@@ -252,15 +254,7 @@ extension RealmFileHandle: RawFileIO {
   }
 
   func readRaw(at offset: Int, count: Int, into buffer: UnsafeMutableRawPointer) throws(StorageError) -> Int {
-    var done = 0
-    while done < count {
-      let n = pread(fd, buffer + done, count - done, off_t(offset + done))
-      if n < 0, errno == EINTR { continue }
-      if n < 0 { throw StorageError.system("pread", path: path, errno: errno) }
-      if n == 0 { break }
-      done += n
-    }
-    return done
+    try readFully(fd, into: buffer, count: count, at: offset, path: path)
   }
 }
 
