@@ -43,7 +43,7 @@ import Testing
     let output = run(["open", fixture, "--check"])
     #expect(output.status == 0)
     #expect(output.stderr == "")
-    #expect(output.stdout.contains("File format:     24\n"))
+    #expect(output.stdout.contains("File format:     24 (Realm Core 14, 2024 on: the current SDKs)\n"))
     #expect(output.stdout.contains("\n  AllTypes        600 objects (primary key _id)\n"))
     #expect(output.stdout.contains("EmbeddedThing"))
     #expect(output.stdout.contains("Check:           clean\n"))
@@ -55,7 +55,7 @@ import Testing
     #expect(
       output.stderr == """
         Error: The csv format prints one class: add '--class <name>'
-        Usage: realmctl dump <file> [--format <format>] [--class <name>] [--limit <n>] [--offset <n>] [--where <query>] [--quiet]
+        Usage: realmctl dump <file> [--format <format>] [--class <name>] [--limit <n>] [--offset <n>] [--where <query>] [--quiet] [--key-file <path>] [--key <hex>]
           See 'realmctl dump --help' for more information.
 
         """)

@@ -55,13 +55,14 @@ public struct ShellCommand: Command {
       arguments: [
         .positional("file", completion: .realmFile, help: "The Realm file to explore."),
         .flag("bail", help: "Stop at the first failing command (when reading standard input)."),
-      ])
+      ] + KeyOptions.arguments())
   }
 
   /// Runs the command.
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
     let path = invocation.string("file") ?? ""
-    let file = try RealmInput.open(path)
+    let key = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
+    let file = try RealmInput.open(path, key: key)
     let interactive = TerminalLineReader.isInteractive(0, environment: context.environment)
     let mode: DumpCommand.Format = context.terminal.isStandardOutputTerminal ? .table : .jsonl
     let session = try ShellSession(

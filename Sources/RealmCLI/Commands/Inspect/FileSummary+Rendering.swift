@@ -9,7 +9,8 @@ extension FileSummary {
     var rows: [(String, String)] = [
       ("Path", path),
       ("Size", FileSummary.byteText(size)),
-      ("File format", String(fileFormat)),
+      ("Encrypted", encryptedText),
+      ("File format", FileFormatDescription.text(fileFormat)),
       ("Schema version", schemaVersion.map(String.init) ?? "none (unversioned)"),
       ("History", "\(FileSummary.name(of: historyType)) (\(FileSummary.meaning(of: historyType)))"),
       ("Compacted copy", compactedText),
@@ -46,8 +47,15 @@ extension FileSummary {
     w.value(path)
     w.key("size")
     w.value(Int64(size))
+    w.key("encrypted")
+    w.value(isEncrypted)
     w.key("fileFormat")
     w.value(Int64(fileFormat))
+    let format = FileFormatDescription(fileFormat)
+    w.key("writtenBy")
+    w.value(format.writtenBy)
+    w.key("compatibility")
+    w.value(format.compatibility)
     w.key("schemaVersion")
     if let schemaVersion { w.value(schemaVersion) } else { w.nullValue() }
     w.key("historyType")
@@ -92,6 +100,11 @@ extension FileSummary {
   }
 
   // MARK: - Pieces
+
+  private var encryptedText: String {
+    guard isEncrypted else { return "no" }
+    return "yes (AES-256 and HMAC-SHA224 in 4 KiB pages; \(FileSummary.byteText(dataSize)) of data)"
+  }
 
   private var compactedText: String {
     guard isCompacted else { return "no" }
