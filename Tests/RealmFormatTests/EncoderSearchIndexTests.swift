@@ -103,6 +103,63 @@ import Testing
     #expect(Array(entries.data(6)) == [1, 0, 0, 0, 0, 0, 0, 0])
   }
 
+  /// Columns of ints only are kept in a compact form with their own sort: the index nodes
+  /// must be byte for byte those of the general form (the same entries, generalized).
+  @Test func intColumnsWriteTheSameIndexAsTheGeneralForm() throws {
+    var rng = SeededRandom(seed: 11)
+    var values: [Int64] = [0, -1, .max, .min, 1 << 32, -(1 << 32), 255, 256, 0x5800_0000]
+    for _ in 0..<3000 {
+      switch rng.next() % 4 {
+      case 0: values.append(Int64(rng.next() % 40))  // duplicates: key lists
+      case 1: values.append(Int64(bitPattern: UInt64(rng.next()) << 32 | UInt64(rng.next() % 4)))  // equal low halves
+      default: values.append(Int64(bitPattern: UInt64(rng.next())))
+      }
+    }
+    // Keys with gaps (several runs) as well as consecutive ones.
+    let keys = values.indices.map { Int64($0 < 1000 ? $0 : $0 * 3) }
+    var compact = SearchIndexEntries()
+    for (v, k) in zip(values, keys) { try compact.append(.int(v), key: k) }
+    #expect(compact.intsOnly)
+    var general = compact
+    general.generalize()
+    #expect(!general.intsOnly && general.count == compact.count)
+    for i in [0, 1, 2, 3, 500, 2999] {
+      #expect(compact.chunkKey(i, at: 0) == general.chunkKey(i, at: 0))
+      #expect(compact.chunkKey(i, at: 4) == general.chunkKey(i, at: 4))
+      #expect(compact.chunkKey(i, at: 8) == general.chunkKey(i, at: 8))
+      #expect(Array(compact.data(i)) == Array(general.data(i)))
+      #expect(compact.key(i) == keys[i])
+    }
+    var a = makeSink()
+    var b = makeSink()
+    let ra = SearchIndexWriter.write(compact, into: &a)
+    let rb = SearchIndexWriter.write(general, into: &b)
+    #expect(ra == rb && a.bytes == b.bytes)
+    // A value of another kind moves the entries to the general form.
+    try compact.append(.null, key: 100_000)
+    #expect(!compact.intsOnly && compact.isNull(compact.count - 1) && compact.data(5) == general.data(5))
+  }
+
+  @Test func keyRunsGiveTheKeysBack() {
+    var runs = KeyRuns()
+    var keys: [Int64] = []
+    var rng = SeededRandom(seed: 3)
+    var k: Int64 = 0
+    for _ in 0..<5000 {
+      k += rng.next() % 5 == 0 ? Int64(1 + rng.next() % 300) : 1
+      keys.append(k)
+      runs.append(k)
+    }
+    #expect(runs.count == keys.count)
+    for i in stride(from: 0, to: keys.count, by: 7) { #expect(runs[i] == keys[i]) }
+    #expect(runs.keys(0..<keys.count) == keys)
+    #expect(runs.keys(1234..<1490) == Array(keys[1234..<1490]))
+    #expect(runs.keys(10..<10).isEmpty)
+    var dense = KeyRuns()
+    dense.append(contentsOf: Int64(7)..<Int64(1_000_007))
+    #expect(dense.count == 1_000_000 && dense[999_999] == 1_000_006 && dense.keys(5..<8) == [12, 13, 14])
+  }
+
   @Test func otherTypesIndexTheirBytes() throws {
     var e = SearchIndexEntries()
     try e.append(.date(Timestamp(seconds: 1, nanoseconds: 2)), key: 0)

@@ -25,16 +25,16 @@ public protocol ColumnValueSource: AnyObject, Sendable {
   /// values do not depend on the order clusters are computed in).
   var allowsConcurrentCalls: Bool { get }
   /// The new values of the computed columns for the objects of one cluster leaf:
-  /// `result[c][row]`, `c` in the edit's order (``ColumnEditor/TableEdit/recomputed``, then the
+  /// `result[c]`, `c` in the edit's order (``ColumnEditor/TableEdit/recomputed``, then the
   /// computed ``ColumnEditor/TableEdit/added`` columns), one value per key.
   ///
   /// May be called from several threads at once, for different clusters.
   ///
   /// - Parameters:
   ///   - keys: the objects' keys, ascending.
-  ///   - columns: their current values by public column (spec order): `columns[c][row]`, nil
-  ///     for the columns not in ``readColumns`` (their values count as null).
-  func values(keys: [Int64], columns: [[RealmValue]?]) throws -> [[RealmValue]]
+  ///   - columns: their current values by public column (spec order), nil for the columns
+  ///     not in ``readColumns`` (their values count as null).
+  func values(keys: [Int64], columns: [ColumnValues?]) throws -> [ColumnValues]
 }
 
 /// A column whose leaves are computed.
@@ -108,19 +108,17 @@ struct ClusterComputation {
   /// The keys and computed values of one cluster leaf (in the calling thread).
   static func compute(
     _ leaf: ClusterLeaf, group: Group, plans: [ColumnDecodePlan], read: [Int], source: any ColumnValueSource
-  ) throws -> (keys: [Int64], values: [[RealmValue]]) {
+  ) throws -> (keys: [Int64], values: [ColumnValues]) {
     let n = leaf.count
     var keys: [Int64] = []
     keys.reserveCapacity(n)
     for row in 0..<n { keys.append(leaf.key(row)) }
-    var columns = [[RealmValue]?](repeating: nil, count: plans.count)
+    var columns = [ColumnValues?](repeating: nil, count: plans.count)
     if !read.isEmpty && n > 0 {
       let cursors = try group.cursors(leaf, read.map { plans[$0] })
       let budget = group.makeBudget()
       for (r, c) in read.enumerated() {
-        var column: [RealmValue] = []
-        try group.appendColumn(cursors[r], plans[c], rows: 0..<n, budget: budget, into: &column)
-        columns[c] = column
+        columns[c] = try group.columnValues(cursors[r], plans[c], rows: 0..<n, budget: budget)
       }
     }
     return (keys, try source.values(keys: keys, columns: columns))
@@ -145,10 +143,10 @@ struct ClusterComputation {
       let slot = 1 + column.leaf
       guard slot < slots.count else { throw FormatError.corrupt("cluster leaf of '\(tableName)' has no slot for '\(column.name)'") }
       if column.replacesLeaf && slots[slot] != 0 { freed.append(try MetadataEditor.refAt(slots, slot)) }
-      let ref = try TypedLeafEncoder.leaf(type: column.type, nullable: column.nullable, values: values[c][...], into: &sink)
+      let ref = try ColumnLeafEncoder.leaf(type: column.type, nullable: column.nullable, values: values[c], into: &sink)
       slots[slot] = Int64(ref.rawValue)
       if column.indexed {
-        for row in 0..<n { try indexEntries[c].append(values[c][row], key: keys[row]) }
+        for row in 0..<n { try indexEntries[c].append(values[c].value(at: row), key: keys[row]) }
       }
     }
   }
@@ -156,7 +154,7 @@ struct ClusterComputation {
 
 /// Computes the values of the next clusters on other threads, a bounded number ahead.
 final class ValuesAhead: @unchecked Sendable {
-  typealias Computed = (keys: [Int64], values: [[RealmValue]])
+  typealias Computed = (keys: [Int64], values: [ColumnValues])
   private final class Slot: @unchecked Sendable {
     let done = DispatchSemaphore(value: 0)
     var result: Result<Computed, any Error> = .failure(FormatError.corrupt("not computed"))

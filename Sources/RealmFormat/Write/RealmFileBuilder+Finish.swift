@@ -30,7 +30,7 @@ extension RealmFileBuilder {
     var leaves = [ClusterTreeWriter.Leaf]()
     leaves.reserveCapacity(state.clusters.count)
     for cluster in state.clusters {
-      let keys = state.keys[cluster.keyStart..<(cluster.keyStart + cluster.count)]
+      let keys = state.keys.keys(cluster.keyStart..<(cluster.keyStart + cluster.count))
       var columns = cluster.columns
       for b in sortedPairs.indices {
         var perObject = [[Int64]]()
@@ -48,7 +48,7 @@ extension RealmFileBuilder {
         columns.append(CollectionLeafEncoder.backlinks(perObject, into: &sink))
       }
       let offset = state.clusters.count == 1 ? 0 : keys.first ?? 0
-      leaves.append(ClusterTreeWriter.leaf(keys: keys, offset: offset, columns: columns, into: &sink))
+      leaves.append(ClusterTreeWriter.leaf(keys: keys[...], offset: offset, columns: columns, into: &sink))
     }
     for b in sortedPairs.indices where cursors[b] < sortedPairs[b].targets.count {
       throw missingTarget(t, sortedPairs[b].targets[cursors[b]])

@@ -1,6 +1,7 @@
 /// Writes a complete, new format-24 Realm file from a schema and objects, streaming: the
 /// column leaves of every 256 objects are written as soon as those objects are complete;
-/// only keys, links (for backlinks) and index entries are kept until ``finish()``.
+/// only keys (as runs of consecutive keys), links (for backlinks) and index entries are kept
+/// until ``finish()``.
 ///
 /// Objects of a class must be appended in ascending key order (classes may interleave).
 /// Values come in the class's property order: links as ``RealmValue/link(_:)`` naming the
@@ -182,8 +183,8 @@ struct BacklinkPairs {
 
 /// Per-table progress while objects stream in.
 struct TableState {
-  /// Keys of all flushed objects, ascending.
-  var keys: [Int64] = []
+  /// Keys of all flushed objects, ascending (as runs: a few bytes per cluster).
+  var keys = KeyRuns()
   /// Objects not yet written (at most a cluster's worth between appends).
   var pendingKeys: [Int64] = []
   var pendingRows: [[RealmValue]] = []

@@ -1,14 +1,22 @@
 /// The values of one indexed column turned into index data (§4.6, `Mixed::get_index_data`),
 /// collected with their object keys in a flat buffer (no allocation per entry).
+///
+/// While every value is a non-null int (a primary key's column, the common case), only the
+/// ints are kept (8 bytes an entry instead of 28); the first other value moves the entries
+/// to the general form. Keys are kept as runs (``KeyRuns``).
 public struct SearchIndexEntries: Sendable {
-  /// Concatenated index data of all non-null entries.
+  /// Concatenated index data of all non-null entries (general form).
   var bytes: [UInt8] = []
-  /// Start of entry *i* in ``bytes``; -1 for null.
+  /// Start of entry *i* in ``bytes``; -1 for null (general form).
   var starts: [Int] = []
-  /// Length of entry *i*.
+  /// Length of entry *i* (general form).
   var lengths: [Int32] = []
-  /// Object key of entry *i*.
-  var keys: [Int64] = []
+  /// The values, while every entry is a non-null int (``intsOnly``).
+  var ints: [Int64] = []
+  /// True while the entries are ``ints``.
+  private(set) var intsOnly = true
+  /// Object key of each entry.
+  var keys = KeyRuns()
 
   /// Creates an empty collection.
   public init() {}
@@ -16,15 +24,44 @@ public struct SearchIndexEntries: Sendable {
   /// Number of entries.
   public var count: Int { keys.count }
 
+  /// Object key of entry `i`.
+  func key(_ i: Int) -> Int64 { keys[i] }
+
+  /// Length of the index data of entry `i`.
+  func length(_ i: Int) -> Int { intsOnly ? 8 : Int(lengths[i]) }
+
+  /// Moves the entries to the general form.
+  mutating func generalize() {
+    guard intsOnly else { return }
+    intsOnly = false
+    bytes.reserveCapacity(ints.count * 8)
+    starts.reserveCapacity(ints.count)
+    lengths.reserveCapacity(ints.count)
+    for i in ints {
+      starts.append(bytes.count)
+      lengths.append(8)
+      appendInt(i)
+    }
+    ints = []
+  }
+
   /// Adds the index data of `value` for object `key`. `tableKeys` gives table keys for
   /// links in Mixed values.
   public mutating func append(
     _ value: RealmValue, key: Int64, tableKeys: [String: Int64] = [:]
   ) throws(FormatError) {
-    keys.append(key)
+    if intsOnly {
+      if case .int(let i) = value {
+        ints.append(i)
+        keys.append(key)
+        return
+      }
+      generalize()
+    }
     let start = bytes.count
     switch value {
     case .null:
+      keys.append(key)
       starts.append(-1)
       lengths.append(0)
       return
@@ -62,9 +99,9 @@ public struct SearchIndexEntries: Sendable {
     let length = bytes.count - start
     guard length <= StringLeafEncoder.maxValueLength + 1 else {
       bytes.removeSubrange(start...)
-      keys.removeLast()
       throw FormatError.limit("an indexed value of \(length) bytes is longer than Realm's limit")
     }
+    keys.append(key)
     starts.append(start)
     lengths.append(Int32(length))
   }
@@ -82,18 +119,51 @@ public struct SearchIndexEntries: Sendable {
   }
 
   /// True when entry `i` is null.
-  func isNull(_ i: Int) -> Bool { starts[i] < 0 }
+  func isNull(_ i: Int) -> Bool { !intsOnly && starts[i] < 0 }
 
   /// The index data of entry `i` (empty for null).
   func data(_ i: Int) -> ArraySlice<UInt8> {
+    if intsOnly {
+      var out: [UInt8] = []
+      NodeEncoder.appendLittleEndian(&out, UInt64(bitPattern: ints[i]), 8)
+      return out[...]
+    }
     let s = starts[i]
     return s < 0 ? bytes[0..<0] : bytes[s..<(s + Int(lengths[i]))]
+  }
+
+  /// True when entries `a` and `b` have the same index data (both null counts as the same).
+  func sameData(_ a: Int, _ b: Int) -> Bool {
+    if intsOnly { return ints[a] == ints[b] }
+    return isNull(a) == isNull(b) && data(a) == data(b)
+  }
+
+  /// The order of the index data of entries `a` and `b`, byte by byte (-1, 0, 1).
+  func compareData(_ a: Int, _ b: Int) -> Int {
+    if intsOnly {
+      // Little-endian bytes compared in order: the byte-swapped values compared unsigned.
+      let x = UInt64(bitPattern: ints[a]).byteSwapped
+      let y = UInt64(bitPattern: ints[b]).byteSwapped
+      return x == y ? 0 : x < y ? -1 : 1
+    }
+    return SetOrdering.compareBytes(data(a), data(b))
   }
 
   /// The 32-bit key of entry `i` at byte `offset` (`create_key`, §4.6): null and
   /// offsets past the end give 0; a tail of at most 3 bytes is followed by 'X'; the 4 bytes
   /// form a big-endian signed int32.
   func chunkKey(_ i: Int, at offset: Int) -> Int32 {
+    if intsOnly {
+      // The 8 bytes little-endian: each half's bytes read big-endian, then the 'X' of the
+      // empty tail.
+      let v = UInt64(bitPattern: ints[i])
+      switch offset {
+      case 0: return Int32(bitPattern: UInt32(truncatingIfNeeded: v).byteSwapped)
+      case 4: return Int32(bitPattern: UInt32(truncatingIfNeeded: v >> 32).byteSwapped)
+      case 8: return Int32(bitPattern: 0x5800_0000)
+      default: return 0
+      }
+    }
     let s = starts[i]
     if s < 0 { return 0 }
     let length = Int(lengths[i])

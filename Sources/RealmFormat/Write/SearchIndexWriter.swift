@@ -19,15 +19,29 @@ public enum SearchIndexWriter {
   /// Entry indices in index order. The first chunk key is computed once per entry: it
   /// decides most comparisons (e.g. every one between distinct int keys below 2^32).
   static func sortedOrder(_ e: SearchIndexEntries) -> [Int] {
+    if e.intsOnly {
+      // Every entry is 8 bytes: the chunk keys at 0 and 4 decide, then the object key (the
+      // chunk at 8 is the same for all, equal chunks mean equal data).
+      let first = (0..<e.count).map { i -> UInt64 in
+        let low = UInt32(bitPattern: e.chunkKey(i, at: 0)) ^ 0x8000_0000
+        let high = UInt32(bitPattern: e.chunkKey(i, at: 4)) ^ 0x8000_0000
+        return UInt64(low) << 32 | UInt64(high)
+      }
+      var order = Array(0..<e.count)
+      order.sort { a, b in first[a] != first[b] ? first[a] < first[b] : e.key(a) < e.key(b) }
+      return order
+    }
     let first = (0..<e.count).map { e.chunkKey($0, at: 0) }
-    return Array(0..<e.count).sorted { a, b in
+    var order = Array(0..<e.count)
+    order.sort { a, b in
       if first[a] != first[b] { return first[a] < first[b] }
       return compare(e, a, b) < 0
     }
+    return order
   }
 
   static func compare(_ e: SearchIndexEntries, _ a: Int, _ b: Int) -> Int {
-    let longest = max(Int(e.lengths[a]), Int(e.lengths[b]))
+    let longest = max(e.length(a), e.length(b))
     var offset = 0
     while offset <= longest && offset <= maxOffset {
       let ka = e.chunkKey(a, at: offset)
@@ -38,59 +52,87 @@ public enum SearchIndexWriter {
     let na = e.isNull(a)
     let nb = e.isNull(b)
     if na != nb { return na ? -1 : 1 }
-    let c = SetOrdering.compareBytes(e.data(a), e.data(b))
+    let c = e.compareData(a, b)
     if c != 0 { return c }
-    return e.keys[a] == e.keys[b] ? 0 : e.keys[a] < e.keys[b] ? -1 : 1
+    return e.key(a) == e.key(b) ? 0 : e.key(a) < e.key(b) ? -1 : 1
   }
 
   static func sameData(_ e: SearchIndexEntries, _ a: Int, _ b: Int) -> Bool {
-    e.isNull(a) == e.isNull(b) && e.data(a) == e.data(b)
+    e.sameData(a, b)
   }
 
   /// Writes the (possibly multi-level) node for `order` (sorted) at `offset`.
+  ///
+  /// One (key, element) pair per distinct chunk key at this offset. In two passes, so that
+  /// the pairs are never all held at once (a million-object primary key has a million): the
+  /// sub-nodes of the groups of several objects first, in group order, then the leaves of at
+  /// most 1000 pairs as they fill, then the levels above them.
   static func node<S: NodeSink>(
     _ e: SearchIndexEntries, _ order: ArraySlice<Int>, offset: Int, into sink: inout S
   ) -> Ref {
-    // One (key, element) pair per distinct chunk key at this offset.
-    var groups: [(key: Int32, element: Int64)] = []
+    var subNodes: [Int64] = []
+    forEachGroup(e, order, offset: offset) { _, group in
+      guard group.count > 1 else { return }
+      if offset + 4 > maxOffset || sameData(e, group[group.startIndex], group[group.endIndex - 1]) {
+        subNodes.append(Int64(CollectionLeafEncoder.keyTree(group.map { e.key($0) }, into: &sink).rawValue))
+      } else {
+        subNodes.append(Int64(node(e, group, offset: offset + 4, into: &sink).rawValue))
+      }
+    }
+    let size = FormatConstants.maxBPNodeSize
+    var leaves: [(key: Int32, element: Int64)] = []
+    var pending: [(key: Int32, element: Int64)] = []
+    pending.reserveCapacity(min(size, order.count))
+    var next = 0
+    forEachGroup(e, order, offset: offset) { key, group in
+      let element: Int64
+      if group.count == 1 {
+        element = RefOrTagged.taggedRaw(UInt64(bitPattern: e.key(group[group.startIndex])))
+      } else {
+        element = subNodes[next]
+        next += 1
+      }
+      pending.append((key, element))
+      if pending.count == size {
+        leaves.append((key, Int64(indexNode(pending[...], isInner: false, into: &sink).rawValue)))
+        pending.removeAll(keepingCapacity: true)
+      }
+    }
+    // The last, partial leaf (or the only one, empty, when there are no entries).
+    if !pending.isEmpty || leaves.isEmpty {
+      leaves.append((pending.last?.key ?? 0, Int64(indexNode(pending[...], isInner: false, into: &sink).rawValue)))
+    }
+    return innerLevels(leaves, into: &sink)
+  }
+
+  /// Calls `body` with each run of entries of `order` that share their chunk key at `offset`.
+  static func forEachGroup(
+    _ e: SearchIndexEntries, _ order: ArraySlice<Int>, offset: Int, _ body: (Int32, ArraySlice<Int>) -> Void
+  ) {
     var i = order.startIndex
     while i < order.endIndex {
       let key = e.chunkKey(order[i], at: offset)
       var j = i + 1
       while j < order.endIndex && e.chunkKey(order[j], at: offset) == key { j += 1 }
-      let group = order[i..<j]
-      let element: Int64
-      if group.count == 1 {
-        element = RefOrTagged.taggedRaw(UInt64(bitPattern: e.keys[order[i]]))
-      } else if offset + 4 > maxOffset || sameData(e, order[i], order[j - 1]) {
-        element = Int64(CollectionLeafEncoder.keyTree(group.map { e.keys[$0] }, into: &sink).rawValue)
-      } else {
-        element = Int64(node(e, group, offset: offset + 4, into: &sink).rawValue)
-      }
-      groups.append((key, element))
+      body(key, order[i..<j])
       i = j
     }
-    return levels(groups, into: &sink)
   }
 
-  /// Leaves of at most 1000 keys, then inner nodes keyed by their children's last keys.
-  static func levels<S: NodeSink>(_ groups: [(key: Int32, element: Int64)], into sink: inout S) -> Ref {
+  /// The inner nodes above `children` (keyed by their last keys), up to a single root.
+  static func innerLevels<S: NodeSink>(_ children: [(key: Int32, element: Int64)], into sink: inout S) -> Ref {
     let size = FormatConstants.maxBPNodeSize
-    var level: [(key: Int32, element: Int64)] = []
-    var isInner = false
-    var current = groups
-    repeat {
-      level = []
+    var current = children
+    while current.count > 1 {
+      var level: [(key: Int32, element: Int64)] = []
       var start = 0
       repeat {
         let chunk = current[start..<min(start + size, current.count)]
-        let ref = indexNode(chunk, isInner: isInner, into: &sink)
-        level.append((chunk.last?.key ?? 0, Int64(ref.rawValue)))
+        level.append((chunk.last?.key ?? 0, Int64(indexNode(chunk, isInner: true, into: &sink).rawValue)))
         start += size
       } while start < current.count
       current = level
-      isInner = true
-    } while current.count > 1
+    }
     return Ref(Int(current[0].element))
   }
 

@@ -176,13 +176,20 @@ extension Compiler {
         throw fail(arguments[1], "the default of '\(name)' must be \(target), but '\(text(arguments[1]))' is \(fallback.type)")
       }
       let ev = args[0].evaluate
-      let ed = coerce(fallback, to: type).evaluate
+      let coercedFallback = coerce(fallback, to: type)
+      let ed = coercedFallback.evaluate
       return Compiled(
         type: fallback.type.isOptional || fallback.type.isNull ? type.optional : type.required,
         evaluate: { (ctx: inout EvaluationContext) throws(EvaluationError) -> RealmValue in
           let v = try ev(&ctx)
           if !v.isNull, let converted = convert(v) { return converted }
           return try ed(&ctx)
+        },
+        kernel: Kernels.all([args[0], coercedFallback]).map { k in
+          Kernels.rowwise(k) { (v: [RealmValue]) -> RealmValue in
+            if !v[0].isNull, let converted = convert(v[0]) { return converted }
+            return v[1]
+          }
         })
     }
     let ev = args[0].evaluate
@@ -197,6 +204,14 @@ extension Compiler {
             message: "\(name)(): cannot convert \(ValueText.typeName(v)) \(ValueText.describe(v)) to \(name == "string" ? "string" : target.description) (give a default: \(name)(value, default))")
         }
         return converted
+      },
+      kernel: args[0].kernel.map { k in
+        if name == "string" { return Kernels.toText(k, convert: convert) }
+        return Kernels.rowwise(k) { (v: RealmValue) throws(EvaluationError) -> RealmValue in
+          if v.isNull { return .null }
+          guard let converted = convert(v) else { throw EvaluationError(column: call.column, message: "") }
+          return converted
+        }
       })
   }
 
@@ -285,6 +300,12 @@ struct FunctionCall: Sendable {
           values.append(v)
         }
         return try body(values)
+      },
+      kernel: Kernels.all(args).map { k in
+        Kernels.rowwise(k) { (v: [RealmValue]) throws(EvaluationError) -> RealmValue in
+          if v.contains(where: \.isNull) { return .null }
+          return try body(v)
+        }
       })
   }
 

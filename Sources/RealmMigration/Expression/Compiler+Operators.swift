@@ -14,6 +14,9 @@ extension Compiler {
         type: inner.type,
         evaluate: { (ctx: inout EvaluationContext) throws(EvaluationError) -> RealmValue in
           try Arithmetic.negate(try e(&ctx), column: col)
+        },
+        kernel: inner.kernel.map { k in
+          Kernels.rowwise(k) { (v: RealmValue) throws(EvaluationError) -> RealmValue in try Arithmetic.negate(v, column: col) }
         })
     case .not:
       try requireBool(inner.type, operand, "the operand of '!'")
@@ -21,6 +24,11 @@ extension Compiler {
         type: .bool,
         evaluate: { (ctx: inout EvaluationContext) throws(EvaluationError) -> RealmValue in
           .bool(!(try Logic.truth(try e(&ctx), "!", column: col)))
+        },
+        kernel: inner.kernel.map { k in
+          Kernels.rowwise(k) { (v: RealmValue) throws(EvaluationError) -> RealmValue in
+            .bool(!(try Logic.truth(v, "!", column: col)))
+          }
         })
     }
   }
@@ -49,17 +57,29 @@ extension Compiler {
           let first = try Logic.truth(try el(&ctx), name, column: col)
           if first != isAnd { return .bool(first) }  // short-circuit
           return .bool(try Logic.truth(try er(&ctx), name, column: col))
+        },
+        kernel: Kernels.all([l, r]).map { k in
+          Kernels.rowwise(k) { (v: [RealmValue]) throws(EvaluationError) -> RealmValue in
+            let first = try Logic.truth(v[0], name, column: col)
+            if first != isAnd { return .bool(first) }
+            return .bool(try Logic.truth(v[1], name, column: col))
+          }
         })
     case .coalesce:
       let type = try unify(l.type.required, r.type, node, "the sides of '??'")
-      let cl = coerce(l, to: type).evaluate
-      let cr = coerce(r, to: type).evaluate
+      let left = coerce(l, to: type)
+      let right = coerce(r, to: type)
+      let cl = left.evaluate
+      let cr = right.evaluate
       return Compiled(
         type: r.type.isOptional || r.type.isNull ? type.optional : type.required,
         evaluate: { (ctx: inout EvaluationContext) throws(EvaluationError) -> RealmValue in
           let v = try cl(&ctx)
           if case .null = v { return try cr(&ctx) }
           return v
+        },
+        kernel: Kernels.all([left, right]).map { k in
+          Kernels.rowwise(k) { (v: [RealmValue]) throws(EvaluationError) -> RealmValue in v[0].isNull ? v[1] : v[0] }
         })
     case .add, .subtract, .multiply, .divide, .remainder:
       let type = try arithmeticType(op, l.type, r.type, left, right, node)
@@ -68,7 +88,8 @@ extension Compiler {
         type: type,
         evaluate: { (ctx: inout EvaluationContext) throws(EvaluationError) -> RealmValue in
           try Arithmetic.apply(op, try el(&ctx), try er(&ctx), column: col)
-        })
+        },
+        kernel: Kernels.all([l, r]).map { k in Kernels.arithmetic(op, k[0], k[1], column: col) })
     }
   }
 
@@ -88,6 +109,10 @@ extension Compiler {
         return .string(result)
       })
     compiled.concatenatedParts = parts
+    if let a = l.concatenatedKernels ?? l.kernel.map({ [$0] }), let b = r.concatenatedKernels ?? r.kernel.map({ [$0] }) {
+      compiled.concatenatedKernels = a + b
+      compiled.kernel = Kernels.concatenation(a + b)
+    }
     return compiled
   }
 
@@ -178,6 +203,16 @@ extension Compiler {
         case .all: return .bool(items.allSatisfy { Logic.compare(op, ci, $0, b) })
         case .none: return .bool(!items.contains { Logic.compare(op, ci, $0, b) })
         }
+      },
+      kernel: Kernels.all([l, r]).map { k in
+        Kernels.rowwise(k) { (v: [RealmValue]) -> RealmValue in
+          let items = Logic.elements(v[0])
+          switch quantifier {
+          case .any: return .bool(items.contains { Logic.compare(op, ci, $0, v[1]) })
+          case .all: return .bool(items.allSatisfy { Logic.compare(op, ci, $0, v[1]) })
+          case .none: return .bool(!items.contains { Logic.compare(op, ci, $0, v[1]) })
+          }
+        }
       })
   }
 
@@ -188,6 +223,13 @@ extension Compiler {
     let el = l.evaluate
     let er = r.evaluate
     let compare: @Sendable (RealmValue, RealmValue) -> Bool = { a, b in Logic.compare(op, ci, a, b) }
+    let kernel = Kernels.all([l, r]).map { k in
+      Kernels.rowwise(k) { (v: [RealmValue]) -> RealmValue in
+        if anyLeft { return .bool(Logic.elements(v[0]).contains { compare($0, v[1]) }) }
+        if anyRight { return .bool(Logic.elements(v[1]).contains { compare(v[0], $0) }) }
+        return .bool(compare(v[0], v[1]))
+      }
+    }
     if anyLeft {
       return Compiled(
         type: .bool,
@@ -195,7 +237,7 @@ extension Compiler {
           let items = Logic.elements(try el(&ctx))
           let b = try er(&ctx)
           return .bool(items.contains { compare($0, b) })
-        })
+        }, kernel: kernel)
     }
     if anyRight {
       return Compiled(
@@ -203,7 +245,7 @@ extension Compiler {
         evaluate: { (ctx: inout EvaluationContext) throws(EvaluationError) -> RealmValue in
           let a = try el(&ctx)
           return .bool(Logic.elements(try er(&ctx)).contains { compare(a, $0) })
-        })
+        }, kernel: kernel)
     }
     if let k = r.constant {
       // A literal on the right (`age >= 18`): no closure call for it.
@@ -211,14 +253,14 @@ extension Compiler {
         type: .bool,
         evaluate: { (ctx: inout EvaluationContext) throws(EvaluationError) -> RealmValue in
           .bool(compare(try el(&ctx), k))
-        })
+        }, kernel: kernel)
     }
     return Compiled(
       type: .bool,
       evaluate: { (ctx: inout EvaluationContext) throws(EvaluationError) -> RealmValue in
         let a = try el(&ctx)
         return .bool(compare(a, try er(&ctx)))
-      })
+      }, kernel: kernel)
   }
 
   private func checkComparable(
@@ -292,7 +334,8 @@ extension Compiler {
     if let k = c.constant { return .constant(convert(k), type) }
     return Compiled(
       type: type,
-      evaluate: { (ctx: inout EvaluationContext) throws(EvaluationError) -> RealmValue in convert(try e(&ctx)) })
+      evaluate: { (ctx: inout EvaluationContext) throws(EvaluationError) -> RealmValue in convert(try e(&ctx)) },
+      kernel: c.kernel.map { k in Kernels.rowwise(k) { (v: RealmValue) -> RealmValue in convert(v) } })
   }
 }
 

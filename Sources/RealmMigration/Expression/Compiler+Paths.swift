@@ -19,6 +19,10 @@ extension Compiler {
             column: col, message: "the object has \(ctx.old.count) values but \(className) has \(count) properties")
         }
         return ctx.old[index]
+      },
+      kernel: { (input: KernelInput) throws(KernelFallback) -> ColumnValues in
+        guard index < input.old.count else { throw KernelFallback() }
+        return input.old[index] ?? .nulls(input.count)
       })
   }
 
@@ -63,6 +67,10 @@ extension Compiler {
             throw EvaluationError(column: col, message: "'new.\(name)' has no value in the evaluation context")
           }
           return ctx.new[index]
+        },
+        kernel: { (input: KernelInput) throws(KernelFallback) -> ColumnValues in
+          guard index < input.new.count else { throw KernelFallback() }
+          return input.new[index]
         })
     default: break
     }

@@ -8,15 +8,21 @@ struct Compiled {
   var constant: RealmValue?
   /// The operands, when the node is a string concatenation (flattened into an outer one).
   var concatenatedParts: [Evaluator]?
+  /// The same node over a batch's columns, when its semantics carry over exactly
+  /// (Kernels/ColumnKernel.swift); nil evaluates object by object.
+  var kernel: ColumnKernel?
+  /// The operands' kernels, when the node is a string concatenation whose parts all have one.
+  var concatenatedKernels: [ColumnKernel]?
 
-  init(type: ExpressionType, evaluate: @escaping Evaluator, constant: RealmValue? = nil) {
+  init(type: ExpressionType, evaluate: @escaping Evaluator, constant: RealmValue? = nil, kernel: ColumnKernel? = nil) {
     self.type = type
     self.evaluate = evaluate
     self.constant = constant
+    self.kernel = kernel
   }
 
   static func constant(_ v: RealmValue, _ type: ExpressionType) -> Compiled {
-    Compiled(type: type, evaluate: { _ in v }, constant: v)
+    Compiled(type: type, evaluate: { _ in v }, constant: v, kernel: Kernels.constant(v))
   }
 }
 
@@ -115,6 +121,9 @@ struct Compiler {
         values.reserveCapacity(evaluators.count)
         for e in evaluators { values.append(try e(&ctx)) }
         return .list(values)
+      },
+      kernel: Kernels.all(compiled).map { k in
+        Kernels.rowwise(k) { (v: [RealmValue]) throws(EvaluationError) -> RealmValue in .list(v) }
       })
   }
 
@@ -127,13 +136,21 @@ struct Compiler {
     let whenFalse = try compile(b)
     let type = try unify(whenTrue.type, whenFalse.type, node, "the branches of '?'")
     let ec = condition.evaluate
-    let ea = coerce(whenTrue, to: type).evaluate
-    let eb = coerce(whenFalse, to: type).evaluate
+    let a = coerce(whenTrue, to: type)
+    let b = coerce(whenFalse, to: type)
+    let ea = a.evaluate
+    let eb = b.evaluate
     return Compiled(
       type: type,
       evaluate: { (ctx: inout EvaluationContext) throws(EvaluationError) -> RealmValue in
         if case .bool(true) = try ec(&ctx) { return try ea(&ctx) }
         return try eb(&ctx)
+      },
+      kernel: Kernels.all([condition, a, b]).map { k in
+        Kernels.rowwise(k) { (v: [RealmValue]) throws(EvaluationError) -> RealmValue in
+          if case .bool(true) = v[0] { return v[1] }
+          return v[2]
+        }
       })
   }
 

@@ -35,7 +35,7 @@ public struct ExpressionCompiler: Sendable {
     let (compiled, reads) = try compile(source, newValues: newValues)
     return CompiledExpression(
       source: source, type: compiled.type, evaluator: compiled.evaluate, readsOld: reads.indices,
-      drawsFromEnvironment: reads.drawsFromEnvironment)
+      drawsFromEnvironment: reads.drawsFromEnvironment, kernel: reads.drawsFromEnvironment ? nil : compiled.kernel)
   }
 
   private func compile(_ source: String, newValues: [NewValue]) throws(ExpressionError) -> (Compiled, ReadRecorder) {
@@ -63,6 +63,9 @@ public struct CompiledExpression: Sendable {
   public var readsOld: Set<Int> = []
   /// True when it calls `uuid()` or `objectId()` (results depend on the evaluation order).
   public var drawsFromEnvironment = false
+  /// The expression over a batch's columns, when every node has a kernel (see
+  /// Kernels/ColumnKernel.swift): the column-wise transform path uses it.
+  public var kernel: ColumnKernel?
 
   /// The value for the object in `context`.
   public func evaluate(_ context: inout EvaluationContext) throws(EvaluationError) -> RealmValue {

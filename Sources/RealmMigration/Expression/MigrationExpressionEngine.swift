@@ -139,6 +139,9 @@ public struct BoundValueExpression: CompiledValueExpression {
   /// True when the expression draws `uuid()`/`objectId()` values.
   public var isOrderSensitive: Bool { expression.drawsFromEnvironment }
 
+  /// The expression over a batch's columns (it reads neither the environment nor links).
+  public var columnKernel: ColumnKernel? { expression.kernel }
+
   /// The value for one object: `old` in the class's property order, `new` in the order of
   /// the `newProperties` given at compile time (nil reads as null).
   public func evaluate(old: [RealmValue], new: [RealmValue?], objectKey: Int64) throws(EvaluationError) -> RealmValue {

@@ -14,9 +14,16 @@ public protocol CompiledValueExpression: Sendable {
   /// False when the values do not depend on the order objects are evaluated in (no `uuid()`,
   /// `objectId()`), so that objects may be evaluated on several threads.
   var isOrderSensitive: Bool { get }
+  /// The expression evaluated for a batch of objects at once (`old` and `new` as columns),
+  /// when it can be; nil evaluates object by object. Its values are exactly those of
+  /// ``evaluate(old:new:objectKey:)``; it throws ``KernelFallback`` when some object needs
+  /// that path (to report an error).
+  var columnKernel: ColumnKernel? { get }
 }
 
 extension CompiledValueExpression {
+  /// None by default: evaluated object by object.
+  public var columnKernel: ColumnKernel? { nil }
   /// Unknown by default: the column-wise path then decodes every column.
   public var readsOld: Set<Int>? { nil }
   /// Unknown by default: evaluated in order.

@@ -1,0 +1,128 @@
+/// Reading objects column by column (``ColumnValues``): the input of the column-wise paths.
+extension Group {
+  /// Calls `body` with the objects of `range` in batches of at most ``rowBatch`` objects,
+  /// column by column: the same keys and values ``forEachObject(in:_:)`` delivers, without a
+  /// ``RealmValue`` per object for plain scalar columns. Safe to call from several threads at
+  /// once.
+  ///
+  /// - Parameter columns: the properties (positions in the values) to decode; the others are
+  ///   nil in the batch. nil decodes every column.
+  public func forEachBatch(
+    in range: ObjectRange, columns selected: Set<Int>? = nil, _ body: (ObjectBatch) throws -> Void
+  ) throws {
+    guard range.tableIndex < tables.count else { throw FormatError.corrupt("object range of another group") }
+    let leaf = try ClusterLeaf(try ArrayNode(elements: reader, range.leaf), offset: range.keyOffset)
+    guard leaf.count == range.count else { throw FormatError.corrupt("object range at \(range.leaf) changed") }
+    let plans = columnPlans[range.tableIndex]
+    let positions = plans.indices.filter { selected?.contains($0) ?? true }
+    let cursors = try self.cursors(leaf, positions.map { plans[$0] })
+    let budget = makeBudget()
+    // Batches of at most 256 rows keep memory bounded even for a hostile leaf of 2^24 objects.
+    for start in stride(from: 0, to: leaf.count, by: Group.rowBatch) {
+      let rows = start..<min(start + Group.rowBatch, leaf.count)
+      var batch = ObjectBatch(keys: [], columns: [ColumnValues?](repeating: nil, count: plans.count))
+      batch.keys.reserveCapacity(rows.count)
+      for row in rows { batch.keys.append(leaf.key(row)) }
+      for (c, p) in positions.enumerated() {
+        batch.columns[p] = try columnValues(cursors[c], plans[p], rows: rows, budget: budget)
+      }
+      try body(batch)
+    }
+  }
+
+  /// The values of `rows` of one column leaf, typed for plain scalar columns.
+  func columnValues(
+    _ cursor: Cursor, _ plan: ColumnDecodePlan, rows: Range<Int>, budget: DecodeBudget
+  ) throws(FormatError) -> ColumnValues {
+    guard case .scalar(let leaf) = cursor else {
+      var values: [RealmValue] = []
+      try appendColumn(cursor, plan, rows: rows, budget: budget, into: &values)
+      return .values(values)
+    }
+    switch leaf {
+    case .int(let l):
+      var column = ScalarColumn<Int64>()
+      column.values.reserveCapacity(rows.count)
+      for row in rows {
+        if let v = l.value(row) { column.append(v) } else { column.appendNull(0) }
+      }
+      return .int(column)
+    case .bool(let n):
+      var column = ScalarColumn<Bool>()
+      column.values.reserveCapacity(rows.count)
+      for row in rows {
+        switch n.uncheckedGet(row) {
+        case 0: column.append(false)
+        case 1: column.append(true)
+        case 3: column.appendNull(false)  // §6.2
+        case let v: throw FormatError.corrupt("bool value \(v) at index \(row) of \(n.ref)", at: n.ref.rawValue)
+        }
+      }
+      return .bool(column)
+    case .string(let l, let nullable):
+      var column = StringColumn()
+      column.ends.reserveCapacity(rows.count)
+      for row in rows {
+        if let b = try l.bytes(row) {
+          column.append(unvalidated: b)
+        } else if nullable {
+          column.appendNull()
+        } else {
+          column.ends.append(column.bytes.count)
+          if column.hasNulls { column.nulls.append(false) }
+        }
+      }
+      return .string(column)
+    case .floating(let l):
+      if l.isDouble {
+        var column = ScalarColumn<Double>()
+        column.values.reserveCapacity(rows.count)
+        for row in rows {
+          let bits = l.node.reader.uncheckedUInt64(at: l.node.payload &+ row &* 8)
+          if l.isNullable && bits == FloatingLeaf.nullDoubleBits { column.appendNull(0) } else { column.append(Double(bitPattern: bits)) }
+        }
+        return .double(column)
+      }
+      var column = ScalarColumn<Float>()
+      column.values.reserveCapacity(rows.count)
+      for row in rows {
+        let bits = l.node.reader.uncheckedUInt32(at: l.node.payload &+ row &* 4)
+        if l.isNullable && bits == FloatingLeaf.nullFloatBits { column.appendNull(0) } else { column.append(Float(bitPattern: bits)) }
+      }
+      return .float(column)
+    case .timestamp(let l):
+      var column = ScalarColumn<Timestamp>()
+      column.values.reserveCapacity(rows.count)
+      for row in rows {
+        if let t = l.value(row) { column.append(t) } else { column.appendNull(Timestamp(seconds: 0, nanoseconds: 0)) }
+      }
+      return .date(column)
+    default:
+      var values: [RealmValue] = []
+      try appendColumn(cursor, plan, rows: rows, budget: budget, into: &values)
+      return .values(values)
+    }
+  }
+}
+
+/// Consecutive objects of one table, column by column.
+public struct ObjectBatch: Sendable, Equatable {
+  /// The objects' keys, ascending.
+  public var keys: [Int64]
+  /// By public column (spec order): the values, or nil for a column not decoded.
+  public var columns: [ColumnValues?]
+
+  /// Creates a batch.
+  public init(keys: [Int64], columns: [ColumnValues?]) {
+    self.keys = keys
+    self.columns = columns
+  }
+
+  /// Number of objects.
+  public var count: Int { keys.count }
+
+  /// The values of object `i` (columns not decoded read as null).
+  public func values(at i: Int) -> [RealmValue] {
+    columns.map { $0?.value(at: i) ?? .null }
+  }
+}
