@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 BIN := .build/debug/realmctl
 RELEASE_BIN := .build/release/realmctl
 
-.PHONY: build test demo bench install clean
+.PHONY: build test demo bench fuzz install clean
 
 build:
 	$(SWIFT) build
@@ -12,6 +12,11 @@ build:
 # The whole suite, then a summary of the skipped tests and why (exit status: swift test's).
 test:
 	@SWIFT="$(SWIFT)" bash scripts/test.sh
+
+# Coverage-guided fuzzing (libFuzzer + AddressSanitizer), FUZZ_SECONDS per target (default 180);
+# FUZZ_TARGETS="reader jsonl" picks some. See docs/testing.md.
+fuzz:
+	@SWIFT="$(SWIFT)" bash scripts/fuzz.sh
 
 demo: build
 	@sh Examples/demo.sh $(BIN)
