@@ -4,7 +4,12 @@ PREFIX ?= /usr/local
 BIN := .build/debug/realmctl
 RELEASE_BIN := .build/release/realmctl
 
-.PHONY: build test demo bench fuzz install clean
+MANDIR ?= $(PREFIX)/share/man/man1
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+
+.PHONY: build test demo bench fuzz man install clean
 
 build:
 	$(SWIFT) build
@@ -25,10 +30,22 @@ bench:
 	$(SWIFT) build -c release
 	python3 scripts/bench.py $(RELEASE_BIN) docs/benchmarks.md
 
+# The man page, generated from the command declarations (view it with: man ./realmctl.1).
+man: build
+	$(BIN) generate-manual > realmctl.1
+
+# The binary, the man page and the bash, zsh and fish completions, under $(DESTDIR)$(PREFIX).
 install:
 	$(SWIFT) build -c release
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR) $(DESTDIR)$(BASHCOMPDIR) \
+		$(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	install -m 755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/realmctl
+	$(RELEASE_BIN) generate-manual > $(DESTDIR)$(MANDIR)/realmctl.1
+	$(RELEASE_BIN) completion bash > $(DESTDIR)$(BASHCOMPDIR)/realmctl
+	$(RELEASE_BIN) completion zsh > $(DESTDIR)$(ZSHCOMPDIR)/_realmctl
+	$(RELEASE_BIN) completion fish > $(DESTDIR)$(FISHCOMPDIR)/realmctl.fish
+	chmod 644 $(DESTDIR)$(MANDIR)/realmctl.1 $(DESTDIR)$(BASHCOMPDIR)/realmctl \
+		$(DESTDIR)$(ZSHCOMPDIR)/_realmctl $(DESTDIR)$(FISHCOMPDIR)/realmctl.fish
 
 clean:
-	rm -rf .build
+	rm -rf .build realmctl.1

@@ -27,7 +27,7 @@ let package = Package(
       name: "RealmMigration", dependencies: ["RealmStorage", "RealmJSON"], swiftSettings: strict),
     // The command layer: argument parsing, help, commands, exit codes. Testable in-process.
     .target(
-      name: "RealmCLI", dependencies: ["RealmMigration", "RealmStorage", "RealmJSON"],
+      name: "RealmCLI", dependencies: ["RealmMigration", "RealmStorage", "RealmJSON", "LineEditor"],
       swiftSettings: strict),
     .executableTarget(name: "realmctl", dependencies: ["RealmCLI"], swiftSettings: strict),
     // What each fuzz target does with one input: run by FuzzTesting/ under libFuzzer and by
@@ -35,6 +35,8 @@ let package = Package(
     .target(
       name: "RealmFuzzing", dependencies: ["RealmCLI", "RealmMigration", "RealmStorage", "RealmJSON"],
       swiftSettings: strict),
+    // A small line editor for the interactive shell (keys, history, redraw); no dependencies.
+    .target(name: "LineEditor", swiftSettings: strict),
     // Shared test helpers: fixture paths, seeded random numbers, byte mutators.
     .target(
       name: "RealmTestSupport", dependencies: ["RealmStorage", "RealmJSON"], path: "Sources/RealmTestSupport",
@@ -53,6 +55,8 @@ let package = Package(
     .testTarget(
       name: "RealmFuzzingTests", dependencies: ["RealmFuzzing", "RealmFormat", "RealmJSON", "RealmTestSupport"],
       swiftSettings: strict),
+    .testTarget(
+      name: "LineEditorTests", dependencies: ["LineEditor", "RealmTestSupport"], swiftSettings: strict),
     .testTarget(
       name: "RealmCLITests", dependencies: ["RealmCLI", "RealmTestSupport"], exclude: ["Snapshots"],
       swiftSettings: strict),

@@ -20,12 +20,12 @@ import Testing
 
     """
   static let dumpUsage = """
-    Usage: realmctl dump <file> [--format <format>] [--class <name>] [--limit <n>] [--offset <n>] [--where <query>]
+    Usage: realmctl dump <file> [--format <format>] [--class <name>] [--limit <n>] [--offset <n>] [--where <query>] [--quiet]
       See 'realmctl dump --help' for more information.
 
     """
   static let migrateUsage = """
-    Usage: realmctl migrate --plan <plan> <file> ... [--dry-run] [--backup <path>] [--reset-if-needed] [--json]
+    Usage: realmctl migrate --plan <plan> <file> ... [--dry-run] [--backup <path>] [--reset-if-needed] [--json] [--quiet]
       See 'realmctl migrate --help' for more information.
 
     """

@@ -15,11 +15,13 @@ public struct CommandSpec: Sendable {
   public var subcommands: [CommandSpec]
   /// The version `--version` prints; set on the root only.
   public var version: String?
+  /// Left out of the root help, the completions and the man page (tools for packagers).
+  public var isHidden: Bool
 
   /// Creates a command declaration.
   public init(
     name: String, abstract: String, discussion: String = "", arguments: [ArgumentSpec] = [],
-    subcommands: [CommandSpec] = [], version: String? = nil
+    subcommands: [CommandSpec] = [], version: String? = nil, isHidden: Bool = false
   ) {
     self.name = name
     self.abstract = abstract
@@ -27,7 +29,11 @@ public struct CommandSpec: Sendable {
     self.arguments = arguments
     self.subcommands = subcommands
     self.version = version
+    self.isHidden = isHidden
   }
+
+  /// The subcommands a user sees (not hidden).
+  public var visibleSubcommands: [CommandSpec] { subcommands.filter { !$0.isHidden } }
 
   /// The positional arguments, in order.
   public var positionals: [ArgumentSpec] { arguments.filter(\.isPositional) }
@@ -90,6 +96,8 @@ public struct ArgumentSpec: Sendable, Hashable {
   public var defaultValue: String?
   /// Help text after the label.
   public var help: String
+  /// What shell completion offers for the value.
+  public var completion: ValueCompletion
 
   /// Whether the argument is a positional one.
   public var isPositional: Bool { kind == .positional }
@@ -98,31 +106,56 @@ public struct ArgumentSpec: Sendable, Hashable {
 
   /// A positional argument `<valueName>` (repeating: `<valueName> ...`, one or more).
   public static func positional(
-    _ key: String, valueName: String? = nil, isRequired: Bool = true, isRepeating: Bool = false,
-    help: String
+    _ key: String, valueName: String? = nil, type: ValueType = .string, isRequired: Bool = true,
+    isRepeating: Bool = false, completion: ValueCompletion? = nil, help: String
   ) -> ArgumentSpec {
     ArgumentSpec(
       key: key, kind: .positional, longName: nil, shortName: nil, valueName: valueName ?? key,
-      valueType: .string, isRequired: isRequired, isRepeating: isRepeating, defaultValue: nil,
-      help: help)
+      valueType: type, isRequired: isRequired, isRepeating: isRepeating, defaultValue: nil,
+      help: help, completion: completion ?? .default(for: type))
   }
 
   /// An option `--name <valueName>`.
   public static func option(
     _ name: String, short: Character? = nil, valueName: String, type: ValueType = .string,
     default defaultValue: String? = nil, isRequired: Bool = false, isRepeating: Bool = false,
-    help: String
+    completion: ValueCompletion? = nil, help: String
   ) -> ArgumentSpec {
     ArgumentSpec(
       key: name, kind: .option, longName: name, shortName: short, valueName: valueName,
       valueType: type, isRequired: isRequired, isRepeating: isRepeating,
-      defaultValue: defaultValue, help: help)
+      defaultValue: defaultValue, help: help, completion: completion ?? .default(for: type))
   }
 
   /// A flag `--name`.
   public static func flag(_ name: String, short: Character? = nil, help: String) -> ArgumentSpec {
     ArgumentSpec(
       key: name, kind: .flag, longName: name, shortName: short, valueName: name,
-      valueType: .string, isRequired: false, isRepeating: false, defaultValue: nil, help: help)
+      valueType: .string, isRequired: false, isRepeating: false, defaultValue: nil, help: help,
+      completion: .text)
+  }
+}
+
+/// What shell completion offers for an argument's value (`realmctl completion`).
+public enum ValueCompletion: Sendable, Hashable {
+  /// Free text such as a query or a class name: nothing to complete.
+  case text
+  /// File names; with extensions (without the dot), only files with one of them (and
+  /// directories, to walk into).
+  case files(extensions: [String])
+  /// One of these words.
+  case values([String])
+
+  /// A Realm file.
+  public static let realmFile = ValueCompletion.files(extensions: ["realm"])
+
+  /// The completion of a value of `type` when the declaration does not say: its choices, no
+  /// completion for numbers, any file for strings (most string values are paths).
+  public static func `default`(for type: ArgumentSpec.ValueType) -> ValueCompletion {
+    switch type {
+    case .choice(let values): .values(values)
+    case .integer: .text
+    case .string: .files(extensions: [])
+    }
   }
 }

@@ -6,6 +6,8 @@ public struct CompactCommand: Command {
   public struct Options: Sendable, Equatable {
     /// The Realm file.
     public var file: String
+    /// No progress on standard error.
+    public var quiet = false
   }
 
   /// Creates the command.
@@ -25,20 +27,28 @@ public struct CompactCommand: Command {
           realmctl compact app.realm
         """,
       arguments: [
-        .positional("file", help: "The Realm file to compact.")
+        .positional("file", completion: .realmFile, help: "The Realm file to compact."),
+        .quietFlag,
       ])
   }
 
   /// Reads the options from checked arguments.
   public func options(_ invocation: ParsedInvocation) -> Options {
-    Options(file: invocation.string("file") ?? "")
+    Options(file: invocation.string("file") ?? "", quiet: invocation.flag("quiet"))
   }
 
   /// Runs the command.
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
     let options = options(invocation)
     try InputFiles.requireReadableFile(options.file)
-    let (before, after) = try RealmCompaction.compact(path: options.file)
+    let progress = ProgressCounter(unit: .bytes)
+    let display = ProgressDisplay.start(
+      "Compacting \(options.file)", counter: progress, context: context, quiet: options.quiet)
+    let (before, after): (Int, Int)
+    do {
+      defer { display?.finish() }
+      (before, after) = try RealmCompaction.compact(path: options.file, progress: progress)
+    }
     try context.standardOutput.writeLine("Compacted \(options.file): \(before) -> \(after) bytes")
     return .success
   }

@@ -13,6 +13,8 @@ public struct CreateCommand: Command {
     public var data: String?
     /// The schema version to record (default 0).
     public var schemaVersion: Int?
+    /// No progress on standard error.
+    public var quiet = false
   }
 
   /// Creates the command.
@@ -34,16 +36,17 @@ public struct CreateCommand: Command {
           realmctl create empty.realm --schema schema.json --schema-version 3
         """,
       arguments: [
-        .positional("out", help: "The Realm file to create."),
+        .positional("out", completion: .realmFile, help: "The Realm file to create."),
         .option(
-          "schema", valueName: "schema", isRequired: true,
+          "schema", valueName: "schema", isRequired: true, completion: .files(extensions: ["json"]),
           help: "The schema JSON file (as printed by 'schema --format json')."),
         .option(
-          "data", valueName: "data",
+          "data", valueName: "data", completion: .files(extensions: ["jsonl", "json"]),
           help: "Objects to insert, as canonical JSON Lines (as printed by 'dump --format jsonl')."),
         .option(
           "schema-version", valueName: "n", type: .integer(minimum: 0),
           help: "The schema version of the new file (default: the schema JSON's 'schemaVersion')."),
+        .quietFlag,
       ])
   }
 
@@ -51,7 +54,8 @@ public struct CreateCommand: Command {
   public func options(_ invocation: ParsedInvocation) -> Options {
     Options(
       output: invocation.string("out") ?? "", schema: invocation.string("schema") ?? "",
-      data: invocation.string("data"), schemaVersion: invocation.integer("schema-version"))
+      data: invocation.string("data"), schemaVersion: invocation.integer("schema-version"),
+      quiet: invocation.flag("quiet"))
   }
 
   /// Runs the command.
@@ -68,8 +72,13 @@ public struct CreateCommand: Command {
     }
     if let version = options.schemaVersion { schema.schemaVersion = Int64(version) }
     let summary: RealmFileCreator.Summary
+    let progress = ProgressCounter(unit: .bytes)
+    let display = ProgressDisplay.start(
+      "Creating \(options.output)", counter: progress, context: context, quiet: options.quiet)
     do {
-      summary = try RealmFileCreator.create(output: options.output, schema: schema, dataPath: options.data)
+      defer { display?.finish() }
+      summary = try RealmFileCreator.create(
+        output: options.output, schema: schema, dataPath: options.data, progress: progress)
     } catch let e as StorageError where e.code == .alreadyExists {
       throw RealmCtlError(.cannotCreateOutput, path: options.output, e.detail)
     }

@@ -1,3 +1,4 @@
+import RealmFormat
 import RealmJSON
 import RealmStorage
 
@@ -30,6 +31,8 @@ public struct DumpCommand: Command {
     public var offset: Int
     /// A Realm Query Language filter, when given.
     public var query: String?
+    /// No progress on standard error.
+    public var quiet = false
   }
 
   /// Creates the command.
@@ -66,11 +69,11 @@ public struct DumpCommand: Command {
             --where "name BEGINSWITH[c] 'a' AND dogs.@count > 0"
         """,
       arguments: [
-        .positional("file", help: "The Realm file to read."),
+        .positional("file", completion: .realmFile, help: "The Realm file to read."),
         .option(
           "format", valueName: "format", type: .choice(Format.allCases.map(\.rawValue)),
           help: "The output format (default: table on a terminal, jsonl otherwise)."),
-        .option("class", valueName: "name", help: "Print only objects of the class <name>."),
+        .option("class", valueName: "name", completion: .text, help: "Print only objects of the class <name>."),
         .option(
           "limit", valueName: "n", type: .integer(minimum: 0),
           help: "Print at most <n> objects of each class."),
@@ -78,8 +81,9 @@ public struct DumpCommand: Command {
           "offset", valueName: "n", type: .integer(minimum: 0), default: "0",
           help: "Skip the first <n> objects of each class."),
         .option(
-          "where", valueName: "query",
+          "where", valueName: "query", completion: .text,
           help: "Print only objects of --class matching this Realm Query Language filter."),
+        .quietFlag,
       ])
   }
 
@@ -90,7 +94,8 @@ public struct DumpCommand: Command {
       file: invocation.string("file") ?? "",
       format: invocation.string("format").flatMap(Format.init(rawValue:)) ?? defaultFormat,
       className: invocation.string("class"), limit: invocation.integer("limit"),
-      offset: invocation.integer("offset") ?? 0, query: invocation.string("where"))
+      offset: invocation.integer("offset") ?? 0, query: invocation.string("where"),
+      quiet: invocation.flag("quiet"))
   }
 
   /// The writer format of RealmJSON for a `--format` value.
@@ -116,10 +121,16 @@ public struct DumpCommand: Command {
         .missingArgument, "--where filters one class: add '--class <name>'", command: spec.name)
     }
     let file = try RealmInput.open(options.file)
-    let dump = try ObjectDump(file: file, options: options)
+    var dump = try ObjectDump(file: file, options: options)
     let output = context.standardOutput
     let sink: OutputSink = { bytes in try output.write(bytes: bytes) }
     var writer = Self.dumpFormat(options.format).makeWriter(sink: sink, terminalWidth: context.terminal.width)
+    let progress = ProgressCounter()
+    dump.progress = progress
+    let display = ProgressDisplay.start(
+      "Dumping \(options.file)", counter: progress, context: context, quiet: options.quiet,
+      resultsShareTheTerminal: true)
+    defer { display?.finish() }
     try dump.run(&writer)
     return .success
   }

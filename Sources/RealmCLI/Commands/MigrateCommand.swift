@@ -17,6 +17,8 @@ public struct MigrateCommand: Command {
     public var resetIfNeeded: Bool
     /// Print the report as JSON.
     public var json: Bool
+    /// No progress on standard error.
+    public var quiet = false
   }
 
   /// Creates the command.
@@ -56,10 +58,10 @@ public struct MigrateCommand: Command {
         """,
       arguments: [
         .option(
-          "plan", valueName: "plan", isRequired: true,
+          "plan", valueName: "plan", isRequired: true, completion: .files(extensions: ["json"]),
           help: "The migration plan (a JSON file)."),
         .positional(
-          "files", valueName: "file", isRepeating: true, help: "The Realm files to migrate."),
+          "files", valueName: "file", isRepeating: true, completion: .realmFile, help: "The Realm files to migrate."),
         .flag("dry-run", help: "Check and report everything, but write nothing."),
         .option(
           "backup", valueName: "path",
@@ -72,6 +74,7 @@ public struct MigrateCommand: Command {
             deleteRealmIfMigrationNeeded in the SDKs).
             """),
         .flag("json", help: "Print the report as JSON (for CI)."),
+        .quietFlag,
       ])
   }
 
@@ -80,7 +83,8 @@ public struct MigrateCommand: Command {
     Options(
       plan: invocation.string("plan") ?? "", files: invocation.strings("files"),
       dryRun: invocation.flag("dry-run"), backup: invocation.string("backup"),
-      resetIfNeeded: invocation.flag("reset-if-needed"), json: invocation.flag("json"))
+      resetIfNeeded: invocation.flag("reset-if-needed"), json: invocation.flag("json"),
+      quiet: invocation.flag("quiet"))
   }
 
   /// Runs the command.
@@ -106,7 +110,16 @@ public struct MigrateCommand: Command {
     for file in options.files {
       do {
         try InputFiles.requireReadableFile(file)
-        let result = try Migrator.migrate(path: file, plan: plan, options: migrationOptions)
+        let progress = ProgressCounter()
+        var fileOptions = migrationOptions
+        fileOptions.progress = progress
+        let display = ProgressDisplay.start(
+          "Migrating \(file)", counter: progress, context: context, quiet: options.quiet)
+        let result: MigrationResult
+        do {
+          defer { display?.finish() }
+          result = try Migrator.migrate(path: file, plan: plan, options: fileOptions)
+        }
         if options.json {
           MigrationReport.json(result, into: &json)
         } else {

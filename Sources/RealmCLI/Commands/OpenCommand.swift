@@ -38,7 +38,7 @@ public struct OpenCommand: Command {
           realmctl open app.realm --json | jq .classes
         """,
       arguments: [
-        .positional("file", help: "The Realm file to open."),
+        .positional("file", completion: .realmFile, help: "The Realm file to open."),
         .flag("json", help: "Print the summary as one JSON object."),
         .flag("check", help: "Verify every node of the file and report structural problems."),
       ])

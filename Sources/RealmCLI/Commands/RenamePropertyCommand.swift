@@ -35,10 +35,10 @@ public struct RenamePropertyCommand: Command {
           realmctl rename-property app.realm Person age yearsSinceBirth
         """,
       arguments: [
-        .positional("file", help: "The Realm file to change."),
-        .positional("class", help: "The class that has the property."),
-        .positional("old", help: "The current name of the property."),
-        .positional("new", help: "The new name of the property."),
+        .positional("file", completion: .realmFile, help: "The Realm file to change."),
+        .positional("class", completion: .text, help: "The class that has the property."),
+        .positional("old", completion: .text, help: "The current name of the property."),
+        .positional("new", completion: .text, help: "The new name of the property."),
         .option(
           "schema-version", valueName: "n", type: .integer(minimum: 0),
           help: "The schema version to set (default: the file's version plus one)."),

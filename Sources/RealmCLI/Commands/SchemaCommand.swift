@@ -49,11 +49,11 @@ public struct SchemaCommand: Command {
           realmctl schema app.realm --format json > schema.json
         """,
       arguments: [
-        .positional("file", help: "The Realm file to read."),
+        .positional("file", completion: .realmFile, help: "The Realm file to read."),
         .option(
           "format", valueName: "format", type: .choice(Format.allCases.map(\.rawValue)),
           default: Format.text.rawValue, help: "The output format."),
-        .option("class", valueName: "name", help: "Print only the class named <name>."),
+        .option("class", valueName: "name", completion: .text, help: "Print only the class named <name>."),
       ])
   }
 

@@ -121,7 +121,7 @@ public struct HelpRenderer: Sendable {
     ]
     if command == nil && !root.subcommands.isEmpty {
       // The built-in help command is not listed (SAP hides it too).
-      let commands = root.subcommands.map { ($0.name, $0.abstract) }
+      let commands = root.visibleSubcommands.map { ($0.name, $0.abstract) }
       sections.append(section("SUBCOMMANDS", commands))
     }
     return sections.filter { !$0.isEmpty }

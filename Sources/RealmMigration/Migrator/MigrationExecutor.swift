@@ -20,6 +20,8 @@ public final class MigrationExecutor {
   /// Objects of embedded classes that become top-level, gathered from their parents.
   var reports: [String: ClassReport] = [:]
   var execRunner: ExecRunner?
+  /// Counts the source objects streamed (both passes); its total is set by ``run(into:)``.
+  public var progress: ProgressCounter?
 
   /// Prepares a run.
   public init(program: MigrationProgram, source: any MigrationSource) {
@@ -37,10 +39,10 @@ public final class MigrationExecutor {
 
   /// Runs the migration into `sink` and returns the per-class report.
   public func run(into sink: any MigrationSink) throws -> [ClassReport] {
+    if let progress { progress.setTotal(try objectsToStream()) }
     // Pass 1: which objects are deleted, and the objects of classes that become embedded.
     for c in program.classes where c.sourceClass != nil {
-      let hasDelete = c.stages.contains { if case .delete = $0 { return true } else { return false } }
-      guard hasDelete || c.becomesEmbedded else { continue }
+      guard needsFirstPass(c) else { continue }
       var deleted = Set<Int64>()
       var pool: [Int64: [RealmValue]] = [:]
       if !c.becomesEmbedded, let src = c.sourceClass, let lastDelete = c.stages.lastIndex(where: { if case .delete = $0 { return true } else { return false } }) {
@@ -98,6 +100,26 @@ public final class MigrationExecutor {
     return program.classes.compactMap { reports[$0.finalSchema.name] }
   }
 
+  /// Whether pass 1 streams the class (to find deleted keys or gather embedded objects).
+  func needsFirstPass(_ c: ClassProgram) -> Bool {
+    c.becomesEmbedded || c.stages.contains { if case .delete = $0 { return true } else { return false } }
+  }
+
+  /// The source objects both passes will stream: the progress total.
+  func objectsToStream() throws -> Int {
+    var total = 0
+    for c in program.classes {
+      guard let src = c.sourceClass else { continue }
+      // Saturating: a damaged file may claim absurd counts (the walk itself is bounded).
+      let count = max(0, try source.objectCount(ofClass: src))
+      let passes = (needsFirstPass(c) ? 1 : 0) + (c.finalSchema.isEmbedded ? 0 : 1)
+      let (product, overflow) = count.multipliedReportingOverflow(by: passes)
+      let (sum, overflowSum) = total.addingReportingOverflow(product)
+      total = overflow || overflowSum ? .max : sum
+    }
+    return total
+  }
+
   // MARK: - Streaming one class through its stages
 
   /// Streams the class's surviving objects after all stages; `deleted` sees removed keys.
@@ -127,7 +149,10 @@ public final class MigrationExecutor {
       case .exec(let stage) = stages[execIndex]
     else {
       let all = Array(stages)
+      var ticker = ProgressTicker(progress)
+      defer { ticker.flush() }
       try source.forEachObject(ofClass: src) { key, values in
+        ticker.tick()
         counting()
         var v = values
         guard try apply(all, to: &v, key: key) else {

@@ -22,6 +22,8 @@ public struct MigrationOptions: Sendable {
   /// Commit column additions and removals in place when the program allows it (see
   /// `Migrator+Columns.swift`); false forces the rewrite (tests compare both paths).
   public var inPlaceColumnChanges = true
+  /// Counts the objects streamed through a rewrite (the command line draws it).
+  public var progress: ProgressCounter?
   /// Creates the defaults.
   public init() {}
 }
@@ -140,14 +142,18 @@ public enum Migrator {
     let source = GroupSource(group: group)
     if options.dryRun {
       let builder: RealmFileBuilder<CountingNodeSink> = try RealmFileBuilder(schema: program.finalSchema, sink: CountingNodeSink())
-      let reports = try MigrationExecutor(program: program, source: source).run(into: BuilderSink<CountingNodeSink>(builder))
+      let executor = MigrationExecutor(program: program, source: source)
+      executor.progress = options.progress
+      let reports = try executor.run(into: BuilderSink<CountingNodeSink>(builder))
       _ = try builder.finish()
       return result(.rewritten, reports)
     }
     try backup(path, to: options.backupPath)
     var reports: [ClassReport] = []
     try rewrite(path: path, schema: program.finalSchema, lock: lock, options: options) { builder in
-      try MigrationExecutor(program: program, source: source).run(into: BuilderSink<FileNodeSink>(builder))
+      let executor = MigrationExecutor(program: program, source: source)
+      executor.progress = options.progress
+      return try executor.run(into: BuilderSink<FileNodeSink>(builder))
     } reportsOut: { reports = $0 }
     return result(.rewritten, reports)
   }

@@ -10,6 +10,8 @@ public struct FileNodeSink: SequentialNodeSink {
   var flushed = 24
   var error: StorageError?
   let bufferSize: Int
+  /// Counts the bytes written, a buffer at a time.
+  public var progress: ProgressCounter?
 
   /// Starts a file: reserves the header.
   public init(output: AtomicFileReplacement.Output, bufferSize: Int = 1 << 20) throws(StorageError) {
@@ -40,6 +42,7 @@ public struct FileNodeSink: SequentialNodeSink {
       }
     }
     flushed += buffer.count
+    progress?.add(buffer.count)
     buffer.removeAll(keepingCapacity: true)
   }
 

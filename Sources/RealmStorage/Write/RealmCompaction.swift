@@ -2,13 +2,17 @@
 /// `writeCopy`), atomically and under the realm's lock.
 public enum RealmCompaction {
   /// Compacts the realm at `path`; returns the file sizes before and after.
-  public static func compact(path: String) throws -> (before: Int, after: Int) {
+  ///
+  /// - Parameter progress: counts the bytes written; its total is the size of the file.
+  public static func compact(path: String, progress: ProgressCounter? = nil) throws -> (before: Int, after: Int) {
     let lock = try FileLock(exclusiveForRealmAt: path)
     defer { lock.release() }
     let file = try RealmFile.open(path: path)
+    progress?.setTotal(max(0, file.fileSize - file.group.freeBytes))
     var after = 0
     try AtomicFileReplacement.replace(path: path, lock: lock) { output in
       var sink = try FileNodeSink(output: output)
+      sink.progress = progress
       let finished: GroupWriter.FinishedFile
       do {
         finished = try RealmFileCompactor.compact(

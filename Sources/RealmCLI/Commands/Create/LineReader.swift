@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import RealmFormat
 
 /// Reads a file line by line in chunks, so large JSON Lines inputs stream in constant memory.
 final class LineReader {
@@ -13,6 +14,15 @@ final class LineReader {
   var atEnd = false
   /// 1-based number of the last line returned.
   private(set) var lineNumber = 0
+  /// Counts the bytes read from the file, a chunk at a time.
+  var progress: ProgressCounter?
+
+  /// The size of the file in bytes (for a progress total), nil when unknown.
+  var fileSize: Int? {
+    var info = stat()
+    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    return Int(info.st_size)
+  }
 
   init(path: String) throws(RealmCtlError) {
     fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -53,7 +63,10 @@ final class LineReader {
         if errno == EINTR { continue }
         throw RealmCtlError(.unreadable, path: path, "Cannot read '\(path)': \(String(cString: strerror(errno)))")
       }
-      if n == 0 { atEnd = true } else { buffer.append(contentsOf: chunk[0..<n]) }
+      if n == 0 { atEnd = true } else {
+        buffer.append(contentsOf: chunk[0..<n])
+        progress?.add(n)
+      }
     }
   }
 }

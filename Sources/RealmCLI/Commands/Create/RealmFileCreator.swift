@@ -12,13 +12,17 @@ enum RealmFileCreator {
   }
 
   /// Writes `output` (which must not exist) atomically.
-  static func create(output: String, schema: Schema, dataPath: String?) throws -> Summary {
+  ///
+  /// - Parameter progress: counts the bytes of the data file read; its total is the file's size.
+  static func create(output: String, schema: Schema, dataPath: String?, progress: ProgressCounter? = nil) throws -> Summary {
     var summary = Summary()
     try AtomicFileCreation.create(path: output) { out in
       let builder = try RealmFileBuilder(schema: schema, sink: try FileNodeSink(output: out))
       if let dataPath {
         let decoder = CanonicalDecoder(schema: schema)
         let lines = try LineReader(path: dataPath)
+        if let progress, let size = lines.fileSize { progress.setTotal(size) }
+        lines.progress = progress
         while let line = try lines.next() {
           if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
           let object: DecodedObject

@@ -23,6 +23,9 @@ struct ObjectDump {
   var limit: Int?
   /// The `--where` filter, compiled for the one class.
   var filter: CompiledPredicate?
+  /// Counts the objects read (its total is set by ``run(_:)``); cancelling it stops the dump
+  /// with ``ProgressCancelled``.
+  var progress: ProgressCounter?
 
   /// Prepares the dump of `file` for the options of one run.
   ///
@@ -47,7 +50,7 @@ struct ObjectDump {
     limit = options.limit
     if let query = options.query, let (cls, _) = classes.first {
       do {
-        filter = try ExpressionCompiler(schema: schema, objectSchema: cls).compilePredicate(query)
+        filter = try ObjectDump.compileFilter(query, for: cls, in: schema)
       } catch {
         throw UsageError(
           .invalidValue, "The value '\(query)' is invalid for '--where <query>': \(error.description)",
@@ -57,8 +60,18 @@ struct ObjectDump {
     }
   }
 
+  /// Compiles a `--where` query for the objects of `cls`: the one place where `dump` and the
+  /// shell turn Realm Query Language into a filter.
+  static func compileFilter(_ query: String, for cls: ObjectSchema, in schema: Schema) throws(ExpressionError)
+    -> CompiledPredicate
+  {
+    try ExpressionCompiler(schema: schema, objectSchema: cls).compilePredicate(query)
+  }
+
   /// Writes every selected object with `writer`.
   func run(_ writer: inout some DumpWriter) throws {
+    // Saturating: a damaged file may claim absurd counts (the walk itself is bounded).
+    progress?.setTotal(classes.reduce(0) { $0.addingReportingOverflow($1.1.objectCount).overflow ? .max : $0 + $1.1.objectCount })
     try writer.begin(schema: schema)
     for (cls, table) in classes {
       try writer.beginClass(cls)
@@ -79,10 +92,14 @@ struct ObjectDump {
     var printed = 0
     var toSkip = offset
     var context = EvaluationContext(resolver: GroupObjectResolver(file: file))
+    var ticker = ProgressTicker(progress)
+    defer { ticker.flush() }
+    if filter == nil { progress?.add(min(offset, table.objectCount)) }
     do {
       try RealmInput.readingObjects(file) {
         // Without a filter the reader skips leading objects without decoding them.
         try group.forEachObject(in: table, skip: filter == nil ? offset : 0) { key, values in
+          try ticker.tickCheckingCancellation()
           if let filter {
             context.old = values
             defer { context.old = [] }

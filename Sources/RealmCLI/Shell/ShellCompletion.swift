@@ -1,0 +1,40 @@
+import LineEditor
+import RealmFormat
+
+extension ShellSession {
+  /// What Tab completes at `cursor` in `line`: dot commands and class names first, class
+  /// names after `.schema` and `.count`, modes after `.mode`, `WHERE` after a class, and the
+  /// class's property names in a query.
+  func completion(line: String, cursor: Int) -> LineEditor.Completion {
+    let characters = Array(line)
+    let upToCursor = String(characters[..<min(cursor, characters.count)])
+    var start = upToCursor.count
+    while start > 0, !Self.separators.contains(characters[start - 1]) { start -= 1 }
+    let before = upToCursor.prefix(start).split(whereSeparator: \.isWhitespace).map(String.init)
+    let candidates: [String]
+    switch before.first {
+    case nil:
+      candidates = Self.commands.map(\.name) + [".exit", ".tables"] + classNames
+    case ".schema" where before.count == 1, ".count" where before.count == 1:
+      candidates = classNames
+    case ".mode" where before.count == 1:
+      candidates = DumpCommand.Format.allCases.map(\.rawValue)
+    case let first? where first.hasPrefix("."):
+      let className = first == ".count" && before.count >= 2 ? before[1] : nil
+      candidates = className.map { queryWords(className: $0, after: before.dropFirst(2)) } ?? []
+    case let className?:
+      candidates = queryWords(className: className, after: before.dropFirst())
+    }
+    return LineEditor.Completion(start: start, candidates: candidates.sorted())
+  }
+
+  /// `WHERE` right after the class, then its property names and Realm Query Language words.
+  private func queryWords(className: String, after words: ArraySlice<String>) -> [String] {
+    guard let cls = schema.objectSchema(named: className) else { return [] }
+    if words.isEmpty { return ["WHERE"] }
+    return cls.properties.map(\.name) + ["AND", "OR", "NOT", "BEGINSWITH", "CONTAINS", "ENDSWITH", "LIKE", "IN"]
+  }
+
+  /// Characters that end a word for completion.
+  static let separators: Set<Character> = [" ", "\t", "(", ")", ",", "=", "<", ">", "!"]
+}
