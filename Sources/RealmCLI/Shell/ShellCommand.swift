@@ -61,7 +61,8 @@ public struct ShellCommand: Command {
   /// Runs the command.
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
     let path = invocation.string("file") ?? ""
-    let file = try RealmInput.open(path)
+    // A session reads the file for every line: each pass has its own read budget.
+    let file = try RealmInput.open(path, limits: .default)
     let interactive = TerminalLineReader.isInteractive(0, environment: context.environment)
     let mode: DumpCommand.Format = context.terminal.isStandardOutputTerminal ? .table : .jsonl
     let session = try ShellSession(
