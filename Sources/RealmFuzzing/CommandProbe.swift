@@ -40,7 +40,8 @@ struct CommandProbe {
     let command = label
     var found: [String] = []
     if !allowed.contains(status) {
-      found.append("\(command): exit status \(status) (allowed: \(allowed.sorted())): \(errors.prefix(500))")
+      let said = errors.isEmpty ? String(outputText.suffix(500)) : String(errors.prefix(500))
+      found.append("\(command): exit status \(status) (allowed: \(allowed.sorted())): \(said)")
     }
     if status != 0 && status != 1 && !(errors.hasPrefix("Error: ") || errors.hasPrefix("error: ")) {
       found.append("\(command): exit status \(status) without an error message: \(errors.prefix(200))")
