@@ -1,142 +1,214 @@
 #!/usr/bin/env python3
 """`make bench`: times realmctl (release build) on real workloads and writes docs/benchmarks.md.
 
-Every figure is the median of several whole-process runs; peak memory is the maximum resident
-set size reported by /usr/bin/time. Inputs: the largest fixture (a real file written by Realm
-Core) and a 1,000,000-object Person file built with `realmctl create`.
+Every workload runs as a whole process RUNS times after one warm-up run; the table gives the
+minimum and the median wall time, the median CPU time (user + system, all threads) and the
+largest peak resident set size of the counted runs (the kernel's own accounting, wait4).
+
+The main input is issue 9's file: 1,000,000 objects of
+`Row {id int (primary key), name string, score double, created date, flag bool}`, built with
+`realmctl create` from JSON Lines that scripts/bench_rows.py writes.
+
+Rows are independent functions in ROWS: a new row is a function taking the context and
+returning table rows (see `Context.run`). Environment: BENCH_RUNS (default 5), BENCH_OBJECTS
+(default 1,000,000), BENCH_ONLY (comma-separated row names: run only those).
 """
 import json, os, platform, shutil, statistics, subprocess, sys, tempfile, time
 
-BIN = sys.argv[1] if len(sys.argv) > 1 else ".build/release/realmctl"
+BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/release/realmctl")
 OUT = sys.argv[2] if len(sys.argv) > 2 else "docs/benchmarks.md"
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
 N = int(os.environ.get("BENCH_OBJECTS", "1000000"))
-NOTES = """
-## Reading the figures
-- `dump` streams: its memory does not grow with the file (about 30 MiB for the 9 MB strings
-  fixture, 43 MiB for the 25 MB million-object file, most of it the mapped file's resident pages).
-- Adding and removing a property is committed in place: a new column leaf per cluster and the
-  cluster nodes above it are written, every other column stays where it is, so the cost is of the
-  order of copying the file once or less, and does not depend on how much data the other columns
-  hold. Renames write only names and the version.
-- Transforms, deletes, `exec` and other structural changes stream every object of the class
-  through the migration into a new file (1 to 2 s per million objects here).
-- Not measured here: Realm Core's own JSON export and an SDK app doing the same migrations.
-  Realm Core cannot be built on this machine (its sources are not fully available offline), so
-  the comparison the issues ask for is left to a machine that has it.
-"""
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MIB = 1 << 20
 
 
-def timed(cmd, setup=None, stdout=subprocess.DEVNULL):
-    """Runs cmd RUNS times (after one warm-up); returns (median seconds, max peak KiB, last rc)."""
-    walls, peaks, rc = [], [], 0
-    for i in range(RUNS + 1):
-        if setup:
-            setup()
-        t0 = time.perf_counter()
-        p = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], stdout=stdout, stderr=subprocess.PIPE)
-        wall = time.perf_counter() - t0
-        rc = p.returncode
-        if rc != 0:
-            sys.stderr.write(p.stderr.decode(errors="replace"))
-            raise SystemExit(f"benchmark command failed ({rc}): {' '.join(cmd)}")
-        if i == 0:
-            continue
-        walls.append(wall)
-        peaks.append(int(p.stderr.decode().strip().splitlines()[-1]))
-    return statistics.median(walls), max(peaks), rc
+class Context:
+    """Shared inputs (built once) and the timing helper."""
+
+    def __init__(self, tmp):
+        self.tmp = tmp
+        self.schema = os.path.join(tmp, "rows.schema.json")
+        self.data = os.path.join(tmp, "rows.jsonl")
+        self.rows = os.path.join(tmp, "rows.realm")
+        self.work = os.path.join(tmp, "work.realm")
+        subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "bench_rows.py"), self.schema, self.data, str(N)], check=True)
+        subprocess.run([BIN, "create", self.rows, "--schema", self.schema, "--data", self.data], check=True, stdout=subprocess.DEVNULL)
+        self.size = os.path.getsize(self.rows)
+        self.cp_median = None
+
+    def fresh_copy(self):
+        shutil.copyfile(self.rows, self.work)
+        if os.path.exists(self.work + ".lock"):
+            os.remove(self.work + ".lock")
+
+    def run(self, cmd, setup=None, stdout=subprocess.DEVNULL):
+        """Runs cmd RUNS times after a warm-up; returns a dict of figures."""
+        walls, cpus, peaks = [], [], []
+        for i in range(RUNS + 1):
+            if setup:
+                setup()
+            t0 = time.perf_counter()
+            p = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.PIPE)
+            err = p.stderr.read()
+            _, status, usage = os.wait4(p.pid, 0)
+            wall = time.perf_counter() - t0
+            code = os.waitstatus_to_exitcode(status)
+            if code != 0:
+                sys.stderr.write(err.decode(errors="replace"))
+                raise SystemExit(f"benchmark command failed ({code}): {' '.join(cmd)}")
+            if i == 0:
+                continue
+            walls.append(wall)
+            cpus.append(usage.ru_utime + usage.ru_stime)
+            peaks.append(usage.ru_maxrss * 1024)  # Linux reports KiB
+        return {"min": min(walls), "median": statistics.median(walls), "cpu": statistics.median(cpus), "peak": max(peaks)}
 
 
-def mb(n):
-    return n / 1e6
+def plan_file(ctx, name, plan):
+    path = os.path.join(ctx.tmp, name + ".plan.json")
+    with open(path, "w") as f:
+        json.dump(plan, f)
+    return path
+
+
+ROW_PROPS = {"id": "int", "name": "string", "score": "double", "created": "date", "flag": "bool"}
+
+
+def row_schema(props, version=2):
+    return {"schemaVersion": version, "schema": [{"name": "Row", "primaryKey": "id", "properties": props}]}
+
+
+# Each row: (name, target seconds or None, memory rule, function(ctx) -> figures, input text)
+def bench_cp(ctx):
+    out = os.path.join(ctx.tmp, "cp.realm")
+    f = ctx.run(["cp", ctx.rows, out])
+    ctx.cp_median = f["median"]
+    return f
+
+
+def bench_dump(ctx):
+    return ctx.run([BIN, "dump", ctx.rows, "--format", "jsonl"])
+
+
+def bench_create(ctx):
+    out = os.path.join(ctx.tmp, "created.realm")
+    return ctx.run([BIN, "create", out, "--schema", ctx.schema, "--data", ctx.data],
+                   setup=lambda: os.path.exists(out) and os.remove(out))
+
+
+def migrate(ctx, name, plan):
+    p = plan_file(ctx, name, plan)
+    return ctx.run([BIN, "migrate", "--plan", p, ctx.work], setup=ctx.fresh_copy)
+
+
+def bench_add(ctx):
+    return migrate(ctx, "add", row_schema({**ROW_PROPS, "note": "string?"}))
+
+
+def bench_remove(ctx):
+    return migrate(ctx, "remove", row_schema({k: v for k, v in ROW_PROPS.items() if k != "flag"}))
+
+
+def bench_rename(ctx):
+    props = {("label" if k == "name" else k): v for k, v in ROW_PROPS.items()}
+    plan = row_schema(props)
+    plan["migrations"] = [{"version": 2, "steps": [{"op": "renameProperty", "class": "Row", "from": "name", "to": "label"}]}]
+    return migrate(ctx, "rename", plan)
+
+
+def bench_transform(ctx):
+    plan = row_schema({**ROW_PROPS, "summary": "string"})
+    plan["migrations"] = [{"version": 2, "steps": [
+        {"op": "transform", "class": "Row", "set": {"summary": "old.name + ' #' + string(old.id)"}}]}]
+    return migrate(ctx, "transform", plan)
+
+
+def bench_transform_where(ctx):
+    plan = row_schema(ROW_PROPS)
+    plan["migrations"] = [{"version": 2, "steps": [
+        {"op": "transform", "class": "Row", "where": "flag == true", "set": {"score": "old.score * 2"}}]}]
+    return migrate(ctx, "transform-where", plan)
+
+
+def bench_delete(ctx):
+    plan = row_schema(ROW_PROPS)
+    plan["migrations"] = [{"version": 2, "steps": [{"op": "deleteObjects", "class": "Row", "where": "flag == true"}]}]
+    return migrate(ctx, "delete", plan)
+
+
+ROWS = [
+    # name, function, target seconds (issue 9), whether the file is mapped (memory target + file)
+    ("cp of the file (floor)", bench_cp, None, False),
+    ("dump --format jsonl", bench_dump, 0.45, True),
+    ("migrate: add an optional property", bench_add, 0.020, True),
+    ("migrate: remove a property", bench_remove, 0.020, True),
+    ("migrate: rename a property", bench_rename, 0.020, True),
+    ("migrate: transform summary = old.name + ' #' + string(old.id)", bench_transform, 0.45, True),
+    ("migrate: transform score where flag (recomputed column)", bench_transform_where, None, True),
+    ("migrate: delete objects where flag (rewrite)", bench_delete, None, True),
+    (f"create from {N:,} JSON lines", bench_create, 2.0, False),
+]
+
+
+def verdict(fig, target, mapped, size):
+    """Whether the row meets issue 9's targets: time, and peak memory <= 64 MiB (+ the mapped file)."""
+    if target is None:
+        return ""
+    limit = 64 * MIB + (size if mapped else 0)
+    ok_time = fig["median"] <= target
+    ok_mem = fig["peak"] <= limit
+    return ("met" if ok_time and ok_mem else "not met") + f" (≤ {target * 1000:.0f} ms, ≤ {limit / MIB:.0f} MiB)"
 
 
 def main():
+    only = {s.strip() for s in os.environ.get("BENCH_ONLY", "").split(",") if s.strip()}
     tmp = tempfile.mkdtemp(prefix="realmctl-bench-")
-    rows = []
+    lines_out = []
     try:
-        # 1. dump --format jsonl on the largest fixture.
-        fixtures = os.path.join(ROOT, "Tests", "Fixtures")
-        cands = [os.path.join(fixtures, d, "before.realm") for d in os.listdir(fixtures)
-                 if os.path.exists(os.path.join(fixtures, d, "before.realm"))]
-        big = max(cands, key=os.path.getsize)
-        out = subprocess.run([BIN, "dump", big, "--format", "jsonl"], capture_output=True, check=True).stdout
-        objects = out.count(b"\n")
-        t, peak, _ = timed([BIN, "dump", big, "--format", "jsonl"])
-        rows.append(("dump --format jsonl", os.path.relpath(big, ROOT), f"{t:.3f} s",
-                     f"{objects / t:,.0f} objects/s, {mb(os.path.getsize(big)) / t:,.1f} MB/s read, {mb(len(out)) / t:,.1f} MB/s written",
-                     f"{peak / 1024:.1f} MiB"))
-
-        # 2. A 1,000,000-object file, built with `create`.
-        schema = os.path.join(tmp, "schema.json")
-        data = os.path.join(tmp, "data.jsonl")
-        with open(schema, "w") as f:
-            json.dump({"schemaVersion": 1, "fileFormat": 24, "classes": [{"name": "Person", "embedded": False, "primaryKey": None,
-                       "properties": [{"name": n, "type": t, "optional": False, "indexed": False}
-                                      for n, t in (("firstName", "string"), ("lastName", "string"), ("age", "int"))]}]}, f)
-        with open(data, "w") as f:
-            for i in range(N):
-                f.write('{"$class":"Person","$key":%d,"firstName":"First%d","lastName":"Last%d","age":%d}\n' % (i, i, i % 1000, i % 100))
-        base = os.path.join(tmp, "people.realm")
-        t, peak, _ = timed([BIN, "create", base, "--schema", schema, "--data", data],
-                           setup=lambda: os.path.exists(base) and os.remove(base))
-        size = os.path.getsize(base)
-        rows.append(("create", f"{N:,} Person objects", f"{t:.3f} s", f"{N / t:,.0f} objects/s, file {mb(size):.1f} MB", f"{peak / 1024:.1f} MiB"))
-        t, peak, _ = timed([BIN, "dump", base, "--format", "jsonl"])
-        rows.append(("dump --format jsonl", f"{N:,} Person objects", f"{t:.3f} s", f"{N / t:,.0f} objects/s", f"{peak / 1024:.1f} MiB"))
-
-        work = os.path.join(tmp, "work.realm")
-        copy = lambda: (shutil.copyfile(base, work), os.path.exists(work + ".lock") and os.remove(work + ".lock"))
-        t, peak, _ = timed(["cp", base, os.path.join(tmp, "cp.realm")])
-        cp_time = t
-        rows.append(("cp (reference)", f"{mb(size):.1f} MB file", f"{t:.3f} s", "", f"{peak / 1024:.1f} MiB"))
-
-        plans = {
-            "migrate: add property": {"schemaVersion": 2, "schema": [{"name": "Person", "properties": {
-                "firstName": "string", "lastName": "string", "age": "int", "email": "string?"}}]},
-            "migrate: remove property": {"schemaVersion": 2, "schema": [{"name": "Person", "properties": {
-                "firstName": "string", "lastName": "string"}}]},
-            "migrate: rename property": {"schemaVersion": 2, "schema": [{"name": "Person", "properties": {
-                "firstName": "string", "lastName": "string", "yearsSinceBirth": "int"}}], "migrations": [
-                {"version": 2, "steps": [{"op": "renameProperty", "class": "Person", "from": "age", "to": "yearsSinceBirth"}]}]},
-            "migrate: transform fullName": {"schemaVersion": 2, "schema": [{"name": "Person", "properties": {
-                "fullName": "string", "age": "int"}}], "migrations": [{"version": 2, "steps": [
-                {"op": "transform", "class": "Person", "set": {"fullName": "old.firstName + ' ' + old.lastName"}}]}]},
-            "migrate: where-filtered delete": {"schemaVersion": 2, "schema": [{"name": "Person", "properties": {
-                "firstName": "string", "lastName": "string", "age": "int"}}], "migrations": [{"version": 2, "steps": [
-                {"op": "deleteObjects", "class": "Person", "where": "age < 50"}]}]},
-        }
-        for name, plan in plans.items():
-            p = os.path.join(tmp, "plan.json")
-            with open(p, "w") as f:
-                json.dump(plan, f)
-            try:
-                t, peak, _ = timed([BIN, "migrate", "--plan", p, work], setup=copy)
-                rows.append((name, f"{N:,} objects", f"{t:.3f} s", f"{t / cp_time:.1f}× cp", f"{peak / 1024:.1f} MiB"))
-            except SystemExit as e:
-                rows.append((name, f"{N:,} objects", "failed", str(e), ""))
+        ctx = Context(tmp)
+        for name, fn, target, mapped in ROWS:
+            if only and not any(o in name for o in only):
+                continue
+            fig = fn(ctx)
+            lines_out.append("| " + " | ".join([
+                name, f"{fig['min']:.3f} s", f"{fig['median']:.3f} s", f"{fig['cpu']:.3f} s",
+                f"{fig['peak'] / MIB:.1f} MiB", verdict(fig, target, mapped, ctx.size)]) + " |")
+            print(lines_out[-1], flush=True)
+        size = ctx.size
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
-    lines = [
+    cpu = ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), "")
+    except OSError:
+        pass
+    text = [
         "# Benchmarks",
         "",
-        "Produced by `make bench` (release build, `scripts/bench.py`). Each time is the median of "
-        f"{RUNS} whole-process runs after a warm-up; memory is the peak resident set size "
-        "(`/usr/bin/time -f %M`), the largest of the runs.",
+        "Produced by `make bench` (release build, `scripts/bench.py`; the input file comes from",
+        "`scripts/bench_rows.py` through `realmctl create`). Each workload ran as a whole process",
+        f"{RUNS} times after one warm-up run: wall time minimum and median, median CPU time (user +",
+        "system of all threads) and the largest peak resident set size of those runs.",
         "",
-        f"Machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}; "
-        f"date {time.strftime('%Y-%m-%d')}.",
+        f"Machine: {cpu or platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"{platform.system()} {platform.release()}; date {time.strftime('%Y-%m-%d')}.",
+        f"Input: {N:,} objects of `Row {{id int (primary key), name string, score double, created date,",
+        f"flag bool}}`, a {size / MIB:.1f} MiB file (the mapped file counts in the peak memory of the",
+        "commands that read it).",
         "",
-        "| workload | input | time | throughput | peak memory |",
-        "|---|---|---|---|---|",
-    ]
-    lines += ["| " + " | ".join(r) + " |" for r in rows]
-    lines += NOTES.splitlines()
+        "| workload | wall min | wall median | CPU median | peak memory | issue 9 target |",
+        "|---|---|---|---|---|---|",
+    ] + lines_out
+    notes_path = os.path.join(ROOT, "docs", "benchmarks-notes.md")
+    if os.path.exists(notes_path):
+        with open(notes_path) as f:
+            text += [""] + f.read().rstrip("\n").splitlines()
     with open(os.path.join(ROOT, OUT), "w") as f:
-        f.write("\n".join(lines) + "\n")
-    print("\n".join(lines))
+        f.write("\n".join(text) + "\n")
+    print(f"wrote {OUT}")
 
 
 if __name__ == "__main__":

@@ -144,15 +144,22 @@ public struct JSONParser {
     i += 1
     let start = i
     // Fast path: no escapes.
+    var ascii = true
     while i < bytes.count {
       let c = bytes[i]
       if c == UInt8(ascii: "\"") {
-        let s = bytes[start..<i]
+        let end = i
         i += 1
-        guard let str = String(validating: s, as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
-        return str
+        return try bytes.withUnsafeBufferPointer { (all) throws(JSONParseError) -> String in
+          let s = UnsafeBufferPointer(rebasing: all[start..<end])
+          // ASCII needs no validation; other text is checked (invalid UTF-8 is an error).
+          if ascii { return String(decoding: s, as: UTF8.self) }
+          guard let str = String(validating: s, as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
+          return str
+        }
       }
       if c == UInt8(ascii: "\\") || c < 0x20 { break }
+      if c >= 0x80 { ascii = false }
       i += 1
     }
     var out = Array(bytes[start..<i])

@@ -251,7 +251,8 @@ public struct JSONWriter: Sendable {
         n /= 10
         count += 1
       }
-      buffer.append(contentsOf: raw[(24 - count)...])
+      // A typed buffer: appending it is one copy.
+      buffer.append(contentsOf: UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + (24 - count), count: count))
     }
   }
 

@@ -24,6 +24,10 @@ enum ShortestDecimal {
     let magnitude = v.magnitude
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { scratch in
       var pointPosition = 0  // value = 0.d1d2...dn * 10^pointPosition
+      if let d = magnitude as? Double, let n = fewDigits(d, into: scratch, pointPosition: &pointPosition) {
+        layOut(magnitude, digits: UnsafeBufferPointer(rebasing: scratch[0..<n]), pointPosition: pointPosition, to: &out)
+        return
+      }
       let n = parseDescription(magnitude.description, into: scratch, pointPosition: &pointPosition)
       layOut(
         magnitude, digits: UnsafeBufferPointer(rebasing: scratch[0..<n]),
@@ -54,9 +58,11 @@ enum ShortestDecimal {
         out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: -pointPosition))
         out.append(contentsOf: digits)
       } else if pointPosition < n {
-        out.append(contentsOf: digits[0..<pointPosition])
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[0..<pointPosition]))
         out.append(UInt8(ascii: "."))
-        out.append(contentsOf: digits[pointPosition...])
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[pointPosition...]))
+      } else if magnitude < 0x1p63, let exact = UInt64(exactly: magnitude) {
+        appendDecimal(exact, to: &out)
       } else if let exact = UInt128(exactly: magnitude) {
         // The value is an integer here; to_chars prints its exact digits, not padded zeros.
         appendDecimal(exact, to: &out)
@@ -69,7 +75,7 @@ enum ShortestDecimal {
     out.append(digits[0])
     if n > 1 {
       out.append(UInt8(ascii: "."))
-      out.append(contentsOf: digits[1...])
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[1...]))
     }
     out.append(UInt8(ascii: "e"))
     out.append(exponent < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
@@ -82,7 +88,7 @@ enum ShortestDecimal {
   /// Splits Swift's shortest description (`1.5`, `1e-05`, `16777216.0`, `7.5647917e+08`) into
   /// significant digits without leading/trailing zeros (written to `digits`, count returned)
   /// and the position of the decimal point.
-  private static func parseDescription(
+  static func parseDescription(
     _ text: String, into digits: UnsafeMutableBufferPointer<UInt8>, pointPosition: inout Int
   ) -> Int {
     var count = 0
@@ -127,6 +133,61 @@ enum ShortestDecimal {
     }
     pointPosition = beforePoint - skippedLeading + (exponentNegative ? -exponent : exponent)
     return count
+  }
+
+  /// Powers of ten exactly representable as doubles, for ``fewDigits(_:into:pointPosition:)``.
+  private static let powersOfTen: [Double] = [1, 10, 100, 1000, 10000, 100_000, 1_000_000]
+
+  /// The shortest round-trip digits of a double with at most 6 decimals and a magnitude below
+  /// 2^31 (the common case: prices, scores, coordinates), without formatting a description;
+  /// nil for other values.
+  ///
+  /// For each k from 0 to 6, m = round(d * 10^k) is the only k-decimal candidate (the
+  /// double's rounding interval, under 2^-22 wide, is narrower than 10^-k) and it is exact
+  /// (|d * 10^k - m| stays below 0.25 in floating point); m / 10^k, one correctly rounded
+  /// division of two exact doubles, is what reading the text m·10^-k gives. The first k
+  /// that reads back as d gives the fewest digits, which are the shortest round-trip digits.
+  static func fewDigits(_ d: Double, into digits: UnsafeMutableBufferPointer<UInt8>, pointPosition: inout Int) -> Int? {
+    guard d > 0, d < 0x1p31 else { return nil }
+    for k in 0..<powersOfTen.count {
+      let p = powersOfTen[k]
+      let m = (d * p).rounded()
+      guard m / p == d else { continue }
+      var n = UInt64(m)
+      guard n > 0 else { return nil }
+      // Digits of n, most significant first.
+      var count = 0
+      var t = n
+      while t > 0 {
+        count += 1
+        t /= 10
+      }
+      pointPosition = count - k
+      var i = count
+      while n > 0 {
+        i -= 1
+        digits[i] = 0x30 &+ UInt8(truncatingIfNeeded: n % 10)
+        n /= 10
+      }
+      while count > 1 && digits[count - 1] == 0x30 { count -= 1 }
+      return count
+    }
+    return nil
+  }
+
+  /// Appends an unsigned 64-bit integer in decimal.
+  static func appendDecimal(_ value: UInt64, to out: inout [UInt8]) {
+    var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    var v = value
+    var count = 0
+    withUnsafeMutableBytes(of: &buffer) { raw in
+      repeat {
+        raw[23 - count] = 0x30 &+ UInt8(truncatingIfNeeded: v % 10)
+        v /= 10
+        count += 1
+      } while v > 0
+      out.append(contentsOf: UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + (24 - count), count: count))
+    }
   }
 
   /// Appends an unsigned 128-bit integer in decimal.

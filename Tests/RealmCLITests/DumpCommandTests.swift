@@ -82,14 +82,47 @@ import Testing
     #expect(notACondition.status == 64)
   }
 
-  @Test func unknownAndEmbeddedClassesAreDataErrors() {
+  @Test func unknownClassesAreDataErrors() {
     let path = fixturePath("embedded/before.realm")
     let unknown = CommandRun(["dump", path, "--class", "Contacts"])
     #expect(unknown.status == 65)
     #expect(unknown.errors == "Error: class 'Contacts' not found in '\(path)' (did you mean 'Contact'?)\n")
-    let embedded = CommandRun(["dump", path, "--class", "Address"])
-    #expect(embedded.status == 65)
-    #expect(embedded.errors.contains("class 'Address' is embedded"))
+  }
+
+  /// `--class` of an embedded class lists its objects on their own, with their keys in the
+  /// class's table: the keys Realm's own query on that class returns (queries.jsonl).
+  @Test func embeddedClassesAreListedWithTheirKeys() throws {
+    let path = fixturePath("embedded/before.realm")
+    let all = CommandRun(["dump", path, "--class", "Address", "--format", "jsonl"])
+    #expect(all.status == 0, "\(all.errors)")
+    #expect(Self.keys(all.output).count == 185)
+    let oslo = CommandRun(["dump", path, "--class", "Address", "--where", "city == 'Oslo'"])
+    #expect(oslo.status == 0, "\(oslo.errors)")
+    let expected = try #require(QueryAnswers.keys(class: "Address", query: "city == 'Oslo'"))
+    #expect(Set(Self.keys(oslo.output)) == Set(expected))
+    #expect(!expected.isEmpty)
+  }
+
+  /// SORT, DISTINCT and LIMIT decide which objects come out and in which order (Realm's
+  /// order, from queries.jsonl); --offset and --limit then page through them.
+  @Test func sortDistinctAndLimitOrderTheOutput() throws {
+    let path = fixturePath("alltypes/before.realm")
+    for query in ["TRUEPREDICATE SORT(int_req DESC)", "TRUEPREDICATE DISTINCT(int_opt) SORT(_id DESC)", "TRUEPREDICATE LIMIT(10) SORT(_id DESC)"] {
+      let expected = try #require(QueryAnswers.keys(class: "AllTypes", query: query))
+      let run = CommandRun(["dump", path, "--class", "AllTypes", "--where", query, "--format", "jsonl"])
+      #expect(run.status == 0, "\(run.errors)")
+      #expect(Self.keys(run.output) == expected, "\(query)")
+      let page = CommandRun(["dump", path, "--class", "AllTypes", "--where", query, "--offset", "2", "--limit", "3"])
+      #expect(Self.keys(page.output) == Array(expected.dropFirst(2).prefix(3)), "\(query)")
+    }
+  }
+
+  /// The `$key` of every JSON line.
+  static func keys(_ output: [UInt8]) -> [Int64] {
+    output.split(separator: 0x0A).compactMap { line in
+      guard case .int(let k)? = (try? JSONParser.parse(Array(line)))?["$key"] else { return nil }
+      return k
+    }
   }
 
   @Test func jsonGroupsRealmsObjectsByClass() throws {

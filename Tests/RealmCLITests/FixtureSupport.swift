@@ -126,3 +126,18 @@ struct RealmAnswers {
 
 /// The path of a fixture file.
 func fixturePath(_ relative: String) -> String { Fixtures.url(relative).path }
+
+/// Realm's answers to queries (`Tests/Fixtures/queries/queries.jsonl`).
+enum QueryAnswers {
+  /// The keys Realm returns for `query` on `className`, nil when the file has no such case.
+  static func keys(class className: String, query: String) -> [Int64]? {
+    guard let bytes = try? Fixtures.bytes("queries/queries.jsonl") else { return nil }
+    for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+      guard let json = try? JSONParser.parse(Array(line.utf8)), json["class"] == .string(className),
+        json["where"] == .string(query), case .array(let items)? = json["keys"]
+      else { continue }
+      return items.compactMap { if case .int(let i) = $0 { return i } else { return nil } }
+    }
+    return nil
+  }
+}

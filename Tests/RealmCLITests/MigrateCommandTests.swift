@@ -34,7 +34,7 @@ import Testing
     let result = Support.run(["migrate", "--plan", plan(Self.addEmail), file])
     #expect(result.status == 0, "\(result.stderr)")
     let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
-    #expect(lines.first?.hasPrefix("\(file): schema version 1 -> 2, changed in place in ") == true, "\(result.stdout)")
+    #expect(lines.first?.hasPrefix("\(file): schema version 1 -> 2, changed in place, column-wise in ") == true, "\(result.stdout)")
     #expect(lines.dropFirst().prefix(2) == ["  Person: 1000 objects, 1000 touched", "    added:       email"])
     #expect(result.stderr.isEmpty)
     try expectMigratedLikeRealm(file, fixture: Self.addEmail)
@@ -48,6 +48,7 @@ import Testing
     #expect(result.status == 0, "\(result.stderr)")
     let json = try JSONParser.parse(result.stdout)
     #expect(json["files"]?[0]?["method"] == .string("inPlace"))
+    #expect(json["files"]?[0]?["path"] == .string("metadata"))
     try expectMigratedLikeRealm(file, fixture: "person-rename-age")
   }
 
@@ -110,11 +111,12 @@ import Testing
     let before = try Support.bytes(file)
     let result = Support.run(["migrate", "--plan", plan(Self.addEmail), file, "--dry-run"])
     #expect(result.status == 0)
-    #expect(result.stdout.hasPrefix("\(file): schema version 1 -> 2, would be changed in place (dry run: nothing written)"), "\(result.stdout)")
+    #expect(result.stdout.hasPrefix("\(file): schema version 1 -> 2, would be changed in place, column-wise (dry run: nothing written)"), "\(result.stdout)")
     #expect(result.stdout.contains("    added:       email"))
     #expect(try Support.bytes(file) == before)
     let json = try JSONParser.parse(Support.run(["migrate", "--plan", plan(Self.addEmail), file, "--dry-run", "--json"]).stdout)
     #expect(json["files"]?[0]?["dryRun"] == .bool(true))
+    #expect(json["files"]?[0]?["path"] == .string("columns"))
     #expect(try Support.bytes(file) == before)
   }
 

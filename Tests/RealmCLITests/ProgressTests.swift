@@ -100,15 +100,20 @@ import Testing
     try dump.run(&writer)
     #expect(counter.completed == 3000 && counter.total == 3000 && writer.count == 3000)
 
-    // migrate: every object streamed through the rewrite (a transform).
+    // migrate: every object computed by a transform, on the column path and on the rewrite.
     let plan = try PlanDecoder.decode(
       try InputFiles.contents(of: Snapshot.packageRoot.appendingPathComponent("Examples/people/plan-v2.json").path))
-    var options = MigrationOptions()
-    let migrated = ProgressCounter()
-    options.progress = migrated
-    let result = try Migrator.migrate(path: path, plan: plan, options: options)
-    #expect(result.method == .rewritten)
-    #expect(migrated.completed == 3000 && migrated.total == 3000)
+    let copy = dir.appendingPathComponent("copy.realm").path
+    try FileManager.default.copyItem(atPath: path, toPath: copy)
+    for columnWise in [true, false] {
+      var options = MigrationOptions()
+      options.inPlaceColumnChanges = columnWise
+      let migrated = ProgressCounter()
+      options.progress = migrated
+      let result = try Migrator.migrate(path: columnWise ? copy : path, plan: plan, options: options)
+      #expect(result.writePath == (columnWise ? .columns : .rewrite))
+      #expect(migrated.completed == 3000 && migrated.total == 3000)
+    }
 
     // compact: the bytes written, at most the new file's size.
     let compacted = ProgressCounter(unit: .bytes)

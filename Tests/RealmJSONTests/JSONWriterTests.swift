@@ -66,6 +66,30 @@ import Testing
     }
   }
 
+  /// The fast digits of short doubles are the digits Swift's shortest description gives.
+  @Test func fewDigitsAgreeWithTheShortestDescription() {
+    var rng = SeededRandom(seed: 31)
+    var fast = 0
+    var values: [Double] = [0.1, 0.2, 0.3, 1, 2.5, 100_000, 1e-6, 123.456789, 2147483647.5, 0.000_001, 999_999.999_999]
+    for _ in 0..<20000 {
+      let k = Double([1, 10, 100, 1000, 1e4, 1e5, 1e6, 1e7][Int(rng.next() % 8)])
+      values.append(Double(rng.next() % 3_000_000_000) / k)
+      values.append(Double(bitPattern: 0x3E00_0000_0000_0000 | (rng.next() >> 12) | ((rng.next() % 0x60) << 52)))
+    }
+    for d in values where d > 0 && d.isFinite {
+      var a = [UInt8](repeating: 0, count: 48)
+      var b = [UInt8](repeating: 0, count: 48)
+      var pa = 0
+      var pb = 0
+      let n = a.withUnsafeMutableBufferPointer { ShortestDecimal.fewDigits(d, into: $0, pointPosition: &pa) }
+      guard let n else { continue }
+      fast += 1
+      let m = b.withUnsafeMutableBufferPointer { ShortestDecimal.parseDescription(d.description, into: $0, pointPosition: &pb) }
+      #expect(Array(a[0..<n]) == Array(b[0..<m]) && pa == pb, "\(d)")
+    }
+    #expect(fast > 10000)
+  }
+
   @Test func everyWrittenFloatReadsBackExactly() throws {
     var rng = SeededRandom(seed: 8)
     for _ in 0..<20_000 {

@@ -43,16 +43,28 @@ import Testing
     }
   }
 
-  @Test func filtersFollowLinksThroughTheResolver() throws {
+  /// `where` filters are Realm Query Language; links are followed in the file the migration
+  /// reads, so without one a filter that follows links fails instead of answering "no".
+  @Test func filtersAreRealmQueriesOverTheFile() throws {
     let engine = MigrationExpressionEngine(environment: F.environment)
     let f = try engine.compileFilter("bestFriend.firstName == 'Grace' AND age > 18", in: F.person, schema: F.schema)
-    #expect(throws: EvaluationError.self) { try f.matches(F.values(), objectKey: 1) }  // no resolver yet
+    #expect(throws: QueryEvaluationError.self) { try f.matches(F.values(), objectKey: 1) }
+    let plain = try engine.compileFilter("age > 18 AND tags.@count == 2", in: F.person, schema: F.schema)
+    #expect(try plain.matches(F.values(), objectKey: 1))
+    #expect(plain.selectsFromFile == false)
+    // A column-wise pass needs only the properties the query reads; queries are not order-sensitive.
+    let query = try #require(plain as? QueryFilter)
+    let names = ["age", "tags"].compactMap { n in F.person.properties.firstIndex { $0.name == n } }
+    #expect(query.readsOld == Set(names))
+    #expect(query.isOrderSensitive == false)
     // The planner sees it through its protocol.
     let planner: any ExpressionCompiling = engine
     #expect(throws: ExpressionError.self) { try planner.compileFilter("nme == 1", in: F.person, schema: F.schema) }
-    engine.setResolver(F.Resolver())
-    #expect(try f.matches(F.values(), objectKey: 1))
-    #expect(try f.matches(F.values(["age": .int(3)]), objectKey: 2) == false)
+    #expect(throws: ExpressionError.self) { try planner.compileFilter("old.age > 1", in: F.person, schema: F.schema) }
+    // SORT/DISTINCT/LIMIT select in the file, which is not open here.
+    #expect(throws: ExpressionError.self) {
+      try planner.compileFilter("TRUEPREDICATE SORT(age ASC) LIMIT(2)", in: F.person, schema: F.schema)
+    }
   }
 
   @Test func planErrorsNameThePathAndTheColumn() throws {

@@ -213,4 +213,20 @@ import Testing
     var context = EvaluationContext(old: [.int(1)])
     #expect(throws: EvaluationError.self) { try compiled.evaluate(&context) }
   }
+
+  @Test func aggregatesOfEmptyCollections() throws {
+    let empty: [String: RealmValue] = ["ratings": .list([]), "counts": .list([.null])]
+    #expect(try F.eval("old.ratings.@sum", empty) == .double(0))
+    #expect(try F.eval("old.counts.@sum", empty) == .int(0))
+    #expect(try F.eval("old.ratings.@avg", empty) == .null)
+    #expect(try F.eval("old.ratings.@min", empty) == .null)
+    #expect(try F.eval("old.counts.@max", empty) == .null)
+    #expect(try F.type("old.ratings.@sum").description == "double")
+    #expect(try F.type("old.counts.@sum").description == "int")
+    #expect(try F.type("old.ratings.@max").description == "double?")
+    #expect(try F.type("old.ratings.@avg").description == "double?")
+    #expect(try F.type("old.scores.@keys").description == "string[]")
+    #expect(F.evalError("old.counts.@sum", ["counts": .list([.int(.max), .int(1)])])?.message
+      == "integer overflow in '9223372036854775807 + 1' (ints are 64-bit)")
+  }
 }

@@ -1,9 +1,17 @@
 import Testing
+import RealmTestSupport
 @testable import RealmMigration
 
 /// Every function, with failing conversions with and without defaults.
 @Suite struct ExpressionFunctionTests {
   typealias F = ExpressionFixture
+
+  @Test func integerTextMatchesSwift() {
+    var rng = SeededRandom(seed: 9)
+    var values: [Int64] = [0, 1, -1, 9, 10, -10, .max, .min, .max - 1, .min + 1, 1_000_000_007]
+    for _ in 0..<2000 { values.append(Int64(bitPattern: rng.next()) >> Int64(rng.next() % 64)) }
+    for v in values { #expect(ValueText.decimal(v) == String(v)) }
+  }
 
   @Test func stringConversion() throws {
     #expect(try F.eval("'C-' + string(old.age)") == str("C-36"))

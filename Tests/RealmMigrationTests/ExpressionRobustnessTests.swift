@@ -26,22 +26,14 @@ import Testing
       for _ in 0..<Int.random(in: 1...12, using: &random) {
         source += Self.pieces[Int.random(in: 0..<Self.pieces.count, using: &random)]
       }
-      for predicate in [false, true] {
-        do {
-          let compiler = F.compiler()
-          if predicate {
-            let p = try compiler.compilePredicate(source)
-            _ = try? p.matches(F.values(), resolver: F.Resolver())
-          } else {
-            let e = try compiler.compileValue(source)
-            var context = EvaluationContext(old: F.values(), resolver: F.Resolver(), environment: F.environment)
-            _ = try? e.evaluate(&context)
-          }
-          compiled += 1
-        } catch {
-          #expect(error.column >= 1 && error.column <= source.count + 1, "seed \(seed): \(source) -> \(error)")
-          #expect(!error.message.isEmpty)
-        }
+      do {
+        let e = try F.compiler().compileValue(source)
+        var context = EvaluationContext(old: F.values(), resolver: F.Resolver(), environment: F.environment)
+        _ = try? e.evaluate(&context)
+        compiled += 1
+      } catch {
+        #expect(error.column >= 1 && error.column <= source.count + 1, "seed \(seed): \(source) -> \(error)")
+        #expect(!error.message.isEmpty)
       }
     }
     // Some soups are valid expressions, so evaluation is exercised too.

@@ -46,6 +46,16 @@ import Testing
        {"op": "renameProperty", "class": "Person", "from": "age", "to": "yearsSinceBirth"}]}]}
     """
 
+  /// A transform computed column by column: a new string column from two others and an
+  /// existing column recomputed for some objects, committed in place.
+  static let transformPlan = """
+    {"schemaVersion": 2, "schema": [{"name": "Person", "properties":
+      {"firstName": "string", "lastName": "string", "age": "int", "fullName": "string"}}],
+     "migrations": [{"version": 2, "steps": [
+       {"op": "transform", "class": "Person", "set": {"fullName": "old.firstName + ' ' + old.lastName"}},
+       {"op": "transform", "class": "Person", "where": "age > 60", "set": {"age": "old.age - 60"}}]}]}
+    """
+
   static func plan(_ text: String) throws -> MigrationPlan {
     try PlanDecoder.decode(Array(text.utf8))
   }
@@ -244,7 +254,9 @@ import Testing
   }
 
   /// The crash loop: reference run, choice of kill points, two children at a time.
-  func crashLoop(planText: String, expectedMethod: MigrationResult.Method, minimumKills: Int) throws -> [Run] {
+  func crashLoop(
+    planText: String, expectedMethod: MigrationResult.Method, expectedPath: MigrationResult.WritePath? = nil, minimumKills: Int
+  ) throws -> [Run] {
     let oldBytes = try Self.largeFile.get()
     let refDir = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: refDir) }
@@ -260,6 +272,7 @@ import Testing
     #expect(try RealmFile.open(path: refPath).group.check().isEmpty)
     let result = try Migrator.migrate(path: refPath, plan: try Self.plan(planText), options: options)
     #expect(result.method == expectedMethod)
+    if let expectedPath { #expect(result.writePath == expectedPath) }
     let newBytes = try Self.bytes(refPath)
     #expect(try RealmFile.open(path: refPath).group.check().isEmpty)
     let reference = Reference(
@@ -332,6 +345,14 @@ import Testing
     let runs = try crashLoop(planText: Self.renamePlan, expectedMethod: .inPlace, minimumKills: 50)
     #expect(runs.contains(where: \.isOld) && runs.contains(where: \.isNew))
     // The switch happens exactly when the select bit is written.
+    let flip = try #require(runs.firstIndex { $0.point.stage == .selectBit && !$0.point.isBefore })
+    #expect(runs.firstIndex(where: \.isNew) == flip)
+  }
+
+  /// A column-wise transform: every fault point of its in-place commit, before and after.
+  @Test func killedColumnWiseTransformLeavesOldOrNewVersion() throws {
+    let runs = try crashLoop(planText: Self.transformPlan, expectedMethod: .inPlace, expectedPath: .columns, minimumKills: 50)
+    #expect(runs.contains(where: \.isOld) && runs.contains(where: \.isNew))
     let flip = try #require(runs.firstIndex { $0.point.stage == .selectBit && !$0.point.isBefore })
     #expect(runs.firstIndex(where: \.isNew) == flip)
   }

@@ -58,7 +58,11 @@ public struct DumpCommand: Command {
 
         The default format is table when standard output is a terminal and jsonl \
         otherwise (a pipe or a file). --limit and --offset count objects of each class \
-        after the --where filter. --where filters one class and needs --class.
+        after the --where filter. --where filters one class and needs --class; it is \
+        Realm Query Language, as Realm itself reads it, with SORT(...), DISTINCT(...) \
+        and LIMIT(n) deciding which objects come out and in which order. --class may \
+        name an embedded class: its objects are then listed on their own, with their \
+        keys in the class's table.
 
         Examples:
           realmctl dump app.realm
@@ -67,6 +71,7 @@ public struct DumpCommand: Command {
           realmctl dump app.realm --class Person --where "age >= 18"
           realmctl dump app.realm --class Person \\
             --where "name BEGINSWITH[c] 'a' AND dogs.@count > 0"
+          realmctl dump app.realm --class Person --where "age > 30 SORT(age DESC) LIMIT(3)"
         """,
       arguments: [
         .positional("file", completion: .realmFile, help: "The Realm file to read."),

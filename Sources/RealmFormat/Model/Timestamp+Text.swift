@@ -38,30 +38,35 @@ extension Timestamp {
       days -= 1
     }
     let (y, m, d) = Timestamp.civilDate(daysSinceEpoch: days)
-    func put(_ v: Int64, _ width: Int) {
-      var divisor: Int64 = 1
-      for _ in 1..<width { divisor *= 10 }
-      var rest = v
-      while divisor > 0 {
-        out.append(0x30 + UInt8(truncatingIfNeeded: rest / divisor))
-        rest %= divisor
-        divisor /= 10
+    // One fixed-size buffer, filled digit by digit, appended once.
+    var text: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    withUnsafeMutableBytes(of: &text) { b in
+      @inline(__always) func two(_ v: Int64, _ at: Int) {
+        b[at] = 0x30 &+ UInt8(truncatingIfNeeded: v / 10)
+        b[at + 1] = 0x30 &+ UInt8(truncatingIfNeeded: v % 10)
       }
+      two(y / 100, 0)
+      two(y % 100, 2)
+      b[4] = UInt8(ascii: "-")
+      two(m, 5)
+      b[7] = UInt8(ascii: "-")
+      two(d, 8)
+      b[10] = UInt8(ascii: "T")
+      two(secondOfDay / 3600, 11)
+      b[13] = UInt8(ascii: ":")
+      two(secondOfDay / 60 % 60, 14)
+      b[16] = UInt8(ascii: ":")
+      two(secondOfDay % 60, 17)
+      b[19] = UInt8(ascii: ".")
+      var rest = UInt32(ns)
+      for i in stride(from: 28, through: 20, by: -1) {
+        b[i] = 0x30 &+ UInt8(truncatingIfNeeded: rest % 10)
+        rest /= 10
+      }
+      b[29] = UInt8(ascii: "Z")
+      // A typed buffer: appending it is one copy.
+      out.append(contentsOf: UnsafeBufferPointer(start: b.baseAddress!.assumingMemoryBound(to: UInt8.self), count: 30))
     }
-    put(y, 4)
-    out.append(UInt8(ascii: "-"))
-    put(m, 2)
-    out.append(UInt8(ascii: "-"))
-    put(d, 2)
-    out.append(UInt8(ascii: "T"))
-    put(secondOfDay / 3600, 2)
-    out.append(UInt8(ascii: ":"))
-    put(secondOfDay / 60 % 60, 2)
-    out.append(UInt8(ascii: ":"))
-    put(secondOfDay % 60, 2)
-    out.append(UInt8(ascii: "."))
-    put(Int64(ns), 9)
-    out.append(UInt8(ascii: "Z"))
     return true
   }
 

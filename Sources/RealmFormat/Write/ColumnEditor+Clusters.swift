@@ -15,6 +15,8 @@ struct ClusterRewriter {
   var freedDeep: [Ref] = []
   /// Nodes visited, bounded so that a cycle cannot make the walk endless.
   private var visited = 0
+  /// Columns whose leaves are computed from the objects' values, when there are any.
+  var computation: ClusterComputation?
 
   /// Largest object count accepted in one cluster leaf (core uses 256, test builds less).
   static let maxClusterObjects = 1 << 16
@@ -37,7 +39,9 @@ struct ClusterRewriter {
   }
 
   /// Writes the copy of the subtree at `ref` and returns its new ref.
-  mutating func rewrite<S: NodeSink>(_ ref: Ref, depth: Int, sink: inout S) throws(FormatError) -> Ref {
+  /// `offset` is the key offset of the subtree (§5.2), for the keys computed columns are
+  /// asked for.
+  mutating func rewrite<S: NodeSink>(_ ref: Ref, depth: Int, offset: UInt64, sink: inout S) throws -> Ref {
     guard depth <= Self.maxDepth else { throw FormatError.corrupt("the cluster tree of '\(tableName)' is deeper than \(Self.maxDepth)") }
     visited += 1
     guard visited <= reader.count / 8 else { throw FormatError.corrupt("the cluster tree of '\(tableName)' has a cycle") }
@@ -46,9 +50,11 @@ struct ClusterRewriter {
     var slots = try MetadataEditor.elements(of: node)
     if node.isInner {
       guard slots.count >= 3 else { throw FormatError.corrupt("inner cluster node at \(ref) has \(slots.count) slots") }
+      let inner = try computation.map { c throws(FormatError) in try InnerClusterNode(node, shift: c.group.clusterShift) }
       for i in 3..<slots.count {
         let child = try MetadataEditor.refAt(slots, i)
-        slots[i] = Int64(try rewrite(child, depth: depth + 1, sink: &sink).rawValue)
+        let childOffset = offset &+ (inner?.childOffset(i - 3) ?? 0)
+        slots[i] = Int64(try rewrite(child, depth: depth + 1, offset: childOffset, sink: &sink).rawValue)
       }
       replaced.append(ref)
       return sink.append(NodeEncoder.refArray(slots, isInner: true, contextFlag: node.header.contextFlag))
@@ -78,6 +84,11 @@ struct ClusterRewriter {
     }
     for (c, (leaf, column)) in added.enumerated() {
       slots[1 + leaf] = Int64(try constantLeaf(c, column, count: n, sink: &sink).rawValue)
+    }
+    if computation != nil {
+      let leaf = try ClusterLeaf(try ArrayNode(elements: reader, ref), offset: offset)
+      guard leaf.count == n else { throw FormatError.corrupt("cluster leaf at \(ref) has \(leaf.count) keys for \(n) objects") }
+      try computation!.computeLeaves(leaf, slots: &slots, freed: &freedDeep, sink: &sink)
     }
     replaced.append(ref)
     return sink.append(NodeEncoder.refArray(slots, contextFlag: node.header.contextFlag))

@@ -8,17 +8,27 @@
 /// The caller places the new nodes (``NodeSink``), frees `replaced` shallowly and `freedDeep`
 /// deeply, and writes `tableTops` into the tables array (``MetadataEditor`` does that).
 public enum ColumnEditor {
-  /// A column to add: the property and the one value every existing object gets.
+  /// A column to add: the property and the one value every existing object gets, or values
+  /// computed per object by the edit's ``TableEdit/values`` source.
   public struct NewColumn: Sendable, Equatable {
-    /// The property (not a link, not indexed, not a primary key).
+    /// The property (not a link, not a primary key; indexed only when computed).
     public var property: Property
     /// The value of every object: a scalar of the property's type or null, or an empty
-    /// collection for a list, set or dictionary.
+    /// collection for a list, set or dictionary. Unused when ``isComputed``.
     public var value: RealmValue
-    /// Creates a column to add.
+    /// True when the values come from the edit's ``TableEdit/values`` source, object by object.
+    public var isComputed: Bool
+    /// Creates a column to add with one value for every object.
     public init(property: Property, value: RealmValue) {
       self.property = property
       self.value = value
+      self.isComputed = false
+    }
+    /// Creates a column to add whose values the edit's ``TableEdit/values`` source computes.
+    public init(computed property: Property) {
+      self.property = property
+      self.value = .null
+      self.isComputed = true
     }
   }
 
@@ -26,12 +36,30 @@ public enum ColumnEditor {
   public struct TableEdit: Sendable, Equatable {
     /// Names of public columns to remove (before any rename).
     public var removed: [String] = []
-    /// Columns appended after the remaining public columns, in this order.
+    /// Columns appended after the remaining public columns, in this order (or placed by
+    /// ``order``).
     public var added: [NewColumn] = []
     /// Old column name -> new column name (columns that stay).
     public var renamed: [String: String] = [:]
+    /// Existing columns (named as before any rename) that keep their key and get new values
+    /// from ``values``; their search index, if any, is rebuilt.
+    public var recomputed: [String] = []
+    /// The public columns in their final spec order (names after renames); nil keeps the
+    /// remaining columns in their order and appends the added ones.
+    public var order: [String]?
+    /// The source of the values of ``recomputed`` columns and computed ``added`` columns, in
+    /// that order (see ``ColumnValueSource``); required when there are any.
+    public var values: (any ColumnValueSource)?
     /// Creates an empty edit.
     public init() {}
+
+    /// The columns whose values ``values`` computes: ``recomputed`` then computed ``added``.
+    public var computedCount: Int { recomputed.count + added.filter(\.isComputed).count }
+
+    public static func == (a: TableEdit, b: TableEdit) -> Bool {
+      a.removed == b.removed && a.added == b.added && a.renamed == b.renamed && a.recomputed == b.recomputed
+        && a.order == b.order && a.values === b.values
+    }
   }
 
   /// The new table tops and the nodes that were replaced.
@@ -60,10 +88,25 @@ public enum ColumnEditor {
       for old in edit.renamed.keys where table.column(named: old) == nil {
         return "table '\(name)' has no column '\(old)'"
       }
+      for r in edit.recomputed {
+        guard let c = table.column(named: r), !c.isBacklink else { return "table '\(name)' has no column '\(r)'" }
+        if c.isLink || c.type == .mixed { return "column '\(r)' is a link or mixed" }
+        if c.key == table.primaryKey { return "column '\(r)' is the primary key" }
+        if c.attributes.contains(.list) || c.attributes.contains(.set) || c.attributes.contains(.dictionary) {
+          return "column '\(r)' is a collection"
+        }
+      }
+      if edit.computedCount > 0 && edit.values == nil { return "table '\(name)' has computed columns but no values" }
       if table.columns.contains(where: { !$0.enumValuesRef.isNull }) { return "table '\(name)' has an enumerated string column" }
       for a in edit.added {
         let p = a.property
-        if p.type == .object || p.isIndexed { return "column '\(p.name)' is a link or indexed" }
+        if a.isComputed {
+          if p.type == .object || p.type == .mixed || p.collection != .single {
+            return "computed column '\(p.name)' is a link, mixed or a collection"
+          }
+        } else if p.type == .object || p.isIndexed {
+          return "column '\(p.name)' is a link or indexed"
+        }
         if p.name.isEmpty || p.name.utf8.count > 63 { return "column name '\(p.name)' must have 1 to 63 bytes" }
         if p.collection != .single && !isEmptyCollection(a.value) { return "column '\(p.name)' starts with a non-empty collection" }
         if p.type == .mixed && p.collection == .single && !isPlainScalar(a.value) {
@@ -75,10 +118,13 @@ public enum ColumnEditor {
   }
 
   /// Writes the new nodes of every edited table into `sink`.
-  public static func apply<S: NodeSink>(_ edits: [String: TableEdit], to group: Group, sink: inout S) throws(FormatError) -> Result {
+  ///
+  /// Tables are edited in byte order of their names; computed values are asked for cluster by
+  /// cluster in key order. Errors of the value sources pass through unchanged.
+  public static func apply<S: NodeSink>(_ edits: [String: TableEdit], to group: Group, sink: inout S) throws -> Result {
     if let reason = unsupportedReason(edits, in: group) { throw FormatError.corrupt("cannot change columns in place: \(reason)") }
     var result = Result()
-    for name in edits.keys.sorted() {
+    for name in edits.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
       guard let table = group.table(named: name), let edit = edits[name] else { continue }
       let top = try editTable(table, edit, group: group, sink: &sink, result: &result)
       result.tableTops[table.slot] = top
@@ -100,7 +146,7 @@ public enum ColumnEditor {
 
   private static func editTable<S: NodeSink>(
     _ table: Table, _ edit: TableEdit, group: Group, sink: inout S, result: inout Result
-  ) throws(FormatError) -> Ref {
+  ) throws -> Ref {
     let reader = group.reader
     let topNode = try ArrayNode(reader, table.ref)
     var slots = try MetadataEditor.elements(of: topNode)
@@ -131,6 +177,20 @@ public enum ColumnEditor {
       entries.remove(at: e)
     }
 
+    // Recomputed columns keep their key; their values (and search index) are replaced.
+    var computed: [ComputedColumn] = []
+    for name in edit.recomputed {
+      guard let column = table.columns.first(where: { !$0.isBacklink && $0.name == name }),
+        let e = entries.firstIndex(where: { $0.key == column.key })
+      else { throw FormatError.corrupt("table '\(table.name)' has no column '\(name)'") }
+      let indexed = !entries[e].searchIndex.isNull
+      if indexed { result.freedDeep.append(entries[e].searchIndex) }
+      computed.append(
+        ComputedColumn(
+          leaf: entries[e].key.leafIndex, type: try ComputedColumn.propertyType(column.type, table: table.name),
+          nullable: column.attributes.contains(.nullable), indexed: indexed, replacesLeaf: true, name: name))
+    }
+
     // §4.4: every removal increments the column-key sequence; new keys are tagged with
     // sequence XOR table key and take the lowest free leaf index.
     let oldSequence = (slots[5] & 1 == 1) ? Int(truncatingIfNeeded: UInt64(bitPattern: slots[5]) >> 1) : 0
@@ -149,8 +209,8 @@ public enum ColumnEditor {
       guard leaf <= 0xFFFF else { throw FormatError.corrupt("table '\(table.name)' has too many columns") }
       let type = TablePlan.columnType(a.property.type)
       var attributes = attributes(of: a.property)
+      if a.isComputed && a.property.isIndexed { attributes.insert(.indexed) }
       let key = ColKey(leafIndex: leaf, type: type, attributes: attributes, tag: tag)
-      attributes.remove(.indexed)
       let specType = Int64(type.rawValue) | (a.property.collection == .dictionary ? Int64(2) << 16 : 0)
       entries.insert(
         ColumnEntry(
@@ -158,7 +218,17 @@ public enum ColumnEditor {
           oppositeTable: FormatConstants.nullTableKey, oppositeColumn: ColKey.null.rawValue),
         at: insertAt)
       insertAt += 1
-      addedLeaves.append((leaf, a))
+      if a.isComputed {
+        computed.append(
+          ComputedColumn(
+            leaf: leaf, type: a.property.type, nullable: attributes.contains(.nullable), indexed: a.property.isIndexed,
+            replacesLeaf: false, name: a.property.name))
+      } else {
+        addedLeaves.append((leaf, a))
+      }
+    }
+    if let order = edit.order {
+      entries = try reordered(entries, order, table: table.name)
     }
     let names = entries.compactMap(\.name)
     guard Set(names).count == names.count else { throw FormatError.corrupt("table '\(table.name)' would have two columns of the same name") }
@@ -174,12 +244,31 @@ public enum ColumnEditor {
     result.replaced.append(specNode.ref)
     slots[0] = Int64(sink.append(NodeEncoder.refArray(newSpec)).rawValue)
 
+    // The cluster tree (§5).
+    var walker = ClusterRewriter(
+      reader: reader, removedLeaves: removedLeaves, added: addedLeaves, leafCount: leafCount,
+      keptSlotCount: keptSlotCount, tableName: table.name)
+    if !computed.isEmpty {
+      guard let source = edit.values else { throw FormatError.corrupt("table '\(table.name)' has computed columns but no values") }
+      walker.computation = try ClusterComputation(group: group, table: table, columns: computed, source: source)
+    }
+    slots[2] = Int64(try walker.rewrite(table.clusterRoot, depth: 0, offset: 0, sink: &sink).rawValue)
+    result.replaced += walker.replaced
+    result.freedDeep += walker.freedDeep
+    // Search indexes of computed columns, built whole from their values (§4.6).
+    var newIndexes: [Int: Ref] = [:]
+    if let computation = walker.computation {
+      for (c, column) in computed.enumerated() where column.indexed {
+        newIndexes[column.leaf] = SearchIndexWriter.write(computation.indexEntries[c], into: &sink)
+      }
+    }
+
     // Per-leaf-index arrays (slots 4, 7, 8): holes get 0 / null table key / null ColKey.
     var indexes = [Int64](repeating: 0, count: leafCount)
     var oppositeTables = [Int64](repeating: FormatConstants.nullTableKey, count: leafCount)
     var oppositeColumns = [Int64](repeating: ColKey.null.rawValue, count: leafCount)
     for e in entries {
-      indexes[e.key.leafIndex] = Int64(e.searchIndex.rawValue)
+      indexes[e.key.leafIndex] = Int64((newIndexes[e.key.leafIndex] ?? e.searchIndex).rawValue)
       oppositeTables[e.key.leafIndex] = e.oppositeTable
       oppositeColumns[e.key.leafIndex] = e.oppositeColumn
     }
@@ -187,16 +276,25 @@ public enum ColumnEditor {
     slots[4] = Int64(sink.append(NodeEncoder.refArray(indexes)).rawValue)
     slots[7] = Int64(sink.append(NodeEncoder.integers(oppositeTables)).rawValue)
     slots[8] = Int64(sink.append(NodeEncoder.integers(oppositeColumns)).rawValue)
-
-    // The cluster tree (§5).
-    var walker = ClusterRewriter(
-      reader: reader, removedLeaves: removedLeaves, added: addedLeaves, leafCount: leafCount,
-      keptSlotCount: keptSlotCount, tableName: table.name)
-    slots[2] = Int64(try walker.rewrite(table.clusterRoot, depth: 0, sink: &sink).rawValue)
-    result.replaced += walker.replaced
-    result.freedDeep += walker.freedDeep
     result.replaced.append(table.ref)
     return sink.append(NodeEncoder.refArray(slots))
+  }
+
+  /// The public entries in the order of `names` (after renames), backlinks after them.
+  static func reordered(_ entries: [ColumnEntry], _ names: [String], table: String) throws(FormatError) -> [ColumnEntry] {
+    let publicEntries = entries.filter { !$0.isBacklink }
+    guard names.count == publicEntries.count else {
+      throw FormatError.corrupt("table '\(table)' would have \(publicEntries.count) columns, the order names \(names.count)")
+    }
+    var out: [ColumnEntry] = []
+    out.reserveCapacity(entries.count)
+    for n in names {
+      guard let e = publicEntries.first(where: { $0.name == n }) else {
+        throw FormatError.corrupt("table '\(table)' has no column '\(n)' to order")
+      }
+      out.append(e)
+    }
+    return out + entries.filter(\.isBacklink)
   }
 
   /// The spec attributes of a new column (§4.5 rules of `Table::add_column`).

@@ -26,8 +26,57 @@ public enum StringLeafEncoder {
 
   /// A string leaf for UTF-8 values (nil = null), in the form the longest value needs.
   public static func strings<S: NodeSink>(_ values: [String?], into sink: inout S) throws(FormatError) -> Ref {
-    // UTF-8 views: no copy of the bytes before they go into the node.
-    try stringBytes(values.map { $0?.utf8 }, into: &sink)
+    var longest = 0
+    for case let v? in values where v.utf8.count > longest { longest = v.utf8.count }
+    // The short and medium forms (almost every leaf) copy each string's contiguous UTF-8
+    // once; other leaves go through the generic path.
+    switch form(forLongest: longest) {
+    case .short:
+      let width = values.isEmpty ? 0 : shortWidth(longest: values.contains { $0 != nil } ? longest : -1)
+      var payload = [UInt8](repeating: 0, count: values.count * width)
+      for (i, v) in values.enumerated() {
+        let end = (i + 1) * width - 1
+        guard var v else {
+          payload[end] = UInt8(width)
+          continue
+        }
+        let n = v.utf8.count
+        v.withUTF8 { utf8 in
+          for j in 0..<n { payload[i * width + j] = utf8[j] }
+        }
+        payload[end] = UInt8(width - 1 - n)
+      }
+      return sink.append(NodeEncoder.multiplyNode(width: width, count: values.count, payload: payload))
+    case .medium:
+      var content = [UInt8]()
+      content.reserveCapacity(values.count * (longest + 1))
+      var offsets = [Int64]()
+      offsets.reserveCapacity(values.count)
+      var nulls = [Int64]()
+      nulls.reserveCapacity(values.count)
+      for v in values {
+        if var v { v.withUTF8 { content.append(contentsOf: $0) } }
+        content.append(0)
+        offsets.append(Int64(content.count))
+        nulls.append(v == nil ? 1 : 0)
+      }
+      let offsetsRef = sink.append(NodeEncoder.integers(offsets))
+      let blobRef = sink.append(NodeEncoder.blob(content))
+      let nullsRef = sink.append(NodeEncoder.integers(nulls))
+      return sink.append(
+        NodeEncoder.refArray([Int64(offsetsRef.rawValue), Int64(blobRef.rawValue), Int64(nullsRef.rawValue)]))
+    case .big:
+      // UTF-8 views: no copy of the bytes before they go into the node.
+      return try stringBytes(values.map { $0?.utf8 }, into: &sink)
+    }
+  }
+
+  /// The slot width of a short string leaf whose longest value has `longest` bytes (-1: only
+  /// nulls): the smallest power of two above it.
+  static func shortWidth(longest: Int) -> Int {
+    var width = 1
+    while width <= longest { width <<= 1 }
+    return width
   }
 
   /// A string leaf for raw byte values (strings, and Mixed payloads stored as strings).

@@ -29,6 +29,29 @@ public protocol DumpWriter {
   mutating func endClass() throws
   /// Ends the output and flushes it.
   mutating func finish() throws
+  /// An encoder for objects of the current class that may run on other threads, so that a
+  /// caller can encode chunks of objects in parallel and hand them back in order with
+  /// ``writeEncoded(_:objectCount:)``; nil (the default) when the format must see the objects
+  /// one by one (a table sizing its columns, a document tracking its nesting).
+  func chunkEncoder() -> (any DumpChunkEncoder)?
+  /// Writes the bytes of consecutive objects encoded by this writer's ``chunkEncoder()``, in
+  /// object order, as ``writeObject(key:values:)`` would have written them.
+  mutating func writeEncoded(_ bytes: [UInt8], objectCount: Int) throws
+}
+
+extension DumpWriter {
+  public func chunkEncoder() -> (any DumpChunkEncoder)? { nil }
+  public mutating func writeEncoded(_ bytes: [UInt8], objectCount: Int) throws {
+    throw DumpOutputError("this output format encodes objects one by one")
+  }
+}
+
+/// Encodes consecutive objects of one class into one chunk of a writer's output, on any
+/// thread (see ``DumpWriter/chunkEncoder()``).
+public protocol DumpChunkEncoder: Sendable {
+  /// Encodes the objects `objects` delivers (it calls its argument once per object, in key
+  /// order) and returns their bytes.
+  func encode(_ objects: (_ add: (_ key: Int64, _ values: [RealmValue]) -> Void) throws -> Void) throws -> [UInt8]
 }
 
 /// The formats of `realmctl dump --format`.

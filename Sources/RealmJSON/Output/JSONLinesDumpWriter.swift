@@ -24,11 +24,34 @@ public struct JSONLinesDumpWriter: DumpWriter {
 
   public mutating func endClass() throws { current = nil }
 
+  public func chunkEncoder() -> (any DumpChunkEncoder)? {
+    guard let current else { return nil }
+    return JSONLinesChunkEncoder(encoder: encoder, objectSchema: current)
+  }
+
+  public mutating func writeEncoded(_ bytes: [UInt8], objectCount: Int) throws {
+    try flush()
+    if !bytes.isEmpty { try sink(bytes) }
+  }
+
   public mutating func finish() throws { try flush() }
 
   private mutating func flush() throws {
     guard !writer.buffer.isEmpty else { return }
     try sink(writer.buffer)
     writer.reset()
+  }
+}
+
+/// Encodes lines of one class for ``JSONLinesDumpWriter``, on any thread.
+struct JSONLinesChunkEncoder: DumpChunkEncoder {
+  let encoder: CanonicalEncoder
+  let objectSchema: ObjectSchema
+
+  func encode(_ objects: (_ add: (_ key: Int64, _ values: [RealmValue]) -> Void) throws -> Void) throws -> [UInt8] {
+    // Room for a typical chunk, so that the buffer is not copied while it grows.
+    var writer = JSONWriter(indent: 0, capacity: 1 << 20)
+    try objects { key, values in encoder.appendLine(objectSchema, key: key, values: values, to: &writer) }
+    return writer.buffer
   }
 }

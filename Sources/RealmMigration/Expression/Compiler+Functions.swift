@@ -116,8 +116,10 @@ extension Compiler {
     case "now":
       return Compiled(type: .date, evaluate: { (ctx: inout EvaluationContext) throws(EvaluationError) -> RealmValue in .date(ctx.environment.now) })
     case "uuid":
+      reads.drawsFromEnvironment = true
       return Compiled(type: ExpressionType(.uuid), evaluate: { (ctx: inout EvaluationContext) throws(EvaluationError) -> RealmValue in .uuid(ctx.environment.uuid()) })
     default:  // objectId
+      reads.drawsFromEnvironment = true
       return Compiled(type: ExpressionType(.objectId), evaluate: { (ctx: inout EvaluationContext) throws(EvaluationError) -> RealmValue in .objectId(ctx.environment.objectId()) })
     }
   }

@@ -1,12 +1,13 @@
 /// Paths: `old.x`, `new.x`, bare names in filters, member access through links and embedded
 /// objects, `.@count`/`.@size` and `[index]`.
 extension Compiler {
-  /// A property of `cls` read from the `old` values (or, in a filter, the object's values).
+  /// A property of `cls` read from the `old` values.
   private func ownProperty(_ name: String, _ node: Syntax) throws(ExpressionError.Located) -> Compiled {
     guard let index = objectSchema.properties.firstIndex(where: { $0.name == name }) else {
       throw noProperty(objectSchema, name, node)
     }
     let type = ExpressionType(objectSchema.properties[index], in: schema)
+    reads.indices.insert(index)
     let count = objectSchema.properties.count
     let className = objectSchema.name
     let col = column(node)
@@ -30,7 +31,6 @@ extension Compiler {
     if name.hasPrefix("$"), name.dropFirst().allSatisfy(\.isNumber), name.count > 1 {
       throw fail(node, "argument placeholders such as '\(name)' are not supported; write the value itself")
     }
-    if isPredicate { return try ownProperty(name, node) }
     if objectSchema.property(named: name) != nil {
       throw fail(node, "'\(name)' is not a value; write 'old.\(name)' for the property")
     }

@@ -20,23 +20,32 @@ struct Compiled {
   }
 }
 
+/// The `old` positions a compiled expression reads (filled while compiling).
+final class ReadRecorder: @unchecked Sendable {
+  var indices = Set<Int>()
+  /// True when the code draws values from the environment (`uuid()`, `objectId()`): their
+  /// sequence depends on the order objects are evaluated in.
+  var drawsFromEnvironment = false
+}
+
 /// Type-checks a syntax tree against the class's schema and turns it into closures, with
 /// property names resolved to indices. One pass: each node is checked, then built.
 struct Compiler {
   let schema: Schema
   let objectSchema: ObjectSchema
   let newValues: [NewValue]
-  /// In a `where` filter a bare name is a property of the class.
-  let isPredicate: Bool
   let source: String
   private let utf8: [UInt8]
   private let columns: ColumnMap
+  /// The positions of `objectSchema`'s properties the compiled code reads from `old`.
+  /// Every read of ``EvaluationContext/old`` must be recorded here: the column-wise
+  /// transform path decodes only these columns (the others reach the code as null).
+  let reads = ReadRecorder()
 
-  init(schema: Schema, objectSchema: ObjectSchema, newValues: [NewValue], isPredicate: Bool, source: String) {
+  init(schema: Schema, objectSchema: ObjectSchema, newValues: [NewValue], source: String) {
     self.schema = schema
     self.objectSchema = objectSchema
     self.newValues = newValues
-    self.isPredicate = isPredicate
     self.source = source
     self.utf8 = Array(source.utf8)
     self.columns = ColumnMap(source: source)

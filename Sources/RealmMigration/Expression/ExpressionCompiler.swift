@@ -1,5 +1,6 @@
-/// Compiles expressions and `where` filters for one class, once per plan; the results are
-/// evaluated per object without re-reading the text.
+/// Compiles the value expressions of `transform` steps for one class, once per plan; the
+/// results are evaluated per object without re-reading the text. (`where` filters are Realm
+/// Query Language: ``RealmQuery``.)
 ///
 /// ```swift
 /// let compiler = ExpressionCompiler(schema: schema, className: "Person")!
@@ -31,27 +32,20 @@ public struct ExpressionCompiler: Sendable {
   /// set earlier in the same step, readable as `new.name`, in the order the context's
   /// `new` array holds them.
   public func compileValue(_ source: String, newValues: [NewValue] = []) throws(ExpressionError) -> CompiledExpression {
-    let compiled = try compile(source, newValues: newValues, isPredicate: false)
-    return CompiledExpression(source: source, type: compiled.type, evaluator: compiled.evaluate)
+    let (compiled, reads) = try compile(source, newValues: newValues)
+    return CompiledExpression(
+      source: source, type: compiled.type, evaluator: compiled.evaluate, readsOld: reads.indices,
+      drawsFromEnvironment: reads.drawsFromEnvironment)
   }
 
-  /// Compiles a `where` filter. Bare names are properties of the class (`age > 18`);
-  /// `old.age > 18` is accepted too. The filter must be a condition.
-  public func compilePredicate(_ source: String) throws(ExpressionError) -> CompiledPredicate {
-    let compiled = try compile(source, newValues: [], isPredicate: true)
-    guard compiled.type.isBool || compiled.type.isMixed || compiled.type.isNull else {
-      throw ExpressionError(column: 1, message: "a filter must be a condition, but '\(source)' is \(compiled.type)")
-    }
-    return CompiledPredicate(source: source, evaluator: compiled.evaluate)
-  }
-
-  private func compile(_ source: String, newValues: [NewValue], isPredicate: Bool) throws(ExpressionError) -> Compiled {
+  private func compile(_ source: String, newValues: [NewValue]) throws(ExpressionError) -> (Compiled, ReadRecorder) {
     let columns = ColumnMap(source: source)
     do {
       let tree = try Parser.parse(source)
       let compiler = Compiler(
-        schema: schema, objectSchema: objectSchema, newValues: newValues, isPredicate: isPredicate, source: source)
-      return try compiler.compile(tree)
+        schema: schema, objectSchema: objectSchema, newValues: newValues, source: source)
+      let compiled = try compiler.compile(tree)
+      return (compiled, compiler.reads)
     } catch {
       throw ExpressionError(column: columns.column(of: SourcePosition(offset: error.offset)), message: error.message)
     }
@@ -65,32 +59,13 @@ public struct CompiledExpression: Sendable {
   /// The static type of the values it produces.
   public let type: ExpressionType
   let evaluator: Evaluator
+  /// Positions of the class's properties the expression reads from `old`.
+  public var readsOld: Set<Int> = []
+  /// True when it calls `uuid()` or `objectId()` (results depend on the evaluation order).
+  public var drawsFromEnvironment = false
 
   /// The value for the object in `context`.
   public func evaluate(_ context: inout EvaluationContext) throws(EvaluationError) -> RealmValue {
     try evaluator(&context)
-  }
-}
-
-/// A compiled `where` filter.
-public struct CompiledPredicate: Sendable {
-  /// The source text.
-  public let source: String
-  let evaluator: Evaluator
-
-  /// True when the object in `context` matches (a null result does not match).
-  public func matches(_ context: inout EvaluationContext) throws(EvaluationError) -> Bool {
-    if case .bool(true) = try evaluator(&context) { return true }
-    return false
-  }
-
-  /// True when the object with these values matches. For many objects, reuse one
-  /// context with ``matches(_:)-(EvaluationContext)`` instead (this creates an environment
-  /// per call).
-  public func matches(
-    _ values: [RealmValue], resolver: (any ObjectResolver)? = nil
-  ) throws(EvaluationError) -> Bool {
-    var context = EvaluationContext(old: values, resolver: resolver)
-    return try matches(&context)
   }
 }

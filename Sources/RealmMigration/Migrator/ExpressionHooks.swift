@@ -9,12 +9,39 @@ public protocol CompiledValueExpression: Sendable {
   /// the values assigned earlier in the same step (`new`, in the order of the `newProperties`
   /// given at compile time).
   func evaluate(old: [RealmValue], new: [RealmValue?], objectKey: Int64) throws -> RealmValue
+  /// The positions of `old` the expression reads; nil when unknown (everything may be read).
+  var readsOld: Set<Int>? { get }
+  /// False when the values do not depend on the order objects are evaluated in (no `uuid()`,
+  /// `objectId()`), so that objects may be evaluated on several threads.
+  var isOrderSensitive: Bool { get }
+}
+
+extension CompiledValueExpression {
+  /// Unknown by default: the column-wise path then decodes every column.
+  public var readsOld: Set<Int>? { nil }
+  /// Unknown by default: evaluated in order.
+  public var isOrderSensitive: Bool { true }
 }
 
 /// A compiled `where` filter.
 public protocol CompiledFilter: Sendable {
   /// True when the object matches.
   func matches(_ values: [RealmValue], objectKey: Int64) throws -> Bool
+  /// The positions of the values the filter reads; nil when unknown.
+  var readsOld: Set<Int>? { get }
+  /// False when the result does not depend on the evaluation order.
+  var isOrderSensitive: Bool { get }
+  /// True when the filter selected its objects among those of the file before the migration
+  /// (a query with SORT, DISTINCT or LIMIT): it must not follow a step that changes the class.
+  var selectsFromFile: Bool { get }
+}
+
+extension CompiledFilter {
+  /// Unknown by default: the column-wise path then decodes every column.
+  public var readsOld: Set<Int>? { nil }
+  /// Unknown by default: evaluated in order.
+  public var isOrderSensitive: Bool { true }
+  public var selectsFromFile: Bool { false }
 }
 
 /// Compiles expressions and filters for a class of the working schema.

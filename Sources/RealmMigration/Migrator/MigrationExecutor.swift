@@ -182,6 +182,12 @@ public final class MigrationExecutor {
 
   /// Applies stages to one object's values; false when the object is deleted.
   func apply(_ stages: [Stage], to values: inout [RealmValue], key: Int64) throws -> Bool {
+    try Self.apply(stages, to: &values, key: key)
+  }
+
+  /// Applies stages to one object's values; false when the object is deleted. The same code
+  /// serves the rewrite and the column-wise path (``TransformColumnSource``).
+  static func apply(_ stages: [Stage], to values: inout [RealmValue], key: Int64) throws -> Bool {
     for stage in stages {
       switch stage {
       case .rename:
@@ -214,29 +220,30 @@ public final class MigrationExecutor {
     return true
   }
 
-  func applyTransform(_ t: TransformStage, to values: inout [RealmValue], key: Int64) throws {
+  static func applyTransform(_ t: TransformStage, to values: inout [RealmValue], key: Int64) throws {
     let matches = try t.filter?.matches(values, objectKey: key) ?? true
-    let old = values
-    for (_, fallback) in t.appended { values.append(fallback) }
     guard matches else {
+      for (_, fallback) in t.appended { values.append(fallback) }
       for (i, fallback) in t.retyped { values[i] = fallback }
       return
     }
+    // Every expression sees the values before the step (`old`): evaluate them all first, then
+    // write them, so that `values` is not copied while `old` still shares its storage.
     var assigned: [RealmValue?] = []
     assigned.reserveCapacity(t.targets.count)
     for target in t.targets {
       let raw: RealmValue
       do {
-        raw = try target.expression.evaluate(old: old, new: assigned, objectKey: key)
+        raw = try target.expression.evaluate(old: values, new: assigned, objectKey: key)
       } catch let e as MigrationError {
         throw e
       } catch {
         throw MigrationError(.evaluationFailed, path: target.path, "object with key \(key): \(error)")
       }
-      let v = try ValueCoercion.coerce(raw, to: target.property, context: { "object with key \(key)" }, path: target.path)
-      assigned.append(v)
-      values[target.index] = v
+      assigned.append(try ValueCoercion.coerce(raw, to: target.property, context: { "object with key \(key)" }, path: target.path))
     }
+    for (_, fallback) in t.appended { values.append(fallback) }
+    for (target, v) in zip(t.targets, assigned) { values[target.index] = v ?? .null }
   }
 
   // MARK: - Links, embedded objects

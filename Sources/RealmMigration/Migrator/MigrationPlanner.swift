@@ -173,7 +173,7 @@ public struct MigrationPlanner {
       var w = try lookup(className, classes, path: "\(path).class")
       let schemaNow = workingSchema(classes)
       let filter = try filterSource.map { src in
-        try compileFilter(src, w.schema, schemaNow, path: "\(path).where")
+        try compileFilter(src, w, schemaNow, path: "\(path).where")
       }
       let before = w.schema
       var after = w.schema
@@ -234,7 +234,7 @@ public struct MigrationPlanner {
     case .deleteObjects(let className, let filterSource):
       onlyMetadata = false
       var w = try lookup(className, classes, path: "\(path).class")
-      let filter = try filterSource.map { try compileFilter($0, w.schema, workingSchema(classes), path: "\(path).where") }
+      let filter = try filterSource.map { try compileFilter($0, w, workingSchema(classes), path: "\(path).where") }
       w.stages.append(.delete(filter: filter))
       w.report.notes.append(filterSource.map { "objects deleted where \($0)" } ?? "all objects deleted")
       w.dataChanged = true
@@ -255,7 +255,7 @@ public struct MigrationPlanner {
     case .exec(let className, let command, let filterSource):
       onlyMetadata = false
       var w = try lookup(className, classes, path: "\(path).class")
-      let filter = try filterSource.map { try compileFilter($0, w.schema, workingSchema(classes), path: "\(path).where") }
+      let filter = try filterSource.map { try compileFilter($0, w, workingSchema(classes), path: "\(path).where") }
       w.stages.append(.exec(ExecStage(command: command, layout: w.schema, filter: filter, path: path)))
       for p in w.schema.properties { w.written.insert(p.name) }
       w.report.notes.append("objects passed through '\(command.joined(separator: " "))'")
@@ -264,9 +264,13 @@ public struct MigrationPlanner {
     }
   }
 
-  func compileFilter(_ source: String, _ c: ObjectSchema, _ s: Schema, path: String) throws -> any CompiledFilter {
+  /// Compiles a `where` query for the class as it is at this step. A query with SORT,
+  /// DISTINCT or LIMIT selects among the objects of the file, so it must come before any other
+  /// change to the class's objects.
+  func compileFilter(_ source: String, _ w: Working, _ s: Schema, path: String) throws -> any CompiledFilter {
+    let filter: any CompiledFilter
     do {
-      return try expressions.compileFilter(source, in: c, schema: s)
+      filter = try expressions.compileFilter(source, in: w.schema, schema: s)
     } catch let e as MigrationError {
       throw e
     } catch let e as ExpressionError {
@@ -274,5 +278,11 @@ public struct MigrationPlanner {
     } catch {
       throw MigrationError.plan(path, "\(error)")
     }
+    if filter.selectsFromFile && w.dataChanged {
+      throw MigrationError.plan(
+        path,
+        "SORT, DISTINCT and LIMIT select among the objects of '\(w.schema.name)' as they are in the file, but an earlier step of the plan changes them; put this step first")
+    }
+    return filter
   }
 }

@@ -1,61 +1,112 @@
-/// The in-place path for column additions and removals (docs/writing.md, "In-place column
-/// changes"): programs whose classes keep some of their columns unchanged, in order, and gain
-/// new columns holding one constant are committed copy-on-write with ``ColumnEditor`` and
-/// ``MetadataEditor`` in one transaction, instead of rewriting the file.
+/// The in-place column path (docs/writing.md, "In-place column changes" and "Column-wise
+/// transforms"): programs whose classes keep some of their columns unchanged and whose other
+/// columns hold one constant or values computed per object from the object's own values are
+/// committed copy-on-write with ``ColumnEditor`` and ``MetadataEditor`` in one transaction,
+/// instead of rewriting the file. Only the changed columns' leaves (and the cluster nodes
+/// above them) are written.
 extension Migrator {
   /// The edits of a program the in-place column path can commit.
   struct ColumnChangePlan {
-    /// Per table name (before renames): columns removed, added and renamed.
+    /// Per table name (before renames): columns removed, added, renamed and recomputed.
     var columns: [String: ColumnEditor.TableEdit]
     /// Table renames and the schema version.
     var metadata: MetadataEditor.Edits
+    /// True when some column's values are computed per object (a transform, a type or
+    /// optionality change): the report calls the path "columns" either way.
+    var computesValues: Bool
   }
 
   /// Where a value of the working layout comes from while the stages are followed.
-  private enum Origin: Equatable {
+  enum Origin: Equatable {
+    /// Unchanged from this source column.
     case source(Int)
+    /// The same constant for every object.
     case constant(RealmValue)
+    /// Computed per object; `from` is the source column that held this position, if any.
+    case computed(from: Int?)
+  }
+
+  /// The final layout of a class and the source columns its computed values read.
+  struct FinalLayout {
+    var origins: [Origin]
+    /// Source column positions the stages read; nil when unknown (all of them).
+    var reads: Set<Int>?
+    /// True when some expression's values depend on the evaluation order (`uuid()`).
+    var orderSensitive: Bool
   }
 
   /// The plan for committing `program` in place, or nil when it needs the rewrite: a class is
-  /// created or deleted, a stage transforms, deletes or runs a program, a kept property changes
-  /// type, optionality, index or order, or a removed or added column is of a kind
-  /// ``ColumnEditor`` does not handle (links, primary keys, indexed or non-empty collections).
-  static func columnChangePlan(_ program: MigrationProgram, group: Group) -> ColumnChangePlan? {
+  /// created, deleted, made embedded or top-level, a stage deletes objects or runs a program,
+  /// the primary key changes or is recomputed, or a changed column is of a kind
+  /// ``ColumnEditor`` does not handle (links, mixed, collections with values, enumerated strings).
+  ///
+  /// `progress` counts the objects whose values are computed (its total is set here).
+  static func columnChangePlan(_ program: MigrationProgram, group: Group, progress: ProgressCounter? = nil) -> ColumnChangePlan? {
     guard group.fileFormat == FormatConstants.currentFileFormat, program.deletedClasses.isEmpty else { return nil }
     var metadata = MetadataEditor.Edits()
     var columns: [String: ColumnEditor.TableEdit] = [:]
+    var computesValues = false
+    var computedObjects = 0
     for c in program.classes {
       guard let source = c.sourceSchema, c.sourceClass == source.name, !c.becomesEmbedded, !c.becomesTopLevel,
         !c.checkPrimaryKey, source.isEmbedded == c.finalSchema.isEmbedded
       else { return nil }
       guard let layout = finalLayout(c, sourceCount: source.properties.count) else { return nil }
       let final = c.finalSchema.properties
-      // The kept columns first, in their source order, then the constants.
-      let kept = layout.prefix { if case .source = $0 { return true } else { return false } }
-      var previous = -1
       var edit = ColumnEditor.TableEdit()
       var keptSources = Set<Int>()
-      for (j, origin) in layout.enumerated() {
+      var computedFinal: [Int] = []  // final positions, in the order the value source returns them
+      var recomputedFinal: [Int] = []
+      var addedComputed: [Int] = []
+      var reads = layout.reads
+      // First the columns kept as they are: a source column whose values and definition stay.
+      var claims: [Int: Int] = [:]  // source column -> final position that keeps or recomputes it
+      for (j, origin) in layout.origins.enumerated() {
+        if case .source(let i) = origin, claims[i] == nil, sameDefinition(source.properties[i], final[j]) { claims[i] = j }
+      }
+      for (j, origin) in layout.origins.enumerated() {
+        if case .computed(let from?) = origin, claims[from] == nil, sameDefinition(source.properties[from], final[j]) {
+          claims[from] = j
+        }
+      }
+      for (j, origin) in layout.origins.enumerated() {
+        let p = final[j]
         switch origin {
-        case .source(let i):
-          guard j < kept.count, i > previous else { return nil }
-          previous = i
+        case .source(let i) where claims[i] == j:
           keptSources.insert(i)
           let old = source.properties[i]
-          var same = final[j]
-          same.name = old.name
-          guard same == old else { return nil }
-          if old.name != final[j].name { edit.renamed[old.name] = final[j].name }
-          if source.primaryKey == old.name, c.finalSchema.primaryKey != final[j].name { return nil }
+          if old.name != p.name { edit.renamed[old.name] = p.name }
+        case .computed(let from?) where claims[from] == j:
+          guard computable(p) else { return nil }
+          keptSources.insert(from)
+          let old = source.properties[from]
+          if old.name != p.name { edit.renamed[old.name] = p.name }
+          edit.recomputed.append(old.name)
+          recomputedFinal.append(j)
+        case .source(let i):
+          // Same values, another definition (optionality, type, index): a new column.
+          reads?.insert(i)
+          guard computable(p), c.finalSchema.primaryKey != p.name else { return nil }
+          edit.added.append(ColumnEditor.NewColumn(computed: p))
+          addedComputed.append(j)
+        case .computed:
+          guard computable(p), c.finalSchema.primaryKey != p.name else { return nil }
+          edit.added.append(ColumnEditor.NewColumn(computed: p))
+          addedComputed.append(j)
         case .constant(let value):
-          let p = final[j]
           guard p.type != .object, !p.isIndexed, c.finalSchema.primaryKey != p.name else { return nil }
           guard let v = constantValue(value, for: p) else { return nil }
           edit.added.append(ColumnEditor.NewColumn(property: p, value: v))
         }
       }
-      if let pk = source.primaryKey, !keptSources.contains(where: { source.properties[$0].name == pk }) { return nil }
+      computedFinal = recomputedFinal + addedComputed
+      if let pk = source.primaryKey {
+        // The primary key must stay as it is (recomputed keys need the uniqueness check of
+        // the rewrite).
+        guard let i = source.properties.firstIndex(where: { $0.name == pk }), claims[i] != nil,
+          case .source = layout.origins[claims[i]!], c.finalSchema.primaryKey == final[claims[i]!].name
+        else { return nil }
+      }
       if source.primaryKey == nil, c.finalSchema.primaryKey != nil { return nil }
       for (i, p) in source.properties.enumerated() where !keptSources.contains(i) {
         guard p.type != .object else { return nil }
@@ -63,7 +114,16 @@ extension Migrator {
       }
       let table = FormatConstants.classPrefix + source.name
       if source.name != c.finalSchema.name { metadata.tableRenames[table] = FormatConstants.classPrefix + c.finalSchema.name }
-      if !edit.added.isEmpty || !edit.removed.isEmpty {
+      if !computedFinal.isEmpty {
+        computesValues = true
+        edit.order = final.map(\.name)
+        edit.values = TransformColumnSource(
+          className: c.finalSchema.name, stages: c.stages, finalPositions: computedFinal,
+          properties: computedFinal.map { final[$0] }, readColumns: reads, allowsConcurrentCalls: !layout.orderSensitive,
+          progress: progress)
+        computedObjects += group.table(forClass: source.name)?.objectCount ?? 0
+      }
+      if !edit.added.isEmpty || !edit.removed.isEmpty || !edit.recomputed.isEmpty {
         columns[table] = edit
       } else if !edit.renamed.isEmpty {
         // Renames only: the names array is enough, the clusters stay (MetadataEditor).
@@ -77,18 +137,68 @@ extension Migrator {
     guard !columns.isEmpty, ColumnEditor.unsupportedReason(columns, in: group) == nil,
       MetadataEditor.canApply(metadata, to: group)
     else { return nil }
-    return ColumnChangePlan(columns: columns, metadata: metadata)
+    if computesValues { progress?.setTotal(computedObjects) }
+    return ColumnChangePlan(columns: columns, metadata: metadata, computesValues: computesValues)
   }
 
-  /// Follows the stages of `c` from the source layout; nil when a stage changes values per object.
-  private static func finalLayout(_ c: ClassProgram, sourceCount: Int) -> [Origin]? {
+  /// True when `a` and `b` differ by name at most.
+  private static func sameDefinition(_ a: Property, _ b: Property) -> Bool {
+    var same = b
+    same.name = a.name
+    return same == a
+  }
+
+  /// True for a property whose values ``ColumnEditor`` can compute: a single value that is not
+  /// a link nor mixed (those would need backlinks).
+  private static func computable(_ p: Property) -> Bool {
+    p.collection == .single && p.type != .object && p.type != .mixed
+  }
+
+  /// Follows the stages of `c` from the source layout; nil when a stage deletes objects or
+  /// runs a program (those need the rewrite).
+  static func finalLayout(_ c: ClassProgram, sourceCount: Int) -> FinalLayout? {
     var layout = (0..<sourceCount).map(Origin.source)
+    var reads: Set<Int>? = []
+    var orderSensitive = false
+    // The source columns behind positions of the current layout that code reads.
+    func read(_ positions: Set<Int>?) {
+      guard let positions else {
+        reads = nil
+        return
+      }
+      for p in positions where p < layout.count {
+        if case .source(let i) = layout[p] { reads?.insert(i) }
+      }
+    }
+    func from(_ o: Origin) -> Int? {
+      switch o {
+      case .source(let i): return i
+      case .computed(let f): return f
+      case .constant: return nil
+      }
+    }
     for stage in c.stages {
       switch stage {
       case .rename: continue
       case .insert(let at, let value): layout.insert(.constant(value), at: min(at, layout.count))
       case .remove(let at): if at < layout.count { layout.remove(at: at) }
-      case .transform, .delete, .exec: return nil
+      case .delete, .exec: return nil
+      case .transform(let t):
+        for target in t.targets {
+          read(target.expression.readsOld)
+          if target.expression.isOrderSensitive { orderSensitive = true }
+        }
+        if let filter = t.filter {
+          read(filter.readsOld)
+          if filter.isOrderSensitive { orderSensitive = true }
+          // Objects the filter skips keep the values they have.
+          read(Set(t.targets.map(\.index)))
+        }
+        for _ in t.appended { layout.append(.computed(from: nil)) }
+        for target in t.targets where target.index < layout.count {
+          layout[target.index] = .computed(from: from(layout[target.index]))
+        }
+        for (i, _) in t.retyped where i < layout.count { layout[i] = .computed(from: from(layout[i])) }
       case .reconcile(let sources):
         var out: [Origin] = []
         for s in sources {
@@ -96,15 +206,25 @@ extension Migrator {
           case .constant(let v): out.append(.constant(v))
           case .copy(let i, let replacement):
             let origin: Origin = i < layout.count ? layout[i] : .constant(.null)
-            // A source column with nulls and a replacement changes optionality: the property
-            // comparison in the caller sends that to the rewrite.
-            if let replacement, origin == .constant(.null) { out.append(.constant(replacement)) } else { out.append(origin) }
+            guard let replacement else {
+              out.append(origin)
+              continue
+            }
+            switch origin {
+            case .constant(let v): out.append(.constant(v.isNull ? replacement : v))
+            case .source(let s):
+              // Nulls become the replacement: computed per object.
+              reads?.insert(s)
+              out.append(.computed(from: s))
+            case .computed: out.append(origin)
+            }
           }
         }
         layout = out
       }
     }
-    return layout.count == c.finalSchema.properties.count ? layout : nil
+    guard layout.count == c.finalSchema.properties.count else { return nil }
+    return FinalLayout(origins: layout, reads: reads, orderSensitive: orderSensitive)
   }
 
   /// The constant converted to the property's type, or nil when it cannot be stored as is.
@@ -119,6 +239,7 @@ extension Migrator {
     var txOptions = WriteTransaction.Options()
     txOptions.lock = lock
     txOptions.faultInjection = options.faultInjection
+    txOptions.writeBufferSize = options.writeBufferSize
     let tx = try WriteTransaction.begin(path: path, options: txOptions)
     do {
       let current = try Group(reader: tx.reader)
@@ -133,5 +254,85 @@ extension Migrator {
       tx.abort()
       throw error
     }
+  }
+}
+
+/// The values of a class's computed columns: each object's values go through the class's
+/// stages exactly as in the rewrite (``MigrationExecutor/apply(_:to:key:)``), and the final
+/// values of the computed columns are kept.
+final class TransformColumnSource: ColumnValueSource, @unchecked Sendable {
+  let className: String
+  let stages: [Stage]
+  /// Per computed column, its position in the final layout.
+  let finalPositions: [Int]
+  let properties: [Property]
+  let readColumns: Set<Int>?
+  let allowsConcurrentCalls: Bool
+  /// Counts the objects computed, a cluster at a time; a cancelled counter stops the work.
+  let progress: ProgressCounter?
+  /// The stages before a final reconcile, and that reconcile's sources.
+  let leadingStages: [Stage]
+  let finalSources: [FinalSource]?
+
+  init(
+    className: String, stages: [Stage], finalPositions: [Int], properties: [Property], readColumns: Set<Int>?,
+    allowsConcurrentCalls: Bool, progress: ProgressCounter? = nil
+  ) {
+    self.progress = progress
+    // The last stage is the reconcile that builds the final layout: only the computed
+    // columns' sources are taken from it (``values(keys:columns:)``).
+    if case .reconcile(let sources) = stages.last {
+      leadingStages = Array(stages.dropLast())
+      finalSources = sources
+    } else {
+      leadingStages = stages
+      finalSources = nil
+    }
+    self.allowsConcurrentCalls = allowsConcurrentCalls
+    self.className = className
+    self.stages = stages
+    self.finalPositions = finalPositions
+    self.properties = properties
+    self.readColumns = readColumns
+  }
+
+  func values(keys: [Int64], columns: [[RealmValue]?]) throws -> [[RealmValue]] {
+    var out = [[RealmValue]](repeating: [], count: finalPositions.count)
+    for c in out.indices { out[c].reserveCapacity(keys.count) }
+    for (n, key) in keys.enumerated() {
+      var v: [RealmValue] = []
+      v.reserveCapacity(columns.count + finalPositions.count)
+      for column in columns { v.append(column?[n] ?? .null) }
+      guard try MigrationExecutor.apply(leadingStages, to: &v, key: key) else {
+        throw MigrationError(.unsupported, "object \(key) of '\(className)' was deleted on the column path")
+      }
+      for (c, j) in finalPositions.enumerated() {
+        let p = properties[c]
+        let value: RealmValue
+        do throws(FormatError) {
+          // The final reconcile for this column only (the rest of the object is not needed),
+          // then the value as the rewrite's builder stores it (numbers converted, required
+          // values checked).
+          let final: RealmValue
+          switch finalSources?[j] {
+          case nil: final = v[j]
+          case .constant(let constant): final = constant
+          case .copy(let i, let replacement):
+            let x = i < v.count ? v[i] : .null
+            final = x.isNull ? (replacement ?? x) : x
+          }
+          value = try TypedLeafEncoder.coerced(final, to: p.type)
+          if value.isNull && !p.isOptional { throw FormatError.corrupt("a value is required but found null") }
+        } catch {
+          throw FormatError.corrupt("property '\(className).\(p.name)' of object \(key): \(error.detail)")
+        }
+        out[c].append(value)
+      }
+    }
+    if let progress {
+      progress.add(keys.count)
+      if progress.isCancelled { throw ProgressCancelled() }
+    }
+    return out
   }
 }

@@ -19,10 +19,12 @@ public struct MigrationOptions: Sendable {
   /// Bytes buffered between writes of the new file or transaction (tests lower it so that a
   /// write is made of many system calls to interrupt).
   public var writeBufferSize = 1 << 20
-  /// Commit column additions and removals in place when the program allows it (see
-  /// `Migrator+Columns.swift`); false forces the rewrite (tests compare both paths).
+  /// Commit column additions, removals and per-object computed columns (transforms, type
+  /// changes) in place when the program allows it (see `Migrator+Columns.swift`); false
+  /// forces the rewrite (tests compare both paths).
   public var inPlaceColumnChanges = true
-  /// Counts the objects streamed through a rewrite (the command line draws it).
+  /// Counts the objects streamed through a rewrite or computed by the column path (the
+  /// command line draws it).
   public var progress: ProgressCounter?
   /// Creates the defaults.
   public init() {}
@@ -41,6 +43,19 @@ public struct MigrationResult: Sendable {
     /// The file was replaced by an empty one (`--reset-if-needed`).
     case reset
   }
+  /// Which write path the migrator took (see docs/writing.md).
+  public enum WritePath: String, Sendable {
+    /// Nothing was (or would be) written.
+    case none
+    /// Names and the version only, committed in place.
+    case metadata
+    /// Only the changed columns (added, removed, computed by transforms), committed in place.
+    case columns
+    /// Every object streamed into a new file that replaced the original.
+    case rewrite
+    /// An empty file with the target schema replaced the original.
+    case reset
+  }
   /// The file.
   public var path: String
   /// Schema version before (nil = unversioned).
@@ -49,6 +64,8 @@ public struct MigrationResult: Sendable {
   public var toVersion: Int64
   /// How the file was written.
   public var method: Method
+  /// The write path taken (or that would be taken, for a dry run).
+  public var writePath: WritePath
   /// True for `--dry-run` (nothing was written).
   public var dryRun: Bool
   /// Per class.
@@ -75,6 +92,7 @@ public enum Migrator {
     do { fileSchema = try group.schema() } catch { throw StorageError.from(error, path: path) }
     let engine = MigrationExpressionEngine(environment: options.environment)
     engine.setResolver(GroupResolver(group: group))
+    engine.setFile(group: group, schema: fileSchema)
     let planner = MigrationPlanner(
       expressions: engine,
       decodeDefault: { json, property, jsonPath in
@@ -84,10 +102,10 @@ public enum Migrator {
           throw MigrationError.plan(jsonPath, e.message)
         }
       })
-    func result(_ method: MigrationResult.Method, _ classes: [ClassReport]) -> MigrationResult {
+    func result(_ method: MigrationResult.Method, _ writePath: MigrationResult.WritePath, _ classes: [ClassReport]) -> MigrationResult {
       MigrationResult(
         path: path, fromVersion: fileSchema.schemaVersion, toVersion: plan.schemaVersion, method: method,
-        dryRun: options.dryRun, classes: classes, seconds: monotonicSeconds() - start)
+        writePath: writePath, dryRun: options.dryRun, classes: classes, seconds: monotonicSeconds() - start)
     }
 
     if options.resetIfNeeded && needsMigration(fileSchema, plan) {
@@ -95,7 +113,7 @@ public enum Migrator {
         try backup(path, to: options.backupPath)
         try rewrite(path: path, schema: plan.targetSchema, lock: lock, options: options) { _ in [] }
       }
-      return result(.reset, plan.targetSchema.classes.map { var r = ClassReport(name: $0.name); r.isNew = true; return r })
+      return result(.reset, .reset, plan.targetSchema.classes.map { var r = ClassReport(name: $0.name); r.isNew = true; return r })
     }
 
     let program = try planner.program(for: plan, fileSchema: fileSchema)
@@ -110,7 +128,7 @@ public enum Migrator {
       }
       return reports
     }
-    if program.isNoOp { return result(.unchanged, unchangedCounts()) }
+    if program.isNoOp { return result(.unchanged, .none, unchangedCounts()) }
 
     if program.isMetadataOnly, group.fileFormat == FormatConstants.currentFileFormat,
       let edits = metadataEdits(program, fileSchema), MetadataEditor.canApply(edits, to: group)
@@ -120,10 +138,10 @@ public enum Migrator {
         try backup(path, to: options.backupPath)
         try commitInPlace(path: path, edits: edits, group: group, lock: lock, options: options)
       }
-      return result(.inPlace, reports)
+      return result(.inPlace, .metadata, reports)
     }
 
-    if options.inPlaceColumnChanges, let columnPlan = columnChangePlan(program, group: group) {
+    if options.inPlaceColumnChanges, let columnPlan = columnChangePlan(program, group: group, progress: options.progress) {
       var reports = program.classes.map { $0.report }
       for (i, c) in program.classes.enumerated() {
         guard let t = group.table(forClass: c.sourceClass ?? c.finalSchema.name) else { continue }
@@ -136,7 +154,7 @@ public enum Migrator {
         try backup(path, to: options.backupPath)
         try commitColumnsInPlace(path: path, plan: columnPlan, lock: lock, options: options)
       }
-      return result(.inPlace, reports)
+      return result(.inPlace, .columns, reports)
     }
 
     let source = GroupSource(group: group)
@@ -146,7 +164,7 @@ public enum Migrator {
       executor.progress = options.progress
       let reports = try executor.run(into: BuilderSink<CountingNodeSink>(builder))
       _ = try builder.finish()
-      return result(.rewritten, reports)
+      return result(.rewritten, .rewrite, reports)
     }
     try backup(path, to: options.backupPath)
     var reports: [ClassReport] = []
@@ -155,7 +173,7 @@ public enum Migrator {
       executor.progress = options.progress
       return try executor.run(into: BuilderSink<FileNodeSink>(builder))
     } reportsOut: { reports = $0 }
-    return result(.rewritten, reports)
+    return result(.rewritten, .rewrite, reports)
   }
 
   /// Refuses files whose rewrite would lose something realmctl does not carry over: a sync

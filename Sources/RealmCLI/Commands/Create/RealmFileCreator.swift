@@ -19,22 +19,14 @@ enum RealmFileCreator {
     try AtomicFileCreation.create(path: output) { out in
       let builder = try RealmFileBuilder(schema: schema, sink: try FileNodeSink(output: out))
       if let dataPath {
-        let decoder = CanonicalDecoder(schema: schema)
-        let lines = try LineReader(path: dataPath)
-        if let progress, let size = lines.fileSize { progress.setTotal(size) }
+        // Lines are parsed and decoded on every core; the builder takes them in order.
+        var lines = ParallelLineDecoder(decoder: CanonicalDecoder(schema: schema), path: dataPath)
         lines.progress = progress
-        while let line = try lines.next() {
-          if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-          let object: DecodedObject
-          do {
-            object = try decoder.decodeLine(Array(line), line: lines.lineNumber)
-          } catch {
-            throw RealmCtlError(.invalidInput, path: dataPath, "'\(dataPath)' \(error)")
-          }
+        try lines.forEachObject { object, line in
           do {
             try builder.append(className: object.className, key: object.key, values: object.values)
           } catch let e as FormatError {
-            throw RealmCtlError(.invalidInput, path: dataPath, "'\(dataPath)' line \(lines.lineNumber): \(e.detail)")
+            throw RealmCtlError(.invalidInput, path: dataPath, "'\(dataPath)' line \(line): \(e.detail)")
           }
           summary.objects += 1
           summary.perClass[object.className, default: 0] += 1

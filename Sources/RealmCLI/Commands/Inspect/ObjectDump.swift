@@ -6,10 +6,13 @@ import RealmStorage
 /// The body of `realmctl dump`: which classes, which objects, in which writer.
 ///
 /// Classes are the file's top-level classes in byte order of their names (or the one
-/// `--class` names); objects come in key order straight from the file into the writer, which
-/// hands 64 KiB chunks of encoded bytes to standard output, so memory stays flat whatever the
-/// size of the file. `--offset` and `--limit` count the objects of each class that pass the
-/// `--where` filter.
+/// `--class` names, which may be an embedded class: its objects are then listed on their own,
+/// with their keys in the class's table); objects come in key order straight from the file
+/// into the writer, which hands 64 KiB chunks of encoded bytes to standard output, so memory
+/// stays flat whatever the size of the file. `--where` is a Realm Query Language query
+/// (``RealmQuery``); `--offset` and `--limit` count the objects it selects. A query with
+/// SORT, DISTINCT or LIMIT is run first (it reads only the properties it needs and keeps the
+/// selected keys), then its objects are read by key in the query's order.
 struct ObjectDump {
   /// The open file.
   var file: RealmFile
@@ -21,39 +24,37 @@ struct ObjectDump {
   var offset: Int
   /// Objects of each class to print at most (after filtering), nil for all.
   var limit: Int?
-  /// The `--where` filter, compiled for the one class.
-  var filter: CompiledPredicate?
+  /// The `--where` query, compiled for the one class.
+  var query: RealmQuery?
   /// Counts the objects read (its total is set by ``run(_:)``); cancelling it stops the dump
   /// with ``ProgressCancelled``.
   var progress: ProgressCounter?
+  /// Encodes classes on every core when the format allows it (see ``ParallelDump``); nil
+  /// dumps object by object.
+  var parallel: ParallelDump? = ParallelDump.processorCount > 1 ? ParallelDump() : nil
 
   /// Prepares the dump of `file` for the options of one run.
   ///
-  /// - Throws: ``RealmCtlError`` `invalidInput` for an unknown or embedded `--class`,
-  ///   ``UsageError`` for a `--where` that does not compile, ``StorageError`` for a damaged file.
+  /// - Throws: ``RealmCtlError`` `invalidInput` for an unknown `--class`, ``UsageError`` for a
+  ///   `--where` that does not compile, ``StorageError`` for a damaged file.
   init(file: RealmFile, options: DumpCommand.Options) throws {
     self.file = file
     let group = file.group
     schema = try RealmInput.reading(file) { () throws(FormatError) in try group.schema() }
     if let name = options.className {
       let cls = try RealmInput.objectSchema(named: name, in: schema, path: options.file)
-      guard !cls.isEmbedded else {
-        throw RealmCtlError(
-          .invalidInput, path: options.file,
-          "class '\(name)' is embedded: its objects are printed inside their parents; dump the parent class instead")
-      }
       classes = [(cls, try ObjectDump.table(of: cls, in: file))]
     } else {
       classes = try schema.classes.filter { !$0.isEmbedded }.map { ($0, try ObjectDump.table(of: $0, in: file)) }
     }
     offset = options.offset
     limit = options.limit
-    if let query = options.query, let (cls, _) = classes.first {
+    if let text = options.query, let (cls, _) = classes.first {
       do {
-        filter = try ObjectDump.compileFilter(query, for: cls, in: schema)
+        query = try ObjectDump.compileFilter(text, for: cls, in: schema, group: group)
       } catch {
         throw UsageError(
-          .invalidValue, "The value '\(query)' is invalid for '--where <query>': \(error.description)",
+          .invalidValue, "The value '\(text)' is invalid for '--where <query>': \(error.description)",
           helpLine: "--where <query>  Print only objects of --class matching this Realm Query Language filter.",
           command: "dump")
       }
@@ -61,11 +62,11 @@ struct ObjectDump {
   }
 
   /// Compiles a `--where` query for the objects of `cls`: the one place where `dump` and the
-  /// shell turn Realm Query Language into a filter.
-  static func compileFilter(_ query: String, for cls: ObjectSchema, in schema: Schema) throws(ExpressionError)
-    -> CompiledPredicate
+  /// shell turn Realm Query Language into a query.
+  static func compileFilter(_ query: String, for cls: ObjectSchema, in schema: Schema, group: Group? = nil)
+    throws(ExpressionError) -> RealmQuery
   {
-    try ExpressionCompiler(schema: schema, objectSchema: cls).compilePredicate(query)
+    try RealmQuery(query, className: cls.name, schema: schema, group: group)
   }
 
   /// Writes every selected object with `writer`.
@@ -75,7 +76,11 @@ struct ObjectDump {
     try writer.begin(schema: schema)
     for (cls, table) in classes {
       try writer.beginClass(cls)
-      try writeObjects(of: cls, table, to: &writer)
+      if let query, query.hasDescriptors {
+        try writeSelected(by: query, cls, table, to: &writer)
+      } else {
+        try writeObjects(of: cls, table, to: &writer)
+      }
       try writer.endClass()
     }
     try writer.finish()
@@ -89,31 +94,25 @@ struct ObjectDump {
   private func writeObjects(of cls: ObjectSchema, _ table: Table, to writer: inout some DumpWriter) throws {
     if limit == 0 { return }
     let group = file.group
+    if let parallel, query == nil, limit == nil, offset == 0, let encoder = writer.chunkEncoder() {
+      try RealmInput.readingObjects(file) {
+        try parallel.writeObjects(of: table, in: group, encoder: encoder, progress: progress, to: &writer)
+      }
+      return
+    }
     var printed = 0
     var toSkip = offset
-    var context = EvaluationContext(resolver: GroupObjectResolver(file: file))
+    var evaluator = query?.evaluator(source: GroupQuerySource(group: group, schema: schema))
     var ticker = ProgressTicker(progress)
     defer { ticker.flush() }
-    if filter == nil { progress?.add(min(offset, table.objectCount)) }
+    if query == nil { progress?.add(min(offset, table.objectCount)) }
     do {
       try RealmInput.readingObjects(file) {
         // Without a filter the reader skips leading objects without decoding them.
-        try group.forEachObject(in: table, skip: filter == nil ? offset : 0) { key, values in
+        try group.forEachObject(in: table, skip: query == nil ? offset : 0) { key, values in
           try ticker.tickCheckingCancellation()
-          if let filter {
-            context.old = values
-            defer { context.old = [] }
-            let matches: Bool
-            do throws(EvaluationError) {
-              matches = try filter.matches(&context)
-            } catch {
-              // A damaged link target is the file's fault: report it as such.
-              if let damage = error.underlying as? StorageError { throw damage }
-              throw RealmCtlError(
-                .invalidInput, path: file.path,
-                "--where failed on \(cls.name) object \(key): \(error.description)")
-            }
-            guard matches else { return }
+          if evaluator != nil {
+            guard try matches(&evaluator!, cls, key, values) else { return }
             if toSkip > 0 {
               toSkip -= 1
               return
@@ -129,25 +128,52 @@ struct ObjectDump {
     }
   }
 
+  private func matches(_ evaluator: inout RealmQuery.Evaluator, _ cls: ObjectSchema, _ key: Int64, _ values: [RealmValue]) throws -> Bool {
+    do {
+      return try evaluator.matches(values: values, key: key)
+    } catch let damage as FormatError {
+      throw damage
+    } catch {
+      throw RealmCtlError(.invalidInput, path: file.path, "--where failed on \(cls.name) object \(key): \(error)")
+    }
+  }
+
+  /// Runs a query with SORT, DISTINCT or LIMIT, then prints its objects in its order.
+  private func writeSelected(by query: RealmQuery, _ cls: ObjectSchema, _ table: Table, to writer: inout some DumpWriter) throws {
+    let group = file.group
+    var ticker = ProgressTicker(progress)
+    defer { ticker.flush() }
+    try RealmInput.readingObjects(file) {
+      let keys: [Int64]
+      do {
+        let source = GroupQuerySource(group: group, schema: schema)
+        let columns = query.propertiesRead
+        keys = try query.objectKeys(source: source) { body in
+          try group.forEachObject(in: table, columns: columns) { key, values in
+            try ticker.tickCheckingCancellation()
+            try body(key, values)
+          }
+        }
+      } catch let damage as FormatError {
+        throw damage
+      } catch let cancelled as ProgressCancelled {
+        throw cancelled
+      } catch {
+        throw RealmCtlError(.invalidInput, path: file.path, "--where failed on \(cls.name): \(error)")
+      }
+      for key in keys.dropFirst(offset).prefix(limit ?? Int.max) {
+        guard let values = try group.object(in: table, key: key) else { continue }
+        try writer.writeObject(key: key, values: values)
+      }
+    }
+  }
+
   /// The table of a class of the schema (the schema was read from the same group).
   private static func table(of cls: ObjectSchema, in file: RealmFile) throws(StorageError) -> Table {
     guard let table = file.group.table(forClass: cls.name) else {
       throw StorageError.from(FormatError.corrupt("class '\(cls.name)' has no table"), path: file.path)
     }
     return table
-  }
-}
-
-/// Follows links for `--where` paths such as `owner.name` by looking objects up in the file.
-struct GroupObjectResolver: ObjectResolver {
-  /// The open file.
-  var file: RealmFile
-
-  func values(of link: ObjectLink) throws -> [RealmValue]? {
-    guard let table = file.group.table(forClass: link.className) else { return nil }
-    return try RealmInput.reading(file) { () throws(FormatError) in
-      try file.group.object(in: table, key: link.key)
-    }
   }
 }
 

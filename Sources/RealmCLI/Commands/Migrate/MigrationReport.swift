@@ -10,7 +10,9 @@ enum MigrationReport {
     let how: String
     switch r.method {
     case .unchanged: how = "already at the target schema; nothing to do"
-    case .inPlace: how = r.dryRun ? "would be changed in place" : "changed in place"
+    case .inPlace:
+      let what = r.writePath == .columns ? ", column-wise" : ", names only"
+      how = (r.dryRun ? "would be changed in place" : "changed in place") + what
     case .rewritten: how = r.dryRun ? "would be rewritten" : "rewritten"
     case .reset: how = r.dryRun ? "would be reset to an empty file" : "reset to an empty file"
     }
@@ -51,6 +53,7 @@ enum MigrationReport {
     w.key("fromVersion"); if let v = r.fromVersion { w.value(v) } else { w.nullValue() }
     w.key("toVersion"); w.value(r.toVersion)
     w.key("method"); w.value(r.method.rawValue)
+    w.key("path"); w.value(r.writePath.rawValue)
     w.key("dryRun"); w.value(r.dryRun)
     w.key("seconds"); w.value(r.seconds)
     w.key("classes")

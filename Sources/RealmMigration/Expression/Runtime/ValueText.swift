@@ -6,7 +6,7 @@ enum ValueText {
     switch v {
     case .null: return nil
     case .bool(let b): return b ? "true" : "false"
-    case .int(let i): return String(i)
+    case .int(let i): return decimal(i)
     case .float(let f): return f.description
     case .double(let d): return d.description
     case .decimal128(let d): return DecimalValue(d).text
@@ -19,6 +19,30 @@ enum ValueText {
     case .data(let bytes): return String(validating: bytes, as: UTF8.self)
     case .date(let t): return DateText.format(t)
     case .link, .embedded, .list, .set, .dictionary: return nil
+    }
+  }
+
+  /// The decimal text of an integer, written straight into the string's storage (the
+  /// generic `String(_:)` goes through string interpolation).
+  static func decimal(_ i: Int64) -> String {
+    String(unsafeUninitializedCapacity: 20) { buffer in
+      var n = i.magnitude
+      var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+      var count = 0
+      withUnsafeMutableBytes(of: &digits) { raw in
+        repeat {
+          raw[23 - count] = 0x30 &+ UInt8(truncatingIfNeeded: n % 10)
+          n /= 10
+          count += 1
+        } while n > 0
+        var at = 0
+        if i < 0 {
+          buffer[0] = UInt8(ascii: "-")
+          at = 1
+        }
+        for k in 0..<count { buffer[at + k] = raw[24 - count + k] }
+      }
+      return count + (i < 0 ? 1 : 0)
     }
   }
 

@@ -1,0 +1,89 @@
+/// Objects in independent ranges: the unit of parallel reading (`dump` decodes ranges on all
+/// cores and writes them in order).
+///
+/// A range is a run of consecutive objects of one table that can be decoded on its own, on any
+/// thread: today one cluster leaf (§5.1). Callers must not assume more than "consecutive
+/// objects, in key order, ranges in key order"; other layouts (older file formats) may cut
+/// tables differently.
+public struct ObjectRange: Sendable, Equatable {
+  /// Position of the table in ``Group/tables``.
+  let tableIndex: Int
+  /// The cluster leaf and its key offset.
+  let leaf: Ref
+  let keyOffset: UInt64
+  /// Number of objects in the range.
+  public let count: Int
+}
+
+extension Group {
+  /// Calls `body` with the ranges of `table`'s objects, in key order. Cheap: only the cluster
+  /// tree's nodes are read, not the values.
+  ///
+  /// - Throws: ``FormatError`` for a damaged tree, or whatever `body` throws.
+  public func forEachObjectRange(in table: Table, _ body: (ObjectRange) throws -> Void) throws {
+    guard let index = tableIndex(table) else { throw FormatError.corrupt("table '\(table.name)' is not part of this group") }
+    var bodyError: (any Error)?
+    do {
+      try clusterTree.forEachLeaf(root: table.clusterRoot) { (leaf) throws(FormatError) in
+        guard leaf.count > 0 else { return }
+        do {
+          try body(ObjectRange(tableIndex: index, leaf: leaf.node.ref, keyOffset: leaf.offset, count: leaf.count))
+        } catch {
+          bodyError = error
+          throw FormatError(.corrupt, "iteration stopped by its caller")
+        }
+      }
+    } catch {
+      if let bodyError { throw bodyError }
+      throw error
+    }
+  }
+
+  /// Calls `body` with the key and values of every object of `range`, in key order, exactly as
+  /// ``forEachObject(in:skip:_:)`` delivers them. Safe to call from several threads at once
+  /// (each call has its own decoding state).
+  public func forEachObject(in range: ObjectRange, _ body: (_ key: Int64, _ values: [RealmValue]) throws -> Void) throws {
+    guard range.tableIndex < tables.count else { throw FormatError.corrupt("object range of another group") }
+    let leaf = try ClusterLeaf(try ArrayNode(elements: reader, range.leaf), offset: range.keyOffset)
+    guard leaf.count == range.count else { throw FormatError.corrupt("object range at \(range.leaf) changed") }
+    let plans = columnPlans[range.tableIndex]
+    var columns = [[RealmValue]](repeating: [], count: plans.count)
+    var values: [RealmValue] = []
+    values.reserveCapacity(plans.count)
+    try decodeLeaf(
+      leaf, plans: plans, positions: nil, width: plans.count, from: 0, budget: makeBudget(),
+      objectCost: objectCost(range.tableIndex), columns: &columns,
+      values: &values, body)
+  }
+
+  /// Decodes the objects of `leaf` from row `first` on, in batches of ``rowBatch`` rows
+  /// decoded column by column, and passes each object to `body`. With `positions`, `plans`
+  /// are the columns at those positions of values `width` long; the others read as null.
+  func decodeLeaf(
+    _ leaf: ClusterLeaf, plans: [ColumnDecodePlan], positions: [Int]?, width: Int, from first: Int, budget: DecodeBudget,
+    objectCost: Int, columns: inout [[RealmValue]], values: inout [RealmValue],
+    _ body: (_ key: Int64, _ values: [RealmValue]) throws -> Void
+  ) throws {
+    let cursors = try self.cursors(leaf, plans)
+    // Column by column, one dispatch per column and batch rather than per value; batches
+    // of at most 256 rows keep memory bounded even for a hostile leaf of 2^24 objects.
+    for start in stride(from: first, to: leaf.count, by: Group.rowBatch) {
+      let rows = start..<min(start + Group.rowBatch, leaf.count)
+      try budget.spend(rows.count &* objectCost)
+      for c in 0..<cursors.count {
+        columns[c].removeAll(keepingCapacity: true)
+        try appendColumn(cursors[c], plans[c], rows: rows, budget: budget, into: &columns[c])
+      }
+      for (n, row) in rows.enumerated() {
+        values.removeAll(keepingCapacity: true)
+        if let positions {
+          values.append(contentsOf: repeatElement(.null, count: width))
+          for c in 0..<columns.count { values[positions[c]] = columns[c][n] }
+        } else {
+          for c in 0..<columns.count { values.append(columns[c][n]) }
+        }
+        try body(leaf.key(row), values)
+      }
+    }
+  }
+}

@@ -1,0 +1,117 @@
+/// Number parsing with the C library's rules that Realm's query parser relies on (written out
+/// here so that results do not depend on the platform's C library or locale).
+enum CNumber {
+  /// `strtoll(text, nullptr, 0)`: optional sign, then hexadecimal after `0x`, octal after a
+  /// leading `0`, decimal otherwise; stops at the first digit that does not fit the base;
+  /// saturates at the bounds of Int64 on overflow; 0 when there are no digits.
+  static func strtoll(_ text: String) -> Int64 {
+    let b = Array(text.utf8)
+    var i = 0
+    while i < b.count, b[i] == 0x20 || (b[i] >= 0x09 && b[i] <= 0x0D) { i += 1 }
+    var negative = false
+    if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
+      negative = b[i] == UInt8(ascii: "-")
+      i += 1
+    }
+    var base: UInt64 = 10
+    if i + 1 < b.count, b[i] == UInt8(ascii: "0"), b[i + 1] | 0x20 == UInt8(ascii: "x"), i + 2 < b.count,
+      digitValue(b[i + 2], base: 16) != nil
+    {
+      base = 16
+      i += 2
+    } else if i < b.count, b[i] == UInt8(ascii: "0") {
+      base = 8
+    }
+    var magnitude: UInt64 = 0
+    var overflow = false
+    while i < b.count, let d = digitValue(b[i], base: base) {
+      let (m, o1) = magnitude.multipliedReportingOverflow(by: base)
+      let (s, o2) = m.addingReportingOverflow(UInt64(d))
+      if o1 || o2 { overflow = true }
+      magnitude = s
+      i += 1
+    }
+    if negative {
+      if overflow || magnitude > UInt64(Int64.max) + 1 { return Int64.min }
+      return magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
+    }
+    if overflow || magnitude > UInt64(Int64.max) { return Int64.max }
+    return Int64(magnitude)
+  }
+
+  private static func digitValue(_ c: UInt8, base: UInt64) -> UInt8? {
+    let v: UInt8
+    switch c {
+    case 0x30...0x39: v = c - 0x30
+    case 0x41...0x46: v = c - 0x41 + 10
+    case 0x61...0x66: v = c - 0x61 + 10
+    default: return nil
+    }
+    return UInt64(v) < base ? v : nil
+  }
+
+  /// What `std::istringstream >> int64_t` reads from a string: leading white space, an
+  /// optional sign and decimal digits; nil when there are no digits or the value overflows.
+  static func streamInteger(_ text: String) -> Int64? {
+    let b = Array(text.utf8)
+    var i = 0
+    while i < b.count, b[i] == 0x20 || (b[i] >= 0x09 && b[i] <= 0x0D) { i += 1 }
+    var negative = false
+    if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
+      negative = b[i] == UInt8(ascii: "-")
+      i += 1
+    }
+    var magnitude: UInt64 = 0
+    var count = 0
+    while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
+      let (m, o1) = magnitude.multipliedReportingOverflow(by: 10)
+      let (s, o2) = m.addingReportingOverflow(UInt64(b[i] - 0x30))
+      if o1 || o2 { return nil }
+      magnitude = s
+      count += 1
+      i += 1
+    }
+    guard count > 0 else { return nil }
+    if negative {
+      guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
+      return magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
+    }
+    guard magnitude <= UInt64(Int64.max) else { return nil }
+    return Int64(magnitude)
+  }
+
+  /// What `std::istringstream >> double` reads (the longest decimal number at the start,
+  /// after white space), or the special words `nan`, `inf`, `infinity` with an optional sign
+  /// when that fails; nil when neither applies.
+  static func streamDouble(_ text: String) -> Double? {
+    let b = Array(text.utf8)
+    var i = 0
+    while i < b.count, b[i] == 0x20 || (b[i] >= 0x09 && b[i] <= 0x0D) { i += 1 }
+    let start = i
+    if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") { i += 1 }
+    var mantissaDigits = 0
+    while i < b.count, b[i] >= 0x30, b[i] <= 0x39 { i += 1; mantissaDigits += 1 }
+    if i < b.count, b[i] == UInt8(ascii: ".") {
+      i += 1
+      while i < b.count, b[i] >= 0x30, b[i] <= 0x39 { i += 1; mantissaDigits += 1 }
+    }
+    if mantissaDigits > 0 {
+      var end = i
+      if i < b.count, b[i] | 0x20 == UInt8(ascii: "e") {
+        var j = i + 1
+        if j < b.count, b[j] == UInt8(ascii: "+") || b[j] == UInt8(ascii: "-") { j += 1 }
+        var expDigits = 0
+        while j < b.count, b[j] >= 0x30, b[j] <= 0x39 { j += 1; expDigits += 1 }
+        if expDigits > 0 { end = j }
+      }
+      return Double(String(decoding: b[start..<end], as: UTF8.self))
+    }
+    switch text.lowercased() {
+    case "nan", "+nan": return .nan
+    case "-nan": return -Double.nan
+    case "inf", "+inf", "infinity", "+infinity": return .infinity
+    case "-inf", "-infinity": return -.infinity
+    default: return nil
+    }
+  }
+}
