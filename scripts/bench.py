@@ -91,6 +91,30 @@ def bench_dump(ctx):
     return ctx.run([BIN, "dump", ctx.rows, "--format", "jsonl"])
 
 
+def encrypted_copy(ctx):
+    """The same file encrypted with a fixed key (issue 8), made once."""
+    key = os.path.join(ctx.tmp, "bench.key")
+    enc = os.path.join(ctx.tmp, "encrypted.realm")
+    if not os.path.exists(enc):
+        with open(key, "w") as f:
+            f.write(bytes(range(64)).hex() + "\n")
+        subprocess.run([BIN, "encrypt", ctx.rows, "--output", enc, "--key-file", key], check=True,
+                       stdout=subprocess.DEVNULL)
+    return enc, key
+
+
+def bench_encrypt(ctx):
+    enc, key = encrypted_copy(ctx)
+    out = os.path.join(ctx.tmp, "encrypt-out.realm")
+    return ctx.run([BIN, "encrypt", ctx.rows, "--output", out, "--key-file", key],
+                   setup=lambda: os.path.exists(out) and os.remove(out))
+
+
+def bench_dump_encrypted(ctx):
+    enc, key = encrypted_copy(ctx)
+    return ctx.run([BIN, "dump", enc, "--format", "jsonl", "--key-file", key])
+
+
 def bench_create(ctx):
     out = os.path.join(ctx.tmp, "created.realm")
     return ctx.run([BIN, "create", out, "--schema", ctx.schema, "--data", ctx.data],
@@ -141,6 +165,8 @@ ROWS = [
     # name, function, target seconds (issue 9), whether the file is mapped (memory target + file)
     ("cp of the file (floor)", bench_cp, None, False),
     ("dump --format jsonl", bench_dump, 0.45, True),
+    ("dump --format jsonl, the same file encrypted (issue 8)", bench_dump_encrypted, None, True),
+    ("encrypt --output (issue 8)", bench_encrypt, None, False),
     ("migrate: add an optional property", bench_add, 0.020, True),
     ("migrate: remove a property", bench_remove, 0.020, True),
     ("migrate: rename a property", bench_rename, 0.020, True),

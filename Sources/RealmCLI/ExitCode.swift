@@ -51,9 +51,9 @@ public enum ExitCode: Int32, Sendable, Hashable, CaseIterable {
     case .success: "The command succeeded, or help or the version was printed"
     case .failure:
       "The command ran but the answer is \"no\": `open --check` found problems, or some files of `migrate` failed"
-    case .usage: "Bad command line: unknown option, missing or invalid argument"
+    case .usage: "Bad command line: unknown option, missing or invalid argument, a key that is not 64 bytes or 128 hexadecimal digits"
     case .dataError:
-      "Corrupt, encrypted or unsupported Realm file; unknown class; invalid plan or data file; migration refused"
+      "Corrupt or unsupported Realm file; an encrypted file without its key, a key that does not match, a key for a file that is not encrypted; unknown class; invalid plan or data file; migration refused"
     case .noInput: "An input file is missing or unreadable"
     case .software: "Internal error (a bug, please report it)"
     case .cannotCreate: "The output file or a temporary file cannot be created"
@@ -131,7 +131,7 @@ extension ExitCode {
     switch code {
     case .fileNotFound: .noInput
     case .permissionDenied: .noPermission
-    case .notARealmFile, .encrypted, .unsupportedFormat, .corrupt: .dataError
+    case .notARealmFile, .encrypted, .wrongKey, .notEncrypted, .unsupportedFormat, .corrupt: .dataError
     case .locked: .temporaryFailure
     case .io: .ioError
     case .alreadyExists: .cannotCreate

@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import RealmStorage
 
 /// The realmctl command layer entry point: parse, dispatch, report, return the exit status.
 ///
@@ -71,6 +72,14 @@ public enum RealmCtl {
   public static func errorMessage(for error: any Error) -> String {
     if ExitCode.forError(error) == .software && !(error is RealmCtlError) {
       return "Internal error: \(error); please report it"
+    }
+    // The storage layer knows no options: name the ways to give (or drop) a key here.
+    if let error = error as? StorageError {
+      switch error.code {
+      case .encrypted: return error.description + " with --key-file or REALMCTL_KEY"
+      case .notEncrypted: return error.description + " (no --key-file, --key or REALMCTL_KEY)"
+      default: break
+      }
     }
     return String(describing: error)
   }

@@ -24,8 +24,12 @@ public struct StorageError: Error, Sendable, Hashable, CustomStringConvertible {
     case fileNotFound
     /// The file is not a Realm file (no `T-DB` mnemonic, a directory, ...).
     case notARealmFile
-    /// The file looks like an encrypted Realm file.
+    /// The file looks like an encrypted Realm file and no key was given.
     case encrypted
+    /// The key given does not decrypt the file (or the file's first page is damaged).
+    case wrongKey
+    /// A key was given for a file that is not encrypted.
+    case notEncrypted
     /// The file format version is not one realmctl reads.
     case unsupportedFormat
     /// The file's bytes are not a valid Realm file (see ``StorageError/formatError``).
@@ -111,12 +115,20 @@ public struct StorageError: Error, Sendable, Hashable, CustomStringConvertible {
     case .notRealmFile:
       return .file(.notARealmFile, path, "is not a Realm file: \(error.detail)")
     case .encrypted:
-      return .file(.encrypted, path, "appears to be encrypted; realmctl cannot read encrypted Realm files yet")
+      return .file(.encrypted, path, "is encrypted (it has no readable Realm header): give its key")
     case .unsupportedVersion:
       return .file(.unsupportedFormat, path, "cannot be read: \(error.detail)")
     case .truncated, .corrupt, .limitExceeded:
       return StorageError(.corrupt, path: path, formatError: error, "'\(path)' is not a valid Realm file: \(error.description)")
     }
+  }
+
+  /// The key does not decrypt the file; `realmMessage` is what Realm Core says.
+  public static func wrongKey(path: String, realmMessage: String) -> StorageError {
+    StorageError(
+      .wrongKey, path: path,
+      "the encryption key does not match '\(path)': its first page fails the HMAC check, so either the key is wrong or the file is damaged (Realm Core: \(realmMessage))"
+    )
   }
 
   /// The caller broke the API's contract.

@@ -5,13 +5,13 @@ import RealmStorage
 /// comparing with Realm's own answers in tests.
 public enum RealmDumper {
   /// `schema --format json` of the file at `path`.
-  public static func schemaJSON(_ path: String) throws -> [UInt8] {
-    SchemaJSON.encode(try RealmFile.open(path: path).group.schema())
+  public static func schemaJSON(_ path: String, key: EncryptionKey? = nil) throws -> [UInt8] {
+    SchemaJSON.encode(try RealmFile.open(path: path, key: key).group.schema())
   }
 
   /// `dump --format jsonl` of the file at `path`.
-  public static func dumpJSONL(_ path: String) throws -> [UInt8] {
-    let group = try RealmFile.open(path: path).group
+  public static func dumpJSONL(_ path: String, key: EncryptionKey? = nil) throws -> [UInt8] {
+    let group = try RealmFile.open(path: path, key: key).group
     let schema = try group.schema()
     let encoder = CanonicalEncoder(schema: schema)
     var writer = JSONWriter()

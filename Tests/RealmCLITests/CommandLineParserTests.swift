@@ -166,7 +166,7 @@ import Testing
     #expect(
       error(["dump", "a", "--limt", "3"])?.message
         == "Unknown option '--limt'. Did you mean '--limit'?")
-    #expect(error(["dump", "a", "--hlp"])?.message == "Unknown option '--hlp'")
+    #expect(error(["dump", "a", "--hlpx"])?.message == "Unknown option '--hlpx'")
     #expect(
       error(["dump", "a", "--completely-different"])?.message
         == "Unknown option '--completely-different'")

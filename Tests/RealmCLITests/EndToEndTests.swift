@@ -96,7 +96,7 @@ import Testing
       result.stderr == """
         Error: The value 'xml' is invalid for '--format <format>'. Please provide one of 'text', 'json' or 'swift'.
         Help:  --format <format>  The output format.
-        Usage: realmctl schema <file> [--format <format>] [--class <name>]
+        Usage: realmctl schema <file> [--format <format>] [--class <name>] [--key-file <path>] [--key <hex>]
           See 'realmctl schema --help' for more information.
 
         """)

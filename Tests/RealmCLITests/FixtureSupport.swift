@@ -16,11 +16,12 @@ struct CommandRun {
   var text: String { String(decoding: output, as: UTF8.self) }
 
   /// Runs `arguments` (the words after `realmctl`) with `terminal`.
-  init(_ arguments: [String], terminal: Terminal = .plain) {
+  init(_ arguments: [String], terminal: Terminal = .plain, environment: [String: String] = [:]) {
     let out = MemoryDestination()
     let err = TextOutput.memory()
     status = RealmCtl.run(
-      arguments: arguments, standardOutput: TextOutput(out), standardError: err, terminal: terminal)
+      arguments: arguments, standardOutput: TextOutput(out), standardError: err, environment: environment,
+      terminal: terminal)
     output = out.bytes
     errors = err.text
   }

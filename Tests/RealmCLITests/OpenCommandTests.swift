@@ -36,10 +36,11 @@ import Testing
       return
     }
     #expect(members.map(\.key) == [
-      "path", "size", "fileFormat", "schemaVersion", "historyType", "historySchemaVersion", "compacted",
+      "path", "size", "encrypted", "fileFormat", "schemaVersion", "historyType", "historySchemaVersion", "compacted",
       "streamingForm", "freeSpace", "freeChunks", "classes", "otherTables",
     ])
     #expect(json["size"] == .int(32768))
+    #expect(json["encrypted"] == .bool(false))
     #expect(json["fileFormat"] == answers.schema["fileFormat"])
     #expect(json["schemaVersion"] == answers.schema["schemaVersion"])
     #expect(json["historyType"] == .string("InRealm"))

@@ -15,17 +15,17 @@ import Testing
   }
 
   static let schemaUsage = """
-    Usage: realmctl schema <file> [--format <format>] [--class <name>]
+    Usage: realmctl schema <file> [--format <format>] [--class <name>] [--key-file <path>] [--key <hex>]
       See 'realmctl schema --help' for more information.
 
     """
   static let dumpUsage = """
-    Usage: realmctl dump <file> [--format <format>] [--class <name>] [--limit <n>] [--offset <n>] [--where <query>] [--quiet]
+    Usage: realmctl dump <file> [--format <format>] [--class <name>] [--limit <n>] [--offset <n>] [--where <query>] [--quiet] [--key-file <path>] [--key <hex>]
       See 'realmctl dump --help' for more information.
 
     """
   static let migrateUsage = """
-    Usage: realmctl migrate --plan <plan> <file> ... [--dry-run] [--backup <path>] [--reset-if-needed] [--json] [--quiet]
+    Usage: realmctl migrate --plan <plan> <file> ... [--dry-run] [--backup <path>] [--reset-if-needed] [--json] [--quiet] [--key-file <path>] [--key <hex>]
       See 'realmctl migrate --help' for more information.
 
     """
@@ -79,7 +79,7 @@ import Testing
       ["open", "a", "--json=yes"],
       """
       Error: The option '--json' does not take any value, but 'yes' was specified.
-      Usage: realmctl open <file> [--json] [--check]
+      Usage: realmctl open <file> [--json] [--check] [--key-file <path>] [--key <hex>]
         See 'realmctl open --help' for more information.
 
       """
@@ -88,7 +88,7 @@ import Testing
       ["open", "a", "-json"],
       """
       Error: Unknown option '-json'. Did you mean '--json'?
-      Usage: realmctl open <file> [--json] [--check]
+      Usage: realmctl open <file> [--json] [--check] [--key-file <path>] [--key <hex>]
         See 'realmctl open --help' for more information.
 
       """
@@ -123,7 +123,7 @@ import Testing
       """
       Error: Missing expected argument '<new>'
       Help:  <new>  The new name of the property.
-      Usage: realmctl rename-property <file> <class> <old> <new> [--schema-version <n>]
+      Usage: realmctl rename-property <file> <class> <old> <new> [--schema-version <n>] [--key-file <path>] [--key <hex>]
         See 'realmctl rename-property --help' for more information.
 
       """

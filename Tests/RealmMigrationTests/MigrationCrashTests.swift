@@ -23,6 +23,14 @@ import Testing
   static let fileEnvironment = "REALMCTL_TEST_MIGRATION_CRASH_FILE"
   static let planEnvironment = "REALMCTL_TEST_MIGRATION_CRASH_PLAN"
   static let pointEnvironment = "REALMCTL_TEST_MIGRATION_CRASH_AT"
+  static let keyEnvironment = "REALMCTL_TEST_MIGRATION_CRASH_KEY"
+  /// The plan text that makes the child encrypt the file (`realmctl encrypt`) instead.
+  static let encryptPlan = "ENCRYPT"
+  /// The key of the encrypted runs (Realm's fixture key K1: bytes 0...63).
+  static let key = try! EncryptionKey(bytes: Array(0..<64))
+  static let keyHex = (0..<64).map { String(format: "%02x", $0) }.joined()
+  /// Objects of the encrypted runs (smaller: every page is also encrypted and checked).
+  static let encryptedObjectCount = 20_000
   static let objectCount = 100_000
   /// Small buffers: the write is made of many system calls to interrupt.
   static let writeBufferSize = 32 << 10
@@ -61,7 +69,36 @@ import Testing
   }
 
   /// The large v1 file, built once per process.
-  static let largeFile: Result<[UInt8], any Error> = Result {
+  static let largeFile: Result<[UInt8], any Error> = Result { try buildFile(objectCount: objectCount) }
+
+  /// The smaller v1 file of the encrypted runs, encrypted with ``key``.
+  static let encryptedFile: Result<[UInt8], any Error> = Result {
+    let plain = try buildFile(objectCount: encryptedObjectCount)
+    let dir = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("plain.realm").path
+    try write(plain, to: path)
+    try RealmEncryption.rewrite(path: path, key: nil, newKey: key)
+    return try bytes(path)
+  }
+
+  /// The plaintext of an encrypted file's bytes (never-written pages as zeros).
+  static func decrypted(_ encrypted: [UInt8]) throws -> [UInt8] {
+    let owner = ByteReader(bytes: encrypted)
+    let file = try DecryptedFile(raw: owner.base, owner: owner.owner!, key: key)
+    var out = [UInt8](repeating: 0, count: EncryptedLayout.completeDataPages(fileSize: encrypted.count) * 4096)
+    for page in 0..<(out.count / 4096) {
+      let result = out.withUnsafeMutableBytes { file.read(page: page, into: $0.baseAddress! + page * 4096) }
+      switch result {
+      // A first write cut off by the kill: a new page nothing refers to yet.
+      case .decrypted, .staleZeroPage, .uninitialized, .interruptedFirstWrite: continue
+      default: throw FormatError.corrupt("page \(page): \(result.realmWording)")
+      }
+    }
+    return out
+  }
+
+  static func buildFile(objectCount: Int) throws -> [UInt8] {
     let schema = try plan(v1Plan).targetSchema
     var random = SeededRandom(seed: 3)
     let first = ["Ada", "Grace", "Niklaus", "Edsger", "Barbara", "Ken", "王", "Zoë"]
@@ -91,7 +128,28 @@ import Testing
       if point.index == index && point.isBefore == before { kill(getpid(), SIGKILL) }
       return .proceed
     }
+    if env[Self.keyEnvironment] != nil { options.encryptionKey = Self.key }
+    if planText == Self.encryptPlan {
+      try RealmEncryption.rewrite(path: path, key: nil, newKey: Self.key, faultInjection: options.faultInjection)
+      return
+    }
     _ = try Migrator.migrate(path: path, plan: try Self.plan(planText), options: options)
+  }
+
+  /// Runs what the reference describes on `path` in-process.
+  static func apply(_ ref: Reference, to path: String, options: MigrationOptions = MigrationOptions()) throws {
+    var options = options
+    options.encryptionKey = ref.encrypted ? key : nil
+    if ref.planText == encryptPlan {
+      try RealmEncryption.rewrite(path: path, key: nil, newKey: key, faultInjection: options.faultInjection)
+    } else {
+      _ = try Migrator.migrate(path: path, plan: try plan(ref.planText), options: options)
+    }
+  }
+
+  /// The key the result of `ref` is read with.
+  static func resultKey(_ ref: Reference) -> EncryptionKey? {
+    ref.encrypted || ref.planText == encryptPlan ? key : nil
   }
 
   // MARK: - Inspection
@@ -181,6 +239,8 @@ import Testing
     var oldState: LogicalState
     var newState: LogicalState
     var planText: String
+    /// The old file is encrypted with ``key`` (and so is the new one).
+    var encrypted = false
     /// Schema JSON and JSON Lines dump of the new version.
     var newSchema: [UInt8]
     var newDump: [UInt8]
@@ -202,6 +262,7 @@ import Testing
     env[fileEnvironment] = path
     env[planEnvironment] = ref.planText
     env[pointEnvironment] = "\(point.index):\(point.isBefore ? "before" : "after")"
+    if ref.encrypted { env[keyEnvironment] = "1" }
     process.environment = env
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
@@ -217,18 +278,19 @@ import Testing
       isOld = after == ref.oldBytes
       isNew = after == ref.newBytes
     } else {
-      let state = try logicalState(after)
+      let state = try logicalState(ref.encrypted ? decrypted(after) : after)
       isOld = state == ref.oldState
       isNew = state == ref.newState
     }
     // Both references were checked once; identical bytes give the identical (clean) result.
     let identical = after == ref.oldBytes || after == ref.newBytes
-    let problems = identical ? [] : try RealmFile.open(path: path).group.check().map { "\($0)" }
+    let fileKey = isNew ? resultKey(ref) : (ref.encrypted ? key : nil)
+    let problems = identical ? [] : try RealmFile.open(path: path, key: fileKey).group.check().map { "\($0)" }
     let stray = ((try? fm.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.contains(".realmctl-tmp-") }.count
 
     var remigrated: Bool?
-    if remigrate {
-      _ = try Migrator.migrate(path: path, plan: try plan(ref.planText))
+    if remigrate && !(isNew && ref.planText == encryptPlan) {
+      try apply(ref, to: path)
       let again = try bytes(path)
       // The next replacement deletes what a killed one left behind.
       let left = ((try? fm.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.contains(".realmctl-tmp-") }
@@ -238,10 +300,11 @@ import Testing
       } else {
         // A new in-place commit may allocate elsewhere than the reference (the killed one may
         // have grown the file), so compare by meaning: schema, objects, integrity.
+        let k = resultKey(ref)
         remigrated =
-          try RealmDumper.schemaJSON(path) == ref.newSchema
-          && RealmFile.open(path: path).group.check().isEmpty
-          && RealmDumper.dumpJSONL(path) == ref.newDump
+          try RealmDumper.schemaJSON(path, key: k) == ref.newSchema
+          && RealmFile.open(path: path, key: k).group.check().isEmpty
+          && RealmDumper.dumpJSONL(path, key: k) == ref.newDump
       }
     }
     return Run(
@@ -255,9 +318,10 @@ import Testing
 
   /// The crash loop: reference run, choice of kill points, two children at a time.
   func crashLoop(
-    planText: String, expectedMethod: MigrationResult.Method, expectedPath: MigrationResult.WritePath? = nil, minimumKills: Int
+    planText: String, expectedMethod: MigrationResult.Method?, expectedPath: MigrationResult.WritePath? = nil,
+    minimumKills: Int, encrypted: Bool = false
   ) throws -> [Run] {
-    let oldBytes = try Self.largeFile.get()
+    let oldBytes = try encrypted ? Self.encryptedFile.get() : Self.largeFile.get()
     let refDir = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: refDir) }
     let refPath = refDir.appendingPathComponent("reference.realm").path
@@ -269,22 +333,38 @@ import Testing
       recorder.points.append(point)
       return .proceed
     }
-    #expect(try RealmFile.open(path: refPath).group.check().isEmpty)
-    let result = try Migrator.migrate(path: refPath, plan: try Self.plan(planText), options: options)
-    #expect(result.method == expectedMethod)
-    if let expectedPath { #expect(result.writePath == expectedPath) }
+    let oldKey = encrypted ? Self.key : nil
+    #expect(try RealmFile.open(path: refPath, key: oldKey).group.check().isEmpty)
+    let oldState = try Self.logicalState(encrypted ? Self.decrypted(oldBytes) : oldBytes)
+    var reference = Reference(
+      oldBytes: oldBytes, newBytes: [], oldState: oldState, newState: oldState, planText: planText,
+      encrypted: encrypted, newSchema: [], newDump: [])
+    if planText == Self.encryptPlan {
+      try RealmEncryption.rewrite(path: refPath, key: nil, newKey: Self.key, faultInjection: options.faultInjection)
+    } else {
+      var migrationOptions = options
+      migrationOptions.encryptionKey = oldKey
+      let result = try Migrator.migrate(path: refPath, plan: try Self.plan(planText), options: migrationOptions)
+      #expect(result.method == expectedMethod)
+      if let expectedPath { #expect(result.writePath == expectedPath) }
+    }
     let newBytes = try Self.bytes(refPath)
-    #expect(try RealmFile.open(path: refPath).group.check().isEmpty)
-    let reference = Reference(
-      oldBytes: oldBytes, newBytes: newBytes, oldState: try Self.logicalState(oldBytes),
-      newState: try Self.logicalState(newBytes), planText: planText,
-      newSchema: try RealmDumper.schemaJSON(refPath), newDump: try RealmDumper.dumpJSONL(refPath))
-    #expect(reference.oldState != reference.newState)
+    let newKey = Self.resultKey(reference)
+    #expect(try RealmFile.open(path: refPath, key: newKey).group.check().isEmpty)
+    reference.newBytes = newBytes
+    reference.newState = try Self.logicalState(newKey != nil ? Self.decrypted(newBytes) : newBytes)
+    reference.newSchema = try RealmDumper.schemaJSON(refPath, key: newKey)
+    reference.newDump = try RealmDumper.dumpJSONL(refPath, key: newKey)
+    if planText == Self.encryptPlan {
+      #expect(reference.oldBytes != reference.newBytes)
+    } else {
+      #expect(reference.oldState != reference.newState)
+    }
 
     // The same migration twice gives the same bytes (the rewrite check relies on it).
     let twice = refDir.appendingPathComponent("twice.realm").path
     try Self.write(oldBytes, to: twice)
-    _ = try Migrator.migrate(path: twice, plan: try Self.plan(planText))
+    try Self.apply(reference, to: twice)
     #expect(try Self.bytes(twice) == newBytes, "the migration is not deterministic")
 
     // Every point that is not a node write, plus node writes spread evenly over the write.
@@ -299,6 +379,7 @@ import Testing
     for k in 0..<wanted { chosen.append(writes[k * writes.count / wanted]) }
     chosen.sort { ($0.index, $0.isBefore ? 0 : 1) < ($1.index, $1.isBefore ? 0 : 1) }
 
+    let referenceRun = reference
     let results = Results(count: chosen.count)
     let killPoints = chosen
     let workers = 2
@@ -308,7 +389,7 @@ import Testing
       for i in stride(from: worker, to: killPoints.count, by: workers) {
         // Migrating again after every eighth kill, and after the last one.
         let remigrate = i % 8 == 0 || i == killPoints.count - 1
-        results.set(i, Result { try Self.killAndInspect(reference, dir: dirs[worker], at: killPoints[i], remigrate: remigrate) })
+        results.set(i, Result { try Self.killAndInspect(referenceRun, dir: dirs[worker], at: killPoints[i], remigrate: remigrate) })
       }
     }
     var runs: [Run] = []
@@ -347,6 +428,36 @@ import Testing
     // The switch happens exactly when the select bit is written.
     let flip = try #require(runs.firstIndex { $0.point.stage == .selectBit && !$0.point.isBefore })
     #expect(runs.firstIndex(where: \.isNew) == flip)
+  }
+
+  /// Issue 8: the in-place commit on an encrypted realm. Every page write is an IV-table entry,
+  /// an fsync, then the page: a kill between the select-bit page's entry and the page itself
+  /// must leave the old version (Realm's reader falls back to iv2/hmac2).
+  @Test func killedInPlaceRenameOfEncryptedRealmLeavesOldOrNewVersion() throws {
+    let runs = try crashLoop(planText: Self.renamePlan, expectedMethod: .inPlace, minimumKills: 30, encrypted: true)
+    #expect(runs.contains(where: \.isOld) && runs.contains(where: \.isNew))
+    let flipWrites = runs.filter { $0.point.stage == .selectBit && !$0.point.isBefore && $0.point.operation != .sync }
+    // The select-bit stage writes page 0's entry, then page 0: only the second makes it new.
+    let entryWrite = try #require(runs.firstIndex { $0.point.stage == .selectBit && !$0.point.isBefore })
+    #expect(runs[entryWrite].isOld, "after writing only the IV entry of page 0 the file must be old")
+    let pageWrite = try #require(flipWrites.dropFirst().first)
+    #expect(runs.firstIndex(where: \.isNew) == runs.firstIndex { $0.point == pageWrite.point })
+  }
+
+  /// Issue 8: the rewrite of an encrypted realm (streamed encrypted into the temporary file).
+  @Test func killedRewriteOfEncryptedRealmLeavesOldOrNewVersion() throws {
+    let runs = try crashLoop(planText: Self.addPlan, expectedMethod: .rewritten, minimumKills: 30, encrypted: true)
+    let rename = try #require(runs.firstIndex { $0.point.operation == .rename })
+    #expect(runs[...rename].allSatisfy { $0.isOld })
+    #expect(runs[(rename + 1)...].allSatisfy { $0.isNew })
+  }
+
+  /// Issue 8: `realmctl encrypt` in place, killed anywhere: the plain or the encrypted file.
+  @Test func killedEncryptLeavesPlainOrEncryptedFile() throws {
+    let runs = try crashLoop(planText: Self.encryptPlan, expectedMethod: nil, minimumKills: 20)
+    let rename = try #require(runs.firstIndex { $0.point.operation == .rename })
+    #expect(runs[...rename].allSatisfy { $0.isOld })
+    #expect(runs[(rename + 1)...].allSatisfy { $0.isNew })
   }
 
   /// A column-wise transform: every fault point of its in-place commit, before and after.

@@ -60,8 +60,8 @@ public enum CommandRegistry {
   /// The commands.
   public static let all: [any Command] = [
     OpenCommand(), SchemaCommand(), DumpCommand(), MigrateCommand(), RenamePropertyCommand(),
-    CreateCommand(), CompactCommand(), ShellCommand(), CompletionCommand(),
-    GenerateManualCommand(),
+    CreateCommand(), CompactCommand(), EncryptCommand(), DecryptCommand(), ShellCommand(),
+    CompletionCommand(), GenerateManualCommand(),
   ]
 
   /// The command called `name`.

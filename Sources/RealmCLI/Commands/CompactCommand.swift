@@ -29,7 +29,7 @@ public struct CompactCommand: Command {
       arguments: [
         .positional("file", completion: .realmFile, help: "The Realm file to compact."),
         .quietFlag,
-      ])
+      ] + KeyOptions.arguments(purpose: "of the Realm file (the compacted file keeps it)"))
   }
 
   /// Reads the options from checked arguments.
@@ -41,13 +41,14 @@ public struct CompactCommand: Command {
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
     let options = options(invocation)
     try InputFiles.requireReadableFile(options.file)
+    let key = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
     let progress = ProgressCounter(unit: .bytes)
     let display = ProgressDisplay.start(
       "Compacting \(options.file)", counter: progress, context: context, quiet: options.quiet)
     let (before, after): (Int, Int)
     do {
       defer { display?.finish() }
-      (before, after) = try RealmCompaction.compact(path: options.file, progress: progress)
+      (before, after) = try RealmCompaction.compact(path: options.file, key: key, progress: progress)
     }
     try context.standardOutput.writeLine("Compacted \(options.file): \(before) -> \(after) bytes")
     return .success

@@ -47,7 +47,7 @@ public struct CreateCommand: Command {
           "schema-version", valueName: "n", type: .integer(minimum: 0),
           help: "The schema version of the new file (default: the schema JSON's 'schemaVersion')."),
         .quietFlag,
-      ])
+      ] + KeyOptions.arguments(purpose: "to encrypt the new file with"))
   }
 
   /// Reads the options from checked arguments.
@@ -64,6 +64,7 @@ public struct CreateCommand: Command {
     try InputFiles.requireReadableFile(options.schema)
     if let data = options.data { try InputFiles.requireReadableFile(data) }
     try InputFiles.requireAbsent(options.output)
+    let key = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
     var schema: Schema
     do {
       schema = try SchemaJSON.decode(try InputFiles.contents(of: options.schema))
@@ -78,7 +79,7 @@ public struct CreateCommand: Command {
     do {
       defer { display?.finish() }
       summary = try RealmFileCreator.create(
-        output: options.output, schema: schema, dataPath: options.data, progress: progress)
+        output: options.output, schema: schema, dataPath: options.data, key: key, progress: progress)
     } catch let e as StorageError where e.code == .alreadyExists {
       throw RealmCtlError(.cannotCreateOutput, path: options.output, e.detail)
     }
@@ -86,7 +87,8 @@ public struct CreateCommand: Command {
     try context.standardOutput.writeLine(
       "Created \(options.output): schema version \(schema.schemaVersion.map(String.init) ?? "none"), "
         + "\(summary.objects) object\(summary.objects == 1 ? "" : "s")"
-        + (counts.isEmpty ? "" : " (\(counts.joined(separator: ", ")))") + ", \(summary.fileSize) bytes")
+        + (counts.isEmpty ? "" : " (\(counts.joined(separator: ", ")))") + ", \(summary.fileSize) bytes"
+        + (key == nil ? "" : ", encrypted"))
     return .success
   }
 }

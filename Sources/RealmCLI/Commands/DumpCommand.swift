@@ -89,7 +89,7 @@ public struct DumpCommand: Command {
           "where", valueName: "query", completion: .text,
           help: "Print only objects of --class matching this Realm Query Language filter."),
         .quietFlag,
-      ])
+      ] + KeyOptions.arguments())
   }
 
   /// Reads the options from checked arguments; the format defaults from `terminal`.
@@ -125,7 +125,8 @@ public struct DumpCommand: Command {
       throw UsageError(
         .missingArgument, "--where filters one class: add '--class <name>'", command: spec.name)
     }
-    let file = try RealmInput.open(options.file)
+    let key = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
+    let file = try RealmInput.open(options.file, key: key)
     var dump = try ObjectDump(file: file, options: options)
     let output = context.standardOutput
     let sink: OutputSink = { bytes in try output.write(bytes: bytes) }

@@ -75,7 +75,7 @@ public struct MigrateCommand: Command {
             """),
         .flag("json", help: "Print the report as JSON (for CI)."),
         .quietFlag,
-      ])
+      ] + KeyOptions.arguments(purpose: "of the Realm files (the migrated files keep it)"))
   }
 
   /// Reads the options from checked arguments.
@@ -101,6 +101,8 @@ public struct MigrateCommand: Command {
     migrationOptions.dryRun = options.dryRun
     migrationOptions.backupPath = options.backup
     migrationOptions.resetIfNeeded = options.resetIfNeeded
+    migrationOptions.encryptionKey = try KeyOptions.key(
+      invocation, environment: context.environment, command: spec.name)
     var json = JSONWriter(indent: 2)
     json.beginObject()
     json.key("files")

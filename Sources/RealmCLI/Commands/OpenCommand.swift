@@ -41,7 +41,7 @@ public struct OpenCommand: Command {
         .positional("file", completion: .realmFile, help: "The Realm file to open."),
         .flag("json", help: "Print the summary as one JSON object."),
         .flag("check", help: "Verify every node of the file and report structural problems."),
-      ])
+      ] + KeyOptions.arguments())
   }
 
   /// Reads the options from checked arguments.
@@ -54,7 +54,8 @@ public struct OpenCommand: Command {
   /// Runs the command.
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
     let options = options(invocation)
-    let file = try RealmInput.open(options.file)
+    let key = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
+    let file = try RealmInput.open(options.file, key: key)
     let summary = try FileSummary(file)
     let problems = options.check ? file.group.check() : nil
     if options.json {

@@ -42,7 +42,7 @@ public struct RenamePropertyCommand: Command {
         .option(
           "schema-version", valueName: "n", type: .integer(minimum: 0),
           help: "The schema version to set (default: the file's version plus one)."),
-      ])
+      ] + KeyOptions.arguments(purpose: "of the Realm file (the file keeps it)"))
   }
 
   /// Reads the options from checked arguments.
@@ -57,9 +57,12 @@ public struct RenamePropertyCommand: Command {
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
     let options = options(invocation)
     try InputFiles.requireReadableFile(options.file)
+    var migrationOptions = MigrationOptions()
+    migrationOptions.encryptionKey = try KeyOptions.key(
+      invocation, environment: context.environment, command: spec.name)
     let result = try Migrator.renameProperty(
       path: options.file, className: options.className, from: options.oldName, to: options.newName,
-      schemaVersion: options.schemaVersion.map(Int64.init))
+      schemaVersion: options.schemaVersion.map(Int64.init), options: migrationOptions)
     let from = result.fromVersion.map(String.init) ?? "none"
     try context.standardOutput.writeLine(
       "Renamed '\(options.className).\(options.oldName)' to '\(options.className).\(options.newName)' in "

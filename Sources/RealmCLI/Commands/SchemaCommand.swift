@@ -54,7 +54,7 @@ public struct SchemaCommand: Command {
           "format", valueName: "format", type: .choice(Format.allCases.map(\.rawValue)),
           default: Format.text.rawValue, help: "The output format."),
         .option("class", valueName: "name", completion: .text, help: "Print only the class named <name>."),
-      ])
+      ] + KeyOptions.arguments())
   }
 
   /// Reads the options from checked arguments.
@@ -68,7 +68,8 @@ public struct SchemaCommand: Command {
   /// Runs the command.
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
     let options = options(invocation)
-    let file = try RealmInput.open(options.file)
+    let key = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
+    let file = try RealmInput.open(options.file, key: key)
     var schema = try RealmInput.reading(file) { () throws(FormatError) in try file.group.schema() }
     if let name = options.className {
       schema.classes = [try RealmInput.objectSchema(named: name, in: schema, path: options.file)]

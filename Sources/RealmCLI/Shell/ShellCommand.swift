@@ -55,14 +55,15 @@ public struct ShellCommand: Command {
       arguments: [
         .positional("file", completion: .realmFile, help: "The Realm file to explore."),
         .flag("bail", help: "Stop at the first failing command (when reading standard input)."),
-      ])
+      ] + KeyOptions.arguments())
   }
 
   /// Runs the command.
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
     let path = invocation.string("file") ?? ""
+    let key = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
     // A session reads the file for every line: each pass has its own read budget.
-    let file = try RealmInput.open(path, limits: .default)
+    let file = try RealmInput.open(path, key: key, limits: .default)
     let interactive = TerminalLineReader.isInteractive(0, environment: context.environment)
     let mode: DumpCommand.Format = context.terminal.isStandardOutputTerminal ? .table : .jsonl
     let session = try ShellSession(

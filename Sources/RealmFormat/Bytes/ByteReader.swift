@@ -3,11 +3,28 @@
 /// The single chokepoint for raw memory in the reader: every read is bounds-checked and
 /// throws ``FormatError`` instead of trapping. `ByteReader` does not own the memory; `owner`
 /// keeps the mapping (or array) alive as long as any reader refers to it.
+///
+/// The bytes may be produced lazily (``pages``: the decrypted pages of an encrypted file).
+/// Every checked read, and ``ArrayNode``'s validation of a node's whole range, makes its bytes
+/// readable first, so code that reads through these methods or through a validated node never
+/// sees a page that was not produced. Code that reads ``base`` directly must first call
+/// ``ensureReadable(offset:count:)`` (or stay inside a validated node).
 public struct ByteReader: @unchecked Sendable {
-  /// The bytes. Valid while `owner` is alive.
+  /// The bytes. Valid while `owner` is alive; with ``pages``, only ranges made readable.
   public let base: UnsafeRawBufferPointer
-  /// Keeps the storage of `base` alive.
+  /// Keeps the storage of `base` alive (the ``LazyPages`` when the bytes are produced lazily).
   public let owner: AnyObject?
+  /// True when `owner` is a ``LazyPages`` whose pages are produced on first access. A flag,
+  /// not a second reference: readers are copied in the innermost loops, and a second
+  /// reference-counted field would cost every copy of every reader, encrypted or not.
+  @usableFromInline let isLazy: Bool
+
+  /// Pages produced on first access (nil: every byte is readable).
+  @inlinable
+  public var pages: LazyPages? {
+    guard isLazy, let owner else { return nil }
+    return unsafeDowncast(owner, to: LazyPages.self)
+  }
 
   /// Number of readable bytes.
   @inlinable public var count: Int { base.count }
@@ -16,6 +33,15 @@ public struct ByteReader: @unchecked Sendable {
   public init(base: UnsafeRawBufferPointer, owner: AnyObject?) {
     self.base = base
     self.owner = owner
+    self.isLazy = false
+  }
+
+  /// Wraps memory whose pages `pages` produces on first access (`pages` covers `base` and
+  /// keeps it alive: its producer owns the memory, so no separate owner is kept).
+  public init(base: UnsafeRawBufferPointer, pages: LazyPages) {
+    self.base = base
+    self.owner = pages
+    self.isLazy = true
   }
 
   /// Copies `bytes` into a heap buffer owned by the reader (tests, small files).
@@ -23,6 +49,7 @@ public struct ByteReader: @unchecked Sendable {
     let box = ByteBox(bytes)
     self.base = UnsafeRawBufferPointer(start: box.pointer.baseAddress, count: bytes.count)
     self.owner = box
+    self.isLazy = false
   }
 
   /// True when `count` bytes at `offset` are inside the data. Never overflows.
@@ -36,6 +63,20 @@ public struct ByteReader: @unchecked Sendable {
     guard contains(offset: offset, count: n) else {
       throw FormatError.truncated(at: offset, needed: n, size: base.count)
     }
+    if isLazy { try unsafeDowncast(owner.unsafelyUnwrapped, to: LazyPages.self).prepare(offset: offset, count: n) }
+  }
+
+  /// Makes `count` bytes at `offset` readable (produces their pages), after checking that they
+  /// are inside the data. Callers that read ``base`` directly call this first.
+  @inlinable
+  public func ensureReadable(offset: Int, count n: Int) throws(FormatError) {
+    try check(offset, n)
+  }
+
+  /// Produces the pages of a range already known to be inside the data (see ``ArrayNode``).
+  @inlinable
+  func prepare(_ offset: Int, _ n: Int) throws(FormatError) {
+    if isLazy { try unsafeDowncast(owner.unsafelyUnwrapped, to: LazyPages.self).prepare(offset: offset, count: n) }
   }
 
   /// Byte at `offset`.

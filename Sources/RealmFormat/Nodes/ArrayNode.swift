@@ -34,6 +34,8 @@ public struct ArrayNode: Sendable {
         "node at \(ref) declares \(h.count) elements of width \(h.width) but the file ends first",
         at: ref.rawValue)
     }
+    // Elements are read unchecked from here on: the whole node must be readable now.
+    try reader.prepare(ref.rawValue &+ 8, h.payloadSize)
     self.reader = reader
     self.ref = ref
     self.header = h

@@ -30,7 +30,7 @@ public struct FileHeader: Sendable, Hashable {
   /// True when the bytes at offset 16 are the `T-DB` mnemonic.
   public static func hasMnemonic(_ reader: ByteReader) -> Bool {
     guard reader.count >= size else { return false }
-    for (i, b) in FormatConstants.mnemonic.enumerated() where reader.base[16 + i] != b {
+    for (i, b) in FormatConstants.mnemonic.enumerated() where (try? reader.uint8(at: 16 + i)) != b {
       return false
     }
     return true

@@ -236,11 +236,7 @@ extension Migrator {
 
   /// Commits `plan` in one write transaction: columns first, then table renames and the version.
   static func commitColumnsInPlace(path: String, plan: ColumnChangePlan, lock: FileLock, options: MigrationOptions) throws {
-    var txOptions = WriteTransaction.Options()
-    txOptions.lock = lock
-    txOptions.faultInjection = options.faultInjection
-    txOptions.writeBufferSize = options.writeBufferSize
-    let tx = try WriteTransaction.begin(path: path, options: txOptions)
+    let tx = try WriteTransaction.begin(path: path, options: transactionOptions(lock: lock, options: options))
     do {
       let current = try Group(reader: tx.reader)
       var sink = TransactionNodeSink(transaction: tx)

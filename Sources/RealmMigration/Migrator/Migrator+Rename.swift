@@ -7,7 +7,7 @@ extension Migrator {
     options: MigrationOptions = MigrationOptions()
   ) throws -> MigrationResult {
     let schema: Schema
-    do { schema = try RealmFile.open(path: path).group.schema() } catch let e as StorageError { throw e }
+    do { schema = try RealmFile.open(path: path, key: options.encryptionKey).group.schema() } catch let e as StorageError { throw e }
     guard var cls = schema.objectSchema(named: className) else {
       var message = "class '\(className)' not found in '\(path)'"
       if let s = Suggestion.closest(to: className, among: schema.classes.map(\.name)) { message += " (did you mean '\(s)'?)" }

@@ -14,6 +14,9 @@ public struct MigrationOptions: Sendable {
   public var resetIfNeeded = false
   /// Clock and random source for `now()`, `uuid()`, `objectId()`.
   public var environment = ExpressionEnvironment()
+  /// The key of an encrypted realm: the file is read decrypted and every write path (in-place
+  /// commits, the rewrite, the reset) keeps it encrypted with the same key.
+  public var encryptionKey: EncryptionKey?
   /// Test hook for crash and error injection in the write.
   public var faultInjection: (@Sendable (FaultPoint) -> FaultAction)?
   /// Bytes buffered between writes of the new file or transaction (tests lower it so that a
@@ -85,7 +88,7 @@ public enum Migrator {
     let start = monotonicSeconds()
     let lock = try FileLock(exclusiveForRealmAt: path)
     defer { lock.release() }
-    let file = try RealmFile.open(path: path)
+    let file = try RealmFile.open(path: path, key: options.encryptionKey)
     let group = file.group
     try checkWritable(group, path: path)
     let fileSchema: Schema
@@ -222,12 +225,20 @@ public enum Migrator {
     return edits
   }
 
-  static func commitInPlace(path: String, edits: MetadataEditor.Edits, group: Group, lock: FileLock, options: MigrationOptions) throws {
+  /// The options of every in-place write transaction of a migration: the held lock, the
+  /// encryption key, the test hooks. Every in-place commit path must begin its transaction
+  /// with these, so that an encrypted realm stays encrypted.
+  static func transactionOptions(lock: FileLock, options: MigrationOptions) -> WriteTransaction.Options {
     var txOptions = WriteTransaction.Options()
     txOptions.lock = lock
+    txOptions.encryptionKey = options.encryptionKey
     txOptions.faultInjection = options.faultInjection
     txOptions.writeBufferSize = options.writeBufferSize
-    let tx = try WriteTransaction.begin(path: path, options: txOptions)
+    return txOptions
+  }
+
+  static func commitInPlace(path: String, edits: MetadataEditor.Edits, group: Group, lock: FileLock, options: MigrationOptions) throws {
+    let tx = try WriteTransaction.begin(path: path, options: transactionOptions(lock: lock, options: options))
     do {
       let current = try Group(reader: tx.reader)
       var sink = TransactionNodeSink(transaction: tx)
@@ -247,7 +258,9 @@ public enum Migrator {
     _ fill: (RealmFileBuilder<FileNodeSink>) throws -> [ClassReport],
     reportsOut: ([ClassReport]) -> Void = { _ in }
   ) throws {
-    try AtomicFileReplacement.replace(path: path, lock: lock, faultInjection: options.faultInjection) { output in
+    try AtomicFileReplacement.replace(
+      path: path, lock: lock, encryptionKey: options.encryptionKey, faultInjection: options.faultInjection
+    ) { output in
       let builder = try RealmFileBuilder(schema: schema, sink: try FileNodeSink(output: output, bufferSize: options.writeBufferSize))
       reportsOut(try fill(builder))
       let finished = try builder.finish()

@@ -15,7 +15,11 @@ public enum AtomicFileCreation {
   ///
   /// - Throws: ``StorageError`` with code `unsupported` when `path` exists (also when it
   ///   appeared while writing), I/O errors, or whatever `body` throws.
-  public static func create(path: String, _ body: (AtomicFileReplacement.Output) throws -> Void) throws {
+  ///
+  /// With `encryptionKey`, the file is written encrypted (see ``AtomicFileReplacement/Output``).
+  public static func create(
+    path: String, encryptionKey: EncryptionKey? = nil, _ body: (AtomicFileReplacement.Output) throws -> Void
+  ) throws {
     var template = Array((path + ".realmctl-tmp-XXXXXX").utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
       guard let base = buffer.baseAddress else { return -1 }
@@ -28,8 +32,10 @@ public enum AtomicFileCreation {
       unlink(tmpPath)
     }
     _ = fchmod(fd, 0o644)
-    let output = AtomicFileReplacement.Output(fd: fd, path: tmpPath, faultInjection: nil)
+    let output = AtomicFileReplacement.Output(
+      fd: fd, path: tmpPath, faultInjection: nil, encryptionKey: encryptionKey)
     try body(output)
+    try output.finishEncryption()
     guard fsync(fd) == 0 else { throw StorageError.system("fsync", path: tmpPath, errno: errno) }
     // link() fails with EEXIST instead of replacing an existing file.
     guard link(tmpPath, path) == 0 else {

@@ -15,6 +15,11 @@
 /// allowed).
 public enum AtomicFileReplacement {
   /// Sequential writer of the replacement file handed to the closure.
+  ///
+  /// With an encryption key, offsets are plaintext offsets and the file is written encrypted
+  /// as Realm Core writes a new encrypted file (each page once, IVs starting at 1): complete
+  /// pages are encrypted as the writer moves past them, the first page (the header, patched
+  /// last) and the last one when the file is finished. No plaintext reaches the file.
   public final class Output: @unchecked Sendable {
     let fd: Int32
     /// The temporary file being written.
@@ -23,11 +28,41 @@ public enum AtomicFileReplacement {
     public private(set) var offset = 0
     let faultInjection: (@Sendable (FaultPoint) -> FaultAction)?
     var operationCount = 0
+    /// The encrypted pages (nil: a plain file).
+    private var store: EncryptedPageStore?
+    /// Largest plaintext offset written.
+    private var end = 0
 
-    init(fd: Int32, path: String, faultInjection: (@Sendable (FaultPoint) -> FaultAction)?) {
+    init(
+      fd: Int32, path: String, faultInjection: (@Sendable (FaultPoint) -> FaultAction)?,
+      encryptionKey: EncryptionKey? = nil
+    ) {
       self.fd = fd
       self.path = path
       self.faultInjection = faultInjection
+      if let encryptionKey {
+        store = EncryptedPageStore(io: self, key: encryptionKey, path: path, rawSize: 0)
+      }
+    }
+
+    /// True when the output is encrypted.
+    public var isEncrypted: Bool { store != nil }
+
+    /// Encrypts what is still in memory (padding the data to whole pages) and gives the file
+    /// Realm's encrypted size. Called before the file is synced; nothing for a plain file.
+    func finishEncryption() throws(StorageError) {
+      guard let store else { return }
+      let page = EncryptedLayout.pageSize
+      let dataSize = max((end + page - 1) / page * page, page)
+      if dataSize > end {
+        try withBytes([UInt8](repeating: 0, count: dataSize - end)) { (b) throws(StorageError) in
+          try store.write(b, at: end)
+        }
+      }
+      try store.flush(stage: .replacement, syncBetween: false)
+      let size = EncryptedLayout.fileSize(dataSize: dataSize)
+      try inject(.resize(size: size))
+      guard ftruncate(fd, off_t(size)) == 0 else { throw StorageError.system("ftruncate", path: path, errno: errno) }
     }
 
     /// Appends `bytes`.
@@ -43,6 +78,17 @@ public enum AtomicFileReplacement {
 
     /// Writes `bytes` at `position` (e.g. to patch a header); does not move ``offset``.
     public func write(_ bytes: UnsafeRawBufferPointer, at position: Int) throws(StorageError) {
+      if let store {
+        if bytes.count > 0 { try store.write(bytes, at: position) }
+        end = max(end, position + bytes.count)
+        // Pages the writer has moved past are complete: encrypt them in batches of 1 MiB.
+        // The first page waits for the header, written last.
+        if store.dirtyBytes >= 1 << 20 {
+          let current = (offset + bytes.count) / EncryptedLayout.pageSize
+          try store.flush(stage: .replacement, syncBetween: false) { $0 != 0 && $0 < current }
+        }
+        return
+      }
       try inject(.write(offset: position, count: bytes.count))
       try writeFully(fd, bytes, at: position, path: path)
     }
@@ -63,12 +109,14 @@ public enum AtomicFileReplacement {
   /// - Parameters:
   ///   - path: the realm to replace (must exist).
   ///   - lock: a lock already held for `path`; when nil, one is taken for the duration.
+  ///   - encryptionKey: when given, the new file is written encrypted with it (the body writes
+  ///     plaintext; no plaintext page reaches the disk, not even in the temporary file).
   ///   - faultInjection: test hook called before each file-changing call.
   ///   - body: writes the complete new file through the ``Output``.
   /// - Throws: ``StorageError`` (`locked`, I/O), or whatever `body` throws; in every error
   ///   case the original is untouched and the temporary file removed.
   public static func replace(
-    path: String, lock: FileLock? = nil,
+    path: String, lock: FileLock? = nil, encryptionKey: EncryptionKey? = nil,
     faultInjection: (@Sendable (FaultPoint) -> FaultAction)? = nil,
     _ body: (Output) throws -> Void
   ) throws {
@@ -94,8 +142,9 @@ public enum AtomicFileReplacement {
     }
     _ = fchmod(fd, st.st_mode & 0o7777)
     _ = fchown(fd, st.st_uid, st.st_gid)  // only permitted for root or unchanged owner
-    let output = Output(fd: fd, path: tmpPath, faultInjection: faultInjection)
+    let output = Output(fd: fd, path: tmpPath, faultInjection: faultInjection, encryptionKey: encryptionKey)
     try body(output)
+    try output.finishEncryption()
     try output.inject(.sync)
     guard fsync(fd) == 0 else { throw StorageError.system("fsync", path: tmpPath, errno: errno) }
     try output.inject(.rename)
@@ -148,5 +197,29 @@ public enum AtomicFileReplacement {
     guard fd >= 0 else { throw StorageError.system("open", path: dir, errno: errno) }
     defer { close(fd) }
     guard fsync(fd) == 0 else { throw StorageError.system("fsync", path: dir, errno: errno) }
+  }
+}
+
+extension AtomicFileReplacement.Output: RawFileIO {
+  func writeRaw(_ bytes: UnsafeRawBufferPointer, at offset: Int, stage: CommitStage) throws(StorageError) {
+    try inject(.write(offset: offset, count: bytes.count))
+    try writeFully(fd, bytes, at: offset, path: path)
+  }
+
+  func syncRaw(stage: CommitStage) throws(StorageError) {
+    try inject(.sync)
+    guard fsync(fd) == 0 else { throw StorageError.system("fsync", path: path, errno: errno) }
+  }
+
+  func readRaw(at offset: Int, count: Int, into buffer: UnsafeMutableRawPointer) throws(StorageError) -> Int {
+    var done = 0
+    while done < count {
+      let n = pread(fd, buffer + done, count - done, off_t(offset + done))
+      if n < 0, errno == EINTR { continue }
+      if n < 0 { throw StorageError.system("pread", path: path, errno: errno) }
+      if n == 0 { break }
+      done += n
+    }
+    return done
   }
 }

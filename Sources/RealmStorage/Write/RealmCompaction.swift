@@ -1,16 +1,19 @@
 /// `compact`: rewrites a realm with no free space (like Realm's compact-on-launch and
 /// `writeCopy`), atomically and under the realm's lock.
 public enum RealmCompaction {
-  /// Compacts the realm at `path`; returns the file sizes before and after.
+  /// Compacts the realm at `path` (encrypted with `key`, which the result keeps); returns the
+  /// file sizes before and after, as on disk.
   ///
   /// - Parameter progress: counts the bytes written; its total is the size of the file.
-  public static func compact(path: String, progress: ProgressCounter? = nil) throws -> (before: Int, after: Int) {
+  public static func compact(
+    path: String, key: EncryptionKey? = nil, progress: ProgressCounter? = nil
+  ) throws -> (before: Int, after: Int) {
     let lock = try FileLock(exclusiveForRealmAt: path)
     defer { lock.release() }
-    let file = try RealmFile.open(path: path)
-    progress?.setTotal(max(0, file.fileSize - file.group.freeBytes))
+    let file = try RealmFile.open(path: path, key: key)
+    progress?.setTotal(max(0, file.dataSize - file.group.freeBytes))
     var after = 0
-    try AtomicFileReplacement.replace(path: path, lock: lock) { output in
+    try AtomicFileReplacement.replace(path: path, lock: lock, encryptionKey: key) { output in
       var sink = try FileNodeSink(output: output)
       sink.progress = progress
       let finished: GroupWriter.FinishedFile
@@ -21,7 +24,7 @@ public enum RealmCompaction {
         throw StorageError.from(e, path: path)
       }
       try sink.finish(header: finished.header, fileSize: finished.fileSize)
-      after = finished.fileSize
+      after = key == nil ? finished.fileSize : EncryptedLayout.fileSize(dataSize: finished.fileSize)
     }
     return (file.fileSize, after)
   }

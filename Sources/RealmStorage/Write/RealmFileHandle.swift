@@ -11,20 +11,31 @@
 ///
 /// Writes go through `pwrite` only; the mapping is `PROT_READ` and is never written through
 /// (§8.2: nodes of the committed snapshot are never modified).
+///
+/// An encrypted file is opened with its key: ``reader`` is then its decrypted view, and every
+/// offset and size of this type's interface is a plaintext (data) one. Writes go into an
+/// ``EncryptedPageStore`` and reach the disk at the next ``sync(stage:)`` with Realm's page
+/// protocol (entries, `fsync`, pages, `fsync`), so the commit protocol above keeps its order.
 final class RealmFileHandle: @unchecked Sendable {
   let path: String
   let fd: Int32
-  /// Size of the file when it was opened.
+  /// Size of the file (its data) when it was opened.
   let originalSize: Int
-  /// The bytes of the file as opened (length `originalSize`).
+  /// Size of the file on disk when it was opened (differs from `originalSize` when encrypted).
+  let originalRawSize: Int
+  /// The bytes of the file (decrypted) as opened (length `originalSize`).
   let reader: ByteReader
   private let mapping: Mapping?
+  /// The encrypted pages, for an encrypted file.
+  private var store: EncryptedPageStore?
+  /// Dirty plaintext kept in memory before an intermediate flush of an encrypted file.
+  static let dirtyLimit = 8 << 20
   /// Called around every system call that changes the file.
   var faultInjection: ((FaultPoint) -> FaultAction)?
   /// Number of file-changing operations issued so far (the `index` of the next fault point).
   private(set) var operationCount = 0
 
-  init(path: String, readOnly: Bool = false) throws(StorageError) {
+  init(path: String, readOnly: Bool = false, key: EncryptionKey? = nil) throws(StorageError) {
     self.path = path
     let fd = open(path, (readOnly ? O_RDONLY : O_RDWR) | O_CLOEXEC)
     guard fd >= 0 else { throw StorageError.system("open", path: path, errno: errno) }
@@ -39,7 +50,7 @@ final class RealmFileHandle: @unchecked Sendable {
       throw StorageError(.unsupported, path: path, "'\(baseName(path))' is not a regular file")
     }
     self.fd = fd
-    self.originalSize = size
+    originalRawSize = size
     if size > 0 {
       guard let base = mmap(nil, size, PROT_READ, MAP_SHARED, fd, 0), base != MAP_FAILED else {
         let code = errno
@@ -48,21 +59,54 @@ final class RealmFileHandle: @unchecked Sendable {
       }
       let m = Mapping(base: base, size: size)
       mapping = m
-      reader = ByteReader(base: UnsafeRawBufferPointer(start: base, count: size), owner: m)
+      let raw = ByteReader(base: UnsafeRawBufferPointer(start: base, count: size), owner: m)
+      if let key {
+        do {
+          reader = try EncryptedFileOpening.reader(raw: raw.base, owner: m, path: path, key: key)
+        } catch {
+          close(fd)
+          throw error
+        }
+        originalSize = reader.count
+      } else {
+        if !FileHeader.hasMnemonic(raw) && size % 4096 == 0 {
+          close(fd)
+          throw StorageError.from(FormatError(.encrypted, "no Realm mnemonic"), path: path)
+        }
+        reader = raw
+        originalSize = size
+      }
     } else {
+      guard key == nil else {
+        close(fd)
+        throw StorageError.file(.notARealmFile, path, "is empty, not an encrypted Realm file")
+      }
       mapping = nil
       reader = ByteReader(bytes: [])
+      originalSize = 0
+    }
+    if let key {
+      store = EncryptedPageStore(io: self, key: key, path: path, rawSize: size)
     }
   }
+
+  /// True when the file is encrypted.
+  var isEncrypted: Bool { store != nil }
 
   deinit { close(fd) }
 
   // MARK: - File-changing operations (each a fault point)
 
-  /// Writes all of `bytes` at `offset`.
+  /// Writes all of `bytes` at `offset` (for an encrypted file: into dirty pages, which reach the
+  /// disk at the next ``sync(stage:)``, or earlier when they exceed ``dirtyLimit``).
   func write(_ bytes: UnsafeRawBufferPointer, at offset: Int, stage: CommitStage)
     throws(StorageError)
   {
+    if let store {
+      try store.write(bytes, at: offset)
+      if store.dirtyBytes > RealmFileHandle.dirtyLimit { try store.flush(stage: stage, syncBetween: true) }
+      return
+    }
     try around(.write(offset: offset, count: bytes.count), stage) { () throws(StorageError) in
       try writeFully(fd, bytes, at: offset, path: path)
     }
@@ -73,8 +117,36 @@ final class RealmFileHandle: @unchecked Sendable {
     try withBytes(bytes) { (b) throws(StorageError) in try write(b, at: offset, stage: stage) }
   }
 
-  /// `fsync`: makes everything written so far durable (§8.2 step 4).
+  /// `fsync`: makes everything written so far durable (§8.2 step 4). For an encrypted file the
+  /// dirty pages are written first with Realm's protocol (entries, `fsync`, pages).
   func sync(stage: CommitStage) throws(StorageError) {
+    try store?.flush(stage: stage, syncBetween: true)
+    try syncRaw(stage: stage)
+  }
+
+  /// Puts back the original bytes of every page written (encrypted files: an abort leaves the
+  /// file byte for byte as it was, not only logically).
+  func restoreOriginalPages(stage: CommitStage) throws(StorageError) {
+    try store?.restoreOriginals(stage: stage)
+  }
+
+  /// Drops writes not yet on disk (encrypted files; a plain file has none).
+  func discardPendingWrites() { store?.discardDirtyPages() }
+
+  /// True when the file on disk is larger or smaller than when it was opened.
+  func sizeChanged() -> Bool {
+    guard let raw = try? rawSize() else { return true }
+    return raw != originalRawSize
+  }
+
+  /// The size of the file on disk.
+  func rawSize() throws(StorageError) -> Int {
+    var st = stat()
+    guard fstat(fd, &st) == 0 else { throw StorageError.system("fstat", path: path, errno: errno) }
+    return Int(st.st_size)
+  }
+
+  func syncRaw(stage: CommitStage) throws(StorageError) {
     try around(.sync, stage) { () throws(StorageError) in
       while fsync(fd) != 0 {
         if errno == EINTR { continue }
@@ -85,6 +157,18 @@ final class RealmFileHandle: @unchecked Sendable {
 
   /// Grows the file to `size` with allocated blocks (so a full disk fails here, not later).
   func allocate(upTo size: Int, currentSize: Int, stage: CommitStage) throws(StorageError) {
+    if let store {
+      // Data size -> the encrypted size Realm gives it; new pages stay unwritten (IV 0) until used.
+      let target = EncryptedLayout.fileSize(dataSize: size)
+      let current = try rawSize()
+      try allocateRaw(upTo: target, currentSize: current, stage: stage)
+      store.didResize(rawSize: max(target, current))
+      return
+    }
+    try allocateRaw(upTo: size, currentSize: currentSize, stage: stage)
+  }
+
+  private func allocateRaw(upTo size: Int, currentSize: Int, stage: CommitStage) throws(StorageError) {
     guard size > currentSize else { return }
     try around(.resize(size: size), stage) { () throws(StorageError) in
       var rc = posix_fallocate(fd, off_t(currentSize), off_t(size - currentSize))
@@ -99,6 +183,11 @@ final class RealmFileHandle: @unchecked Sendable {
 
   /// `ftruncate` to `size` (used to give back the grown area on abort).
   func truncate(to size: Int, stage: CommitStage) throws(StorageError) {
+    var size = size
+    if let store {
+      size = size == originalSize ? originalRawSize : EncryptedLayout.fileSize(dataSize: size)
+      store.didResize(rawSize: size)
+    }
     try around(.resize(size: size), stage) { () throws(StorageError) in
       while ftruncate(fd, off_t(size)) != 0 {
         if errno == EINTR { continue }
@@ -107,15 +196,16 @@ final class RealmFileHandle: @unchecked Sendable {
     }
   }
 
-  /// The current size of the file.
+  /// The current size of the file (of its data, for an encrypted file).
   func currentSize() throws(StorageError) -> Int {
-    var st = stat()
-    guard fstat(fd, &st) == 0 else { throw StorageError.system("fstat", path: path, errno: errno) }
-    return Int(st.st_size)
+    let raw = try rawSize()
+    return store == nil ? raw : EncryptedLayout.dataSize(fileSize: raw)
   }
 
-  /// Reads `count` bytes at `offset` with `pread` (bytes written in this transaction).
+  /// Reads `count` bytes at `offset` with `pread` (bytes written in this transaction; for an
+  /// encrypted file, decrypted, pending writes included).
   func read(at offset: Int, count: Int) throws(StorageError) -> [UInt8] {
+    if let store { return try store.read(at: offset, count: count) }
     var out = [UInt8](repeating: 0, count: count)
     var done = 0
     while done < count {
@@ -151,6 +241,26 @@ final class RealmFileHandle: @unchecked Sendable {
         throw StorageError.system("\(op.name) (injected)", path: path, errno: code)
       }
     }
+  }
+}
+
+extension RealmFileHandle: RawFileIO {
+  func writeRaw(_ bytes: UnsafeRawBufferPointer, at offset: Int, stage: CommitStage) throws(StorageError) {
+    try around(.write(offset: offset, count: bytes.count), stage) { () throws(StorageError) in
+      try writeFully(fd, bytes, at: offset, path: path)
+    }
+  }
+
+  func readRaw(at offset: Int, count: Int, into buffer: UnsafeMutableRawPointer) throws(StorageError) -> Int {
+    var done = 0
+    while done < count {
+      let n = pread(fd, buffer + done, count - done, off_t(offset + done))
+      if n < 0, errno == EINTR { continue }
+      if n < 0 { throw StorageError.system("pread", path: path, errno: errno) }
+      if n == 0 { break }
+      done += n
+    }
+    return done
   }
 }
 

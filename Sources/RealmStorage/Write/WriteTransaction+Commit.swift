@@ -37,6 +37,8 @@ extension WriteTransaction {
       finish()
       return result
     } catch {
+      // What is on disk decides (an encrypted file's unwritten pages are dropped first).
+      file.discardPendingWrites()
       if issuedFlip, (try? file.read(at: 23, count: 1)) != [header.flags] {
         // The flip may have happened: the new version may already be the file's, never undo it.
         state = .committed
@@ -216,15 +218,23 @@ extension WriteTransaction {
   func rollback() {
     state = .rolledBack
     buffer.discard()
+    file.discardPendingWrites()
     defer { finish() }
     guard file.operationCount > 0 else { return }
+    if file.isEncrypted {
+      // The original pages go back whole (header, streaming form and all), byte for byte.
+      try? file.restoreOriginalPages(stage: .rollback)
+      if file.sizeChanged() { try? file.truncate(to: file.originalSize, stage: .rollback) }
+      try? file.syncRaw(stage: .rollback)
+      return
+    }
     let other = 1 - header.select
     if wroteHeaderSlot {
       try? file.write(le64(originalHeader.topRefs[other]), at: 8 * other, stage: .rollback)
       try? file.write([originalHeader.formats[other]], at: 20 + other, stage: .rollback)
       try? file.sync(stage: .rollback)
     }
-    if let size = try? file.currentSize(), size != file.originalSize {
+    if file.sizeChanged() {
       try? file.truncate(to: file.originalSize, stage: .rollback)
     }
     if convertedStreaming {

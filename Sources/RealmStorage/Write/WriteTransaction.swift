@@ -49,6 +49,9 @@ public final class WriteTransaction: @unchecked Sendable {
     /// (the file is opened read-only; the lock is taken, so a dry run reports the same
     /// `locked` error as the real write). Memory grows with the nodes allocated.
     public var dryRun = false
+    /// The key of an encrypted realm (nil: the file is not encrypted). The transaction reads
+    /// the decrypted file and writes with Realm's encrypted page protocol.
+    public var encryptionKey: EncryptionKey?
     /// Called before and after each file-changing system call (tests: crash and error injection).
     public var faultInjection: (@Sendable (FaultPoint) -> FaultAction)?
     /// Creates the default options.
@@ -133,7 +136,7 @@ public final class WriteTransaction: @unchecked Sendable {
       throw StorageError.misuse(
         "the lock passed to WriteTransaction.begin is not held for '\(path)'")
     }
-    let file = try RealmFileHandle(path: path, readOnly: options.dryRun)
+    let file = try RealmFileHandle(path: path, readOnly: options.dryRun, key: options.encryptionKey)
     file.faultInjection = options.faultInjection
     return try WriteTransaction(
       file: file, lock: lock, ownsLock: options.lock == nil, options: options)

@@ -14,9 +14,11 @@ enum RealmFileCreator {
   /// Writes `output` (which must not exist) atomically.
   ///
   /// - Parameter progress: counts the bytes of the data file read; its total is the file's size.
-  static func create(output: String, schema: Schema, dataPath: String?, progress: ProgressCounter? = nil) throws -> Summary {
+  static func create(
+    output: String, schema: Schema, dataPath: String?, key: EncryptionKey? = nil, progress: ProgressCounter? = nil
+  ) throws -> Summary {
     var summary = Summary()
-    try AtomicFileCreation.create(path: output) { out in
+    try AtomicFileCreation.create(path: output, encryptionKey: key) { out in
       let builder = try RealmFileBuilder(schema: schema, sink: try FileNodeSink(output: out))
       if let dataPath {
         // Lines are parsed and decoded on every core; the builder takes them in order.
@@ -41,7 +43,7 @@ enum RealmFileCreator {
       // The builder appends nothing after finish(), so its sink's state can be taken over.
       var sink = builder.sink
       try sink.finish(header: finished.header, fileSize: finished.fileSize)
-      summary.fileSize = finished.fileSize
+      summary.fileSize = out.isEncrypted ? RealmEncryption.encryptedSize(ofDataSize: finished.fileSize) : finished.fileSize
     }
     return summary
   }

@@ -9,6 +9,7 @@ extension FileSummary {
     var rows: [(String, String)] = [
       ("Path", path),
       ("Size", FileSummary.byteText(size)),
+      ("Encrypted", encryptedText),
       ("File format", String(fileFormat)),
       ("Schema version", schemaVersion.map(String.init) ?? "none (unversioned)"),
       ("History", "\(FileSummary.name(of: historyType)) (\(FileSummary.meaning(of: historyType)))"),
@@ -46,6 +47,8 @@ extension FileSummary {
     w.value(path)
     w.key("size")
     w.value(Int64(size))
+    w.key("encrypted")
+    w.value(isEncrypted)
     w.key("fileFormat")
     w.value(Int64(fileFormat))
     w.key("schemaVersion")
@@ -92,6 +95,11 @@ extension FileSummary {
   }
 
   // MARK: - Pieces
+
+  private var encryptedText: String {
+    guard isEncrypted else { return "no" }
+    return "yes (AES-256 and HMAC-SHA224 in 4 KiB pages; \(FileSummary.byteText(dataSize)) of data)"
+  }
 
   private var compactedText: String {
     guard isCompacted else { return "no" }

@@ -19,6 +19,10 @@ struct FileSummary {
   var path: String
   /// File size in bytes.
   var size: Int
+  /// True for an encrypted file (opened with its key).
+  var isEncrypted: Bool
+  /// Bytes of data: the decrypted size for an encrypted file, else the file size.
+  var dataSize: Int
   /// File format version of the live snapshot (§1.3).
   var fileFormat: Int
   /// Schema version from the `metadata` table, nil when the file is unversioned.
@@ -49,6 +53,8 @@ struct FileSummary {
     let group = file.group
     path = file.path
     size = file.fileSize
+    isEncrypted = file.isEncrypted
+    dataSize = file.dataSize
     fileFormat = group.fileFormat
     schemaVersion = try RealmInput.reading(file) { () throws(FormatError) in try group.schemaVersion() }
     historyType = group.historyType

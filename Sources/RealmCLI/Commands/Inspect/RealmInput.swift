@@ -14,9 +14,9 @@ enum RealmInput {
   ///
   /// - Throws: ``RealmCtlError`` for the path checks, ``StorageError`` for the file itself
   ///   (not a Realm file, encrypted, unsupported format, corrupt: 65).
-  static func open(_ path: String, limits: Limits = .oneReading) throws -> RealmFile {
+  static func open(_ path: String, key: EncryptionKey? = nil, limits: Limits = .oneReading) throws -> RealmFile {
     try InputFiles.requireReadableFile(path)
-    return try RealmFile.open(path: path, limits: limits)
+    return try RealmFile.open(path: path, key: key, limits: limits)
   }
 
   /// Runs a decoding step on an open file; a ``FormatError`` becomes a ``StorageError`` that

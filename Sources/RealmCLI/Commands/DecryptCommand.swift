@@ -1,0 +1,51 @@
+import RealmStorage
+
+/// `realmctl decrypt FILE [--output NEW] [--key-file K]`: removes the encryption of a realm.
+public struct DecryptCommand: Command {
+  /// Creates the command.
+  public init() {}
+
+  /// The declaration.
+  public var spec: CommandSpec {
+    CommandSpec(
+      name: "decrypt",
+      abstract: "Decrypt an encrypted Realm file, giving a file that opens without a key.",
+      discussion: """
+        Decrypts the file with its 64-byte key (from --key-file, --key or the environment \
+        variable REALMCTL_KEY) page by page: the result holds exactly the same realm, \
+        readable by any Realm app or tool without a key. Every page is checked (its HMAC) \
+        before anything is written. The file is replaced atomically; with --output the \
+        plaintext goes to a new file and the encrypted original is left as it is.
+
+        Examples:
+          realmctl decrypt app.realm --key-file app.key --output plain.realm
+          REALMCTL_KEY=$(cat app.key) realmctl decrypt app.realm
+        """,
+      arguments: [
+        .positional("file", completion: .realmFile, help: "The encrypted Realm file."),
+        .option(
+          "output", valueName: "path",
+          help: "Write the decrypted file here (it must not exist) instead of replacing <file>."),
+      ] + KeyOptions.arguments())
+  }
+
+  /// Runs the command.
+  public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
+    let file = invocation.string("file") ?? ""
+    let output = invocation.string("output")
+    try InputFiles.requireReadableFile(file)
+    if let output { try InputFiles.requireAbsent(output) }
+    let key = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
+    guard try RealmEncryption.looksEncrypted(path: file) else {
+      throw RealmCtlError(.invalidInput, path: file, "'\(file)' is not encrypted: there is nothing to decrypt")
+    }
+    guard let key else {
+      throw StorageError.file(.encrypted, file, "is encrypted: give its key")
+    }
+    let result = try RealmEncryption.rewrite(path: file, key: key, newKey: nil, outputPath: output)
+    let destination = output.map { " into \($0)" } ?? ""
+    try context.standardOutput.writeLine(
+      "Decrypted \(file)\(destination): \(result.sizeBefore) -> \(result.sizeAfter) bytes")
+    return .success
+  }
+}
