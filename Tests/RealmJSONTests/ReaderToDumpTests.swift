@@ -44,7 +44,12 @@ import Testing
 
   func readerOutputEqualsAnswers(_ pair: Pair) throws {
     let dump = pair.dump
-    let file = try RealmFile.open(path: try pair.location.path(Self.realmFile(forDump: dump)))
+    let realmFile = Self.realmFile(forDump: dump)
+    // An encrypted fixture has its key beside it (`big.realm` and `big.key`).
+    let keyFile = realmFile.replacingOccurrences(of: ".realm", with: ".key")
+    let key = pair.location.exists(keyFile)
+      ? try EncryptionKey(keyFile: try pair.location.bytes(keyFile)) : nil
+    let file = try RealmFile.open(path: try pair.location.path(realmFile), key: key)
     var schema = try file.group.schema()
     let expectedSchema = try pair.location.bytes(pair.schema)
     if dump.hasPrefix("\(SharedFixtures.realmCoreSamples)/") {
