@@ -20,6 +20,16 @@ run dump Examples/seed/tutorial.realm --format jsonl --limit 3
 run dump Examples/seed/embedded.realm --format jsonl --limit 1
 
 echo
+echo "== An old file: file format 9 (Realm Core 5, 2019), which current SDKs cannot open"
+run open Examples/seed/person-format9.realm
+run dump Examples/seed/person-format9.realm --format table --limit 3
+rm -f "$BUILD/person-format9.realm" "$BUILD/person-format9.realm.lock"
+cp Examples/seed/person-format9.realm "$BUILD/person-format9.realm"
+run upgrade "$BUILD/person-format9.realm" --dry-run
+run upgrade "$BUILD/person-format9.realm"
+run open "$BUILD/person-format9.realm" --check
+
+echo
 echo "== Building a Realm file from reviewable text, then migrating it"
 rm -f "$BUILD/people.realm" "$BUILD/people.realm.lock"
 run create "$BUILD/people.realm" --schema Examples/people/schema.json --data Examples/people/data.jsonl

@@ -13,7 +13,7 @@ Rows are independent functions in ROWS: a new row is a function taking the conte
 returning table rows (see `Context.run`). Environment: BENCH_RUNS (default 5), BENCH_OBJECTS
 (default 1,000,000), BENCH_ONLY (comma-separated row names: run only those).
 """
-import json, os, platform, shutil, statistics, subprocess, sys, tempfile, time
+import json, os, platform, pty, shutil, statistics, subprocess, sys, tempfile, threading, time
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/release/realmctl")
 OUT = sys.argv[2] if len(sys.argv) > 2 else "docs/benchmarks.md"
@@ -42,17 +42,34 @@ class Context:
         if os.path.exists(self.work + ".lock"):
             os.remove(self.work + ".lock")
 
-    def run(self, cmd, setup=None, stdout=subprocess.DEVNULL):
-        """Runs cmd RUNS times after a warm-up; returns a dict of figures."""
+    def run(self, cmd, setup=None, stdout=subprocess.DEVNULL, terminal=False):
+        """Runs cmd RUNS times after a warm-up; returns a dict of figures. With terminal=True
+        standard error is a pseudo-terminal (so realmctl shows its progress), read as it comes."""
         walls, cpus, peaks = [], [], []
         for i in range(RUNS + 1):
             if setup:
                 setup()
             t0 = time.perf_counter()
-            p = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.PIPE)
-            err = p.stderr.read()
-            _, status, usage = os.wait4(p.pid, 0)
-            wall = time.perf_counter() - t0
+            if terminal:
+                master, slave = pty.openpty()
+                # Drawn from the start (not after a second): the worst case for the work.
+                env = dict(os.environ, REALMCTL_PROGRESS_DELAY="0")
+                p = subprocess.Popen(cmd, stdout=stdout, stderr=slave, env=env)
+                os.close(slave)
+                chunks = []
+                reader = threading.Thread(target=drain, args=(master, chunks))
+                reader.start()
+                _, status, usage = os.wait4(p.pid, 0)
+                wall = time.perf_counter() - t0
+                reader.join()
+                os.close(master)
+                err = b"".join(chunks)
+                self.terminal_output = err
+            else:
+                p = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.PIPE)
+                err = p.stderr.read()
+                _, status, usage = os.wait4(p.pid, 0)
+                wall = time.perf_counter() - t0
             code = os.waitstatus_to_exitcode(status)
             if code != 0:
                 sys.stderr.write(err.decode(errors="replace"))
@@ -63,6 +80,24 @@ class Context:
             cpus.append(usage.ru_utime + usage.ru_stime)
             peaks.append(usage.ru_maxrss * 1024)  # Linux reports KiB
         return {"min": min(walls), "median": statistics.median(walls), "cpu": statistics.median(cpus), "peak": max(peaks)}
+
+
+def drain(fd, chunks):
+    """Reads a pseudo-terminal until its last writer has closed it."""
+    while True:
+        try:
+            data = os.read(fd, 65536)
+        except OSError:  # EIO: the child has exited
+            return
+        if not data:
+            return
+        chunks.append(data)
+
+
+def shows_progress(ctx, row):
+    """Fails the benchmark when the terminal run printed no progress (it would measure nothing)."""
+    if b"\r" not in getattr(ctx, "terminal_output", b""):
+        raise SystemExit(f"{row}: no progress appeared on the terminal")
 
 
 def plan_file(ctx, name, plan):
@@ -115,6 +150,30 @@ def bench_dump_encrypted(ctx):
     return ctx.run([BIN, "dump", enc, "--format", "jsonl", "--key-file", key])
 
 
+def bench_dump_terminal(ctx):
+    f = ctx.run([BIN, "dump", ctx.rows, "--format", "jsonl"], terminal=True)
+    shows_progress(ctx, "dump on a terminal")
+    return f
+
+
+def bench_transform_terminal(ctx):
+    plan = row_schema({**ROW_PROPS, "summary": "string"})
+    plan["migrations"] = [{"version": 2, "steps": [
+        {"op": "transform", "class": "Row", "set": {"summary": "old.name + ' #' + string(old.id)"}}]}]
+    p = plan_file(ctx, "transform-terminal", plan)
+    f = ctx.run([BIN, "migrate", "--plan", p, ctx.work], setup=ctx.fresh_copy, terminal=True)
+    shows_progress(ctx, "transform on a terminal")
+    return f
+
+
+def bench_create_terminal(ctx):
+    out = os.path.join(ctx.tmp, "created-terminal.realm")
+    f = ctx.run([BIN, "create", out, "--schema", ctx.schema, "--data", ctx.data],
+                setup=lambda: os.path.exists(out) and os.remove(out), terminal=True)
+    shows_progress(ctx, "create on a terminal")
+    return f
+
+
 def bench_create(ctx):
     out = os.path.join(ctx.tmp, "created.realm")
     return ctx.run([BIN, "create", out, "--schema", ctx.schema, "--data", ctx.data],
@@ -161,6 +220,28 @@ def bench_delete(ctx):
     return migrate(ctx, "delete", plan)
 
 
+def legacy_file(ctx):
+    """The same objects in file format 9 (the layout of Realm Core 5, 2017-2019), written once
+    by scripts/legacy_realm.py from the JSON Lines of the main input (issue 7)."""
+    path = os.path.join(ctx.tmp, "rows-format9.realm")
+    if not os.path.exists(path):
+        subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "legacy_realm.py"), "rows", path, ctx.data], check=True)
+    return path
+
+
+def bench_dump_legacy(ctx):
+    return ctx.run([BIN, "dump", legacy_file(ctx), "--format", "jsonl"])
+
+
+def bench_upgrade_legacy(ctx):
+    source = legacy_file(ctx)
+    def fresh():
+        shutil.copyfile(source, ctx.work)
+        if os.path.exists(ctx.work + ".lock"):
+            os.remove(ctx.work + ".lock")
+    return ctx.run([BIN, "upgrade", ctx.work], setup=fresh)
+
+
 ROWS = [
     # name, function, target seconds (issue 9), whether the file is mapped (memory target + file)
     ("cp of the file (floor)", bench_cp, None, False),
@@ -174,6 +255,12 @@ ROWS = [
     ("migrate: transform score where flag (recomputed column)", bench_transform_where, None, True),
     ("migrate: delete objects where flag (rewrite)", bench_delete, None, True),
     (f"create from {N:,} JSON lines", bench_create, 2.0, False),
+    ("dump --format jsonl, the same objects in file format 9", bench_dump_legacy, None, True),
+    ("upgrade file format 9 -> 24", bench_upgrade_legacy, None, True),
+    # Issue 10: progress on a terminal must not slow the work (compare with the rows above).
+    ("dump --format jsonl, standard error a terminal (progress)", bench_dump_terminal, None, True),
+    ("migrate: transform, standard error a terminal (progress)", bench_transform_terminal, None, True),
+    (f"create from {N:,} JSON lines, standard error a terminal (progress)", bench_create_terminal, None, False),
 ]
 
 

@@ -50,6 +50,9 @@ public struct RealmFile: Sendable {
     let path = mapping.path
     guard let key else {
       if !FileHeader.hasMnemonic(raw) {
+        if RealmFile.isGitLFSPointer(raw) {
+          throw StorageError.file(.notARealmFile, path, "is a Git LFS pointer, not the Realm file: run `git lfs pull` to fetch the file")
+        }
         // §1.7: encrypted files are stored in 4 KiB pages with no readable header.
         if mapping.size % 4096 == 0 {
           throw StorageError.from(FormatError(.encrypted, "no Realm mnemonic"), path: path)
@@ -59,6 +62,14 @@ public struct RealmFile: Sendable {
       return raw
     }
     return try EncryptedFileOpening.reader(raw: raw.base, owner: mapping, path: path, key: key)
+  }
+
+  /// True for a Git LFS pointer: the small text file git leaves in place of a file tracked by
+  /// Git LFS until `git lfs pull` fetches it (`version https://git-lfs.github.com/spec/v1`).
+  static func isGitLFSPointer(_ reader: ByteReader) -> Bool {
+    let prefix = Array("version https://git-lfs.github.com/spec/".utf8)
+    guard reader.count >= prefix.count, reader.count <= 1024 else { return false }
+    return prefix.indices.allSatisfy { reader.base[$0] == prefix[$0] }
   }
 }
 

@@ -187,7 +187,7 @@ public enum DumpComparison {
 
   /// Canonical text of a JSON value: members sorted by key, numbers exact. Two values with the
   /// same canonical text are the same JSON (an integer and a fraction never compare equal).
-  static func canon(_ v: JSONValue) -> String {
+  public static func canon(_ v: JSONValue) -> String {
     var w = JSONWriter(indent: 0, capacity: 64)
     writeCanon(v, to: &w)
     return String(decoding: w.buffer, as: UTF8.self)

@@ -34,18 +34,51 @@ import Testing
     #expect(run.errors == "Error: '\(path)' is encrypted (it has no readable Realm header): give its key with --key-file or REALMCTL_KEY\n")
   }
 
-  /// Realm Core itself refuses these ("Database has an unsupported version (9) ...", error.txt).
-  @Test(SharedFixtures.enabled, arguments: [
-    ("test__resources__consistency_full_0", 9), ("test__resources__admin_realm_issue_1794", 9),
-    ("test__test_upgrade_database_1000_1", 2),
-  ])
-  func formatsBeforeRealmCore6Are65(_ sample: String, _ format: Int) throws {
-    let path = try FixtureLocation.shared.path(SharedFixtures.realmCoreSample(sample))
+  /// Formats no Realm Core writes any more (1) or ever wrote (12-19), and formats newer than
+  /// realmctl: exit 65 with the format named.
+  @Test(arguments: [(1, "file format 1 is not supported (the first Realm files"), (15, "file format 15 is not supported (realmctl reads formats 2 to 11 and 20 to 24)"), (25, "file format 25 is not supported")])
+  func unknownFormatsAre65(_ format: Int, _ message: String) throws {
+    let dir = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("other.realm").path
+    var bytes = try Fixtures.bytes("user-tutorial/before.realm")
+    bytes[20] = UInt8(format)
+    bytes[21] = UInt8(format)
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
     for command in Self.commands {
       let run = CommandRun([command[0], path] + command.dropFirst())
       #expect(run.status == 65)
-      #expect(run.errors.contains("file format \(format) is not supported"), "\(run.errors)")
+      #expect(run.errors.contains(message), "\(run.errors)")
     }
+  }
+
+  /// A Git LFS pointer committed in place of the file is named as such (issue 7).
+  @Test func gitLFSPointerIs65AndSaysSo() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("seed.realm").path
+    let pointer = "version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n"
+    try Data(pointer.utf8).write(to: URL(fileURLWithPath: path))
+    for command in Self.commands {
+      let run = CommandRun([command[0], path] + command.dropFirst())
+      #expect(run.status == 65)
+      #expect(run.errors == "Error: '\(path)' is a Git LFS pointer, not the Realm file: run `git lfs pull` to fetch the file\n")
+    }
+  }
+
+  /// A size that is not a multiple of 8: the usual damage of a text-mode transfer (issue 7).
+  @Test func sizeNotAMultipleOf8SaysHowFilesGetDamaged() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("crlf.realm").path
+    // What git's autocrlf does: a CR before an LF byte (here the first one).
+    var bytes = try Fixtures.bytes("user-tutorial/before.realm")
+    bytes.insert(0x0D, at: try #require(bytes.firstIndex(of: 0x0A)))
+    #expect(bytes.count % 8 != 0)
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    let run = CommandRun(["open", path])
+    #expect(run.status == 65)
+    #expect(run.errors.contains("is not a multiple of 8: it was damaged in transfer, most likely by a line-ending conversion or a text-mode transfer"), "\(run.errors)")
   }
 
   @Test func truncatedFileIs65() throws {

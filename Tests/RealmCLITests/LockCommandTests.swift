@@ -10,7 +10,7 @@ import Testing
 
 /// Issue 3 "done when" 4: while another process holds the realm's `FILE.lock` the way a
 /// Realm app does (a shared `flock` for its whole session, Realm Core 14 on Linux and macOS),
-/// `migrate`, `rename-property` and `compact` refuse with exit status 75 and a message saying
+/// `migrate`, `rename-property`, `compact` and `upgrade` refuse with exit status 75 and a message saying
 /// the file is open elsewhere, and leave the realm byte-for-byte unchanged.
 @Suite struct LockCommandTests {
   typealias Support = CommandTestSupport
@@ -24,6 +24,8 @@ import Testing
       ["migrate", "--plan", Fixtures.url("person-add-email/plan.json").path, "--backup", dir.appendingPathComponent("bak").path, file],
       ["rename-property", file, "Person", "age", "years"],
       ["compact", file],
+      ["upgrade", file],
+      ["upgrade", file, "--output", dir.appendingPathComponent("new.realm").path],
     ]
   }
 

@@ -16,7 +16,7 @@ import Testing
     #expect(lines.contains("Path:            \(path)"))
     #expect(lines.contains("Size:            8192 bytes (8.0 KiB)"))
     #expect(answers.schema["fileFormat"] == .int(24) && answers.schema["schemaVersion"] == .int(0))
-    #expect(lines.contains("File format:     24"))
+    #expect(lines.contains("File format:     24 (Realm Core 14, 2024 on: the current SDKs)"))
     #expect(lines.contains("Schema version:  0"))
     #expect(lines.contains("Compacted copy:  no"))
     #expect(lines.contains("Classes:         1"))
@@ -36,12 +36,15 @@ import Testing
       return
     }
     #expect(members.map(\.key) == [
-      "path", "size", "encrypted", "fileFormat", "schemaVersion", "historyType", "historySchemaVersion", "compacted",
+      "path", "size", "encrypted", "fileFormat", "writtenBy", "compatibility", "schemaVersion", "historyType",
+      "historySchemaVersion", "compacted",
       "streamingForm", "freeSpace", "freeChunks", "classes", "otherTables",
     ])
     #expect(json["size"] == .int(32768))
     #expect(json["encrypted"] == .bool(false))
     #expect(json["fileFormat"] == answers.schema["fileFormat"])
+    #expect(json["writtenBy"] == .string("Realm Core 14, 2024 on: the current SDKs"))
+    #expect(json["compatibility"] == .string("current SDKs open it as it is"))
     #expect(json["schemaVersion"] == answers.schema["schemaVersion"])
     #expect(json["historyType"] == .string("InRealm"))
     #expect(json["compacted"] == .bool(false))

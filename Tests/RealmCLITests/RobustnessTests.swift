@@ -3,14 +3,17 @@ import RealmTestSupport
 import Testing
 
 /// Thousands of damaged files built from real ones (deterministic seeds): `open`,
-/// `open --check`, `schema` and `dump` on each either succeed or fail with the corrupt-file
+/// `open --check`, `schema`, `dump` and `upgrade --dry-run` on each either succeed or fail with the corrupt-file
 /// error (exit 65) — never a trap (which would end the test process), never a hang, never
 /// output out of proportion to the file (issue 2, "done when" 2).
 @Suite struct RobustnessTests {
   /// Small fixtures covering the physical forms: normal files with free lists, streaming
   /// copies, B+-trees, backlinks and tombstones, embedded objects, links in mixed values;
   /// then Realm Core's samples of formats 11, 20, 22 and 23 (`../shared`, skipped when
-  /// absent). A source's position is its seed.
+  /// absent); then file format 9 (the old table layout): Realm Core 5's person-v1 and a
+  /// generated file with every column kind of formats 2-9 (subtables, enumerated strings,
+  /// link lists, backlinks, timestamps, every string leaf form, multi-leaf B+-trees). A
+  /// source's position is its seed.
   static let sources: [(path: String, location: FixtureLocation)] = [
     ("nested-links/before.realm", .committed),
     ("to-embedded-ok/before.realm", .committed),
@@ -22,6 +25,8 @@ import Testing
     (SharedFixtures.realmCoreSample("test__test_upgrade_database_20"), .shared),
     (SharedFixtures.realmCoreSample("test__test_upgrade_database_4_22"), .shared),
     (SharedFixtures.realmCoreSample("test__object-store__sync-metadata-v6"), .shared),
+    ("legacy-core5/person-v1/original.realm", .committed),
+    ("legacy-generated/sample.realm", .committed),
   ]
   static let committed = sources.indices.filter { sources[$0].location == .committed }
   static let shared = sources.indices.filter { sources[$0].location == .shared }
@@ -63,7 +68,11 @@ import Testing
       if Self.trace { FileHandle.standardError.write(Data((label + "\n").utf8)) }
       try Data(bytes).write(to: URL(fileURLWithPath: path))
       let limit = 256 * bytes.count + 65_536
-      for arguments in [["open", path], ["open", path, "--check", "--json"], ["schema", path], ["dump", path]] {
+      var commands = [["open", path], ["open", path, "--check", "--json"], ["schema", path], ["dump", path]]
+      // The upgrade reads through the same API as dump, then writes: every mutation of a legacy
+      // file, every fourth of the others.
+      if source.hasPrefix("legacy") || n % 4 == 0 { commands.append(["upgrade", path, "--dry-run"]) }
+      for arguments in commands {
         let run = CommandRun(arguments)
         outcomes[run.status, default: 0] += 1
         let allowed: Set<Int32> = arguments.contains("--check") ? [0, 1, 65] : [0, 65]

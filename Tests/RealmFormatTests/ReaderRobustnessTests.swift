@@ -1,4 +1,4 @@
-import RealmFormat
+@testable import RealmFormat
 import RealmTestSupport
 import Testing
 
@@ -14,6 +14,8 @@ import Testing
     (SharedFixtures.realmCoreSample("test__test_upgrade_database_4_22"), .shared),
     (SharedFixtures.realmCoreSample("test__test_upgrade_database_20"), .shared),
     (SharedFixtures.realmCoreSample("test__test_upgrade_database_11"), .shared),
+    // File format 9: Realm Core 5's person-v1 and a generated file with every column kind.
+    ("legacy-core5/person-v1/original.realm", .committed), ("legacy-generated/sample.realm", .committed),
   ]
   static let committed = samples.indices.filter { samples[$0].location == .committed }
   static let shared = samples.indices.filter { samples[$0].location == .shared }
@@ -45,6 +47,8 @@ import Testing
     guard let group = try? Group(reader: ByteReader(bytes: bytes)) else { return [] }
     var out: [Int] = [group.topRef.rawValue]
     for t in group.tables { out += [t.ref.rawValue, t.clusterRoot.rawValue] }
+    // Formats 2-9: the spec, the columns array and every column root.
+    for t in group.legacy?.stored ?? [] { out += [t.spec.ref.rawValue, t.columnsRef.rawValue] + t.roots.map(\.rawValue) }
     return out.filter { $0 > 0 }
   }
 

@@ -61,15 +61,22 @@ import Testing
     #expect(e.description.hasSuffix("is encrypted (it has no readable Realm header): give its key"))
   }
 
-  @Test(SharedFixtures.enabled, arguments: [
-    ("test__test_upgrade_database_1000_1", 2), ("test__resources__admin_realm_issue_1794", 9),
-    ("test__resources__client_file_migration_core6", 9), ("test__resources__consistency_full_0", 9),
-    ("test__resources__consistency_full_1", 9),
-  ])
-  func formatsBeforeCore6AreRefused(_ sample: String, _ format: Int) throws {
-    let e = try #require(openError(try FixtureLocation.shared.path(SharedFixtures.realmCoreSample(sample))))
+  @Test(arguments: [1, 12, 19, 25, 255])
+  func unknownFormatsAreRefused(_ format: Int) throws {
+    var bytes = try Fixtures.bytes("user-tutorial/before.realm")
+    bytes[20] = UInt8(format)
+    bytes[21] = UInt8(format)
+    let e = try #require(openError(try temporaryFile(bytes)))
     #expect(e.code == .unsupportedFormat)
-    #expect(e.description.contains("file format \(format) is not supported (Realm files written before Realm Core 6)"))
+    #expect(e.description.contains("file format \(format) is not supported"))
+  }
+
+  /// Formats 2-9 are read (through the legacy table layout).
+  @Test func legacyFormatOpens() throws {
+    let file = try RealmFile.open(path: Fixtures.url("legacy-core5/person-v1/original.realm").path)
+    #expect(file.group.fileFormat == 9)
+    #expect(file.group.table(forClass: "Person")?.objectCount == 20)
+    #expect(file.group.table(named: "pk") == nil)
   }
 
   @Test(arguments: [24, 1000, 4096, 50_000, 1_000_000, 7_340_032 - 8, 7_340_032 - 4096])

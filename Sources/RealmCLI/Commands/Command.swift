@@ -60,8 +60,8 @@ public enum CommandRegistry {
   /// The commands.
   public static let all: [any Command] = [
     OpenCommand(), SchemaCommand(), DumpCommand(), MigrateCommand(), RenamePropertyCommand(),
-    CreateCommand(), CompactCommand(), EncryptCommand(), DecryptCommand(), ShellCommand(),
-    CompletionCommand(), GenerateManualCommand(),
+    CreateCommand(), CompactCommand(), UpgradeCommand(), EncryptCommand(), DecryptCommand(),
+    ShellCommand(), CompletionCommand(), GenerateManualCommand(),
   ]
 
   /// The command called `name`.
@@ -74,9 +74,13 @@ public enum CommandRegistry {
     name: "realmctl",
     abstract: "Inspect, migrate and create Realm database files.",
     discussion: """
-      realmctl reads and writes Realm files (file formats 20 to 24) directly, without an \
-      app or the Realm SDK: look inside a file, dump its objects as JSON Lines, JSON, CSV \
-      or a table, migrate it to a new schema with a JSON plan, and build files from text.
+      realmctl reads and writes Realm files directly, without an app or the Realm SDK: \
+      look inside a file, dump its objects as JSON Lines, JSON, CSV or a table, migrate \
+      it to a new schema with a JSON plan, build files from text, and upgrade old files.
+
+      Files of every format Realm SDKs have written are read: formats 2 to 9 (Realm Core \
+      5 and older, 2014-2019), 10 and 11 (Realm Core 6) and 20 to 24 (Realm Core 10 to \
+      14). Every file realmctl writes is format 24, the one current SDKs open.
 
       Start with:
         realmctl open app.realm

@@ -1,4 +1,4 @@
-import RealmStorage
+import RealmMigration
 
 /// `realmctl compact FILE`: rewrite a Realm file without free space.
 public struct CompactCommand: Command {
@@ -21,7 +21,9 @@ public struct CompactCommand: Command {
       discussion: """
         Like Realm's compact-on-launch or writeCopy: the live data is written to a new \
         file with no free space, which then replaces the original atomically. The old \
-        and new sizes are printed. The file must not be open in a Realm app.
+        and new sizes are printed. A file of an older format is written as format 24, as \
+        Realm upgrades a file before compacting it (see 'realmctl upgrade'). The file \
+        must not be open in a Realm app.
 
         Example:
           realmctl compact app.realm
@@ -45,12 +47,13 @@ public struct CompactCommand: Command {
     let progress = ProgressCounter(unit: .bytes)
     let display = ProgressDisplay.start(
       "Compacting \(options.file)", counter: progress, context: context, quiet: options.quiet)
-    let (before, after): (Int, Int)
+    let r: Compaction.Result
     do {
       defer { display?.finish() }
-      (before, after) = try RealmCompaction.compact(path: options.file, key: key, progress: progress)
+      r = try Compaction.compact(path: options.file, key: key, progress: progress)
     }
-    try context.standardOutput.writeLine("Compacted \(options.file): \(before) -> \(after) bytes")
+    let formats = r.fromFormat == r.toFormat ? "" : " (file format \(r.fromFormat) -> \(r.toFormat))"
+    try context.standardOutput.writeLine("Compacted \(options.file): \(r.sizeBefore) -> \(r.sizeAfter) bytes\(formats)")
     return .success
   }
 }

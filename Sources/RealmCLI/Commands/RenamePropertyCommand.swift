@@ -64,9 +64,10 @@ public struct RenamePropertyCommand: Command {
       path: options.file, className: options.className, from: options.oldName, to: options.newName,
       schemaVersion: options.schemaVersion.map(Int64.init), options: migrationOptions)
     let from = result.fromVersion.map(String.init) ?? "none"
+    let formats = result.fromFileFormat == result.toFileFormat ? "" : ", file format \(result.fromFileFormat) -> \(result.toFileFormat)"
     try context.standardOutput.writeLine(
       "Renamed '\(options.className).\(options.oldName)' to '\(options.className).\(options.newName)' in "
-        + "\(options.file) (schema version \(from) -> \(result.toVersion))")
+        + "\(options.file) (schema version \(from) -> \(result.toVersion)\(formats))")
     return .success
   }
 }

@@ -49,7 +49,8 @@ public struct FileHeader: Sendable, Hashable {
       throw FormatError(.notRealmFile, offset: 16, "the header does not start with the Realm mnemonic 'T-DB'")
     }
     guard size % 8 == 0 else {
-      throw FormatError.corrupt("the file size \(size) is not a multiple of 8")
+      throw FormatError.corrupt(
+        "the file size \(size) is not a multiple of 8: it was damaged in transfer, most likely by a line-ending conversion or a text-mode transfer (git's autocrlf, FTP in ASCII mode), which changes the bytes of binary files")
     }
     let top0 = try reader.uint64(at: 0)
     let top1 = try reader.uint64(at: 8)

@@ -8,7 +8,8 @@
 public struct ObjectRange: Sendable, Equatable {
   /// Position of the table in ``Group/tables``.
   let tableIndex: Int
-  /// The cluster leaf and its key offset.
+  /// The cluster leaf and its key offset; for a table of formats 2-9 (no cluster trees), a
+  /// null leaf and the first row.
   let leaf: Ref
   let keyOffset: UInt64
   /// Number of objects in the range.
@@ -22,6 +23,14 @@ extension Group {
   /// - Throws: ``FormatError`` for a damaged tree, or whatever `body` throws.
   public func forEachObjectRange(in table: Table, _ body: (ObjectRange) throws -> Void) throws {
     guard let index = tableIndex(table) else { throw FormatError.corrupt("table '\(table.name)' is not part of this group") }
+    if case .legacy(let stored) = tables[index].storage {
+      // Formats 2-9: runs of rows the size of a B+-tree leaf.
+      for first in stride(from: 0, to: stored.rowCount, by: FormatConstants.maxBPNodeSize) {
+        let count = min(FormatConstants.maxBPNodeSize, stored.rowCount - first)
+        try body(ObjectRange(tableIndex: index, leaf: .null, keyOffset: UInt64(first), count: count))
+      }
+      return
+    }
     var bodyError: (any Error)?
     do {
       try clusterTree.forEachLeaf(root: table.clusterRoot) { (leaf) throws(FormatError) in
@@ -44,6 +53,10 @@ extension Group {
   /// (each call has its own decoding state).
   public func forEachObject(in range: ObjectRange, _ body: (_ key: Int64, _ values: [RealmValue]) throws -> Void) throws {
     guard range.tableIndex < tables.count else { throw FormatError.corrupt("object range of another group") }
+    if case .legacy(let stored) = tables[range.tableIndex].storage {
+      guard range.leaf.isNull else { throw FormatError.corrupt("object range of another group") }
+      return try forEachLegacyObject(stored, skip: Int(clamping: range.keyOffset), count: range.count, body)
+    }
     let leaf = try ClusterLeaf(try ArrayNode(elements: reader, range.leaf), offset: range.keyOffset)
     guard leaf.count == range.count else { throw FormatError.corrupt("object range at \(range.leaf) changed") }
     let plans = columnPlans[range.tableIndex]

@@ -20,6 +20,9 @@ extension Group {
     _ body: (_ key: Int64, _ values: [RealmValue]) throws -> Void
   ) throws {
     guard let index = tableIndex(table) else { throw FormatError.corrupt("table '\(table.name)' is not part of this group") }
+    if case .legacy(let stored) = tables[index].storage {
+      return try forEachLegacyObject(stored, skip: skip, columns: selected, body)
+    }
     let allPlans = columnPlans[index]
     let positions = selected.map { s in allPlans.indices.filter { s.contains($0) } }
     let plans = positions.map { $0.map { allPlans[$0] } } ?? allPlans
@@ -70,6 +73,7 @@ extension Group {
   /// read as null.
   public func object(in table: Table, key: Int64, columns selected: Set<Int>? = nil) throws(FormatError) -> [RealmValue]? {
     guard let index = tableIndex(table) else { throw FormatError.corrupt("table '\(table.name)' is not part of this group") }
+    if case .legacy(let stored) = tables[index].storage { return try legacyObject(stored, key: key, columns: selected) }
     guard let selected else { return try objectValues(tableIndex: index, key: key, depth: 0, budget: makeBudget()) }
     guard let (leaf, row) = try clusterTree.find(root: table.clusterRoot, key: key) else { return nil }
     let allPlans = columnPlans[index]

@@ -8,18 +8,27 @@ extension Group {
       column.type == .int, table.objectCount > 0
     else { return nil }
     var version: Int64?
-    var found = false
-    try clusterTree.forEachLeaf(root: table.clusterRoot) { (leaf) throws(FormatError) in
-      guard !found, leaf.count > 0 else { return }
-      found = true
-      guard let node = try leaf.columnNode(column.leafIndex) else {
-        throw FormatError.corrupt("the metadata table has no leaf for its version column", at: leaf.node.ref.rawValue)
+    if table.isLegacyLayout {
+      // Formats 2-9: row 0 of the legacy table.
+      if let values = try object(in: table, key: 0), let i = table.publicColumns.firstIndex(of: column),
+        case .int(let v) = values[i]
+      {
+        version = v
       }
-      let ints = try IntLeaf(node, nullable: column.isNullable)
-      guard ints.count == leaf.count else {
-        throw FormatError.corrupt("the metadata version column has \(ints.count) values for \(leaf.count) objects", at: node.ref.rawValue)
+    } else {
+      var found = false
+      try clusterTree.forEachLeaf(root: table.clusterRoot) { (leaf) throws(FormatError) in
+        guard !found, leaf.count > 0 else { return }
+        found = true
+        guard let node = try leaf.columnNode(column.leafIndex) else {
+          throw FormatError.corrupt("the metadata table has no leaf for its version column", at: leaf.node.ref.rawValue)
+        }
+        let ints = try IntLeaf(node, nullable: column.isNullable)
+        guard ints.count == leaf.count else {
+          throw FormatError.corrupt("the metadata version column has \(ints.count) values for \(leaf.count) objects", at: node.ref.rawValue)
+        }
+        version = ints.value(0)
       }
-      version = ints.value(0)
     }
     guard let version, version != -1 else { return nil }  // ObjectStore::NotVersioned
     return version
@@ -30,17 +39,23 @@ extension Group {
   /// the primary key's, and the schema version.
   public func schema() throws(FormatError) -> Schema {
     var classes: [ObjectSchema] = []
-    for table in tables {
-      guard let name = table.className else { continue }
-      var properties: [Property] = []
-      for column in table.publicColumns {
-        properties.append(try property(column, in: table))
-      }
-      let pk = table.primaryKey.flatMap { table.column(key: $0)?.name }
-      classes.append(ObjectSchema(name: name, isEmbedded: table.isEmbedded, primaryKey: pk, properties: properties))
+    for table in tables where table.className != nil {
+      classes.append(try objectSchema(of: table))
     }
     classes.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     return Schema(schemaVersion: try schemaVersion(), fileFormat: fileFormat, classes: classes)
+  }
+
+  /// The properties of any table, a class or another table (`metadata`, tables of files not
+  /// written through the Object Store), as an object schema named ``Table/linkName``: what
+  /// ``schema()`` gives for classes.
+  public func objectSchema(of table: Table) throws(FormatError) -> ObjectSchema {
+    var properties: [Property] = []
+    for column in table.publicColumns {
+      properties.append(try property(column, in: table))
+    }
+    let pk = table.primaryKey.flatMap { table.column(key: $0)?.name }
+    return ObjectSchema(name: table.linkName, isEmbedded: table.isEmbedded, primaryKey: pk, properties: properties)
   }
 
   /// The Object Store property of a column (`ObjectSchema` from a table, §7.3).
@@ -72,6 +87,6 @@ extension Group {
     let fullText = column.attributes.contains(.fullTextIndexed)
     return Property(
       name: column.name, type: type, collection: column.collectionKind, objectType: objectType,
-      isOptional: column.isNullable, isIndexed: column.hasSearchIndex && !fullText)
+      isOptional: column.isNullable, isIndexed: (column.hasSearchIndex || column.key == table.primaryKey) && !fullText)
   }
 }

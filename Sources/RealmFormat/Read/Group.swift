@@ -52,6 +52,8 @@ public final class Group: Sendable {
   /// The budget every reading of this group charges when it was opened with
   /// ``Limits/sharedReadBudget``; nil when each pass has its own.
   public let readBudget: ReadBudget?
+  /// For file formats 2-9: every stored table, `pk` included (see ``LegacyGroupLayout``).
+  let legacy: LegacyGroupLayout?
 
   /// The file format version of the live snapshot.
   public var fileFormat: Int { header.fileFormat }
@@ -64,9 +66,12 @@ public final class Group: Sendable {
 
   /// Reads the group of the file in `reader`.
   ///
+  /// Files of formats 2-9 are read as Realm presents them after upgrading them (see
+  /// ``LegacyGroupLayout``): their tables have the same API as those of newer formats.
+  ///
   /// - Throws: ``FormatError``: `notRealmFile` for a missing mnemonic, `unsupportedVersion`
-  ///   for file formats other than 10, 11 and 20-24, `corrupt`/`truncated`/`limitExceeded` for
-  ///   damaged files.
+  ///   for file formats other than 2-11 and 20-24 and for old files Realm's upgrade refuses,
+  ///   `corrupt`/`truncated`/`limitExceeded` for damaged files.
   public init(reader: ByteReader, limits: Limits = .default) throws(FormatError) {
     let header = try FileHeader(reader: reader)
     try Group.checkVersion(header)
@@ -88,6 +93,7 @@ public final class Group: Sendable {
       columnPlans = []
       embeddedObjectTotal = 0
       readBudget = Group.makeReadBudget(reader, limits)
+      legacy = nil
       return
     }
     let top = try ArrayNode(elements: reader, header.topRef)
@@ -119,6 +125,28 @@ public final class Group: Sendable {
     guard slots.hasRefs, slots.count == names.count else {
       throw FormatError.corrupt("the group has \(names.count) table names but \(slots.count) table slots", at: slots.ref.rawValue)
     }
+    if header.fileFormat <= 9 {
+      // Formats 2-9: the old table layout, read as Realm's upgrade presents it.
+      var tableNames: [String] = []
+      var refs: [Ref] = []
+      for i in 0..<slots.count {
+        guard case .ref(let ref) = try slots.refOrTagged(i) else {
+          throw FormatError.corrupt("table slot \(i) of the group is not a table ref (file formats 2-9 have no removed tables)", at: slots.ref.rawValue)
+        }
+        tableNames.append(try names.string(i) ?? "")
+        refs.append(ref)
+      }
+      let layout = try LegacyGroupLayout(reader: reader, names: tableNames, refs: refs, fileFormat: header.fileFormat, limits: limits)
+      legacy = layout
+      tables = layout.tables
+      tableIndexByKey = Dictionary(uniqueKeysWithValues: layout.tables.enumerated().map { ($1.key, $0) })
+      clusterShift = FormatConstants.clusterShift
+      columnPlans = layout.tables.map { _ in [] }
+      embeddedObjectTotal = 0
+      readBudget = Group.makeReadBudget(reader, limits)
+      return
+    }
+    legacy = nil
     var tables: [Table] = []
     var byKey: [Int64: Int] = [:]
     for i in 0..<slots.count {
@@ -159,12 +187,12 @@ public final class Group: Sendable {
     let f = header.fileFormat
     if header.topRef.isNull { return }  // empty file: the format byte may be 0
     switch f {
-    case 10, 11, 20...24: return
+    case 2...11, 20...24: return
     case 0: throw FormatError.corrupt("the file format byte is 0 but the file has a top array", at: 20)
-    case 1...9:
-      throw FormatError(.unsupportedVersion, "file format \(f) is not supported (Realm files written before Realm Core 6)")
+    case 1:
+      throw FormatError(.unsupportedVersion, "file format 1 is not supported (the first Realm files, before 2014, which no Realm Core since 2015 reads)")
     default:
-      throw FormatError(.unsupportedVersion, "file format \(f) is not supported (realmctl reads formats 10, 11 and 20 to 24)")
+      throw FormatError(.unsupportedVersion, "file format \(f) is not supported (realmctl reads formats 2 to 11 and 20 to 24)")
     }
   }
 

@@ -24,6 +24,9 @@ public struct Table: Sendable {
   public var clusterRoot: Ref
   /// Root of the tombstone cluster tree (table slot 13), or ``Ref/null``.
   public var tombstoneRoot: Ref
+  /// How the objects are stored: a cluster tree (formats 10-24), or one B+-tree per column
+  /// with rows as objects (formats 2-9, ``clusterRoot`` null).
+  var storage: TableStorage = .clusters
 
   /// The Object Store class name (name without `class_`), nil for other tables.
   public var className: String? {
@@ -39,6 +42,19 @@ public struct Table: Sendable {
   public func column(key: ColKey) -> Column? { columns.first { $0.key == key } }
   /// The name used for links to this table's objects: the class name, or the table name.
   public var linkName: String { className ?? name }
+  /// True for a table of file formats 2-9, read as Realm's upgrade presents it.
+  public var isLegacyLayout: Bool {
+    if case .legacy = storage { return true }
+    return false
+  }
+}
+
+/// Where a table's objects are.
+enum TableStorage: Sendable {
+  /// A cluster tree at ``Table/clusterRoot`` (formats 10-24).
+  case clusters
+  /// Per-column B+-trees of file formats 2-9.
+  case legacy(LegacyTable)
 }
 
 extension Table {

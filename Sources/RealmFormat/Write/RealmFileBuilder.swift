@@ -33,10 +33,14 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
 
   /// Starts a file for `schema` (its `schemaVersion` goes into the `metadata` table; none is
   /// written when it is nil), writing into `sink`.
-  public init(schema: Schema, sink: Sink) throws(FormatError) {
+  ///
+  /// - Parameter plainTables: tables that are not classes (no `class_` prefix: the tables of
+  ///   files written with Realm Core directly), each named by its ``ObjectSchema/name``; their
+  ///   objects are appended with that name as the class name.
+  public init(schema: Schema, plainTables: [ObjectSchema] = [], sink: Sink) throws(FormatError) {
     self.sink = sink
     schemaVersion = schema.schemaVersion
-    tables = try TablePlan.plan(schema)
+    tables = try TablePlan.plan(schema, plainTables: plainTables)
     columnKinds = tables.map { t in
       t.columns.map { c in
         ColumnKind(

@@ -81,8 +81,9 @@ extension TablePlan {
   }
 
   /// Plans every table: `metadata` first when a schema version is set, then the classes in
-  /// unsigned byte order of their names; backlink columns for every link property.
-  static func plan(_ schema: Schema) throws(FormatError) -> [TablePlan] {
+  /// unsigned byte order of their names, then `plainTables` (tables that are not classes,
+  /// named by their ``ObjectSchema/name`` as is); backlink columns for every link property.
+  static func plan(_ schema: Schema, plainTables: [ObjectSchema] = []) throws(FormatError) -> [TablePlan] {
     var tables = [TablePlan]()
     if schema.schemaVersion != nil {
       let colKey = ColKey(leafIndex: 0, type: .int, attributes: [], tag: 0)
@@ -101,6 +102,17 @@ extension TablePlan {
       }
       tables.append(try planClass(c, key: tables.count))
     }
+    for c in plainTables {
+      guard !c.name.hasPrefix(FormatConstants.classPrefix), c.name != FormatConstants.metadataTable, !c.name.isEmpty,
+        c.name.utf8.count <= 63
+      else {
+        throw FormatError.corrupt("'\(c.name)' cannot be the name of a table that is not a class")
+      }
+      guard names.insert(c.name).inserted else {
+        throw FormatError.corrupt("the table '\(c.name)' has the name of a class or of another table")
+      }
+      tables.append(try planClass(c, key: tables.count, tableName: c.name))
+    }
     // Backlinks: one column in the target for every link property (§4.8).
     let index = Dictionary(uniqueKeysWithValues: tables.enumerated().compactMap { i, t in t.objectSchema.map { ($0.name, i) } })
     for t in tables.indices {
@@ -118,7 +130,7 @@ extension TablePlan {
     return tables
   }
 
-  private static func planClass(_ c: ObjectSchema, key: Int) throws(FormatError) -> TablePlan {
+  private static func planClass(_ c: ObjectSchema, key: Int, tableName: String? = nil) throws(FormatError) -> TablePlan {
     var columns = [ColumnLayout]()
     var primaryKey: Int?
     var seen = Set<String>()
@@ -138,7 +150,9 @@ extension TablePlan {
       }
       var attributes: ColumnAttributes = []
       let linkNullable = p.type == .object && (p.collection == .single || p.collection == .dictionary)
-      if p.isOptional || p.type == .mixed || linkNullable { attributes.insert(.nullable) }
+      // Mixed follows the schema too: SDK schemas declare it optional, while Realm's upgrade of
+      // old files keeps the Nullable bit of a legacy mixed column as it was.
+      if p.isOptional || linkNullable { attributes.insert(.nullable) }
       switch p.collection {
       case .single: break
       case .list: attributes.insert(.list)
@@ -162,6 +176,7 @@ extension TablePlan {
       throw FormatError.corrupt("primary key '\(pk)' of class '\(c.name)' is not one of its properties")
     }
     return TablePlan(
-      name: FormatConstants.classPrefix + c.name, objectSchema: c, key: key, columns: columns, primaryKey: primaryKey)
+      name: tableName ?? FormatConstants.classPrefix + c.name, objectSchema: c, key: key, columns: columns,
+      primaryKey: primaryKey)
   }
 }

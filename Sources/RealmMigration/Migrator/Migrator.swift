@@ -67,6 +67,10 @@ public struct MigrationResult: Sendable {
   public var toVersion: Int64
   /// How the file was written.
   public var method: Method
+  /// The file format before.
+  public var fromFileFormat: Int
+  /// The file format after (24 when the file was rewritten, else unchanged).
+  public var toFileFormat: Int
   /// The write path taken (or that would be taken, for a dry run).
   public var writePath: WritePath
   /// True for `--dry-run` (nothing was written).
@@ -108,6 +112,8 @@ public enum Migrator {
     func result(_ method: MigrationResult.Method, _ writePath: MigrationResult.WritePath, _ classes: [ClassReport]) -> MigrationResult {
       MigrationResult(
         path: path, fromVersion: fileSchema.schemaVersion, toVersion: plan.schemaVersion, method: method,
+        fromFileFormat: group.fileFormat,
+        toFileFormat: method == .rewritten || method == .reset ? FormatConstants.currentFileFormat : group.fileFormat,
         writePath: writePath, dryRun: options.dryRun, classes: classes, seconds: monotonicSeconds() - start)
     }
 

@@ -197,7 +197,7 @@ public final class WriteTransaction: @unchecked Sendable {
     } else if format != 24 {
       throw StorageError.unsupported(
         path: path,
-        "file format \(format) must be upgraded to 24 before it can be written, which is not supported yet"
+        "file format \(format) must be upgraded to 24 before it can be written in place"
       )
     }
     switch top.historyType {

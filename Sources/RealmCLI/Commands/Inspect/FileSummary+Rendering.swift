@@ -10,7 +10,7 @@ extension FileSummary {
       ("Path", path),
       ("Size", FileSummary.byteText(size)),
       ("Encrypted", encryptedText),
-      ("File format", String(fileFormat)),
+      ("File format", FileFormatDescription.text(fileFormat)),
       ("Schema version", schemaVersion.map(String.init) ?? "none (unversioned)"),
       ("History", "\(FileSummary.name(of: historyType)) (\(FileSummary.meaning(of: historyType)))"),
       ("Compacted copy", compactedText),
@@ -51,6 +51,11 @@ extension FileSummary {
     w.value(isEncrypted)
     w.key("fileFormat")
     w.value(Int64(fileFormat))
+    let format = FileFormatDescription(fileFormat)
+    w.key("writtenBy")
+    w.value(format.writtenBy)
+    w.key("compatibility")
+    w.value(format.compatibility)
     w.key("schemaVersion")
     if let schemaVersion { w.value(schemaVersion) } else { w.nullValue() }
     w.key("historyType")

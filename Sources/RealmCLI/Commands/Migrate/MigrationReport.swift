@@ -17,7 +17,8 @@ enum MigrationReport {
     case .reset: how = r.dryRun ? "would be reset to an empty file" : "reset to an empty file"
     }
     let dry = r.dryRun ? " (dry run: nothing written)" : ""
-    lines.append("\(r.path): schema version \(from) -> \(r.toVersion), \(how)\(dry) in \(seconds(r.seconds))")
+    let formats = r.fromFileFormat == r.toFileFormat ? "" : ", file format \(r.fromFileFormat) -> \(r.toFileFormat)"
+    lines.append("\(r.path): schema version \(from) -> \(r.toVersion)\(formats), \(how)\(dry) in \(seconds(r.seconds))")
     for c in r.classes where !isQuiet(c) {
       var head = "  \(c.name)"
       if let old = c.renamedFrom { head += " (renamed from \(old))" }
@@ -53,6 +54,8 @@ enum MigrationReport {
     w.key("fromVersion"); if let v = r.fromVersion { w.value(v) } else { w.nullValue() }
     w.key("toVersion"); w.value(r.toVersion)
     w.key("method"); w.value(r.method.rawValue)
+    w.key("fromFileFormat"); w.value(Int64(r.fromFileFormat))
+    w.key("toFileFormat"); w.value(Int64(r.toFileFormat))
     w.key("path"); w.value(r.writePath.rawValue)
     w.key("dryRun"); w.value(r.dryRun)
     w.key("seconds"); w.value(r.seconds)

@@ -5,7 +5,8 @@ extension Group {
   /// nodes and free lists (§8.4), malformed free lists, cluster leaves whose column leaves do
   /// not hold one value per object, object keys out of order, wrong sub-tree counts, backlinks
   /// that do not match the forward links (§4.8, §6.12), embedded objects without exactly one
-  /// parent, and primary keys without a search index (format >= 22).
+  /// parent, and primary keys without a search index (format >= 22). Files of formats 2-9
+  /// get the checks of their own layout (``checkLegacy(_:_:)``).
   ///
   /// The work is bounded: every node is visited at most once in the space walk and every tree
   /// walk has a visit budget, so a hostile file cannot make the check hang.
@@ -16,6 +17,10 @@ extension Group {
     var log = ProblemLog(limit: maxProblems)
     guard !topRef.isNull else { return [] }
     checkSpace(&log)
+    if let legacy {
+      checkLegacy(legacy, &log)
+      return log.problems
+    }
     for table in tables {
       checkClusters(of: table, root: table.clusterRoot, tombstones: false, &log)
       if !table.tombstoneRoot.isNull {

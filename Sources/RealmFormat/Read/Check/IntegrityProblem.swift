@@ -24,6 +24,10 @@ public struct IntegrityProblem: Sendable, Hashable, CustomStringConvertible {
     case embeddedParent
     /// A primary key has no search index (format >= 22, §4.6).
     case missingPrimaryKeyIndex
+    /// A column of a table of formats 2-9 does not hold one value per row.
+    case columnLength
+    /// A link of a file of formats 2-9 points to a row its target table does not have.
+    case linkTarget
     /// A structure could not be decoded at all.
     case unreadable
     /// The check stopped early (too many problems or a visit limit).

@@ -7,8 +7,9 @@ struct StringLeaf: Sendable {
   enum Form: Sendable {
     /// `ArrayStringShort`: fixed-width slots, wtype multiply.
     case short(ArrayNode)
-    /// `ArraySmallBlobs`: cumulative end offsets, one blob, null flags.
-    case small(offsets: ArrayNode, blob: ArrayNode, nulls: ArrayNode?)
+    /// `ArraySmallBlobs`: cumulative end offsets, one blob, null flags (1 = null), or the
+    /// legacy `ArrayStringLong` (formats 2-9), whose flags mean the opposite (0 = null).
+    case small(offsets: ArrayNode, blob: ArrayNode, nulls: ArrayNode?, nullIsZero: Bool)
     /// `ArrayBigBlobs`: one ref to a blob per element (0 = null).
     case big(ArrayNode)
     /// Enumerated strings: indexes into a separate leaf of distinct values.
@@ -23,8 +24,14 @@ struct StringLeaf: Sendable {
 
   /// Decodes a leaf of a string column (`isString`) or binary column.
   ///
-  /// - Parameter enumValues: for an enumerated string column (§4.7), the leaf of distinct values.
-  init(_ node: ArrayNode, isString: Bool, enumValues: ArrayNode? = nil, depth: Int = 0) throws(FormatError) {
+  /// - Parameters:
+  ///   - enumValues: for an enumerated string column (§4.7), the leaf of distinct values.
+  ///   - legacyNullable: for strings of formats 2-9 (legacy doc §6.5.2): nil for the current
+  ///     format; otherwise whether the column is nullable. A legacy medium-string leaf's third
+  ///     array marks values present (1) or null (0), and counts only in nullable columns.
+  init(
+    _ node: ArrayNode, isString: Bool, enumValues: ArrayNode? = nil, depth: Int = 0, legacyNullable: Bool? = nil
+  ) throws(FormatError) {
     self.isString = isString
     if node.hasRefs && node.header.widthType == .ignore {
       throw FormatError.corrupt("node at \(node.ref) is a blob where a string leaf is expected", at: node.ref.rawValue)
@@ -57,14 +64,15 @@ struct StringLeaf: Sendable {
       guard blob.header.widthType == .ignore, !blob.hasRefs else {
         throw FormatError.corrupt("node at \(blob.ref) is not a blob", at: blob.ref.rawValue)
       }
-      let nulls = try node.optionalChild(2)
+      let legacyString = isString && legacyNullable != nil
+      let nulls = legacyString && legacyNullable == false ? nil : try node.optionalChild(2)
       if let nulls {
         try nulls.requirePlainIntegers("a small-blob null array")
         guard nulls.count >= offsets.count else {
           throw FormatError.corrupt("small-blob leaf at \(node.ref) has \(offsets.count) offsets but \(nulls.count) null flags", at: node.ref.rawValue)
         }
       }
-      form = .small(offsets: offsets, blob: blob, nulls: nulls)
+      form = .small(offsets: offsets, blob: blob, nulls: nulls, nullIsZero: legacyString)
       count = offsets.count
     }
   }
@@ -86,8 +94,8 @@ struct StringLeaf: Sendable {
       }
       return UnsafeRawBufferPointer(rebasing: node.reader.base[start..<(start &+ (w &- 1 &- last))])
 
-    case .small(let offsets, let blob, let nulls):
-      if let nulls, nulls.uncheckedGet(i) != 0 { return nil }
+    case .small(let offsets, let blob, let nulls, let nullIsZero):
+      if let nulls, (nulls.uncheckedGet(i) == 0) == nullIsZero { return nil }
       let end = offsets.uncheckedGet(i)
       let begin = i == 0 ? 0 : offsets.uncheckedGet(i &- 1)
       guard begin >= 0, begin <= end, end <= Int64(blob.count) else {

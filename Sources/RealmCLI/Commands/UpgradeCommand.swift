@@ -1,0 +1,128 @@
+import RealmMigration
+import RealmStorage
+
+/// `realmctl upgrade FILE [--output NEW] [--backup PATH] [--dry-run]`.
+public struct UpgradeCommand: Command {
+  /// The checked arguments of one run.
+  public struct Options: Sendable, Equatable {
+    /// The Realm file.
+    public var file: String
+    /// Where to write the upgraded file instead of replacing the original.
+    public var output: String?
+    /// Where to keep a copy of the original.
+    public var backup: String?
+    /// Do everything but the write.
+    public var dryRun: Bool
+    /// No progress on standard error.
+    public var quiet = false
+  }
+
+  /// Creates the command.
+  public init() {}
+
+  /// The declaration.
+  public var spec: CommandSpec {
+    CommandSpec(
+      name: "upgrade",
+      abstract: "Convert an old Realm file to the current format (24).",
+      discussion: """
+        Realm files of formats 2 to 9 (written by Realm SDKs before 2020) cannot be opened \
+        by the Realm SDKs of 2024 and later, and files of formats 10 to 23 are upgraded by \
+        the SDKs the first time they open them. upgrade writes the file as format 24 the \
+        way Realm's own upgrade does: the same classes, objects and object keys, primary \
+        keys taken from the old 'pk' table and given a search index, lists of primitives, \
+        links and dates converted. The file is replaced atomically (after a crash it is \
+        either exactly as before or fully upgraded), or written to --output, leaving the \
+        original as it is. A file already at format 24 is left alone. An encrypted file \
+        is read with its key and the upgraded file is encrypted with the same key. The \
+        file must not be open in a Realm app.
+
+        Examples:
+          realmctl upgrade old.realm
+          realmctl upgrade old.realm --dry-run
+          realmctl upgrade old.realm --output new.realm
+          realmctl upgrade old.realm --backup old.realm.bak
+          realmctl upgrade app.realm --key-file app.key
+        """,
+      arguments: [
+        .positional("file", completion: .realmFile, help: "The Realm file to upgrade."),
+        .option(
+          "output", valueName: "new",
+          help: "Write the upgraded file to <new> (which must not exist) and leave the original unchanged."),
+        .option("backup", valueName: "path", help: "Copy the original file to <path> before replacing it."),
+        .flag("dry-run", help: "Read the whole file and report what would be written, but write nothing."),
+        .quietFlag,
+      ] + KeyOptions.arguments(purpose: "of the Realm file (the upgraded file keeps it)"))
+  }
+
+  /// Reads the options from checked arguments.
+  public func options(_ invocation: ParsedInvocation) -> Options {
+    Options(
+      file: invocation.string("file") ?? "", output: invocation.string("output"), backup: invocation.string("backup"),
+      dryRun: invocation.flag("dry-run"), quiet: invocation.flag("quiet"))
+  }
+
+  /// Runs the command.
+  public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
+    let options = options(invocation)
+    if options.backup != nil && options.output != nil {
+      throw UsageError(
+        .unexpectedArgument,
+        "'--backup <path>' keeps a copy of a file upgraded in place; with '--output <new>' the original is not changed",
+        command: spec.name)
+    }
+    if let output = options.output, output == options.file {
+      throw UsageError(
+        .invalidValue, "The value '\(output)' is invalid for '--output <new>': it is the file being upgraded; leave out --output to upgrade in place",
+        command: spec.name)
+    }
+    try InputFiles.requireReadableFile(options.file)
+    var upgradeOptions = UpgradeOptions()
+    upgradeOptions.encryptionKey = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
+    upgradeOptions.dryRun = options.dryRun
+    upgradeOptions.backupPath = options.backup
+    upgradeOptions.outputPath = options.output
+    let progress = ProgressCounter(unit: .bytes)
+    upgradeOptions.progress = progress
+    let display = ProgressDisplay.start(
+      "Upgrading \(options.file)", counter: progress, context: context, quiet: options.quiet || options.dryRun)
+    let result: UpgradeResult
+    do {
+      defer { display?.finish() }
+      result = try Upgrader.upgrade(path: options.file, options: upgradeOptions)
+    }
+    if !result.upgraded, let output = options.output, !options.dryRun {
+      try FileCopy.copy(from: options.file, to: output)
+    }
+    try context.standardOutput.writeLine(UpgradeCommand.report(result))
+    return .success
+  }
+
+  /// The one-line report.
+  static func report(_ r: UpgradeResult) -> String {
+    let name = r.path
+    guard r.upgraded else {
+      let copy = r.outputPath.map { r.dryRun ? "; it would be copied unchanged to \($0)" : "; copied unchanged to \($0)" } ?? ""
+      if r.fromFormat == 0 {
+        return "\(name) has never been written to (it has no file format yet): nothing to upgrade\(copy)"
+      }
+      return "\(name) is already at file format \(r.fromFormat), the current format: nothing to upgrade\(copy)"
+    }
+    let objects = (r.classes + r.otherTables).reduce(0) { $0 + $1.objects }
+    var what = "\(objects) object\(objects == 1 ? "" : "s") in \(r.classes.count) class\(r.classes.count == 1 ? "" : "es")"
+    if !r.otherTables.isEmpty {
+      what += " and \(r.otherTables.count) other table\(r.otherTables.count == 1 ? "" : "s")"
+    }
+    let sizes = "\(r.sizeBefore) -> \(r.sizeAfter) bytes"
+    let formats = "file format \(r.fromFormat) -> \(r.toFormat)"
+    let time = MigrationReport.seconds(r.seconds)
+    if r.dryRun {
+      let target = r.outputPath.map { " to \($0)" } ?? ""
+      return "\(name): \(formats) would be written\(target) (dry run: nothing written): \(what), \(sizes)"
+    }
+    if let output = r.outputPath {
+      return "Upgraded \(name) to \(output): \(formats), \(what), \(sizes) in \(time)"
+    }
+    return "Upgraded \(name): \(formats), \(what), \(sizes) in \(time)"
+  }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import RealmJSON
+import RealmTestSupport
+import Testing
+
+@testable import RealmCLI
+
+/// `migrate`, `rename-property` and `compact` on files of older formats (issue 7): they read
+/// the file through the same API as format 24, write format 24 and say so.
+@Suite struct LegacyWriteCommandTests {
+  typealias Support = CommandTestSupport
+
+  /// person-v1 in format 9 (Realm Core 5) and format 22 (Realm Core 11's upgrade of it).
+  static let sources = [("legacy-core5/person-v1/original.realm", 9), ("legacy-core5/person-v1/upgraded.realm", 22)]
+
+  /// Realm's answer for the source: the objects every result is compared with.
+  static func realmObjects() throws -> [JSONValue] {
+    try RealmAnswers("legacy-core5/person-v1").lines
+  }
+
+  static let plan = """
+    {"schemaVersion": 2, "schema": [{"name": "Person", "primaryKey": "id", "properties":
+      {"id": "int", "fullName": "string", "age": "int", "email": "string?"}}],
+     "migrations": [{"version": 2, "steps": [
+       {"op": "transform", "class": "Person", "set": {"fullName": "old.firstName + ' ' + old.lastName"}}]}]}
+    """
+
+  @Test(arguments: sources)
+  func migrateWritesFormat24AndSaysSo(_ source: String, _ format: Int) throws {
+    let dir = try Support.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = try Support.copy(source, to: dir, as: "a.realm")
+    let plan = try Support.write(Self.plan, to: dir, as: "plan.json")
+    let run = Support.run(["migrate", "--plan", plan, file])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.hasPrefix("\(file): schema version 1 -> 2, file format \(format) -> 24, rewritten in "), "\(run.stdout)")
+    #expect(try Support.problems(file).isEmpty)
+    let json = Support.run(["migrate", "--plan", plan, file, "--json"])
+    let report = try JSONParser.parse(Array(json.stdout.utf8))
+    #expect(report["files"]?[0]?["fromFileFormat"] == .int(24) && report["files"]?[0]?["method"] == .string("unchanged"))
+    // Every object keeps its key and primary key and gets Realm's values, transformed.
+    let dump = try JSONParser.parseLines(Array(Support.run(["dump", file, "--format", "jsonl"]).stdout.utf8))
+    let expected = try Self.realmObjects()
+    #expect(dump.count == expected.count)
+    for (new, old) in zip(dump, expected) {
+      #expect(new["$key"] == old["$key"] && new["id"] == old["id"] && new["age"] == old["age"] && new["email"] == .null)
+      if case .string(let first)? = old["firstName"], case .string(let last)? = old["lastName"] {
+        #expect(new["fullName"] == .string(first + " " + last))
+      }
+    }
+  }
+
+  @Test(arguments: sources)
+  func renamePropertyWritesFormat24(_ source: String, _ format: Int) throws {
+    let dir = try Support.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = try Support.copy(source, to: dir, as: "a.realm")
+    let run = Support.run(["rename-property", file, "Person", "age", "years"])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout == "Renamed 'Person.age' to 'Person.years' in \(file) (schema version 1 -> 2, file format \(format) -> 24)\n")
+    #expect(try Support.problems(file).isEmpty)
+    let dump = try JSONParser.parseLines(Array(Support.run(["dump", file, "--format", "jsonl"]).stdout.utf8))
+    let expected = try Self.realmObjects()
+    #expect(dump.count == expected.count)
+    for (new, old) in zip(dump, expected) {
+      #expect(new["$key"] == old["$key"] && new["years"] == old["age"] && new["firstName"] == old["firstName"])
+    }
+  }
+
+  @Test(arguments: sources)
+  func compactWritesFormat24(_ source: String, _ format: Int) throws {
+    let dir = try Support.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = try Support.copy(source, to: dir, as: "a.realm")
+    let before = try Support.bytes(file).count
+    let run = Support.run(["compact", file])
+    #expect(run.status == 0, "\(run.stderr)")
+    let after = try Support.bytes(file).count
+    #expect(run.stdout == "Compacted \(file): \(before) -> \(after) bytes (file format \(format) -> 24)\n")
+    #expect(try Support.problems(file).isEmpty)
+    let fixture = Fixtures.url("legacy-core5/person-v1")
+    let problems = RealmAnswerCheck.problems(
+      realm: file, schema: fixture.appendingPathComponent("schema.json"), dump: fixture.appendingPathComponent("dump.jsonl"))
+    #expect(problems.isEmpty, "\(problems)")
+  }
+}
+
+extension JSONParser {
+  /// Parses JSON Lines (blank lines left out).
+  static func parseLines(_ bytes: [UInt8]) throws -> [JSONValue] {
+    try bytes.split(separator: 0x0A).map { try JSONParser.parse(Array($0)) }
+  }
+}
