@@ -14,7 +14,8 @@ extension WriteTransaction {
   /// and refs, bounded like every walk (`NodeWalk`).
   static func checkTree(reader: ByteReader, top: GroupTopState, path: String) throws(StorageError) {
     guard !top.ref.isNull else { return }
-    var visited = Set<Int>()
+    // One bit per 8-byte position: refs are 8-aligned, and nodes lie inside the logical size.
+    var visited = [UInt64](repeating: 0, count: top.logicalSize / 512 + 1)
     var extents: [(position: Int, end: Int)] = []
     do throws(FormatError) {
       var walk = NodeWalk(reader: reader)
@@ -23,11 +24,17 @@ extension WriteTransaction {
         guard ref.rawValue <= top.logicalSize - size else {
           throw FormatError.corrupt("a node extends past the logical file size \(top.logicalSize)", at: ref.rawValue)
         }
-        guard visited.insert(ref.rawValue).inserted else {
+        guard ref.rawValue & 7 == 0 else {
+          throw FormatError.corrupt("a ref is not 8-byte aligned", at: ref.rawValue)
+        }
+        let slot = ref.rawValue >> 3
+        let bit: UInt64 = 1 << UInt64(slot & 63)
+        guard visited[slot >> 6] & bit == 0 else {
           throw FormatError.corrupt(
             "a node is reached twice from the top: a ref to its own ancestor or a node shared by two parents",
             at: ref.rawValue)
         }
+        visited[slot >> 6] |= bit
         extents.append((ref.rawValue, ref.rawValue + size))
       }
       extents.sort { $0.position < $1.position }
