@@ -65,7 +65,7 @@ let package = Package(
     .testTarget(
       name: "LineEditorTests", dependencies: ["LineEditor", "RealmTestSupport"], swiftSettings: strict),
     .testTarget(
-      name: "RealmCLITests", dependencies: ["RealmCLI", "RealmTestSupport"], exclude: ["Snapshots"],
+      name: "RealmCLITests", dependencies: ["RealmCLI", "RealmTestSupport"], exclude: ["Snapshots", "ModelStubs"],
       swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]

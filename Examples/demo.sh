@@ -115,4 +115,22 @@ refused to-embedded-orphans "Refused: Dog made embedded (no object links to a Do
 refused exec-wrong-type "Refused: a script answers a value of the wrong type"
 
 echo
+echo "== Leaving Realm: model code for another SDK, and the data in SQLite (docs/sql-export.md)"
+run schema Examples/seed/embedded.realm --format kotlin --class Contact
+rm -f "$BUILD/notes.realm" "$BUILD/notes.realm.lock" "$BUILD/notes.sqlite"
+run create "$BUILD/notes.realm" --schema Examples/export/schema.json --data Examples/export/data.jsonl
+printf '\n$ realmctl dump %s --format sql > %s\n' "$BUILD/notes.realm" "$BUILD/notes.sql"
+"$REALMCTL" dump "$BUILD/notes.realm" --format sql > "$BUILD/notes.sql"
+if command -v sqlite3 >/dev/null 2>&1; then
+  printf '$ sqlite3 -bail %s < %s\n' "$BUILD/notes.sqlite" "$BUILD/notes.sql"
+  sqlite3 -bail "$BUILD/notes.sqlite" < "$BUILD/notes.sql"
+  query="SELECT n.title, a.name AS author, p.name AS place, date(n.created) AS day FROM Note n LEFT JOIN Author a ON a._key = n.author LEFT JOIN Place p ON p._key = n.place"
+  printf '$ sqlite3 -header %s "%s"\n' "$BUILD/notes.sqlite" "$query"
+  sqlite3 -header "$BUILD/notes.sqlite" "$query"
+  test -z "$(sqlite3 "$BUILD/notes.sqlite" 'PRAGMA foreign_key_check')" || { echo "demo: foreign keys do not hold" >&2; exit 1; }
+else
+  echo "(sqlite3 is not installed: the script is in $BUILD/notes.sql)"
+fi
+
+echo
 echo "All examples ran."

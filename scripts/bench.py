@@ -126,6 +126,12 @@ def bench_dump(ctx):
     return ctx.run([BIN, "dump", ctx.rows, "--format", "jsonl"])
 
 
+def bench_dump_sql(ctx):
+    """`dump --format sql` (issue 11): the SQLite script of the same file; its target is about
+    the time of the jsonl dump."""
+    return ctx.run([BIN, "dump", ctx.rows, "--format", "sql"])
+
+
 def encrypted_copy(ctx):
     """The same file encrypted with a fixed key (issue 8), made once."""
     key = os.path.join(ctx.tmp, "bench.key")
@@ -246,6 +252,7 @@ ROWS = [
     # name, function, target seconds (issue 9), whether the file is mapped (memory target + file)
     ("cp of the file (floor)", bench_cp, None, False),
     ("dump --format jsonl", bench_dump, 0.45, True),
+    ("dump --format sql (issue 11)", bench_dump_sql, None, True),
     ("dump --format jsonl, the same file encrypted (issue 8)", bench_dump_encrypted, None, True),
     ("encrypt --output (issue 8)", bench_encrypt, None, False),
     ("migrate: add an optional property", bench_add, 0.020, True),

@@ -94,7 +94,16 @@ import Testing
     #expect(result.stdout == "")
     #expect(
       result.stderr == """
-        Error: The value 'xml' is invalid for '--format <format>'. Please provide one of 'text', 'json' or 'swift'.
+        Error: The value 'xml' is invalid for '--format <format>'. Please provide one of the following:
+          - text
+          - json
+          - swift
+          - kotlin
+          - java
+          - javascript
+          - typescript
+          - dart
+          - csharp
         Help:  --format <format>  The output format.
         Usage: realmctl schema <file> [--format <format>] [--class <name>] [--key-file <path>] [--key <hex>]
           See 'realmctl schema --help' for more information.

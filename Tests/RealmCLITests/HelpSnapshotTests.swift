@@ -78,7 +78,8 @@ import Testing
     _ = RealmCtl.run(
       arguments: ["schema", "--help"], standardOutput: out, standardError: .memory(),
       terminal: Terminal(width: 50))
-    // swift-argument-parser 1.8.2 with COLUMNS=50 prints exactly this section.
+    // swift-argument-parser 1.8.2 with COLUMNS=50 prints exactly this section (checked when
+    // the values were text, json and swift; the same greedy wrapping, with the values of now).
     // (The key options, added since, sit between --class and --version.)
     #expect(
       out.text.contains(
@@ -86,7 +87,10 @@ import Testing
         OPTIONS:
           --format <format>       The output format.
                                   (values: text, json,
-                                  swift; default: text)
+                                  swift, kotlin, java,
+                                  javascript, typescript,
+                                  dart, csharp; default:
+                                  text)
           --class <name>          Print only the class
                                   named <name>.
 

@@ -85,7 +85,7 @@ import Testing
     #expect(session.completion(line: ".sc", cursor: 3).candidates.contains(".schema"))
     #expect(session.completion(line: "U", cursor: 1).candidates.contains("User"))
     #expect(session.completion(line: ".count ", cursor: 7).candidates == ["User"])
-    #expect(session.completion(line: ".mode t", cursor: 7).candidates == ["csv", "json", "jsonl", "table"])
+    #expect(session.completion(line: ".mode t", cursor: 7).candidates == ["csv", "json", "jsonl", "sql", "table"])
     #expect(session.completion(line: "User ", cursor: 5).candidates == ["WHERE"])
     let inQuery = session.completion(line: "User WHERE na", cursor: 13)
     #expect(inQuery.start == 11 && inQuery.candidates.contains("name") && inQuery.candidates.contains("age"))

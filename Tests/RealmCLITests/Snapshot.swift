@@ -20,7 +20,8 @@ enum Snapshot {
   ) throws {
     let url = directory.appendingPathComponent(name)
     if isRecording {
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      try FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
       try actual.write(to: url, atomically: true, encoding: .utf8)
       return
     }

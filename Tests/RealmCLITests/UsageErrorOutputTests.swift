@@ -39,7 +39,16 @@ import Testing
     (
       ["schema", "--format", "xml", "a"],
       """
-      Error: The value 'xml' is invalid for '--format <format>'. Please provide one of 'text', 'json' or 'swift'.
+      Error: The value 'xml' is invalid for '--format <format>'. Please provide one of the following:
+        - text
+        - json
+        - swift
+        - kotlin
+        - java
+        - javascript
+        - typescript
+        - dart
+        - csharp
       Help:  --format <format>  The output format.
 
       """ + schemaUsage
@@ -47,7 +56,16 @@ import Testing
     (
       ["schema", "a", "--format=xml"],
       """
-      Error: The value 'xml' is invalid for '--format <format>'. Please provide one of 'text', 'json' or 'swift'.
+      Error: The value 'xml' is invalid for '--format <format>'. Please provide one of the following:
+        - text
+        - json
+        - swift
+        - kotlin
+        - java
+        - javascript
+        - typescript
+        - dart
+        - csharp
       Help:  --format <format>  The output format.
 
       """ + schemaUsage

@@ -2,7 +2,7 @@ import RealmFormat
 import RealmJSON
 import RealmStorage
 
-/// `realmctl dump FILE [--format jsonl|json|csv|table] [--class NAME] [--limit N] [--offset N]
+/// `realmctl dump FILE [--format jsonl|json|csv|table|sql] [--class NAME] [--limit N] [--offset N]
 /// [--where QUERY]`.
 public struct DumpCommand: Command {
   /// How the objects are printed.
@@ -15,6 +15,8 @@ public struct DumpCommand: Command {
     case csv
     /// A table for people, cut to the terminal width.
     case table
+    /// A SQLite script: tables, rows, indexes.
+    case sql
   }
 
   /// The checked arguments of one run.
@@ -55,6 +57,9 @@ public struct DumpCommand: Command {
           csv    one class (needs --class) with a header row; collections and links
                  are JSON in their cell
           table  aligned columns for people, cut to the terminal width
+          sql    a SQLite script: one table per class, child tables for lists,
+                 sets and dictionaries, foreign keys for links; load it with
+                 'sqlite3 new.db < dump.sql'
 
         The default format is table when standard output is a terminal and jsonl \
         otherwise (a pipe or a file). --limit and --offset count objects of each class \
@@ -68,6 +73,7 @@ public struct DumpCommand: Command {
           realmctl dump app.realm
           realmctl dump app.realm --class Person --limit 20
           realmctl dump app.realm --format jsonl > app.jsonl
+          realmctl dump app.realm --format sql | sqlite3 app.sqlite
           realmctl dump app.realm --class Person --where "age >= 18"
           realmctl dump app.realm --class Person \\
             --where "name BEGINSWITH[c] 'a' AND dogs.@count > 0"
@@ -110,7 +116,39 @@ public struct DumpCommand: Command {
     case .json: .json
     case .csv: .csv
     case .table: .table
+    case .sql: .sql
     }
+  }
+
+  /// The writer of `options.format` for a dump of `classNames`: the SQL script creates the
+  /// tables of those classes only, and says when `--limit`, `--offset` or `--where` leave
+  /// objects out.
+  static func makeWriter(
+    _ options: Options, classNames: [String], sink: @escaping OutputSink, terminalWidth: Int
+  ) -> any DumpWriter {
+    guard options.format == .sql else {
+      return dumpFormat(options.format).makeWriter(sink: sink, terminalWidth: terminalWidth)
+    }
+    return SQLDumpWriter(
+      sink: sink,
+      options: SQLDumpWriter.Options(
+        classNames: classNames,
+        isPartial: options.limit != nil || options.offset > 0 || options.query != nil))
+  }
+
+  /// The top-level classes whose objects hold objects of the embedded class `name`, directly
+  /// or through other embedded objects.
+  static func topLevelHolders(of name: String, in schema: Schema) -> [String] {
+    var found: [String] = []
+    var seen: Set<String> = [name]
+    var queue = [name]
+    while let target = queue.popLast() {
+      for c in schema.classes where c.properties.contains(where: { $0.type == .object && $0.objectType == target }) {
+        guard seen.insert(c.name).inserted else { continue }
+        if c.isEmbedded { queue.append(c.name) } else { found.append(c.name) }
+      }
+    }
+    return found.sorted()
   }
 
   /// Runs the command.
@@ -128,9 +166,18 @@ public struct DumpCommand: Command {
     let key = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
     let file = try RealmInput.open(options.file, key: key)
     var dump = try ObjectDump(file: file, options: options)
+    if options.format == .sql, let embedded = dump.classes.first(where: { $0.0.isEmbedded })?.0 {
+      // Its rows need the keys of the objects that hold them: they come with those.
+      let holders = Self.topLevelHolders(of: embedded.name, in: dump.schema)
+      throw RealmCtlError(
+        .invalidInput, path: options.file,
+        "class '\(embedded.name)' is embedded: the SQL export writes its objects with those of the classes "
+          + "that hold them (\(holders.map { "--class \($0)" }.joined(separator: ", ")))")
+    }
     let output = context.standardOutput
     let sink: OutputSink = { bytes in try output.write(bytes: bytes) }
-    var writer = Self.dumpFormat(options.format).makeWriter(sink: sink, terminalWidth: context.terminal.width)
+    var writer = Self.makeWriter(
+      options, classNames: dump.classes.map(\.0.name), sink: sink, terminalWidth: context.terminal.width)
     let progress = ProgressCounter()
     dump.progress = progress
     let display = ProgressDisplay.start(

@@ -2,17 +2,11 @@ import RealmFormat
 import RealmJSON
 import RealmStorage
 
-/// `realmctl schema FILE [--format text|json|swift] [--class NAME]`.
+/// `realmctl schema FILE [--format text|json|swift|kotlin|java|javascript|typescript|dart|csharp]
+/// [--class NAME]`.
 public struct SchemaCommand: Command {
-  /// How the schema is printed.
-  public enum Format: String, Sendable, CaseIterable {
-    /// Aligned text for people.
-    case text
-    /// The JSON of specs/dump-format.md.
-    case json
-    /// Realm Swift model classes.
-    case swift
-  }
+  /// How the schema is printed: text, the schema JSON, or model code for a Realm SDK.
+  public typealias Format = SchemaFormat
 
   /// The checked arguments of one run.
   public struct Options: Sendable, Equatable {
@@ -37,15 +31,25 @@ public struct SchemaCommand: Command {
         link targets, and whether the class is embedded.
 
         Formats:
-          text   aligned columns, for people
-          json   the schema JSON of the dump format, as 'create' and migration
-                 plans read it
-          swift  the Realm Swift model classes an app would declare for this file
-                 (Object, EmbeddedObject, @Persisted), ready to paste
+          text        aligned columns, for people
+          json        the schema JSON of the dump format, as 'create' and migration
+                      plans read it
+          swift       Realm Swift models (Object, @Persisted)
+          kotlin      Realm Kotlin SDK models (RealmObject, @PersistedName)
+          java        Realm Java models, one class per file (@RealmField)
+          javascript  Realm JS models (Realm.Object, static schema, mapTo)
+          typescript  the same, with TypeScript types
+          dart        Realm Flutter/Dart models for its generator (@MapTo)
+          csharp      Realm .NET models (IRealmObject, [MapTo])
+
+        Model code is what an app with that SDK declares for the file, with the \
+        schema version to open it with; names that are not identifiers in the \
+        language are mapped back to the stored names the way the SDK does.
 
         Examples:
           realmctl schema app.realm
           realmctl schema app.realm --class Person --format swift
+          realmctl schema app.realm --format kotlin > Models.kt
           realmctl schema app.realm --format json > schema.json
         """,
       arguments: [
@@ -70,21 +74,16 @@ public struct SchemaCommand: Command {
     let options = options(invocation)
     let key = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
     let file = try RealmInput.open(options.file, key: key)
-    var schema = try RealmInput.reading(file) { () throws(FormatError) in try file.group.schema() }
+    let schema = try RealmInput.reading(file) { () throws(FormatError) in try file.group.schema() }
     if let name = options.className {
-      schema.classes = [try RealmInput.objectSchema(named: name, in: schema, path: options.file)]
+      _ = try RealmInput.objectSchema(named: name, in: schema, path: options.file)
     }
     var counts: [String: Int] = [:]
     for table in file.group.tables {
       if let name = table.className { counts[name] = table.objectCount }
     }
-    let rendering: SchemaFormat =
-      switch options.format {
-      case .text: .text
-      case .json: .json
-      case .swift: .swift
-      }
-    try context.standardOutput.write(bytes: rendering.render(schema, objectCounts: counts))
+    try context.standardOutput.write(
+      bytes: options.format.render(schema, only: options.className, objectCounts: counts))
     return .success
   }
 }

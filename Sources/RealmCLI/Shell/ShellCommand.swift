@@ -43,7 +43,7 @@ public struct ShellCommand: Command {
           .classes                 the classes with their object counts
           .schema [CLASS]          the schema of every class, or of CLASS
           .count CLASS [WHERE Q]   the number of objects (matching Q)
-          .mode table|jsonl|json|csv
+          .mode table|jsonl|json|csv|sql
           .limit N|off             the most objects a query prints
           .show  .help  .quit
 

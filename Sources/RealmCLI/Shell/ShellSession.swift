@@ -33,7 +33,7 @@ final class ShellSession {
     (".classes", "", "List the classes with their object counts"),
     (".schema", "[CLASS]", "Show the schema of every class, or of CLASS"),
     (".count", "CLASS [WHERE QUERY]", "Count the objects of CLASS (matching QUERY)"),
-    (".mode", "[table|jsonl|json|csv]", "Show or set how objects are printed"),
+    (".mode", "[table|jsonl|json|csv|sql]", "Show or set how objects are printed"),
     (".limit", "[N|off]", "Show or set the most objects a query prints"),
     (".show", "", "Show the current settings"),
     (".help", "", "Show this help"),
@@ -207,8 +207,9 @@ final class ShellSession {
     var dump = try ObjectDump(file: file, options: options)
     dump.progress = progress
     let out = context.standardOutput
-    let inner = DumpCommand.dumpFormat(mode).makeWriter(
-      sink: { bytes in try out.write(bytes: bytes) }, terminalWidth: context.terminal.width)
+    let inner = DumpCommand.makeWriter(
+      options, classNames: dump.classes.map(\.0.name), sink: { bytes in try out.write(bytes: bytes) },
+      terminalWidth: context.terminal.width)
     var writer = LimitedWriter(inner: inner, limit: limit)
     try dump.run(&writer)
     if writer.cut, context.terminal.isStandardOutputTerminal {

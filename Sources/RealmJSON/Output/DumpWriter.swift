@@ -64,6 +64,8 @@ public enum DumpFormat: String, Sendable, CaseIterable {
   case csv
   /// Aligned columns for people.
   case table
+  /// A SQLite script (``SQLDumpWriter``).
+  case sql
 
   /// Creates the writer of this format. `terminalWidth` is used by `table` only.
   public func makeWriter(sink: @escaping OutputSink, terminalWidth: Int = 100) -> any DumpWriter {
@@ -72,6 +74,7 @@ public enum DumpFormat: String, Sendable, CaseIterable {
     case .json: return JSONDocumentDumpWriter(sink: sink)
     case .csv: return CSVDumpWriter(sink: sink)
     case .table: return TableDumpWriter(sink: sink, width: terminalWidth)
+    case .sql: return SQLDumpWriter(sink: sink)
     }
   }
 }

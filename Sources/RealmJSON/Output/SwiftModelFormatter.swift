@@ -6,10 +6,32 @@ import RealmFormat
 /// `AnyRealmValue`, in the file's column order.
 ///
 /// Names that are Swift keywords are written in backticks; names that are not Swift
-/// identifiers get a Swift-safe name and a `propertiesMapping()` entry back to the stored name.
+/// identifiers (or that `Object` already uses, like `description`) get a Swift-safe name that
+/// collides with no other, and a `propertiesMapping()` entry back to the stored name; classes
+/// are renamed with `_realmObjectName()`.
 public enum SwiftModelFormatter {
-  /// The Swift source for all classes of `schema`.
-  public static func render(_ schema: Schema) -> String {
+  static let rules = IdentifierRules(
+    isStart: IdentifierRules.letterOrUnderscore, isContinue: IdentifierRules.letterDigitOrUnderscore,
+    keywords: keywords,
+    forbidden: [
+      "description", "debugDescription", "hash", "hashValue", "realm", "objectSchema", "isInvalidated",
+      "isFrozen", "freeze", "thaw", "observe",
+    ],
+    escape: { "`\($0)`" })
+
+  /// Class names may not hide the types the models use.
+  static let classRules: IdentifierRules = {
+    var r = rules
+    r.forbidden = [
+      "AnyRealmValue", "Bool", "Data", "Date", "Decimal128", "Double", "EmbeddedObject", "Float", "Int",
+      "List", "Map", "MutableSet", "Object", "ObjectId", "Persisted", "String", "UUID",
+    ]
+    r.escape = nil
+    return r
+  }()
+
+  /// The Swift source for the classes of `schema` (all, or the one called `only`).
+  public static func render(_ schema: Schema, only className: String? = nil) -> String {
     var out = "// Realm Swift models for this file"
     if let v = schema.schemaVersion {
       out += " (schema version \(v)).\n// Open it with Realm.Configuration(schemaVersion: \(v)).\n"
@@ -17,32 +39,39 @@ public enum SwiftModelFormatter {
       out += ".\n"
     }
     out += "import Foundation\nimport RealmSwift\n"
-    for cls in schema.classes {
-      out += "\n" + render(cls)
+    let context = ModelContext(schema: schema, only: className, rules: rules, classRules: classRules)
+    for cls in context.classes {
+      out += "\n" + render(cls, context)
     }
     return out
   }
 
-  /// The Swift declaration of one class.
+  /// The Swift declaration of one class on its own (links name their targets as they are).
   public static func render(_ cls: ObjectSchema) -> String {
-    let (className, classRenamed) = swiftName(cls.name)
+    let schema = Schema(schemaVersion: nil, fileFormat: 0, classes: [cls])
+    return render(cls, ModelContext(schema: schema, only: cls.name, rules: rules, classRules: classRules))
+  }
+
+  private static func render(_ cls: ObjectSchema, _ context: ModelContext) -> String {
+    let className = context.className(cls.name)
     var out = ""
-    if classRenamed { out += "// Stored as class '\(cls.name)'.\n" }
-    out += "class \(className): \(cls.isEmbedded ? "EmbeddedObject" : "Object") {\n"
-    if classRenamed {
+    if className.isRenamed { out += "// Stored as class '\(ModelContext.commentText(cls.name))'.\n" }
+    let links = context.incomingLinks(cls)
+    if !links.isEmpty { out += "// Linked from \(ModelContext.commentText(links.joined(separator: ", ")))\n" }
+    out += "class \(className.code): \(cls.isEmbedded ? "EmbeddedObject" : "Object") {\n"
+    if className.isRenamed {
       out += "    override class func _realmObjectName() -> String? { \(literal(cls.name)) }\n"
     }
     var mapping: [(String, String)] = []
-    for p in cls.properties {
-      let (name, renamed) = swiftName(p.name)
-      if renamed { mapping.append((name, p.name)) }
+    for (p, name) in zip(cls.properties, context.propertyNames(cls)) {
+      if name.isRenamed { mapping.append((name.plain, p.name)) }
       var attributes = ""
       if p.name == cls.primaryKey {
         attributes = "(primaryKey: true)"
       } else if p.isIndexed {
         attributes = "(indexed: true)"
       }
-      out += "    @Persisted\(attributes) var \(name): \(swiftType(p))\n"
+      out += "    @Persisted\(attributes) var \(name.code): \(swiftType(p, context))\n"
     }
     if !mapping.isEmpty {
       out += "\n    override class public func propertiesMapping() -> [String: String] {\n        ["
@@ -55,22 +84,13 @@ public enum SwiftModelFormatter {
 
   /// The Swift type of a property: `String?`, `List<Dog>`, `MutableSet<Int?>`,
   /// `Map<String, Person?>`, `AnyRealmValue`, `Address?`.
-  public static func swiftType(_ p: Property) -> String {
-    let element: String
-    switch p.type {
-    case .bool: element = "Bool"
-    case .int: element = "Int"
-    case .float: element = "Float"
-    case .double: element = "Double"
-    case .decimal128: element = "Decimal128"
-    case .objectId: element = "ObjectId"
-    case .uuid: element = "UUID"
-    case .string: element = "String"
-    case .data: element = "Data"
-    case .date: element = "Date"
-    case .mixed: element = "AnyRealmValue"
-    case .object: element = swiftName(p.objectType ?? "Object").name
-    }
+  static let types = TypeNames(names: [
+    .bool: "Bool", .int: "Int", .float: "Float", .double: "Double", .decimal128: "Decimal128",
+    .objectId: "ObjectId", .uuid: "UUID", .string: "String", .data: "Data", .date: "Date", .mixed: "AnyRealmValue",
+  ])
+
+  static func swiftType(_ p: Property, _ context: ModelContext) -> String {
+    let element = types.name(of: p, context)
     // AnyRealmValue holds its own null; links in lists and sets are never null, single links
     // and dictionary values of objects always may be.
     let optional: Bool
@@ -87,43 +107,15 @@ public enum SwiftModelFormatter {
     }
   }
 
-  /// A Swift identifier for a stored name and whether it differs from it (backticks for
-  /// keywords do not count as a difference).
-  static func swiftName(_ name: String) -> (name: String, renamed: Bool) {
-    var scalars = String.UnicodeScalarView()
-    for (i, s) in name.unicodeScalars.enumerated() {
-      let ok = s == "_" || s.properties.isAlphabetic || (i > 0 && s.properties.numericType != nil)
-      scalars.append(ok ? s : "_")
-    }
-    var safe = String(scalars)
-    if safe.isEmpty { safe = "_" }
-    if keywords.contains(safe) { return ("`\(safe)`", safe != name) }
-    return (safe, safe != name)
-  }
-
-  private static func literal(_ s: String) -> String {
-    var out = "\""
-    for c in s.unicodeScalars {
-      switch c {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      default: out.unicodeScalars.append(c)
-      }
-    }
-    return out + "\""
-  }
+  private static func literal(_ s: String) -> String { ModelContext.quoted(s, controls: .swift) }
 
   /// Swift keywords that cannot be property or class names without backticks.
   static let keywords: Set<String> = [
     "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import",
-    "init",
-    "inout", "internal", "let", "open", "operator", "private", "precedencegroup", "protocol",
-    "public",
-    "rethrows", "static", "struct", "subscript", "typealias", "var", "break", "case", "catch",
-    "continue",
-    "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return",
-    "throw", "switch", "where", "while", "Any", "as", "await", "false", "is", "nil", "self", "Self",
-    "super", "throws", "true", "try", "Type", "Protocol",
+    "init", "inout", "internal", "let", "open", "operator", "private", "precedencegroup",
+    "protocol", "public", "rethrows", "static", "struct", "subscript", "typealias", "var", "break",
+    "case", "catch", "continue", "default", "defer", "do", "else", "fallthrough", "for", "guard",
+    "if", "in", "repeat", "return", "throw", "switch", "where", "while", "Any", "as", "await",
+    "false", "is", "nil", "self", "Self", "super", "throws", "true", "try", "Type", "Protocol",
   ]
 }

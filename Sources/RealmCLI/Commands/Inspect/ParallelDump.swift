@@ -9,7 +9,7 @@ import RealmStorage
   import Darwin
 #endif
 
-/// The parallel body of `dump` for formats that encode objects independently (JSON Lines):
+/// The parallel body of `dump` for formats that encode objects independently (JSON Lines, SQL):
 /// chunks of consecutive objects (a few cluster leaves, ``ObjectRange``) are decoded and
 /// encoded on every core while the calling thread writes the finished chunks in order.
 ///

@@ -1,0 +1,7 @@
+// Test stub.
+package io.realm;
+
+public final class RealmAny {
+    private RealmAny() {}
+    public static RealmAny nullValue() { return new RealmAny(); }
+}

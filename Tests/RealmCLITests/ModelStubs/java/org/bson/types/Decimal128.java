@@ -1,0 +1,4 @@
+// Test stub.
+package org.bson.types;
+
+public final class Decimal128 {}
