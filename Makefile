@@ -9,7 +9,7 @@ BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 
-.PHONY: build test demo bench man install clean
+.PHONY: build test demo bench fuzz man install clean
 
 build:
 	$(SWIFT) build
@@ -17,6 +17,11 @@ build:
 # The whole suite, then a summary of the skipped tests and why (exit status: swift test's).
 test:
 	@SWIFT="$(SWIFT)" bash scripts/test.sh
+
+# Coverage-guided fuzzing (libFuzzer + AddressSanitizer), FUZZ_SECONDS per target (default 180);
+# FUZZ_TARGETS="reader jsonl" picks some. See docs/testing.md.
+fuzz:
+	@SWIFT="$(SWIFT)" bash scripts/fuzz.sh
 
 demo: build
 	@sh Examples/demo.sh $(BIN)

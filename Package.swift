@@ -12,6 +12,8 @@ let package = Package(
     .library(name: "RealmFormat", targets: ["RealmFormat"]),
     .library(name: "RealmStorage", targets: ["RealmStorage"]),
     .executable(name: "realmctl", targets: ["realmctl"]),
+    // For the fuzzing package in FuzzTesting/ only: the fuzz targets' logic (not an API).
+    .library(name: "RealmFuzzing", targets: ["RealmFuzzing"]),
   ],
   targets: [
     // The on-disk format: decoding and encoding of nodes, tables, values. No I/O.
@@ -34,6 +36,11 @@ let package = Package(
       name: "RealmCLI", dependencies: ["RealmMigration", "RealmStorage", "RealmJSON", "LineEditor"],
       swiftSettings: strict),
     .executableTarget(name: "realmctl", dependencies: ["RealmCLI"], swiftSettings: strict),
+    // What each fuzz target does with one input: run by FuzzTesting/ under libFuzzer and by
+    // RealmFuzzingTests for every input in Tests/FuzzCases.
+    .target(
+      name: "RealmFuzzing", dependencies: ["RealmCLI", "RealmMigration", "RealmStorage", "RealmJSON"],
+      swiftSettings: strict),
     // A small line editor for the interactive shell (keys, history, redraw); no dependencies.
     .target(name: "LineEditor", swiftSettings: strict),
     // Shared test helpers: fixture paths, seeded random numbers, byte mutators.
@@ -51,6 +58,9 @@ let package = Package(
       name: "RealmJSONTests", dependencies: ["RealmJSON", "RealmTestSupport"], swiftSettings: strict),
     .testTarget(
       name: "RealmMigrationTests", dependencies: ["RealmMigration", "RealmTestSupport"],
+      swiftSettings: strict),
+    .testTarget(
+      name: "RealmFuzzingTests", dependencies: ["RealmFuzzing", "RealmFormat", "RealmJSON", "RealmTestSupport"],
       swiftSettings: strict),
     .testTarget(
       name: "LineEditorTests", dependencies: ["LineEditor", "RealmTestSupport"], swiftSettings: strict),

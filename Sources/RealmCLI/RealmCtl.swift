@@ -70,6 +70,10 @@ public enum RealmCtl {
   ///
   /// Errors of unknown types are bugs (exit 70) and say so.
   public static func errorMessage(for error: any Error) -> String {
+    if let error = error as? StorageError, error.code == .misuse {
+      // Its text already says it is an internal error to report: not twice.
+      return error.description.prefix(1).uppercased() + error.description.dropFirst()
+    }
     if ExitCode.forError(error) == .software && !(error is RealmCtlError) {
       return "Internal error: \(error); please report it"
     }

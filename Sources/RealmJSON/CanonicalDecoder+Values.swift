@@ -198,6 +198,7 @@ extension CanonicalDecoder {
       if let first = members.first, first.key.utf8.first == UInt8(ascii: "$") {
         return try decodeMixedWrapper(json, key: first.key, line: line, path: path)
       }
+      try checkDistinctKeys(members, line: line, path: path)
       var out: [DictionaryEntry] = []
       out.reserveCapacity(members.count)
       for m in members {

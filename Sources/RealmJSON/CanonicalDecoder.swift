@@ -205,6 +205,7 @@ public struct CanonicalDecoder: Sendable {
           line: line, path: path.text,
           message: "expected an object (dictionary), found \(describe(json))")
       }
+      try checkDistinctKeys(members, line: line, path: path)
       var out: [DictionaryEntry] = []
       out.reserveCapacity(members.count)
       for member in members {
@@ -227,6 +228,20 @@ public struct CanonicalDecoder: Sendable {
       throw CanonicalDecodingError(
         line: line, path: path.text,
         message: "dictionary key '\(key)' must not start with '$' or contain '.'")
+    }
+  }
+
+  /// A dictionary holds each key once; JSON allows a member name twice, so such an object is
+  /// refused rather than read one way or the other.
+  func checkDistinctKeys(_ members: [JSONMember], line: Int, path: ValuePath)
+    throws(CanonicalDecodingError)
+  {
+    guard members.count > 1 else { return }
+    var seen = Set<String>(minimumCapacity: members.count)
+    for member in members where !seen.insert(member.key).inserted {
+      throw CanonicalDecodingError(
+        line: line, path: path.member(member.key).text,
+        message: "dictionary key '\(member.key)' appears twice")
     }
   }
 

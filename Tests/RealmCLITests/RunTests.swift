@@ -1,4 +1,5 @@
 import Foundation
+import RealmStorage
 import RealmTestSupport
 import Testing
 
@@ -125,5 +126,9 @@ import Testing
   @Test func unknownErrorsAreReportedAsInternal() {
     #expect(
       RealmCtl.errorMessage(for: Mystery()) == "Internal error: something odd; please report it")
+    // The storage library's own internal errors say so once.
+    #expect(
+      RealmCtl.errorMessage(for: StorageError.misuse("a node freed twice"))
+        == "Internal error: a node freed twice; please report it")
   }
 }

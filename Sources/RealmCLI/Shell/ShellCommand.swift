@@ -62,7 +62,8 @@ public struct ShellCommand: Command {
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
     let path = invocation.string("file") ?? ""
     let key = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
-    let file = try RealmInput.open(path, key: key)
+    // A session reads the file for every line: each pass has its own read budget.
+    let file = try RealmInput.open(path, key: key, limits: .default)
     let interactive = TerminalLineReader.isInteractive(0, environment: context.environment)
     let mode: DumpCommand.Format = context.terminal.isStandardOutputTerminal ? .table : .jsonl
     let session = try ShellSession(

@@ -11,7 +11,7 @@ struct BPlusTree: Sendable {
   /// The walk is bounded by depth and by a visit budget (no valid tree has more nodes than the
   /// file has 8-byte words), so cycles and shared subtrees end in an error, not a hang.
   func forEachLeaf(root: Ref, _ body: (ArrayNode) throws(FormatError) -> Void) throws(FormatError) {
-    try forEachLeaf(root: root, budget: DecodeBudget(embeddedObjects: 0, nodes: reader.count / 8 + 1), body)
+    try forEachLeaf(root: root, budget: DecodeBudget(embeddedObjects: 0, nodes: reader.count / 8 + 1, reading: .unlimited), body)
   }
 
   /// Calls `body` with every leaf, charging every node visited to `budget`.

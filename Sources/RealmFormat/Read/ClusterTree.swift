@@ -83,7 +83,7 @@ struct ClusterTree: Sendable {
 
   /// Calls `body` for every leaf of the tree at `root`, in key order.
   func forEachLeaf(root: Ref, _ body: (ClusterLeaf) throws(FormatError) -> Void) throws(FormatError) {
-    try forEachLeaf(root: root, budget: DecodeBudget(embeddedObjects: 0, nodes: visitBudget), body)
+    try forEachLeaf(root: root, budget: DecodeBudget(embeddedObjects: 0, nodes: visitBudget, reading: .unlimited), body)
   }
 
   /// Calls `body` for every leaf, charging every node visited to `budget`.

@@ -2,6 +2,7 @@
 extension Group {
   /// The collection of row `row` of a collection column (`refs` is its `ArrayRef` leaf).
   func collection(_ refs: ArrayNode, _ row: Int, _ plan: ColumnDecodePlan, depth: Int, budget: DecodeBudget) throws(FormatError) -> RealmValue {
+    try budget.spend(1)
     let ref: Ref
     switch RefOrTagged(raw: refs.uncheckedGet(row)) {
     case .null: ref = .null
@@ -49,7 +50,7 @@ extension Group {
     }
     var keys: [String] = []
     try bPlusTree.forEachLeaf(root: try top.ref(0), budget: budget) { (node) throws(FormatError) in
-      try appendKeys(node, intKeys: intKeys, to: &keys)
+      try appendKeys(node, intKeys: intKeys, to: &keys, budget: budget)
     }
     var entries: [DictionaryEntry] = []
     entries.reserveCapacity(keys.count)
@@ -81,7 +82,7 @@ extension Group {
         throw FormatError.corrupt("legacy dictionary cluster at \(leaf.node.ref) lacks its key or value column", at: leaf.node.ref.rawValue)
       }
       keys.removeAll(keepingCapacity: true)
-      try appendKeys(keyNode, intKeys: intKeys, to: &keys)
+      try appendKeys(keyNode, intKeys: intKeys, to: &keys, budget: budget)
       let values = try MixedLeaf(valueNode)
       guard keys.count == leaf.count, values.count == leaf.count else {
         throw FormatError.corrupt("legacy dictionary cluster at \(leaf.node.ref) has \(keys.count) keys and \(values.count) values for \(leaf.count) entries", at: leaf.node.ref.rawValue)
@@ -96,7 +97,7 @@ extension Group {
   }
 
   /// Appends the keys of one key leaf (strings, or integers shown in decimal).
-  private func appendKeys(_ node: ArrayNode, intKeys: Bool, to keys: inout [String]) throws(FormatError) {
+  private func appendKeys(_ node: ArrayNode, intKeys: Bool, to keys: inout [String], budget: DecodeBudget) throws(FormatError) {
     guard keys.count <= limits.maxCollectionCount else {
       throw FormatError.limit("a dictionary has more than \(limits.maxCollectionCount) keys", at: node.ref.rawValue)
     }
@@ -104,10 +105,15 @@ extension Group {
     // write_realm.py (py_committed.realm) carry key type Int (0) for string-keyed dictionaries.
     if intKeys && !node.hasRefs && node.header.widthType == .bits {
       let leaf = try IntLeaf(node, nullable: false)
+      try budget.spend(leaf.count)
       for i in 0..<leaf.count { keys.append(String(leaf.value(i) ?? 0)) }
     } else {
       let leaf = try StringLeaf(node, isString: true)
-      for i in 0..<leaf.count { keys.append(try leaf.string(i) ?? "") }
+      for i in 0..<leaf.count {
+        let key = try leaf.string(i) ?? ""
+        try budget.spend(ReadBudget.cost(ofPayloadBytes: key.utf8.count))
+        keys.append(key)
+      }
     }
   }
 }

@@ -64,7 +64,8 @@ extension Group {
     var values: [RealmValue] = []
     values.reserveCapacity(plans.count)
     try decodeLeaf(
-      leaf, plans: plans, positions: nil, width: plans.count, from: 0, budget: makeBudget(), columns: &columns,
+      leaf, plans: plans, positions: nil, width: plans.count, from: 0, budget: makeBudget(),
+      objectCost: objectCost(range.tableIndex), columns: &columns,
       values: &values, body)
   }
 
@@ -73,7 +74,7 @@ extension Group {
   /// are the columns at those positions of values `width` long; the others read as null.
   func decodeLeaf(
     _ leaf: ClusterLeaf, plans: [ColumnDecodePlan], positions: [Int]?, width: Int, from first: Int, budget: DecodeBudget,
-    columns: inout [[RealmValue]], values: inout [RealmValue],
+    objectCost: Int, columns: inout [[RealmValue]], values: inout [RealmValue],
     _ body: (_ key: Int64, _ values: [RealmValue]) throws -> Void
   ) throws {
     let cursors = try self.cursors(leaf, plans)
@@ -81,6 +82,7 @@ extension Group {
     // of at most 256 rows keep memory bounded even for a hostile leaf of 2^24 objects.
     for start in stride(from: first, to: leaf.count, by: Group.rowBatch) {
       let rows = start..<min(start + Group.rowBatch, leaf.count)
+      try budget.spend(rows.count &* objectCost)
       for c in 0..<cursors.count {
         columns[c].removeAll(keepingCapacity: true)
         try appendColumn(cursors[c], plans[c], rows: rows, budget: budget, into: &columns[c])

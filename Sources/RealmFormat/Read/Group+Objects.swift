@@ -30,6 +30,7 @@ extension Group {
     var values: [RealmValue] = []
     values.reserveCapacity(allPlans.count)
     let budget = makeBudget()
+    let rowCost = objectCost(index)
     var columns = [[RealmValue]](repeating: [], count: plans.count)
     var bodyError: (any Error)?
     do {
@@ -43,7 +44,7 @@ extension Group {
         do {
           try decodeLeaf(
             leaf, plans: plans, positions: positions, width: allPlans.count, from: first, budget: budget,
-            columns: &columns, values: &values
+            objectCost: rowCost, columns: &columns, values: &values
           ) { key, values in
             do {
               try body(key, values)
@@ -98,9 +99,20 @@ extension Group {
     return i
   }
 
-  /// The work bounds of one pass over a table (see ``DecodeBudget``).
+  /// The work bounds of one pass over a table (see ``DecodeBudget``), charging the group's
+  /// read budget or one of its own (``ReadBudget``).
   func makeBudget() -> DecodeBudget {
-    DecodeBudget(embeddedObjects: embeddedObjectTotal &+ 1, nodes: reader.count / 8 + 1)
+    DecodeBudget(
+      embeddedObjects: embeddedObjectTotal &+ 1, nodes: reader.count / 8 + 1,
+      reading: readBudget ?? ReadBudget(fileSize: reader.count, limits: limits))
+  }
+
+  /// The units an object of the table at `tableIndex` costs before its values: 1, and 1 per
+  /// 16 bytes of the class and property names a dump prints with it (see ``ReadBudget``).
+  func objectCost(_ tableIndex: Int) -> Int {
+    var nameBytes = tables[tableIndex].name.utf8.count
+    for plan in columnPlans[tableIndex] { nameBytes &+= plan.column.name.utf8.count }
+    return ReadBudget.cost(ofPayloadBytes: nameBytes)
   }
 
   /// A column's leaf in one cluster: a value leaf or the per-object collection refs.
@@ -161,16 +173,20 @@ extension Group {
     case .scalar(let leaf):
       switch leaf {
       case .int(let l):
+        try budget.spend(rows.count)
         for row in rows { out.append(l.value(row).map { .int($0) } ?? .null) }
       case .string(let l, let nullable):
         for row in rows {
           if let b = try l.bytes(row) {
+            try budget.spend(ReadBudget.cost(ofPayloadBytes: b.count))
             out.append(.string(String(decoding: b, as: UTF8.self)))
           } else {
+            try budget.spend(1)
             out.append(nullable ? .null : .string(""))
           }
         }
       case .floating(let l):
+        try budget.spend(rows.count)
         for row in rows { out.append(l.value(row)) }
       default:
         for row in rows { out.append(try value(leaf, row, target: plan.target, depth: 0, budget: budget) ?? .null) }
@@ -191,6 +207,7 @@ extension Group {
       cursors = try self.cursors(leaf, plans)
       budget.leafCursors[tableIndex] = (leaf.node.ref, cursors)
     }
+    try budget.spend(objectCost(tableIndex))
     var values: [RealmValue] = []
     values.reserveCapacity(plans.count)
     try rowValues(cursors, plans, row: row, depth: depth, budget: budget, into: &values)
@@ -199,6 +216,7 @@ extension Group {
 
   /// Element `i` of `leaf`; nil for a link to a tombstone (unresolved, §4.9).
   func value(_ leaf: ValueLeaf, _ i: Int, target: Int?, depth: Int, budget: DecodeBudget) throws(FormatError) -> RealmValue? {
+    try budget.spend(1)
     switch leaf {
     case .int(let l):
       guard let v = l.value(i) else { return .null }
@@ -212,9 +230,11 @@ extension Group {
       }
     case .string(let l, let nullable):
       guard let b = try l.bytes(i) else { return nullable ? .null : .string("") }
+      try budget.spend(b.count >> 4)
       return .string(String(decoding: b, as: UTF8.self))
     case .binary(let l, let nullable):
       guard let b = try l.bytes(i) else { return nullable ? .null : .data([]) }
+      try budget.spend(b.count >> 4)
       return .data(Array(b))
     case .timestamp(let l):
       guard let t = l.value(i) else { return .null }
@@ -248,7 +268,13 @@ extension Group {
   /// A mixed element, nested collections and links resolved.
   func mixedValue(_ leaf: MixedLeaf, _ i: Int, target: Int?, depth: Int, budget: DecodeBudget) throws(FormatError) -> RealmValue? {
     switch try leaf.element(i) {
-    case .value(let v): return v
+    case .value(let v):
+      switch v {
+      case .string(let s): try budget.spend(ReadBudget.cost(ofPayloadBytes: s.utf8.count))
+      case .data(let d): try budget.spend(ReadBudget.cost(ofPayloadBytes: d.count))
+      default: try budget.spend(1)
+      }
+      return v
     case .link(let key):
       guard target != nil else { return .null }
       return try link(target: target, key: key, depth: depth, budget: budget)
@@ -276,7 +302,10 @@ extension Group {
     if key < 0 { return nil }  // tombstone (unresolved link)
     guard let target else { throw FormatError.corrupt("a link column has no target table") }
     let table = tables[target]
-    guard table.isEmbedded else { return .link(ObjectLink(className: table.linkName, key: key)) }
+    guard table.isEmbedded else {
+      try budget.spend(table.name.utf8.count >> 4)
+      return .link(ObjectLink(className: table.linkName, key: key))
+    }
     budget.embeddedObjects -= 1
     guard budget.embeddedObjects >= 0 else {
       throw FormatError.limit("embedded objects of one object expand to more objects than the file has (shared or cyclic embedded links)")

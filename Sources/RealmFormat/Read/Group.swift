@@ -49,6 +49,9 @@ public final class Group: Sendable {
   let columnPlans: [[ColumnDecodePlan]]
   /// Objects in embedded tables (bounds inline expansion of embedded objects).
   let embeddedObjectTotal: Int
+  /// The budget every reading of this group charges when it was opened with
+  /// ``Limits/sharedReadBudget``; nil when each pass has its own.
+  public let readBudget: ReadBudget?
   /// For file formats 2-9: every stored table, `pk` included (see ``LegacyGroupLayout``).
   let legacy: LegacyGroupLayout?
 
@@ -89,6 +92,7 @@ public final class Group: Sendable {
       tableIndexByKey = [:]
       columnPlans = []
       embeddedObjectTotal = 0
+      readBudget = Group.makeReadBudget(reader, limits)
       legacy = nil
       return
     }
@@ -139,6 +143,7 @@ public final class Group: Sendable {
       clusterShift = FormatConstants.clusterShift
       columnPlans = layout.tables.map { _ in [] }
       embeddedObjectTotal = 0
+      readBudget = Group.makeReadBudget(reader, limits)
       return
     }
     legacy = nil
@@ -169,6 +174,12 @@ public final class Group: Sendable {
       guard table.isEmbedded else { return total }
       return min(total + min(max(table.objectCount, 0), reader.count), reader.count)
     }
+    readBudget = Group.makeReadBudget(reader, limits)
+  }
+
+  /// The budget every reading shares under ``Limits/sharedReadBudget``, else nil.
+  private static func makeReadBudget(_ reader: ByteReader, _ limits: Limits) -> ReadBudget? {
+    limits.sharedReadBudget ? ReadBudget(fileSize: reader.count, limits: limits) : nil
   }
 
   /// Refuses formats this reader does not read (§1.3, Appendix A).

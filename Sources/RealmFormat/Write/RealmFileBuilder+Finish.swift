@@ -56,7 +56,14 @@ extension RealmFileBuilder {
     let root = ClusterTreeWriter.root(leaves: leaves, into: &sink)
     var indexes = [Ref](repeating: .null, count: plan.columns.count + plan.backlinks.count)
     for (c, entries) in state.indexEntries {
-      indexes[c] = SearchIndexWriter.write(entries, into: &sink)
+      let order = SearchIndexWriter.sortedOrder(entries)
+      // Realm refuses a second object with an existing primary key value.
+      if c == plan.primaryKey, let (a, b) = SearchIndexWriter.firstDuplicate(entries, order: order) {
+        let (first, second) = (min(entries.keys[a], entries.keys[b]), max(entries.keys[a], entries.keys[b]))
+        throw FormatError.corrupt(
+          "objects \(first) and \(second) of class '\(className(t))' have the same primary key value ('\(plan.columns[c].name ?? "?")')")
+      }
+      indexes[c] = SearchIndexWriter.write(entries, order: order, into: &sink)
     }
     return TableTopWriter.top(plan, clusterRoot: root, indexes: indexes, sequence: state.sequence, into: &sink)
   }

@@ -12,8 +12,21 @@ public enum SearchIndexWriter {
 
   /// Writes the index for `entries` and returns its root (an empty leaf when there are none).
   public static func write<S: NodeSink>(_ entries: SearchIndexEntries, into sink: inout S) -> Ref {
-    let order = sortedOrder(entries)
-    return node(entries, order[...], offset: 0, into: &sink)
+    write(entries, order: sortedOrder(entries), into: &sink)
+  }
+
+  /// Writes the index for `entries` in `order` (``sortedOrder(_:)``).
+  static func write<S: NodeSink>(_ entries: SearchIndexEntries, order: [Int], into sink: inout S) -> Ref {
+    node(entries, order[...], offset: 0, into: &sink)
+  }
+
+  /// The first two entries with the same value (two nulls included) in `order`
+  /// (``sortedOrder(_:)``, where equal values are neighbours): what a primary key must not have.
+  static func firstDuplicate(_ e: SearchIndexEntries, order: [Int]) -> (Int, Int)? {
+    for i in order.indices.dropFirst() where sameData(e, order[i - 1], order[i]) {
+      return (order[i - 1], order[i])
+    }
+    return nil
   }
 
   /// Entry indices in index order. The first chunk key is computed once per entry: it

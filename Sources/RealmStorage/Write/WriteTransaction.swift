@@ -167,6 +167,8 @@ public final class WriteTransaction: @unchecked Sendable {
     if case .failure(let error) = normalizeFreeList(top.freeChunks, logicalSize: top.logicalSize) {
       throw StorageError.corrupt(path: path, error)
     }
+    // Before anything is written: after this check, a node freed twice is the caller's mistake.
+    try WriteTransaction.checkTree(reader: file.reader, top: top, path: path)
     // New space starts past both the logical end and the physical end (the streaming footer
     // or any slack stays untouched, so a rollback can restore the file byte for byte).
     let appendStart = (max(top.logicalSize, file.originalSize) + 7) & ~7

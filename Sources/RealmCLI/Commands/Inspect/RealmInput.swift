@@ -7,11 +7,16 @@ enum RealmInput {
   /// Opens `path` read-only: a missing or unreadable path fails first with the command layer's
   /// own message (66, 77), then the file is mapped and its group validated.
   ///
+  /// By default the command is one reading of the file: everything it decodes is charged to
+  /// one ``ReadBudget`` (``Limits/oneReading``), so its memory and output stay bounded by the
+  /// file. A session that reads the file again and again (`shell`) passes ``Limits/default``:
+  /// each pass over a table has a budget of its own.
+  ///
   /// - Throws: ``RealmCtlError`` for the path checks, ``StorageError`` for the file itself
   ///   (not a Realm file, encrypted, unsupported format, corrupt: 65).
-  static func open(_ path: String, key: EncryptionKey? = nil) throws -> RealmFile {
+  static func open(_ path: String, key: EncryptionKey? = nil, limits: Limits = .oneReading) throws -> RealmFile {
     try InputFiles.requireReadableFile(path)
-    return try RealmFile.open(path: path, key: key)
+    return try RealmFile.open(path: path, key: key, limits: limits)
   }
 
   /// Runs a decoding step on an open file; a ``FormatError`` becomes a ``StorageError`` that

@@ -84,6 +84,9 @@ extension Group {
         log.add(.unreadable, at: ref, "node at 0x\(String(ref, radix: 16)) has refs but is a blob")
         continue
       }
+      // Width 0: every element is 0, no ref. Skipping such nodes keeps the walk proportional
+      // to the file: their count (up to 2^24) costs no byte of it.
+      guard node.width > 0 else { continue }
       for i in 0..<node.count {
         let raw = node.uncheckedGet(i)
         guard raw != 0, raw & 1 == 0 else { continue }

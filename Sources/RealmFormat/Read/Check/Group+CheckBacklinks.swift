@@ -81,15 +81,21 @@ extension Group {
 
   /// Calls `body` with every object key of `table` (not tombstones).
   private func forEachKey(_ table: Table, _ body: (Int64) throws(FormatError) -> Void) throws(FormatError) {
-    try clusterTree.forEachLeaf(root: table.clusterRoot) { (leaf) throws(FormatError) in
+    let budget = makeBudget()
+    try clusterTree.forEachLeaf(root: table.clusterRoot, budget: budget) { (leaf) throws(FormatError) in
+      try budget.spend(leaf.count)
       for j in 0..<leaf.count { try body(leaf.key(j)) }
     }
   }
 
   /// Calls `body` with each object's key and origin keys from one backlink column (§6.12):
   /// 0 = none, odd = one origin (`v >> 1`), even = ref to a list (plain array or B+-tree).
+  ///
+  /// The lists are charged to one budget (``makeBudget()``): a damaged file whose backlink
+  /// lists share nodes cannot make the check walk them without end.
   private func forEachBacklinkList(_ table: Table, _ column: Column, _ body: (Int64, [Int64]) throws(FormatError) -> Void) throws(FormatError) {
-    try clusterTree.forEachLeaf(root: table.clusterRoot) { (leaf) throws(FormatError) in
+    let budget = makeBudget()
+    try clusterTree.forEachLeaf(root: table.clusterRoot, budget: budget) { (leaf) throws(FormatError) in
       guard let node = try leaf.columnNode(column.leafIndex), node.hasRefs, node.count == leaf.count else {
         throw FormatError.corrupt("backlink column leaf does not match its cluster", at: leaf.node.ref.rawValue)
       }
@@ -99,11 +105,13 @@ extension Group {
         case .null: break
         case .tagged(let v): origins.append(Int64(bitPattern: v))
         case .ref(let r):
-          try bPlusTree.forEachLeaf(root: r) { (list) throws(FormatError) in
+          try bPlusTree.forEachLeaf(root: r, budget: budget) { (list) throws(FormatError) in
             let ints = try IntLeaf(list, nullable: false)
+            try budget.spend(ints.count)
             for i in 0..<ints.count { origins.append(ints.value(i) ?? 0) }
           }
         }
+        try budget.spend(1)
         try body(leaf.key(j), origins)
       }
     }
@@ -115,8 +123,10 @@ extension Group {
     let columns = table.columns.filter { ($0.isLink || $0.type == .mixed) && !$0.isBacklink }
     guard !columns.isEmpty, let index = tableIndex(table) else { return }
     let plans = columnPlans[index]
+    // Every link read is charged to one budget (``makeBudget()``), so link lists that share
+    // nodes in a damaged file cannot make the check walk them without end.
     let budget = makeBudget()
-    try clusterTree.forEachLeaf(root: table.clusterRoot) { (leaf) throws(FormatError) in
+    try clusterTree.forEachLeaf(root: table.clusterRoot, budget: budget) { (leaf) throws(FormatError) in
       for column in columns {
         guard let node = try leaf.columnNode(column.leafIndex), let plan = plans.first(where: { $0.column.key == column.key }) else { continue }
         func add(_ target: Int64?, _ key: Int64, _ origin: Int64) {
@@ -126,6 +136,7 @@ extension Group {
         if column.isLink && column.collectionKind == .single {
           let links = try ValueLeaf(node, kind: .link, nullable: true, inCollection: false)
           guard case .link(let n, _) = links else { continue }
+          try budget.spend(leaf.count)
           for j in 0..<min(n.count, leaf.count) where n.uncheckedGet(j) != 0 {
             add(column.oppositeTableKey, n.uncheckedGet(j) &- 1, leaf.key(j))
           }
@@ -133,8 +144,9 @@ extension Group {
           guard node.hasRefs else { continue }
           for j in 0..<min(node.count, leaf.count) {
             guard case .ref(let r) = RefOrTagged(raw: node.uncheckedGet(j)) else { continue }
-            try bPlusTree.forEachLeaf(root: r) { (list) throws(FormatError) in
+            try bPlusTree.forEachLeaf(root: r, budget: budget) { (list) throws(FormatError) in
               let keys = try IntLeaf(list, nullable: false)
+              try budget.spend(keys.count)
               for i in 0..<keys.count { add(column.oppositeTableKey, keys.value(i) ?? -1, leaf.key(j)) }
             }
           }

@@ -206,7 +206,7 @@ struct LegacyGroupLayout: Sendable {
     else {
       throw refusal("the 'pk' table does not have the string columns 'pk_table' and 'pk_property'")
     }
-    let context = LegacyReadContext(reader: reader, limits: limits, budget: DecodeBudget(embeddedObjects: 0, nodes: reader.count / 8 + 1))
+    let context = LegacyReadContext(reader: reader, limits: limits, budget: DecodeBudget(embeddedObjects: 0, nodes: reader.count / 8 + 1, reading: ReadBudget(fileSize: reader.count, limits: limits)))
     func values(_ i: Int) throws(FormatError) -> [RealmValue] {
       var kind = LegacyTable.storedKind(columns[i])
       if columns[i].type == .oldStringEnum { kind = .enumerated(keys: columns[i].enumKeys, nullable: columns[i].isNullable) }

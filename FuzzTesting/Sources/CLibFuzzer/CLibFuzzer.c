@@ -1,0 +1,2 @@
+// Declarations only: the definitions are in the libFuzzer runtime linked by -sanitize=fuzzer.
+#include "CLibFuzzer.h"

@@ -1,0 +1,47 @@
+import RealmFormat
+
+/// Realm files built by our writer for tests, and damaged on purpose.
+public enum CraftedFiles {
+  /// A file with 256 `Holder` objects, each with a list of ints (`numbers`); object 0's list
+  /// holds `listCount` elements (a B+-tree of several leaves when over 1000), the others are
+  /// empty.
+  public static func holders(listCount: Int) throws -> [UInt8] {
+    let schema = Schema(schemaVersion: 1, fileFormat: 24, classes: [
+      ObjectSchema(name: "Holder", properties: [Property(name: "numbers", type: .int, collection: .list)])
+    ])
+    let builder = try RealmFileBuilder(schema: schema, sink: BufferNodeSink())
+    for i in 0..<256 {
+      let numbers: [RealmValue] = i == 0 ? (0..<listCount).map { .int(Int64($0 % 100)) } : []
+      _ = try builder.append(className: "Holder", key: nil, values: [.list(numbers)])
+    }
+    let finished = try builder.finish()
+    var sink = builder.sink
+    sink.finish(header: finished.header, fileSize: finished.fileSize)
+    return sink.bytes
+  }
+
+  /// A file made by ``holders(listCount:)`` with every object's list slot pointing at object
+  /// 0's list: the damage a hostile file can do without a single out-of-bounds ref (one list
+  /// decoded 256 times).
+  public static func sharingOneList(_ bytes: [UInt8]) throws -> [UInt8] {
+    struct Unexpected: Error {}
+    var bytes = bytes
+    let group = try Group(reader: ByteReader(bytes: bytes))
+    guard let table = group.table(forClass: "Holder"), let column = table.column(named: "numbers") else {
+      throw Unexpected()
+    }
+    let leaf = try ArrayNode(group.reader, table.clusterRoot)
+    guard !leaf.isInner, leaf.count > 1 + column.leafIndex else { throw Unexpected() }
+    let refs = try leaf.child(1 + column.leafIndex)
+    // The slots are packed little-endian integers of the node's width (8 to 64 bits for a
+    // ref the size of this file).
+    let width = refs.width / 8
+    guard refs.count == 256, [1, 2, 4, 8].contains(width) else { throw Unexpected() }
+    let shared = refs.uncheckedGet(0)
+    for slot in 1..<256 {
+      let at = refs.ref.rawValue + 8 + slot * width
+      for b in 0..<width { bytes[at + b] = UInt8(truncatingIfNeeded: shared >> (8 * b)) }
+    }
+    return bytes
+  }
+}

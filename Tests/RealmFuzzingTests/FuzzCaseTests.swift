@@ -1,0 +1,75 @@
+import Foundation
+import RealmFormat
+import RealmJSON
+import RealmTestSupport
+import Testing
+
+@testable import RealmFuzzing
+
+/// Every input a fuzzing campaign ever found (crashes, hangs, out-of-memory runs, broken
+/// promises), kept in `Tests/FuzzCases/<target>/`, replayed through the same logic as the
+/// fuzzer (``FuzzTarget/run``), without libFuzzer: each must now be handled as promised.
+@Suite struct FuzzCaseTests {
+  /// `Tests/FuzzCases`.
+  static let root = Fixtures.root.deletingLastPathComponent().appendingPathComponent("FuzzCases")
+
+  /// One kept input.
+  struct Case: CustomStringConvertible, Sendable {
+    var target: String
+    var file: String
+    var description: String { "\(target)/\(file)" }
+  }
+
+  /// Every kept input of every target (`README.md` files aside).
+  static let cases: [Case] = FuzzTarget.all.flatMap { target in
+    let dir = root.appendingPathComponent(target.name).path
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+    return names.filter { !$0.hasPrefix(".") && !$0.hasSuffix(".md") }.sorted().map { Case(target: target.name, file: $0) }
+  }
+
+  @Test func everyTargetHasAFolder() {
+    for target in FuzzTarget.all {
+      var isDirectory: ObjCBool = false
+      let path = Self.root.appendingPathComponent(target.name).path
+      #expect(FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue, "\(path)")
+    }
+  }
+
+  @Test(arguments: cases)
+  func keptInputIsHandled(_ kept: Case) throws {
+    let target = try #require(FuzzTarget.named(kept.target))
+    let bytes = [UInt8](try Data(contentsOf: Self.root.appendingPathComponent("\(kept.target)/\(kept.file)")))
+    let problems = target.run(bytes)
+    #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+  }
+}
+
+/// The targets themselves: their seed corpora build, and the unchanged seeds (real files,
+/// plans and data) pass every check, so a finding is never a false alarm of the harness.
+@Suite struct FuzzTargetTests {
+  @Test(arguments: FuzzTarget.all.map(\.name))
+  func seedsBuildAndPass(_ name: String) throws {
+    let target = try #require(FuzzTarget.named(name))
+    let seeds = try target.seeds(.checkout)
+    #expect(seeds.count >= 5, "\(name): \(seeds.count) seeds")
+    #expect(Set(seeds.map(\.name)).count == seeds.count, "seed names are unique")
+    // A spread of seeds, not all of them: the campaign runs them all anyway.
+    let step = max(1, seeds.count / 6)
+    for seed in stride(from: 0, to: seeds.count, by: step).map({ seeds[$0] }) {
+      let problems = target.run(seed.bytes)
+      #expect(problems.isEmpty, "\(name) seed \(seed.name): \(problems.joined(separator: "\n"))")
+    }
+  }
+
+  /// The seeds cut from the large reading fixtures keep every class, and read back.
+  @Test func cutDownFilesKeepEveryClass() throws {
+    let cut = try CutDownFiles.build(.checkout)
+    #expect(cut.map(\.0) == ["alltypes-8", "strings-8", "embedded-8", "nested-links-8"])
+    for (name, bytes) in cut {
+      let group = try Group(reader: ByteReader(bytes: bytes))
+      let expected = try SchemaJSON.decode(try FuzzResources.checkout.bytes(FuzzResources.checkout.fixture("\(name.split(separator: "-").dropLast().joined(separator: "-"))/schema.json")))
+      #expect(try group.schema().classes.map(\.name) == expected.classes.map(\.name), "\(name)")
+      #expect(bytes.count < 256 << 10, "\(name): \(bytes.count) bytes")
+    }
+  }
+}
