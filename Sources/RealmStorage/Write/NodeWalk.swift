@@ -2,15 +2,21 @@
 /// has-refs array (§1.4), as Realm's `destroy_deep`, `verify` and `write` do.
 ///
 /// Bounded: at most `maxNodes` visits (a file of `n` bytes holds at most `n / 8` nodes, so a
-/// cycle or a shared child is reported instead of looping) and a depth of `maxDepth`.
+/// cycle or a shared child is reported instead of looping), a depth of `maxDepth`, and at most
+/// `maxBytes` bytes of nodes in all: the nodes of a tree never overlap, so together they fit
+/// in the file. Without that bound, refs into the middle of one large node (each a "node" of
+/// its own, with a header read from the large node's payload) would make the walk read the
+/// same bytes again for every such ref, quadratic in the file's size.
 struct NodeWalk {
   let reader: ByteReader
   var maxNodes: Int
+  var maxBytes: Int
   var maxDepth = 4096
 
   init(reader: ByteReader) {
     self.reader = reader
     maxNodes = max(1, reader.count / 8)
+    maxBytes = reader.count
   }
 
   /// Calls `visit(ref, byteSize)` for `root` and every node below it, parents first.
@@ -20,6 +26,7 @@ struct NodeWalk {
     guard !root.isNull else { return }
     var stack: [(ref: Ref, depth: Int)] = [(root, 0)]
     var visits = 0
+    var bytes = 0
     while let (ref, depth) = stack.popLast() {
       visits += 1
       guard visits <= maxNodes else {
@@ -30,6 +37,11 @@ struct NodeWalk {
         throw FormatError.limit("node tree below \(root) deeper than \(maxDepth)", at: ref.rawValue)
       }
       let node = try ArrayNode(reader, ref)
+      bytes &+= node.header.byteSize
+      guard bytes <= maxBytes else {
+        throw FormatError.corrupt(
+          "the nodes below \(root) add up to more than the \(maxBytes) bytes they can hold: they overlap", at: ref.rawValue)
+      }
       try visit(ref, node.header.byteSize)
       guard node.hasRefs else { continue }
       guard node.header.widthType == .bits else {
