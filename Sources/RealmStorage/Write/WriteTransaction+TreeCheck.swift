@@ -14,9 +14,13 @@ extension WriteTransaction {
   /// and refs, bounded like every walk (`NodeWalk`).
   static func checkTree(reader: ByteReader, top: GroupTopState, path: String) throws(StorageError) {
     guard !top.ref.isNull else { return }
-    // One bit per 8-byte position: refs are 8-aligned, and nodes lie inside the logical size.
-    var visited = [UInt64](repeating: 0, count: top.logicalSize / 512 + 1)
-    var extents: [(position: Int, end: Int)] = []
+    // One bit per 8-byte word of the logical size, twice: the words where a reached node
+    // starts (a node reached again is a cycle or a shared node), and the words nodes cover (a
+    // node over another one, or a free chunk over a node, is damage). Marking ranges of words
+    // costs a few operations per node, where sorting every node's extent cost more than the
+    // walk itself on a million-object file.
+    var starts = WordBitmap(words: top.logicalSize / 8 + 1)
+    var covered = WordBitmap(words: top.logicalSize / 8 + 1)
     do throws(FormatError) {
       var walk = NodeWalk(reader: reader)
       walk.maxNodes = max(1, top.logicalSize / 8)
@@ -27,33 +31,79 @@ extension WriteTransaction {
         guard ref.rawValue & 7 == 0 else {
           throw FormatError.corrupt("a ref is not 8-byte aligned", at: ref.rawValue)
         }
-        let slot = ref.rawValue >> 3
-        let bit: UInt64 = 1 << UInt64(slot & 63)
-        guard visited[slot >> 6] & bit == 0 else {
+        guard starts.testAndSet(ref.rawValue >> 3) == false else {
           throw FormatError.corrupt(
             "a node is reached twice from the top: a ref to its own ancestor or a node shared by two parents",
             at: ref.rawValue)
         }
-        visited[slot >> 6] |= bit
-        extents.append((ref.rawValue, ref.rawValue + size))
+        guard covered.setRange(ref.rawValue >> 3, (ref.rawValue + size + 7) >> 3) == false else {
+          throw FormatError.corrupt("the node at 0x\(String(ref.rawValue, radix: 16)) overlaps another node", at: ref.rawValue)
+        }
       }
-      extents.sort { $0.position < $1.position }
-      for (a, b) in zip(extents, extents.dropFirst()) where b.position < a.end {
-        throw FormatError.corrupt("the node at 0x\(String(b.position, radix: 16)) overlaps the node before it", at: b.position)
-      }
-      // Both lists are sorted: one merge finds a free chunk over a node.
-      let free = top.freeChunks.filter { $0.length > 0 }.sorted { $0.position < $1.position }
-      var n = 0
-      for chunk in free {
-        while n < extents.count, extents[n].end <= chunk.position { n += 1 }
-        if n < extents.count, extents[n].position < chunk.end {
+      for chunk in top.freeChunks where chunk.length > 0 {
+        // Chunks past the logical size cover no node (the free list's own checks judge them).
+        let first = max(chunk.position, 0) >> 3
+        let last = min(chunk.end, top.logicalSize + 7) >> 3
+        guard first < last else { continue }
+        if let word = covered.firstSet(first, last) {
           throw FormatError.corrupt(
-            "free-list entry \(chunk) covers the node at 0x\(String(extents[n].position, radix: 16)), which is in use",
-            at: extents[n].position)
+            "free-list entry \(chunk) covers the node at or before 0x\(String(word << 3, radix: 16)), which is in use",
+            at: word << 3)
         }
       }
     } catch {
       throw StorageError.corrupt(path: path, error)
     }
+  }
+}
+
+/// One bit per 8-byte word of a file, with range operations a 64-bit word at a time.
+struct WordBitmap {
+  private var bits: [UInt64]
+
+  init(words: Int) { bits = [UInt64](repeating: 0, count: words / 64 + 1) }
+
+  /// Sets bit `i`; returns whether it was set already.
+  @inline(__always)
+  mutating func testAndSet(_ i: Int) -> Bool {
+    let mask: UInt64 = 1 << UInt64(i & 63)
+    let was = bits[i >> 6] & mask != 0
+    bits[i >> 6] |= mask
+    return was
+  }
+
+  /// The mask of bits `from..<to` of one 64-bit word (`0 <= from < to <= 64`).
+  @inline(__always)
+  private static func mask(_ from: Int, _ to: Int) -> UInt64 {
+    let high: UInt64 = to == 64 ? ~0 : (1 << UInt64(to)) &- 1
+    return high & ~((1 << UInt64(from)) &- 1)
+  }
+
+  /// Sets bits `start..<end`; returns whether any of them was set already.
+  mutating func setRange(_ start: Int, _ end: Int) -> Bool {
+    var any = false
+    var i = start
+    while i < end {
+      let word = i >> 6
+      let to = min(end - (word << 6), 64)
+      let m = WordBitmap.mask(i & 63, to)
+      any = any || bits[word] & m != 0
+      bits[word] |= m
+      i = (word + 1) << 6
+    }
+    return any
+  }
+
+  /// The first set bit of `start..<end`, nil when none is.
+  func firstSet(_ start: Int, _ end: Int) -> Int? {
+    var i = start
+    while i < end {
+      let word = i >> 6
+      let to = min(end - (word << 6), 64)
+      let hit = bits[word] & WordBitmap.mask(i & 63, to)
+      if hit != 0 { return (word << 6) + hit.trailingZeroBitCount }
+      i = (word + 1) << 6
+    }
+    return nil
   }
 }
