@@ -11,7 +11,7 @@ extension WriteTransaction {
   /// Realm file does; a damaged one is refused here, while it is still untouched (a refusal
   /// later, after nodes went into free space, would leave those bytes changed), and a node
   /// freed twice afterwards is the caller's mistake (`misuse`). One walk of the nodes' headers
-  /// and refs, bounded like every walk (`NodeWalk`).
+  /// and refs, bounded by the file's size.
   static func checkTree(reader: ByteReader, top: GroupTopState, path: String) throws(StorageError) {
     guard !top.ref.isNull else { return }
     // One bit per 8-byte word of the logical size, twice: the words where a reached node
@@ -22,22 +22,69 @@ extension WriteTransaction {
     var starts = WordBitmap(words: top.logicalSize / 8 + 1)
     var covered = WordBitmap(words: top.logicalSize / 8 + 1)
     do throws(FormatError) {
-      var walk = NodeWalk(reader: reader)
-      walk.maxNodes = max(1, top.logicalSize / 8)
-      try walk.walk(top.ref) { (ref, size) throws(FormatError) in
-        guard ref.rawValue <= top.logicalSize - size else {
-          throw FormatError.corrupt("a node extends past the logical file size \(top.logicalSize)", at: ref.rawValue)
+      // The walk reads each node's header and, for has-refs nodes, its elements straight from
+      // the bytes (no `ArrayNode`, one loop per width): it is the whole cost of the check, on
+      // every write. Bounded: each node is reached once (`starts`) and covers words no other
+      // node covers (`covered`), so at most logical size / 8 nodes and as many bytes.
+      let logicalSize = top.logicalSize
+      let base = reader.base
+      var stack: [Int] = [top.ref.rawValue]
+      while let ref = stack.popLast() {
+        guard ref & 7 == 0, ref >= 24, ref <= logicalSize &- 8 else {
+          throw FormatError.corrupt(
+            "a ref is not 8-byte aligned or lies outside [24, \(logicalSize))", at: ref)
         }
-        guard ref.rawValue & 7 == 0 else {
-          throw FormatError.corrupt("a ref is not 8-byte aligned", at: ref.rawValue)
+        try reader.ensureReadable(offset: ref, count: 8)
+        let flags = base[ref &+ 4]
+        let count = Int(base[ref &+ 5]) << 16 | Int(base[ref &+ 6]) << 8 | Int(base[ref &+ 7])
+        let widthType = (flags >> 3) & 3
+        let width = (1 << Int(flags & 7)) >> 1
+        let payloadSize: Int
+        switch widthType {
+        case 0: payloadSize = (count &* width &+ 7) >> 3
+        case 1: payloadSize = count &* width
+        case 2: payloadSize = count
+        default: throw FormatError.corrupt("node at \(ref) has an invalid width type", at: ref)
         }
-        guard starts.testAndSet(ref.rawValue >> 3) == false else {
+        let size = 8 &+ ((payloadSize &+ 7) & ~7)
+        guard ref <= logicalSize &- size else {
+          throw FormatError.corrupt("a node extends past the logical file size \(logicalSize)", at: ref)
+        }
+        guard starts.testAndSet(ref >> 3) == false else {
           throw FormatError.corrupt(
             "a node is reached twice from the top: a ref to its own ancestor or a node shared by two parents",
-            at: ref.rawValue)
+            at: ref)
         }
-        guard covered.setRange(ref.rawValue >> 3, (ref.rawValue + size + 7) >> 3) == false else {
-          throw FormatError.corrupt("the node at 0x\(String(ref.rawValue, radix: 16)) overlaps another node", at: ref.rawValue)
+        guard covered.setRange(ref >> 3, (ref &+ size) >> 3) == false else {
+          throw FormatError.corrupt("the node at 0x\(String(ref, radix: 16)) overlaps another node", at: ref)
+        }
+        guard flags & 0x40 != 0, count > 0 else { continue }
+        guard widthType == 0 else {
+          throw FormatError.corrupt("has-refs node at \(ref) does not use the bit width type", at: ref)
+        }
+        let payload = ref &+ 8
+        try reader.ensureReadable(offset: payload, count: payloadSize)
+        // A ref is even and non-zero; any other value (0, tagged) is no child. Widths below 8
+        // hold values up to 15, which are refused above as refs below 24 when even.
+        @inline(__always) func consider(_ raw: Int64) {
+          if raw != 0, raw & 1 == 0 { stack.append(raw > 0 ? Int(raw) : Int.max & ~7) }
+        }
+        switch width {
+        case 8:
+          for i in 0..<count { consider(Int64(Int8(bitPattern: base[payload &+ i]))) }
+        case 16:
+          for i in 0..<count { consider(Int64(Int16(littleEndian: base.loadUnaligned(fromByteOffset: payload &+ (i &<< 1), as: Int16.self)))) }
+        case 32:
+          for i in 0..<count { consider(Int64(Int32(littleEndian: base.loadUnaligned(fromByteOffset: payload &+ (i &<< 2), as: Int32.self)))) }
+        case 64:
+          for i in 0..<count { consider(Int64(littleEndian: base.loadUnaligned(fromByteOffset: payload &+ (i &<< 3), as: Int64.self))) }
+        default:
+          let perByte = 8 / max(width, 1)
+          guard width > 0 else { continue }
+          for i in 0..<count {
+            let byte = base[payload &+ i / perByte]
+            consider(Int64((byte >> UInt8((i % perByte) &* width)) & UInt8((1 << width) - 1)))
+          }
         }
       }
       for chunk in top.freeChunks where chunk.length > 0 {
