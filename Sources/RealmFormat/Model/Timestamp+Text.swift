@@ -94,7 +94,13 @@ extension Timestamp {
   /// Parses `YYYY-MM-DDTHH:MM:SS[.f{1,9}]Z`; nil when the text is not of that form or names a
   /// date or time that does not exist. Nanoseconds get the sign of the seconds, as Realm keeps them.
   public init?(text: String) {
-    let b = Array(text.utf8)
+    var text = text
+    guard let t = text.withUTF8({ Timestamp(utf8: $0) }) else { return nil }
+    self = t
+  }
+
+  /// Parses the text form given as UTF-8 bytes (see ``init(text:)``).
+  public init?(utf8 b: UnsafeBufferPointer<UInt8>) {
     func number(_ from: Int, _ count: Int) -> Int64? {
       guard from + count <= b.count else { return nil }
       var v: Int64 = 0
