@@ -16,15 +16,22 @@ extension FuzzTarget {
       let path = ScratchDirectory.shared.write(input, to: "input.realm")
       let limit = outputLimit(fileSize: input.count)
       var problems: [String] = []
-      func probe(_ arguments: [String], allowed: Set<Int32> = [0, 65]) {
-        problems += CommandProbe(arguments).problems(allowed: allowed, outputLimit: limit)
+      @discardableResult
+      func probe(_ arguments: [String], allowed: Set<Int32> = [0, 65]) -> CommandProbe {
+        let run = CommandProbe(arguments)
+        problems += run.problems(allowed: allowed, outputLimit: limit)
+        return run
       }
       probe(["open", path])
       probe(["open", path, "--check", "--json"], allowed: [0, 1, 65])
       probe(["schema", path])
       probe(["schema", path, "--format", "json"])
       probe(["schema", path, "--format", "swift"])
-      probe(["dump", path, "--format", "jsonl"])
+      let dump = probe(["dump", path, "--format", "jsonl"])
+      // A file whose objects share nodes spends the whole read budget in every dump before it
+      // is refused; the other formats read the same objects through the same budget, so they
+      // would only repeat that bounded work (seconds per input under AddressSanitizer).
+      if dump.status == 65 && dump.errors.contains(ReadBudget.exhaustedMarker) { return problems }
       probe(["dump", path, "--format", "json"])
       probe(["dump", path, "--format", "table"])
       for name in readerClassNames(path).prefix(3) {

@@ -3,6 +3,8 @@ import RealmFormat
 import RealmTestSupport
 import Testing
 
+@testable import RealmFuzzing
+
 /// What each fix changed, for the inputs of `Tests/FuzzCases/` whose replay alone could not
 /// tell the old behaviour from the new one (a slow input still ends; these assertions do not).
 @Suite struct FuzzFindingTests {
@@ -25,5 +27,19 @@ import Testing
     #expect(problems.contains { $0.kind == .limit && $0.message.contains("units of values a reading may decode") }, "\(problems.prefix(3))")
     let budget = try #require(group.readBudget)
     #expect(budget.unitsSpent < 2 * budget.limit, "the walk stops near the limit: \(budget.unitsSpent)")
+  }
+
+  /// Objects that share their link lists: every dump spends the read budget and refuses with
+  /// 65 before printing more than the bound; the `reader` target then skips the other formats.
+  @Test func dumpOfSharedLinkListsIsRefusedForTheBudget() throws {
+    let path = ScratchDirectory.shared.write(
+      try Self.input("reader/slow-unit-c7e1c959ea2b5c1d243b37e68180a820ca762619"), to: "shared-lists.realm")
+    let limit = FuzzTarget.outputLimit(fileSize: try Self.input("reader/slow-unit-c7e1c959ea2b5c1d243b37e68180a820ca762619").count)
+    for format in ["jsonl", "json", "table"] {
+      let run = CommandProbe(["dump", path, "--format", format])
+      #expect(run.status == 65, "\(format): \(run.errors)")
+      #expect(run.errors.contains(ReadBudget.exhaustedMarker), "\(format): \(run.errors)")
+      #expect(run.outputCount <= limit)
+    }
   }
 }

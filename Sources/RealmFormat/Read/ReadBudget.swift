@@ -54,6 +54,9 @@ public final class ReadBudget: Sendable {
   /// Returns `units` taken and not spent.
   func giveBack(_ units: Int) { spent.subtract(units, ordering: .relaxed) }
 
+  /// Words of the message a reading refused for its budget gives (tools and tests look for it).
+  public static let exhaustedMarker = "units of values a reading may decode"
+
   /// Takes `units` from the budget.
   ///
   /// - Throws: ``FormatError`` `limitExceeded` when the reading would spend more than
@@ -65,6 +68,6 @@ public final class ReadBudget: Sendable {
     spent.subtract(units, ordering: .relaxed)
     let perByte = unitsPerByte.map { ", \($0) per byte of the file" } ?? ""
     throw FormatError.limit(
-      "its objects expand to more than the \(limit) units of values a reading may decode\(perByte): its trees repeat or share nodes, as no Realm file does")
+      "its objects expand to more than the \(limit) \(Self.exhaustedMarker)\(perByte): its trees repeat or share nodes, as no Realm file does")
   }
 }
