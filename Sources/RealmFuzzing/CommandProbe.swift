@@ -25,7 +25,7 @@ struct CommandProbe {
 
   /// Runs `arguments` (the words after `realmctl`).
   init(_ arguments: [String], keep: Int = 1 << 16) {
-    label = "realmctl " + arguments.map { $0.hasPrefix(ScratchDirectory.shared.path) ? "<\(($0 as NSString).lastPathComponent)>" : $0 }.joined(separator: " ")
+    label = "realmctl " + arguments.map { $0.hasPrefix(ScratchDirectory.root) ? "<\(($0 as NSString).lastPathComponent)>" : $0 }.joined(separator: " ")
     let out = CountingDestination(keep: keep)
     let err = MemoryDestination()
     status = RealmCtl.run(

@@ -6,29 +6,49 @@ import Foundation
   import Darwin
 #endif
 
-/// A private directory per process for the files a target hands to commands (the input as a
-/// `.realm` file, a plan, created files): in `/dev/shm` when it exists, so that the file
-/// system costs no disk I/O, else in the temporary directory. Removed at exit.
+/// A private directory per process and thread for the files a target hands to commands (the
+/// input as a `.realm` file, a plan, created files): in `/dev/shm` when it exists, so that the
+/// file system costs no disk I/O, else in the temporary directory. Removed at exit.
+///
+/// One per thread, so that the regression tests, which run kept inputs of one target in
+/// parallel, never hand a command another input's file (or its lock).
 final class ScratchDirectory: @unchecked Sendable {
-  /// The directory of this process.
-  static let shared = ScratchDirectory()
+  /// The directory of the calling thread (below ``root``).
+  static var shared: ScratchDirectory {
+    let key = "realmctl.fuzz.scratch"
+    let threadDictionary = Thread.current.threadDictionary
+    if let existing = threadDictionary[key] as? ScratchDirectory { return existing }
+    made.lock()
+    count += 1
+    let path = "\(root)/thread-\(count)"
+    made.unlock()
+    guard mkdir(path, 0o700) == 0 else { fatalError("cannot create the scratch directory \(path): errno \(errno)") }
+    let directory = ScratchDirectory(path: path)
+    threadDictionary[key] = directory
+    return directory
+  }
+
+  /// The directory of this process, which holds every thread's.
+  static let root: String = {
+    let base = FileManager.default.isWritableFile(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+    var template = Array("\(base)/realmctl-fuzz-\(getpid())-XXXXXX".utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    guard made != nil else { fatalError("cannot create a scratch directory in \(base): errno \(errno)") }
+    let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    ScratchDirectory.removeAtExit = path
+    atexit { if let p = ScratchDirectory.removeAtExit { try? FileManager.default.removeItem(atPath: p) } }
+    return path
+  }()
+
+  nonisolated(unsafe) private static var removeAtExit: String?
+  nonisolated(unsafe) private static var count = 0
+  private static let made = NSLock()
 
   /// Its path.
   let path: String
   private let lock = NSLock()
 
-  private init() {
-    let base = FileManager.default.isWritableFile(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
-    var template = Array("\(base)/realmctl-fuzz-\(getpid())-XXXXXX".utf8CString)
-    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-    guard made != nil else { fatalError("cannot create a scratch directory in \(base): errno \(errno)") }
-    path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    let toRemove = path
-    ScratchDirectory.removeAtExit = toRemove
-    atexit { if let p = ScratchDirectory.removeAtExit { try? FileManager.default.removeItem(atPath: p) } }
-  }
-
-  nonisolated(unsafe) private static var removeAtExit: String?
+  private init(path: String) { self.path = path }
 
   /// The path of `name` in the directory.
   func file(_ name: String) -> String { "\(path)/\(name)" }

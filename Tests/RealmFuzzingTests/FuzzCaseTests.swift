@@ -27,6 +27,36 @@ import Testing
     return names.filter { !$0.hasPrefix(".") && !$0.hasSuffix(".md") }.sorted().map { Case(target: target.name, file: $0) }
   }
 
+  /// The bytes of a kept input: the file itself, or for `NAME.patch` (an input that is a large
+  /// fixture with a few bytes changed) the fixture named on its `base` line with the bytes of
+  /// its `offset byte` lines (hexadecimal) put in.
+  static func input(_ path: String) throws -> [UInt8] {
+    let data = [UInt8](try Data(contentsOf: root.appendingPathComponent(path)))
+    guard path.hasSuffix(".patch") else { return data }
+    var bytes: [UInt8] = []
+    var size: Int?
+    for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where !line.hasPrefix("#") {
+      let fields = line.split(separator: " ")
+      guard fields.count == 2 else { throw PatchError(line: String(line)) }
+      switch fields[0] {
+      case "base":
+        let base = Fixtures.root.deletingLastPathComponent().appendingPathComponent(String(fields[1]))
+        bytes = [UInt8](try Data(contentsOf: base))
+      case "size":
+        size = Int(fields[1])
+      default:
+        guard let offset = Int(fields[0], radix: 16), let byte = UInt8(fields[1], radix: 16), offset < bytes.count else {
+          throw PatchError(line: String(line))
+        }
+        bytes[offset] = byte
+      }
+    }
+    guard size == bytes.count else { throw PatchError(line: "size \(size ?? -1) for a base of \(bytes.count) bytes") }
+    return bytes
+  }
+
+  struct PatchError: Error { var line: String }
+
   @Test func everyTargetHasAFolder() {
     for target in FuzzTarget.all {
       var isDirectory: ObjCBool = false
@@ -38,7 +68,7 @@ import Testing
   @Test(arguments: cases)
   func keptInputIsHandled(_ kept: Case) throws {
     let target = try #require(FuzzTarget.named(kept.target))
-    let bytes = [UInt8](try Data(contentsOf: Self.root.appendingPathComponent("\(kept.target)/\(kept.file)")))
+    let bytes = try Self.input("\(kept.target)/\(kept.file)")
     let problems = target.run(bytes)
     #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
   }

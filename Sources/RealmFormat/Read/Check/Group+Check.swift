@@ -51,6 +51,12 @@ extension Group {
     var visited = [UInt64](repeating: 0, count: logicalSize / 512 + 1)
     var stack: [(ref: Int, parent: Int)] = [(top, 0)]
     var budget = reader.count / 8 + 1
+    // The reachable nodes of a sound file never overlap, so their sizes add up to at most the
+    // logical size. Refs into the middle of a large node (each read as a node of its own) would
+    // otherwise make the walk scan the same bytes once per such ref: quadratic in the file.
+    var bytesLeft = logicalSize
+    // Whether every reachable node was visited (the space accounting is meaningful only then).
+    var complete = true
     func origin(_ parent: Int) -> String { parent == 0 ? "the header" : "node at 0x\(String(parent, radix: 16))" }
     while let (ref, parent) = stack.popLast() {
       guard ref & 7 == 0, ref >= FileHeader.size, ref < logicalSize else {
@@ -67,6 +73,7 @@ extension Group {
       budget -= 1
       guard budget >= 0 else {
         log.add(.limit, at: ref, "the node walk visited more nodes than the file can hold")
+        complete = false
         break
       }
       let node: ArrayNode
@@ -79,6 +86,12 @@ extension Group {
         log.add(.invalidRef, at: ref, "node at 0x\(String(ref, radix: 16)) of \(size) bytes ends past the logical file size \(logicalSize)")
       }
       spans.append(Span(start: ref, size: size, isFree: false))
+      bytesLeft &-= size
+      guard bytesLeft >= 0 else {
+        log.add(.overlap, at: ref, "the nodes reachable from the top add up to more bytes than the file's \(logicalSize): they overlap (the walk stopped at the node at 0x\(String(ref, radix: 16)))")
+        complete = false
+        break
+      }
       guard node.hasRefs else { continue }
       guard node.header.widthType != .ignore else {
         log.add(.unreadable, at: ref, "node at 0x\(String(ref, radix: 16)) has refs but is a blob")
@@ -107,7 +120,7 @@ extension Group {
     var covered = FileHeader.size
     var last: Span?
     for span in spans {
-      if span.start > covered {
+      if span.start > covered, complete {
         log.add(.unaccountedSpace, at: covered, "bytes 0x\(String(covered, radix: 16))..<0x\(String(span.start, radix: 16)) are neither a node nor free space")
       } else if span.start < covered, let last {
         log.add(.overlap, at: span.start, "\(span.label) overlaps \(last.label)")
@@ -117,7 +130,7 @@ extension Group {
         last = span
       }
     }
-    if covered < logicalSize {
+    if covered < logicalSize, complete {
       log.add(.unaccountedSpace, at: covered, "bytes 0x\(String(covered, radix: 16))..<0x\(String(logicalSize, radix: 16)) at the end are neither a node nor free space")
     }
   }

@@ -22,8 +22,10 @@ extension Group {
     }
     var columns = [[RealmValue]](repeating: [], count: scans.count)
     var values = [RealmValue](repeating: .null, count: table.properties.count)
+    let rowCost = legacyObjectCost(table)
     for batch in stride(from: start, to: end, by: Group.rowBatch) {
       let n = min(Group.rowBatch, end - batch)
+      try context.budget.spend(n &* rowCost)
       for c in scans.indices {
         columns[c].removeAll(keepingCapacity: true)
         try scans[c].append(n, into: &columns[c])
@@ -41,6 +43,7 @@ extension Group {
     guard key >= 0, key < Int64(table.rowCount) else { return nil }
     try checkLegacyColumnSizes(table)
     let context = LegacyReadContext(reader: reader, limits: limits, budget: makeBudget())
+    try context.budget.spend(legacyObjectCost(table))
     var values = [RealmValue](repeating: .null, count: table.properties.count)
     for (p, property) in table.properties.enumerated() where selected?.contains(p) ?? true {
       var one: [RealmValue] = []
@@ -49,6 +52,14 @@ extension Group {
       values[p] = one[0]
     }
     return values
+  }
+
+  /// The units an object of a legacy table costs before its values: 1, and 1 per 16 bytes of
+  /// the class and property names a dump prints with it (as ``objectCost(_:)``).
+  func legacyObjectCost(_ table: LegacyTable) -> Int {
+    var nameBytes = table.name.utf8.count
+    for p in table.properties { nameBytes &+= (table.spec.columns[p.specIndex].name ?? "").utf8.count }
+    return ReadBudget.cost(ofPayloadBytes: nameBytes)
   }
 
   /// Every column read as a property must hold one value per row (Realm Core 11's

@@ -64,6 +64,8 @@ struct LegacyColumnScan {
   private var nanoseconds: LegacyLeafStream?
   /// The distinct values of an enumerated string column.
   private var enumKeys: [RealmValue] = []
+  /// What each of ``enumKeys`` costs the read budget (see ``ReadBudget``).
+  private var enumKeyCosts: [Int] = []
 
   /// A scan of the column at `root` holding `kind`, positioned at row `start`.
   init(kind: LegacyValueKind, root: Ref, startingAt start: Int = 0, context: LegacyReadContext) throws(FormatError) {
@@ -85,9 +87,13 @@ struct LegacyColumnScan {
         reader: reader, root: keys, kind: .strings(nullable: nullable), limits: context.limits, budget: context.budget)
       var values: [RealmValue] = []
       try stream.takeAll(limit: context.limits.maxCollectionCount) { (leaf, range) throws(FormatError) in
-        try LegacyColumnScan.appendStrings(leaf, range, binary: false, into: &values)
+        try LegacyColumnScan.appendStrings(leaf, range, binary: false, budget: context.budget, into: &values)
       }
       enumKeys = values
+      enumKeyCosts = values.map { v in
+        if case .string(let s) = v { return ReadBudget.cost(ofPayloadBytes: s.utf8.count) }
+        return 1
+      }
       fallthrough
     default:
       main = try stream(root, kind.leafKind, start)
@@ -112,10 +118,13 @@ struct LegacyColumnScan {
   mutating func append(_ n: Int, into out: inout [RealmValue]) throws(FormatError) {
     switch kind {
     case .mixed:
+      let budget = context.budget
       try main!.take(n) { (_, range) throws(FormatError) in
+        try budget.spend(range.count)
         for _ in range { out.append(.null) }
       }
     case .timestamp:
+      try context.budget.spend(n)
       var seconds: [Int64?] = []
       seconds.reserveCapacity(n)
       try main!.take(n) { (leaf, range) throws(FormatError) in
@@ -137,18 +146,31 @@ struct LegacyColumnScan {
     default:
       let kind = self.kind
       let keys = enumKeys
+      let keyCosts = enumKeyCosts
       let context = self.context
       try main!.take(n) { (leaf, range) throws(FormatError) in
-        try LegacyColumnScan.append(leaf, range, kind: kind, enumKeys: keys, context: context, into: &out)
+        try LegacyColumnScan.append(leaf, range, kind: kind, enumKeys: keys, enumKeyCosts: keyCosts, context: context, into: &out)
       }
     }
   }
 
   /// Appends the values of `range` of one leaf.
   private static func append(
-    _ leaf: LegacyLeaf, _ range: Range<Int>, kind: LegacyValueKind, enumKeys: [RealmValue], context: LegacyReadContext,
-    into out: inout [RealmValue]
+    _ leaf: LegacyLeaf, _ range: Range<Int>, kind: LegacyValueKind, enumKeys: [RealmValue], enumKeyCosts: [Int],
+    context: LegacyReadContext, into out: inout [RealmValue]
   ) throws(FormatError) {
+    // Every value costs the read budget (``ReadBudget``): 1 for fixed-size values here, text
+    // and data by their length where they are read, links by their target's name, lists by
+    // their elements (a value per element, as the current-format reader charges them).
+    let budget = context.budget
+    switch (kind, leaf) {
+    case (.int, _), (.bool, _), (.dateTime, _), (.float, _), (.double, _), (.linkList, _), (.list, _):
+      try budget.spend(range.count)
+    case (.link(let target), _):
+      try budget.spend(range.count &* ReadBudget.cost(ofPayloadBytes: target.name.utf8.count))
+    default:
+      break
+    }
     switch (kind, leaf) {
     case (.int, .ints(let l)):
       for i in range { out.append(l.value(i).map { .int($0) } ?? .null) }
@@ -159,15 +181,16 @@ struct LegacyColumnScan {
     case (.float, .floats(let l)), (.double, .floats(let l)):
       for i in range { out.append(l.value(i)) }
     case (.string, .strings):
-      try appendStrings(leaf, range, binary: false, into: &out)
+      try appendStrings(leaf, range, binary: false, budget: budget, into: &out)
     case (.binary, .strings):
-      try appendStrings(leaf, range, binary: true, into: &out)
+      try appendStrings(leaf, range, binary: true, budget: budget, into: &out)
     case (.enumerated, .ints(let l)):
       for i in range {
         let v = l.value(i) ?? -1
         guard v >= 0, v < Int64(enumKeys.count) else {
           throw FormatError.corrupt("enumerated string index \(v) is outside the \(enumKeys.count) values", at: l.node.ref.rawValue)
         }
+        try budget.spend(enumKeyCosts[Int(v)])
         out.append(enumKeys[Int(v)])
       }
     case (.link(let target), .ints(let l)):
@@ -194,10 +217,14 @@ struct LegacyColumnScan {
   }
 
   /// Appends strings or binaries; null in a column that is not nullable reads as empty.
-  static func appendStrings(_ leaf: LegacyLeaf, _ range: Range<Int>, binary: Bool, into out: inout [RealmValue]) throws(FormatError) {
+  static func appendStrings(
+    _ leaf: LegacyLeaf, _ range: Range<Int>, binary: Bool, budget: DecodeBudget, into out: inout [RealmValue]
+  ) throws(FormatError) {
     guard case .strings(let l, let nullable) = leaf else { return }
     for i in range {
-      if let b = try l.bytes(i) {
+      let bytes = try l.bytes(i)
+      try budget.spend(ReadBudget.cost(ofPayloadBytes: bytes?.count ?? 0))
+      if let b = bytes {
         out.append(binary ? .data(Array(b)) : .string(String(decoding: b, as: UTF8.self)))
       } else if nullable {
         out.append(.null)
@@ -216,8 +243,10 @@ struct LegacyColumnScan {
     var stream = try LegacyLeafStream(
       reader: context.reader, root: root, kind: .ints(nullable: false), limits: context.limits, budget: context.budget)
     var links: [RealmValue] = []
+    let linkCost = ReadBudget.cost(ofPayloadBytes: target.name.utf8.count)
     try stream.takeAll(limit: context.limits.maxCollectionCount) { (leaf, range) throws(FormatError) in
       guard case .ints(let l) = leaf else { return }
+      try context.budget.spend(range.count &* linkCost)
       for i in range {
         let row = l.value(i) ?? -1
         guard row >= 0 else { throw FormatError.corrupt("link list at \(root) holds the row \(row)", at: root.rawValue) }
