@@ -43,6 +43,8 @@ public struct CanonicalDecoder: Sendable {
   private let classIndex: [String: Int]
   /// Column position of each property name, per class.
   private let propertyPositions: [String: [String: Int]]
+  /// What ``decodeSimpleLine(_:lastClass:)`` needs of the schema.
+  let simpleLayout: SimpleLineLayout
 
   /// Creates a decoder for dumps of files with `schema`.
   public init(schema: Schema, missingProperties: MissingProperties = .reject) {
@@ -58,6 +60,7 @@ public struct CanonicalDecoder: Sendable {
       positions[c.name] = map
     }
     propertyPositions = positions
+    simpleLayout = SimpleLineLayout(schema: schema)
   }
 
   private func objectSchema(_ name: String) -> ObjectSchema? {

@@ -4,40 +4,73 @@
 /// ones), and the fixed form is used when it is not longer than the exponent form, with a
 /// two-digit minimum exponent (`1e-07`, `6.52194e+21`, `0.001`, `756479168`).
 enum ShortestDecimal {
+  /// The most bytes ``write(_:to:)`` writes.
+  static let maxLength = 48
+
   /// Appends `v` (finite) to `out`; `-0.0` stays `-0.0`; a non-finite value appends `null`.
   static func append<F: BinaryFloatingPoint & LosslessStringConvertible>(
     _ v: F, to out: inout [UInt8]
   ) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxLength) { text in
+      let n = write(v, to: text.baseAddress!)
+      // A typed buffer: appending it is one copy.
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: text[0..<n]))
+    }
+  }
+
+  /// Writes `v` as ``append(_:to:)`` appends it, at `out` (room for ``maxLength`` bytes);
+  /// returns the number of bytes written.
+  static func write<F: BinaryFloatingPoint & LosslessStringConvertible>(
+    _ v: F, to out: UnsafeMutablePointer<UInt8>
+  ) -> Int {
+    var o = Output(out)
     guard v.isFinite else {
-      out.append(contentsOf: Array("null".utf8))
-      return
+      o.put("null")
+      return o.count
     }
     if v == 0 {
-      if v.sign == .minus {
-        out.append(contentsOf: [0x2D, 0x30, 0x2E, 0x30])
-      } else {
-        out.append(0x30)
-      }
-      return
+      o.put(v.sign == .minus ? "-0.0" : "0")
+      return o.count
     }
-    if v.sign == .minus { out.append(UInt8(ascii: "-")) }
+    if v.sign == .minus { o.put(UInt8(ascii: "-")) }
     let magnitude = v.magnitude
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { scratch in
       var pointPosition = 0  // value = 0.d1d2...dn * 10^pointPosition
       if let d = magnitude as? Double, let n = fewDigits(d, into: scratch, pointPosition: &pointPosition) {
-        layOut(magnitude, digits: UnsafeBufferPointer(rebasing: scratch[0..<n]), pointPosition: pointPosition, to: &out)
+        layOut(magnitude, digits: UnsafeBufferPointer(rebasing: scratch[0..<n]), pointPosition: pointPosition, to: &o)
         return
       }
       let n = parseDescription(magnitude.description, into: scratch, pointPosition: &pointPosition)
       layOut(
         magnitude, digits: UnsafeBufferPointer(rebasing: scratch[0..<n]),
-        pointPosition: pointPosition, to: &out)
+        pointPosition: pointPosition, to: &o)
+    }
+    return o.count
+  }
+
+  /// Bytes written at a pointer the caller made room at.
+  struct Output {
+    let base: UnsafeMutablePointer<UInt8>
+    var count = 0
+    init(_ base: UnsafeMutablePointer<UInt8>) { self.base = base }
+    @inline(__always) mutating func put(_ b: UInt8) {
+      base[count] = b
+      count &+= 1
+    }
+    @inline(__always) mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+      guard let from = bytes.baseAddress, !bytes.isEmpty else { return }
+      (base + count).update(from: from, count: bytes.count)
+      count &+= bytes.count
+    }
+    mutating func put(_ s: StaticString) { s.withUTF8Buffer { put($0) } }
+    mutating func put(_ b: UInt8, times n: Int) {
+      for _ in 0..<max(n, 0) { put(b) }
     }
   }
 
   /// Writes the digits in fixed or exponent form, whichever is shorter (fixed on a tie).
   private static func layOut<F: BinaryFloatingPoint>(
-    _ magnitude: F, digits: UnsafeBufferPointer<UInt8>, pointPosition: Int, to out: inout [UInt8]
+    _ magnitude: F, digits: UnsafeBufferPointer<UInt8>, pointPosition: Int, to out: inout Output
   ) {
     let n = digits.count
     let exponent = pointPosition - 1
@@ -53,36 +86,56 @@ enum ShortestDecimal {
     }
     if fixedLength <= scientificLength {
       if pointPosition <= 0 {
-        out.append(UInt8(ascii: "0"))
-        out.append(UInt8(ascii: "."))
-        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: -pointPosition))
-        out.append(contentsOf: digits)
+        out.put(UInt8(ascii: "0"))
+        out.put(UInt8(ascii: "."))
+        out.put(UInt8(ascii: "0"), times: -pointPosition)
+        out.put(digits)
       } else if pointPosition < n {
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[0..<pointPosition]))
-        out.append(UInt8(ascii: "."))
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[pointPosition...]))
+        out.put(UnsafeBufferPointer(rebasing: digits[0..<pointPosition]))
+        out.put(UInt8(ascii: "."))
+        out.put(UnsafeBufferPointer(rebasing: digits[pointPosition...]))
       } else if magnitude < 0x1p63, let exact = UInt64(exactly: magnitude) {
-        appendDecimal(exact, to: &out)
+        writeDecimal(exact, to: &out)
       } else if let exact = UInt128(exactly: magnitude) {
         // The value is an integer here; to_chars prints its exact digits, not padded zeros.
-        appendDecimal(exact, to: &out)
+        writeDecimal(exact, to: &out)
       } else {
-        out.append(contentsOf: digits)
-        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: pointPosition - n))
+        out.put(digits)
+        out.put(UInt8(ascii: "0"), times: pointPosition - n)
       }
       return
     }
-    out.append(digits[0])
+    out.put(digits[0])
     if n > 1 {
-      out.append(UInt8(ascii: "."))
-      out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[1...]))
+      out.put(UInt8(ascii: "."))
+      out.put(UnsafeBufferPointer(rebasing: digits[1...]))
     }
-    out.append(UInt8(ascii: "e"))
-    out.append(exponent < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+    out.put(UInt8(ascii: "e"))
+    out.put(exponent < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
     let e = exponent.magnitude
-    if e >= 100 { out.append(UInt8(ascii: "0") + UInt8(e / 100)) }
-    out.append(UInt8(ascii: "0") + UInt8(e / 10 % 10))
-    out.append(UInt8(ascii: "0") + UInt8(e % 10))
+    if e >= 100 { out.put(UInt8(ascii: "0") + UInt8(e / 100)) }
+    out.put(UInt8(ascii: "0") + UInt8(e / 10 % 10))
+    out.put(UInt8(ascii: "0") + UInt8(e % 10))
+  }
+
+  /// Writes an unsigned integer in decimal.
+  private static func writeDecimal<T: BinaryInteger>(_ value: T, to out: inout Output) {
+    var v = value
+    let first = out.count
+    repeat {
+      out.put(0x30 &+ UInt8(truncatingIfNeeded: v % 10))
+      v /= 10
+    } while v > 0
+    // Digits came least significant first.
+    var i = first
+    var j = out.count - 1
+    while i < j {
+      let t = out.base[i]
+      out.base[i] = out.base[j]
+      out.base[j] = t
+      i += 1
+      j -= 1
+    }
   }
 
   /// Splits Swift's shortest description (`1.5`, `1e-05`, `16777216.0`, `7.5647917e+08`) into
@@ -173,37 +226,5 @@ enum ShortestDecimal {
       return count
     }
     return nil
-  }
-
-  /// Appends an unsigned 64-bit integer in decimal.
-  static func appendDecimal(_ value: UInt64, to out: inout [UInt8]) {
-    var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)
-    var v = value
-    var count = 0
-    withUnsafeMutableBytes(of: &buffer) { raw in
-      repeat {
-        raw[23 - count] = 0x30 &+ UInt8(truncatingIfNeeded: v % 10)
-        v /= 10
-        count += 1
-      } while v > 0
-      out.append(contentsOf: UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + (24 - count), count: count))
-    }
-  }
-
-  /// Appends an unsigned 128-bit integer in decimal.
-  static func appendDecimal(_ value: UInt128, to out: inout [UInt8]) {
-    if value == 0 {
-      out.append(0x30)
-      return
-    }
-    var v = value
-    var tmp: [UInt8] = []
-    tmp.reserveCapacity(40)
-    while v > 0 {
-      let (q, r) = v.quotientAndRemainder(dividingBy: 10)
-      tmp.append(0x30 + UInt8(truncatingIfNeeded: r))
-      v = q
-    }
-    out.append(contentsOf: tmp.reversed())
   }
 }

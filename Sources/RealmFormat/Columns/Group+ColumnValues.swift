@@ -11,15 +11,21 @@ extension Group {
     in range: ObjectRange, columns selected: Set<Int>? = nil, _ body: (ObjectBatch) throws -> Void
   ) throws {
     guard range.tableIndex < tables.count else { throw FormatError.corrupt("object range of another group") }
+    if case .legacy = tables[range.tableIndex].storage {
+      return try forEachLegacyBatch(in: range, columns: selected, body)
+    }
     let leaf = try ClusterLeaf(try ArrayNode(elements: reader, range.leaf), offset: range.keyOffset)
     guard leaf.count == range.count else { throw FormatError.corrupt("object range at \(range.leaf) changed") }
     let plans = columnPlans[range.tableIndex]
     let positions = plans.indices.filter { selected?.contains($0) ?? true }
     let cursors = try self.cursors(leaf, positions.map { plans[$0] })
     let budget = makeBudget()
+    let objectCost = objectCost(range.tableIndex)
     // Batches of at most 256 rows keep memory bounded even for a hostile leaf of 2^24 objects.
     for start in stride(from: 0, to: leaf.count, by: Group.rowBatch) {
       let rows = start..<min(start + Group.rowBatch, leaf.count)
+      // What the object-by-object reading spends, so a hostile file stops at the same point.
+      try budget.spend(rows.count &* objectCost)
       var batch = ObjectBatch(keys: [], columns: [ColumnValues?](repeating: nil, count: plans.count))
       batch.keys.reserveCapacity(rows.count)
       for row in rows { batch.keys.append(leaf.key(row)) }
@@ -28,6 +34,34 @@ extension Group {
       }
       try body(batch)
     }
+  }
+
+  /// A range of a table of formats 2-9 (no cluster leaves): its objects as the
+  /// object-by-object reading decodes them, gathered into batches of ``RealmValue`` columns.
+  private func forEachLegacyBatch(
+    in range: ObjectRange, columns selected: Set<Int>?, _ body: (ObjectBatch) throws -> Void
+  ) throws {
+    guard case .legacy(let stored) = tables[range.tableIndex].storage, range.leaf.isNull else {
+      throw FormatError.corrupt("object range of another group")
+    }
+    let width = stored.properties.count
+    var keys: [Int64] = []
+    var columns = [[RealmValue]](repeating: [], count: width)
+    func flush() throws {
+      guard !keys.isEmpty else { return }
+      let batch = ObjectBatch(
+        keys: keys,
+        columns: (0..<width).map { selected?.contains($0) ?? true ? ColumnValues.values(columns[$0]) : nil })
+      keys.removeAll(keepingCapacity: true)
+      for c in 0..<width { columns[c].removeAll(keepingCapacity: true) }
+      try body(batch)
+    }
+    try forEachLegacyObject(stored, skip: Int(clamping: range.keyOffset), count: range.count, columns: selected) { key, values in
+      keys.append(key)
+      for c in 0..<min(width, values.count) { columns[c].append(values[c]) }
+      if keys.count >= Group.rowBatch { try flush() }
+    }
+    try flush()
   }
 
   /// The values of `rows` of one column leaf, typed for plain scalar columns.

@@ -27,6 +27,23 @@ extension Timestamp {
   /// Appends `YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ` (without quotes) and returns true, or appends
   /// nothing and returns false when the year is outside 0001-9999.
   public func appendText(to out: inout [UInt8]) -> Bool {
+    var text: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    return withUnsafeMutableBytes(of: &text) { b in
+      let p = b.baseAddress!.assumingMemoryBound(to: UInt8.self)
+      guard writeText(to: p) else { return false }
+      // A typed buffer: appending it is one copy.
+      out.append(contentsOf: UnsafeBufferPointer(start: p, count: Timestamp.textLength))
+      return true
+    }
+  }
+
+  /// The length of the text form: `YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ`.
+  public static let textLength = 30
+
+  /// Writes the ``textLength`` bytes of `YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ` at `b` and returns
+  /// true, or writes nothing and returns false when the year is outside 0001-9999.
+  @inlinable
+  public func writeText(to b: UnsafeMutablePointer<UInt8>) -> Bool {
     guard let (s, ns) = flooredSecondsAndNanoseconds,
       s >= Timestamp.firstTextSecond && s <= Timestamp.lastTextSecond
     else { return false }
@@ -38,9 +55,7 @@ extension Timestamp {
       days -= 1
     }
     let (y, m, d) = Timestamp.civilDate(daysSinceEpoch: days)
-    // One fixed-size buffer, filled digit by digit, appended once.
-    var text: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-    withUnsafeMutableBytes(of: &text) { b in
+    do {
       @inline(__always) func two(_ v: Int64, _ at: Int) {
         b[at] = 0x30 &+ UInt8(truncatingIfNeeded: v / 10)
         b[at + 1] = 0x30 &+ UInt8(truncatingIfNeeded: v % 10)
@@ -64,8 +79,6 @@ extension Timestamp {
         rest /= 10
       }
       b[29] = UInt8(ascii: "Z")
-      // A typed buffer: appending it is one copy.
-      out.append(contentsOf: UnsafeBufferPointer(start: b.baseAddress!.assumingMemoryBound(to: UInt8.self), count: 30))
     }
     return true
   }
@@ -81,7 +94,13 @@ extension Timestamp {
   /// Parses `YYYY-MM-DDTHH:MM:SS[.f{1,9}]Z`; nil when the text is not of that form or names a
   /// date or time that does not exist. Nanoseconds get the sign of the seconds, as Realm keeps them.
   public init?(text: String) {
-    let b = Array(text.utf8)
+    var text = text
+    guard let t = text.withUTF8({ Timestamp(utf8: $0) }) else { return nil }
+    self = t
+  }
+
+  /// Parses the text form given as UTF-8 bytes (see ``init(text:)``).
+  public init?(utf8 b: UnsafeBufferPointer<UInt8>) {
     func number(_ from: Int, _ count: Int) -> Int64? {
       guard from + count <= b.count else { return nil }
       var v: Int64 = 0

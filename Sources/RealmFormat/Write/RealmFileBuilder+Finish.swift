@@ -55,7 +55,9 @@ extension RealmFileBuilder {
     }
     let root = ClusterTreeWriter.root(leaves: leaves, into: &sink)
     var indexes = [Ref](repeating: .null, count: plan.columns.count + plan.backlinks.count)
-    for (c, entries) in state.indexEntries {
+    // In column order: a dictionary's order changes from run to run, and the same input must
+    // give the same file.
+    for (c, entries) in state.indexEntries.sorted(by: { $0.key < $1.key }) {
       let order = SearchIndexWriter.sortedOrder(entries)
       // Realm refuses a second object with an existing primary key value.
       if c == plan.primaryKey, let (a, b) = SearchIndexWriter.firstDuplicate(entries, order: order) {

@@ -54,6 +54,15 @@ public protocol DumpChunkEncoder: Sendable {
   func encode(_ objects: (_ add: (_ key: Int64, _ values: [RealmValue]) -> Void) throws -> Void) throws -> [UInt8]
 }
 
+/// A chunk encoder that also takes its objects column by column, as the reader decodes them
+/// (``Group/forEachBatch(in:columns:_:)``), and so needs no ``RealmValue`` per value; the
+/// bytes are those ``DumpChunkEncoder/encode(_:)`` gives for the same objects.
+public protocol DumpBatchEncoder: DumpChunkEncoder {
+  /// Encodes the objects of the batches `batches` delivers (it calls its argument once per
+  /// batch, in key order; every column decoded) and returns their bytes.
+  func encodeBatches(_ batches: (_ add: (ObjectBatch) -> Void) throws -> Void) throws -> [UInt8]
+}
+
 /// The formats of `realmctl dump --format`.
 public enum DumpFormat: String, Sendable, CaseIterable {
   /// Canonical JSON Lines (`specs/dump-format.md`).

@@ -44,7 +44,7 @@ public struct JSONLinesDumpWriter: DumpWriter {
 }
 
 /// Encodes lines of one class for ``JSONLinesDumpWriter``, on any thread.
-struct JSONLinesChunkEncoder: DumpChunkEncoder {
+struct JSONLinesChunkEncoder: DumpBatchEncoder {
   let encoder: CanonicalEncoder
   let objectSchema: ObjectSchema
 
@@ -53,5 +53,14 @@ struct JSONLinesChunkEncoder: DumpChunkEncoder {
     var writer = JSONWriter(indent: 0, capacity: 1 << 20)
     try objects { key, values in encoder.appendLine(objectSchema, key: key, values: values, to: &writer) }
     return writer.buffer
+  }
+
+  func encodeBatches(_ batches: (_ add: (ObjectBatch) -> Void) throws -> Void) throws -> [UInt8] {
+    let lines = JSONLinesBatchEncoder(encoder: encoder, objectSchema: objectSchema)
+    // Room for a typical chunk, so that the buffer is not copied while it grows.
+    var out = ByteOutput(capacity: 1 << 20)
+    var scratch = JSONLinesBatchEncoder.Scratch()
+    try batches { batch in lines.append(batch, to: &out, scratch: &scratch) }
+    return out.bytes
   }
 }

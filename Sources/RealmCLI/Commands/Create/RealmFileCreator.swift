@@ -24,6 +24,10 @@ enum RealmFileCreator {
         // Lines are parsed and decoded on every core; the builder takes them in order.
         var lines = ParallelLineDecoder(decoder: CanonicalDecoder(schema: schema), path: dataPath)
         lines.progress = progress
+        // Objects come in runs of one class: counted per run, not looked up per object.
+        var runClass = ""
+        var runCount = 0
+        defer { if runCount > 0 { summary.perClass[runClass, default: 0] += runCount } }
         try lines.forEachObject { object, line in
           do {
             try builder.append(className: object.className, key: object.key, values: object.values)
@@ -31,7 +35,12 @@ enum RealmFileCreator {
             throw RealmCtlError(.invalidInput, path: dataPath, "'\(dataPath)' line \(line): \(e.detail)")
           }
           summary.objects += 1
-          summary.perClass[object.className, default: 0] += 1
+          if object.className != runClass {
+            if runCount > 0 { summary.perClass[runClass, default: 0] += runCount }
+            runClass = object.className
+            runCount = 0
+          }
+          runCount += 1
         }
       }
       let finished: GroupWriter.FinishedFile

@@ -65,7 +65,12 @@ struct ParallelDump {
       pending.append(slot)
       DispatchQueue.global().async(group: tasks) {
         slot.result = Result {
-          try encoder.encode { add in
+          if let columnar = encoder as? any DumpBatchEncoder {
+            return try columnar.encodeBatches { add in
+              for r in ranges { try group.forEachBatch(in: r) { add($0) } }
+            }
+          }
+          return try encoder.encode { add in
             for r in ranges { try group.forEachObject(in: r) { key, values in add(key, values) } }
           }
         }
