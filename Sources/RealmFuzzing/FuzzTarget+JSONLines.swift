@@ -6,7 +6,8 @@ extension FuzzTarget {
   ///
   /// `realmctl create OUT --schema S --data D` must build the file or fail with exit status 65
   /// and an `Error:` line; a file it built must be sound (`open --check` clean, exit 0) and
-  /// dump again (exit 0).
+  /// dump again (exit 0). Every line `create`'s fast path decodes must decode to the same
+  /// object through the full path (``SimpleLineAgreement``).
   public static let jsonLines = FuzzTarget(
     name: "jsonl",
     summary: "create's input: a schema JSON document on the first line, canonical JSON Lines objects after it",
@@ -19,6 +20,8 @@ extension FuzzTarget {
       let out = scratch.file("created.realm")
       let create = CommandProbe(["create", out, "--schema", schema, "--data", data])
       var problems = create.problems(allowed: [0, 65])
+      problems += SimpleLineAgreement.problems(
+        schemaBytes: Array(input[..<newline]), data: Array(input[min(newline + 1, input.endIndex)...]))
       if create.status == 0 {
         problems += CommandProbe(["open", out, "--check"]).problems(allowed: [0])
         problems += CommandProbe(["dump", out, "--format", "jsonl"]).problems(allowed: [0])
