@@ -91,4 +91,34 @@ import Testing
     #expect(run.status == 65, "\(run.errors)")
     #expect(try Support.bytes(path) == bytes)
   }
+
+  /// The check reads the elements of 32-bit has-refs nodes two at a time: a ref back to the
+  /// node itself is found at an even and at an odd position of such a node, among the nodes of
+  /// a file large enough to have them (`alltypes`, 5 MiB), and the file stays untouched.
+  @Test func cyclesInWideNodesAreFoundAtEveryPosition() throws {
+    let dir = try Support.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let mutator = try RobustnessMutator(path: fixturePath("alltypes/before.realm"))
+    let wide = mutator.nodes.filter { $0.header.width == 32 && $0.refSlots.count >= 2 }
+    try #require(!wide.isEmpty, "alltypes has 32-bit has-refs nodes")
+    let path = dir.appendingPathComponent("cycle.realm").path
+    var tried = 0
+    for node in wide.prefix(8) {
+      let even = try #require(node.refSlots.first { $0 % 2 == 0 } ?? node.refSlots.first)
+      let odd = try #require(node.refSlots.first { $0 % 2 == 1 } ?? node.refSlots.last)
+      for slot in Set([even, odd, node.refSlots.last!]) {
+        let bytes = mutator.with(node, element: slot, UInt64(node.ref))
+        try Support.write(bytes, to: path)
+        #expect {
+          _ = try WriteTransaction.begin(path: path)
+        } throws: { error in
+          guard let error = error as? StorageError else { return false }
+          return error.code == .corrupt && error.detail.contains("is reached twice from the top")
+        }
+        #expect(try Support.bytes(path) == bytes)
+        tried += 1
+      }
+    }
+    #expect(tried >= 2)
+  }
 }

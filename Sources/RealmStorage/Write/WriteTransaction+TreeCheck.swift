@@ -75,7 +75,20 @@ extension WriteTransaction {
         case 16:
           for i in 0..<count { consider(Int64(Int16(littleEndian: base.loadUnaligned(fromByteOffset: payload &+ (i &<< 1), as: Int16.self)))) }
         case 32:
-          for i in 0..<count { consider(Int64(Int32(littleEndian: base.loadUnaligned(fromByteOffset: payload &+ (i &<< 2), as: Int32.self)))) }
+          // Most elements of the large has-refs nodes (a search index's) are tagged values,
+          // odd, so neither a child nor zero: two of them are skipped with one 64-bit test.
+          var i = 0
+          while i &+ 2 <= count {
+            let pair = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: payload &+ (i &<< 2), as: UInt64.self))
+            if ~pair & 0x0000_0001_0000_0001 != 0 {
+              consider(Int64(Int32(truncatingIfNeeded: pair)))
+              consider(Int64(Int32(truncatingIfNeeded: pair >> 32)))
+            }
+            i &+= 2
+          }
+          if i < count {
+            consider(Int64(Int32(littleEndian: base.loadUnaligned(fromByteOffset: payload &+ (i &<< 2), as: Int32.self))))
+          }
         case 64:
           for i in 0..<count { consider(Int64(littleEndian: base.loadUnaligned(fromByteOffset: payload &+ (i &<< 3), as: Int64.self))) }
         default:
