@@ -79,14 +79,7 @@ import Testing
     let slot = try #require(top.refSlots.first)
     let bytes = mutator.with(top, element: slot, UInt64(top.ref))
     let path = dir.appendingPathComponent("cycle.realm").path
-    try Support.write(bytes, to: path)
-    #expect {
-      _ = try WriteTransaction.begin(path: path)
-    } throws: { error in
-      guard let error = error as? StorageError else { return false }
-      return error.code == .corrupt && error.detail.contains("is reached twice from the top")
-    }
-    #expect(try Support.bytes(path) == bytes)
+    try expectRefusedBeforeWriting(bytes, at: path)
     let run = CommandRun(["migrate", "--plan", fixturePath("person-rename-age/plan.json"), path])
     #expect(run.status == 65, "\(run.errors)")
     #expect(try Support.bytes(path) == bytes)
@@ -107,18 +100,25 @@ import Testing
       let even = try #require(node.refSlots.first { $0 % 2 == 0 } ?? node.refSlots.first)
       let odd = try #require(node.refSlots.first { $0 % 2 == 1 } ?? node.refSlots.last)
       for slot in Set([even, odd, node.refSlots.last!]) {
-        let bytes = mutator.with(node, element: slot, UInt64(node.ref))
-        try Support.write(bytes, to: path)
-        #expect {
-          _ = try WriteTransaction.begin(path: path)
-        } throws: { error in
-          guard let error = error as? StorageError else { return false }
-          return error.code == .corrupt && error.detail.contains("is reached twice from the top")
-        }
-        #expect(try Support.bytes(path) == bytes)
+        try expectRefusedBeforeWriting(mutator.with(node, element: slot, UInt64(node.ref)), at: path)
         tried += 1
       }
     }
     #expect(tried >= 2)
+  }
+
+  /// Writes `bytes` to `path` and expects a write transaction to refuse the file as a node
+  /// reached twice when it begins, leaving it byte for byte as it was.
+  func expectRefusedBeforeWriting(
+    _ bytes: [UInt8], at path: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    try Support.write(bytes, to: path)
+    #expect(sourceLocation: sourceLocation) {
+      _ = try WriteTransaction.begin(path: path)
+    } throws: { error in
+      guard let error = error as? StorageError else { return false }
+      return error.code == .corrupt && error.detail.contains("is reached twice from the top")
+    }
+    #expect(try Support.bytes(path) == bytes, sourceLocation: sourceLocation)
   }
 }

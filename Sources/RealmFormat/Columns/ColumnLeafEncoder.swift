@@ -84,11 +84,7 @@ extension StringLeafEncoder {
           nulls.append(column.isNull(i) ? 1 : 0)
         }
       }
-      let offsetsRef = sink.append(NodeEncoder.integers(offsets))
-      let blobRef = sink.append(NodeEncoder.blob(content))
-      let nullsRef = sink.append(NodeEncoder.integers(nulls))
-      return sink.append(
-        NodeEncoder.refArray([Int64(offsetsRef.rawValue), Int64(blobRef.rawValue), Int64(nullsRef.rawValue)]))
+      return StringLeafEncoder.mediumLeaf(offsets: offsets, content: content, nulls: nulls, into: &sink)
     case .big:
       guard longest <= maxValueLength else {
         throw FormatError.limit("a string of \(longest) bytes is longer than Realm's limit of \(maxValueLength) bytes")

@@ -60,15 +60,23 @@ public enum StringLeafEncoder {
         offsets.append(Int64(content.count))
         nulls.append(v == nil ? 1 : 0)
       }
-      let offsetsRef = sink.append(NodeEncoder.integers(offsets))
-      let blobRef = sink.append(NodeEncoder.blob(content))
-      let nullsRef = sink.append(NodeEncoder.integers(nulls))
-      return sink.append(
-        NodeEncoder.refArray([Int64(offsetsRef.rawValue), Int64(blobRef.rawValue), Int64(nullsRef.rawValue)]))
+      return mediumLeaf(offsets: offsets, content: content, nulls: nulls, into: &sink)
     case .big:
       // UTF-8 views: no copy of the bytes before they go into the node.
       return try stringBytes(values.map { $0?.utf8 }, into: &sink)
     }
+  }
+
+  /// A medium string leaf (§6.3) from its parts: the end offset of each value in `content`
+  /// (values NUL-terminated there), and 1 for each null value in `nulls`.
+  static func mediumLeaf<S: NodeSink>(
+    offsets: [Int64], content: [UInt8], nulls: [Int64], into sink: inout S
+  ) -> Ref {
+    let offsetsRef = sink.append(NodeEncoder.integers(offsets))
+    let blobRef = sink.append(NodeEncoder.blob(content))
+    let nullsRef = sink.append(NodeEncoder.integers(nulls))
+    return sink.append(
+      NodeEncoder.refArray([Int64(offsetsRef.rawValue), Int64(blobRef.rawValue), Int64(nullsRef.rawValue)]))
   }
 
   /// The slot width of a short string leaf whose longest value has `longest` bytes (-1: only
