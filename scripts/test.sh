@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make test: runs the whole suite with `swift test`, then prints which tests were skipped and
-# why (scripts/skipped-tests.py). The exit status is swift test's own.
+# why (scripts/skipped-tests.py), and after a failure what failed (scripts/failed-tests.py). The
+# exit status is swift test's own.
 # Arguments are passed on to swift test (e.g. --filter Suite).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +16,10 @@ if command -v python3 >/dev/null 2>&1; then
   python3 scripts/skipped-tests.py "$work/output.txt" "$work/xunit-swift-testing.xml" || true
 else
   echo "(python3 is not installed: no summary of skipped tests)"
+fi
+if [ "$status" -ne 0 ] && command -v python3 >/dev/null 2>&1; then
+  # What failed, last, where a CI log's tail shows it (and, after a crash, what was running).
+  python3 scripts/failed-tests.py "$work/output.txt" || true
 fi
 if [ "$status" -eq 0 ]; then echo "make test: passed"; else echo "make test: FAILED (swift test exit status $status)"; fi
 exit "$status"

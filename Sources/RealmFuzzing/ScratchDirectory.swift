@@ -7,8 +7,9 @@ import Foundation
 #endif
 
 /// A private directory per process and thread for the files a target hands to commands (the
-/// input as a `.realm` file, a plan, created files): in `/dev/shm` when it exists, so that the
-/// file system costs no disk I/O, else in the temporary directory. Removed at exit.
+/// input as a `.realm` file, a plan, created files): in `/dev/shm` when it has room (1 GiB
+/// free), so that the file system costs no disk I/O, else in the temporary directory. Removed
+/// at exit.
 ///
 /// One per thread, so that the regression tests, which run kept inputs of one target in
 /// parallel, never hand a command another input's file (or its lock).
@@ -30,7 +31,7 @@ final class ScratchDirectory: @unchecked Sendable {
 
   /// The directory of this process, which holds every thread's.
   static let root: String = {
-    let base = FileManager.default.isWritableFile(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+    let base = usableSharedMemory() ? "/dev/shm" : NSTemporaryDirectory()
     var template = Array("\(base)/realmctl-fuzz-\(getpid())-XXXXXX".utf8CString)
     let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
     guard made != nil else { fatalError("cannot create a scratch directory in \(base): errno \(errno)") }
@@ -39,6 +40,15 @@ final class ScratchDirectory: @unchecked Sendable {
     atexit { if let p = ScratchDirectory.removeAtExit { try? FileManager.default.removeItem(atPath: p) } }
     return path
   }()
+
+  /// Whether `/dev/shm` is writable with room to spare: a container's is often 64 MiB, which
+  /// the files of parallel regression tests could fill (a failed write stops the process).
+  private static func usableSharedMemory() -> Bool {
+    guard FileManager.default.isWritableFile(atPath: "/dev/shm") else { return false }
+    var info = statvfs()
+    guard statvfs("/dev/shm", &info) == 0 else { return false }
+    return UInt64(info.f_bavail) * UInt64(info.f_frsize) >= 1 << 30
+  }
 
   nonisolated(unsafe) private static var removeAtExit: String?
   nonisolated(unsafe) private static var count = 0
