@@ -63,7 +63,8 @@ final class ScratchDirectory: @unchecked Sendable {
   /// The path of `name` in the directory.
   func file(_ name: String) -> String { "\(path)/\(name)" }
 
-  /// Replaces file `name` by `bytes` and returns its path.
+  /// Replaces file `name` by `bytes` and returns its path (where no file is when the write
+  /// failed).
   @discardableResult
   func write(_ bytes: [UInt8], to name: String) -> String {
     let target = file(name)
@@ -73,7 +74,11 @@ final class ScratchDirectory: @unchecked Sendable {
     do {
       try Data(bytes).write(to: URL(fileURLWithPath: target))
     } catch {
-      fatalError("cannot write \(target): \(error)")
+      // A full disk is not the input's fault, and stopping here would take every other test
+      // of the process with it: the command given this path finds no file and the target
+      // reports that as a problem of this input, with this line on standard error.
+      unlink(target)
+      FileHandle.standardError.write(Data("ScratchDirectory: cannot write \(target): \(error)\n".utf8))
     }
     return target
   }
