@@ -236,7 +236,8 @@ import Testing
 }
 
 #if os(Linux)
-  /// The program gets stdin, stdout and stderr only: not the realm file nor the file being written.
+  /// The program gets stdin, stdout and stderr only: not the realm file, the file being
+  /// written, nor any other descriptor of ours.
   @Suite struct ExecDescriptorTests {
     @Test func programSeesOnlyItsStandardStreams() throws {
       let (path, dir) = try ExecTestSupport.copyOfFixture()
@@ -257,6 +258,11 @@ import Testing
         for line in sys.stdin:
             sys.stdout.write(line)
         """, in: dir)
+      // A descriptor of this process without close-on-exec (as a library or the parent of
+      // realmctl may leave one) must not reach the program either.
+      let open = Glibc.open(path, O_RDONLY)
+      #expect(open > 2)
+      defer { close(open) }
       _ = try Migrator.migrate(path: path, plan: try ExecTestSupport.plan(steps: ExecTestSupport.execStep(command)))
     }
   }

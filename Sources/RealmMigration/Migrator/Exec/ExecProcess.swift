@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -26,6 +28,11 @@ final class ExecProcess: @unchecked Sendable {
     guard let program = command.first, !program.isEmpty else {
       throw MigrationError(.execFailed, path: path, "the command is empty")
     }
+    // One spawn at a time in this process, from the pipes' creation to the closing of the
+    // program's ends: where pipe2 is missing (a static executable), no program we start can
+    // inherit another's pipe end between pipe() and fcntl().
+    Self.spawnLock.lock()
+    defer { Self.spawnLock.unlock() }
     var stdinPipe: [Int32] = [-1, -1]
     var stdoutPipe: [Int32] = [-1, -1]
     guard Self.makePipe(&stdinPipe) else {
@@ -42,11 +49,12 @@ final class ExecProcess: @unchecked Sendable {
     // dup2 clears O_CLOEXEC on the copies, so only fds 0 and 1 (and the inherited 2) survive.
     posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
     posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
-    #if os(Linux)
-      // Descriptors opened without close-on-exec (the file being written, among others) must
-      // not reach the program: close everything above stderr (glibc 2.34+).
-      _ = GlibcExtras.addCloseFrom?(&actions, 3)
-    #endif
+    // Descriptors opened without close-on-exec (by a library, or inherited from whoever
+    // started us) must not reach the program: every one above stderr open now is closed in it
+    // after the two dup2s. (glibc ignores the close of one closed meanwhile by another thread.)
+    for fd in Self.openDescriptors() where fd > 2 {
+      posix_spawn_file_actions_addclose(&actions, fd)
+    }
     // realmctl ignores SIGPIPE (and a caller may block signals); the program starts with the
     // defaults, as from a shell, so that e.g. `sh -c "… | head"` inside it behaves normally.
     var attributes = posix_spawnattr_t()
@@ -133,9 +141,31 @@ final class ExecProcess: @unchecked Sendable {
     return t
   }
 
-  /// A pipe whose ends are not inherited by other programs. The close-on-exec flag must be set
-  /// atomically (pipe2): with pipe + fcntl, a program started meanwhile by another thread could
-  /// inherit an end, keep our program's stdin open and so never let it see the end of its input.
+  private static let spawnLock = NSLock()
+
+  /// The descriptors open in this process: the entries of `/proc/self/fd` (or `/dev/fd`), or
+  /// where neither can be listed, those of the first 4,096 that `fcntl` finds open.
+  static func openDescriptors() -> [Int32] {
+    for directory in ["/proc/self/fd", "/dev/fd"] {
+      guard let dir = opendir(directory) else { continue }
+      defer { closedir(dir) }
+      var found: [Int32] = []
+      while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+          String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        if let fd = Int32(name) { found.append(fd) }
+      }
+      if !found.isEmpty { return found }
+    }
+    return (0..<4096).filter { fcntl($0, F_GETFD) != -1 }
+  }
+
+  /// A pipe whose ends are not inherited by other programs. The close-on-exec flag is set
+  /// atomically (pipe2) where the C library can be asked for it: with pipe + fcntl, a program
+  /// started meanwhile by another thread could inherit an end, keep our program's stdin open
+  /// and so never let it see the end of its input (our own spawns wait for `spawnLock`; other
+  /// code of the process might not).
   private static func makePipe(_ fds: inout [Int32]) -> Bool {
     #if os(Linux)
       if let pipe2 = GlibcExtras.pipe2 {
@@ -173,14 +203,12 @@ final class ExecProcess: @unchecked Sendable {
 }
 
 #if os(Linux)
-  /// glibc functions the Glibc module does not export (they need _GNU_SOURCE or are newer than
-  /// its headers), looked up once; nil where the C library lacks them.
+  /// glibc functions the Glibc module does not export (they need _GNU_SOURCE), looked up once;
+  /// nil where the C library lacks them or cannot be asked (a static executable).
   private enum GlibcExtras {
     typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
-    typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
 
     static let pipe2: Pipe2? = symbol("pipe2", as: Pipe2.self)
-    static let addCloseFrom: AddCloseFrom? = symbol("posix_spawn_file_actions_addclosefrom_np", as: AddCloseFrom.self)
 
     private static func symbol<F>(_ name: String, as type: F.Type) -> F? {
       guard let handle = dlopen(nil, RTLD_NOW), let address = dlsym(handle, name) else { return nil }
