@@ -7,7 +7,7 @@ RELEASE_BIN := .build/release/realmctl
 # library are inside it, so it runs on a machine without the Swift toolchain and starts in
 # about 2 ms (9 linked against the shared Swift libraries, 3.6 with --static-swift-stdlib),
 # which is a sixth of a small in-place migration. (The linker's warnings about getpwnam and
-# dlopen in static programs concern Foundation code realmctl does not call.)
+# dlopen in static programs: see README, "Installing".)
 RELEASE_FLAGS ?= $(if $(filter Linux,$(shell uname -s)),-Xswiftc -static-executable,)
 
 MANDIR ?= $(PREFIX)/share/man/man1
