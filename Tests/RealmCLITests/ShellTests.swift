@@ -162,7 +162,12 @@ import Testing
     try pty.waitFor("the saved line") { $0.cursorLine == "realm> User WHERE age > 98" }
     pty.type("\r")
     let newest = Self.dump(["--class", "User", "--where", "age > 98"]).split(separator: "\n")
-    try pty.waitFor("the JSON lines") { screen in newest.allSatisfy { screen.text.contains($0) } }
+    // Typing waits for the next prompt: the editor puts the terminal in raw mode before it draws
+    // the prompt, and a Ctrl-R typed while the terminal is still cooked (the query's output on
+    // the screen, the prompt not yet) is the line discipline's "reprint", never the editor's.
+    try pty.waitFor("the JSON lines and the next prompt") { screen in
+      newest.allSatisfy { screen.text.contains($0) } && screen.cursorLine == "realm>"
+    }
 
     // Ctrl-R finds an older line; an error is printed and the session goes on.
     pty.type("\u{12}mode")
