@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+/// Realm Core itself as a command (`shared/tools/realm-oracle`), for tests that check what
+/// realmctl writes against Realm's own answers: `verify` (Realm's `Group::verify()`), `dump`,
+/// `schema`, `open` with a schema, `query`.
+///
+/// The oracle is never part of the project: tests that run it are declared with ``enabled`` (or
+/// ``enabled(_:)`` for an older Core) and report themselves skipped when `shared/` is absent.
+///
+/// ```swift
+/// @Test(RealmOracle.enabled(.core13))
+/// func format23FilesOpenInCore13() throws {
+///   let result = try RealmOracle.core13.run(["verify", path])
+///   #expect(result.status == 0, "\(result.output)")
+/// }
+/// ```
+public struct RealmOracle: Sendable {
+  /// Which Realm Core the oracle is linked against.
+  public enum Core: String, Sendable, CaseIterable {
+    /// Realm Core 14.14: opens format 24 as it is, formats 10-23 by upgrading a copy.
+    case core14 = "bin"
+    /// Realm Core 13.26: opens format 23 as it is (apps on Realm Java, Realm JS 11-12.5, ...).
+    case core13 = "core13"
+    /// Realm Core 12.13: opens format 22 as it is.
+    case core12 = "core12"
+  }
+
+  /// The executable, nil when `shared/` (or this Core's build) is absent.
+  public let executable: URL?
+
+  /// The oracle linked against `core`.
+  public init(_ core: Core) {
+    let url = SharedFixtures.url("tools/realm-oracle/\(core.rawValue)/oracle")
+    executable = url.flatMap { FileManager.default.isExecutableFile(atPath: $0.path) ? $0 : nil }
+  }
+
+  /// Realm Core 14.14.
+  public static let core14 = RealmOracle(.core14)
+  /// Realm Core 13.26.
+  public static let core13 = RealmOracle(.core13)
+  /// Realm Core 12.13.
+  public static let core12 = RealmOracle(.core12)
+
+  /// True when this oracle can be run here.
+  public var isAvailable: Bool { executable != nil }
+
+  /// Why oracle tests are skipped when the oracle is absent.
+  public static let absentNote: Comment =
+    "../shared/tools/realm-oracle is not present (Realm Core is never part of the project): skipped"
+
+  /// The trait for tests that run Realm Core 14's oracle.
+  public static var enabled: ConditionTrait { enabled(.core14) }
+
+  /// The trait for tests that run the oracle of `core`.
+  public static func enabled(_ core: Core) -> ConditionTrait {
+    .enabled(if: RealmOracle(core).isAvailable, absentNote)
+  }
+
+  /// What one run of the oracle printed.
+  public struct Result: Sendable {
+    /// The exit status (0: `ok`).
+    public var status: Int32
+    /// Standard output.
+    public var output: String
+    /// Standard error.
+    public var errorOutput: String
+  }
+
+  /// Runs the oracle with `arguments` and waits for it.
+  public func run(_ arguments: [String]) throws -> Result {
+    guard let executable else { throw OracleError.absent }
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    // Read both pipes to their end before waiting, so a large dump cannot block the oracle.
+    let group = DispatchGroup()
+    nonisolated(unsafe) var errData = Data()
+    DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return Result(
+      status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
+      errorOutput: String(decoding: errData, as: UTF8.self))
+  }
+
+  /// `verify FILE`: nil when Realm's `Group::verify()` passes, else Realm's message.
+  public func verifyFailure(_ path: String, key: String? = nil) throws -> String? {
+    let result = try run(["verify", path] + keyArguments(key))
+    return result.status == 0 ? nil : result.output + result.errorOutput
+  }
+
+  /// `dump FILE`: Realm's dump as JSON Lines.
+  public func dump(_ path: String, key: String? = nil) throws -> String {
+    let result = try run(["dump", path] + keyArguments(key))
+    guard result.status == 0 else { throw OracleError.failed(result.output + result.errorOutput) }
+    return result.output
+  }
+
+  /// `schema FILE`: Realm's schema JSON.
+  public func schema(_ path: String, key: String? = nil) throws -> String {
+    let result = try run(["schema", path] + keyArguments(key))
+    guard result.status == 0 else { throw OracleError.failed(result.output + result.errorOutput) }
+    return result.output
+  }
+
+  /// `open FILE --schema S --version N`: `ok`, or Realm's message ("Migration is required ...").
+  public func open(_ path: String, schema: String, version: Int64, key: String? = nil) throws -> String {
+    let result = try run(["open", path, "--schema", schema, "--version", String(version)] + keyArguments(key))
+    return (result.output + result.errorOutput).trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  private func keyArguments(_ key: String?) -> [String] { key.map { ["--key", $0] } ?? [] }
+
+  /// Why an oracle run could not give an answer.
+  public enum OracleError: Error, CustomStringConvertible {
+    /// The oracle is not present here.
+    case absent
+    /// The oracle refused (its own message).
+    case failed(String)
+
+    public var description: String {
+      switch self {
+      case .absent: return "the Realm oracle is not present"
+      case .failed(let message): return "the Realm oracle failed: \(message)"
+      }
+    }
+  }
+}
