@@ -1,0 +1,40 @@
+// swift-tools-version: 6.2
+// Five small programs that use realmctl's libraries as any Swift package would: through the
+// products of the root package (`../..`). Each `main.swift` is the program of one module's
+// "Getting started" article (Sources/<Module>/<Module>.docc/GettingStarted.md), word for word;
+// `scripts/check-library-docs.sh` checks that, builds this package and runs every program.
+import PackageDescription
+
+let package = Package(
+  name: "realm-library-examples",
+  platforms: [.macOS(.v15)],
+  dependencies: [.package(name: "realmctl", path: "../..")],
+  targets: [
+    .executableTarget(
+      name: "file-summary",
+      dependencies: [.product(name: "RealmStorage", package: "realmctl")]),
+    .executableTarget(
+      name: "read-objects",
+      dependencies: [
+        .product(name: "RealmFormat", package: "realmctl"), .product(name: "RealmStorage", package: "realmctl"),
+      ]),
+    .executableTarget(
+      name: "query-objects",
+      dependencies: [
+        .product(name: "RealmStorage", package: "realmctl"), .product(name: "RealmQuery", package: "realmctl"),
+      ]),
+    .executableTarget(
+      name: "export-objects",
+      dependencies: [
+        .product(name: "RealmStorage", package: "realmctl"), .product(name: "RealmQuery", package: "realmctl"),
+        .product(name: "RealmExport", package: "realmctl"),
+      ]),
+    .executableTarget(
+      name: "migrate-copy",
+      dependencies: [
+        .product(name: "RealmStorage", package: "realmctl"), .product(name: "RealmExport", package: "realmctl"),
+        .product(name: "RealmMigration", package: "realmctl"),
+      ]),
+  ],
+  swiftLanguageModes: [.v6]
+)
