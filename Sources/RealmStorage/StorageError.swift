@@ -11,7 +11,7 @@ import RealmCrypto
 /// An error from the storage layer: opening, reading, locking and writing Realm files.
 ///
 /// Equality compares ``code`` only, so tests can match on the kind of failure. Problems in
-/// the bytes of the file itself are carried as a ``FormatError`` (code ``Code/corrupt``).
+/// the bytes of the file itself are carried as a `FormatError` (code ``Code/corrupt``).
 /// ``description`` is one complete sentence naming the file.
 public struct StorageError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The kind of failure.

@@ -7,7 +7,7 @@ import RealmJSON
 /// - One row per object; records end with CRLF (RFC 4180 §2.1).
 /// - A field is quoted when it contains a comma, a double quote, CR or LF, or when it is the
 ///   empty string: `""` is an empty string, an empty field is null.
-/// - Scalars are their plain text (see ``CellText``); links, embedded objects, lists, sets,
+/// - Scalars are their plain text (see `CellText`); links, embedded objects, lists, sets,
 ///   dictionaries and nested mixed collections are their canonical JSON in the cell.
 public struct CSVDumpWriter: DumpWriter {
   private let sink: OutputSink

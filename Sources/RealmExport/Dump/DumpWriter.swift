@@ -55,7 +55,7 @@ public protocol DumpChunkEncoder: Sendable {
 }
 
 /// A chunk encoder that also takes its objects column by column, as the reader decodes them
-/// (``Group/forEachBatch(in:columns:_:)``), and so needs no ``RealmValue`` per value; the
+/// (`Group.forEachBatch(in:columns:_:)`), and so needs no `RealmValue` per value; the
 /// bytes are those ``DumpChunkEncoder/encode(_:)`` gives for the same objects.
 public protocol DumpBatchEncoder: DumpChunkEncoder {
   /// Encodes the objects of the batches `batches` delivers (it calls its argument once per

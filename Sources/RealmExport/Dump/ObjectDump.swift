@@ -10,7 +10,7 @@ import RealmQuery
 /// with their keys in the class's table); objects come in key order straight from the file
 /// into the writer, which hands 64 KiB chunks of encoded bytes to standard output, so memory
 /// stays flat whatever the size of the file. `--where` is a Realm Query Language query
-/// (``RealmQuery``); `--offset` and `--limit` count the objects it selects. A query with
+/// (`RealmQuery`); `--offset` and `--limit` count the objects it selects. A query with
 /// SORT, DISTINCT or LIMIT is run first (it reads only the properties it needs and keeps the
 /// selected keys), then its objects are read by key in the query's order.
 public struct ObjectDump {
@@ -47,7 +47,7 @@ public struct ObjectDump {
   /// The filter, compiled for the one class.
   public var query: RealmQuery?
   /// Counts the objects read (its total is set by ``run(_:)``); cancelling it stops the dump
-  /// with ``ProgressCancelled``.
+  /// with `ProgressCancelled`.
   public var progress: ProgressCounter?
   /// Encodes classes on every core when the format allows it (see ``ParallelDump``); nil
   /// dumps object by object.
@@ -55,8 +55,8 @@ public struct ObjectDump {
 
   /// Prepares the dump of `file` for one selection.
   ///
-  /// - Throws: ``InputError`` `invalidInput` for an unknown class, ``QueryError`` for a filter
-  ///   that does not compile, ``StorageError`` for a damaged file.
+  /// - Throws: `InputError` `invalidInput` for an unknown class, `QueryError` for a filter
+  ///   that does not compile, `StorageError` for a damaged file.
   public init(file: RealmFile, selection options: Selection) throws {
     self.file = file
     let group = file.group

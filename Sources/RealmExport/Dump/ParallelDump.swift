@@ -10,8 +10,8 @@ import RealmStorage
 #endif
 
 /// The parallel body of `dump` for formats that encode objects independently (JSON Lines, SQL):
-/// chunks of consecutive objects (a few cluster leaves, ``ObjectRange``) are decoded and
-/// encoded on every core (``OrderedParallelMap``) while the calling thread writes the finished
+/// chunks of consecutive objects (a few cluster leaves, `ObjectRange`) are decoded and
+/// encoded on every core (`OrderedParallelMap`) while the calling thread writes the finished
 /// chunks in order.
 ///
 /// Memory is bounded: at most ``window`` chunks are in flight (being encoded, or encoded and
@@ -32,7 +32,7 @@ public struct ParallelDump: Sendable {
 
   /// Writes every object of `table` through `writer` (whose current class is the table's),
   /// counting them in `progress` chunk by chunk; a cancelled counter stops the dump with
-  /// ``ProgressCancelled``.
+  /// `ProgressCancelled`.
   public func writeObjects(
     of table: Table, in group: Group, encoder: any DumpChunkEncoder, progress: ProgressCounter? = nil,
     to writer: inout some DumpWriter

@@ -65,7 +65,7 @@ public struct SQLInsertBuffer: Sendable {
   }
 
   /// Appends the rows recorded by a recording buffer (its ``output``) as if each had been added
-  /// here with ``appendRow(table:_:)``, in order.
+  /// here with `appendRow(table:_:)`, in order.
   public mutating func replay(_ records: [UInt8]) throws {
     try records.withUnsafeBufferPointer { bytes in
       var at = 0

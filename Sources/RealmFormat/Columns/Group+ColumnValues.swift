@@ -1,12 +1,15 @@
 /// Reading objects column by column (``ColumnValues``): the input of the column-wise paths.
 extension Group {
-  /// Calls `body` with the objects of `range` in batches of at most ``rowBatch`` objects,
+  /// Calls `body` with the objects of `range` in batches of at most `Group.rowBatch` (256) objects,
   /// column by column: the same keys and values ``forEachObject(in:_:)`` delivers, without a
   /// ``RealmValue`` per object for plain scalar columns. Safe to call from several threads at
   /// once.
   ///
-  /// - Parameter columns: the properties (positions in the values) to decode; the others are
-  ///   nil in the batch. nil decodes every column.
+  /// - Parameters:
+  ///   - range: the objects, from ``forEachObjectRange(in:_:)``.
+  ///   - selected: the properties (positions in the values) to decode; the others are nil in
+  ///     the batch. nil decodes every column.
+  ///   - body: called with each batch, in key order.
   public func forEachBatch(
     in range: ObjectRange, columns selected: Set<Int>? = nil, _ body: (ObjectBatch) throws -> Void
   ) throws {

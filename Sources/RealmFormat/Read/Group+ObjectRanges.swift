@@ -49,7 +49,7 @@ extension Group {
   }
 
   /// Calls `body` with the key and values of every object of `range`, in key order, exactly as
-  /// ``forEachObject(in:skip:_:)`` delivers them. Safe to call from several threads at once
+  /// ``forEachObject(in:skip:columns:_:)`` delivers them. Safe to call from several threads at once
   /// (each call has its own decoding state).
   public func forEachObject(in range: ObjectRange, _ body: (_ key: Int64, _ values: [RealmValue]) throws -> Void) throws {
     guard range.tableIndex < tables.count else { throw FormatError.corrupt("object range of another group") }

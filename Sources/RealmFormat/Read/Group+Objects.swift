@@ -11,10 +11,12 @@ extension Group {
   /// the object inline.
   ///
   /// - Parameters:
+  ///   - table: a table of this group.
   ///   - skip: number of leading objects to pass over without decoding them.
-  /// - Throws: ``FormatError`` for a damaged file, or whatever `body` throws.
-  ///   - columns: when given, only these properties (positions in the values) are decoded;
+  ///   - selected: when given, only these properties (positions in the values) are decoded;
   ///     the others read as null. Decoding fewer columns is proportionally faster.
+  ///   - body: called with each object's key and values.
+  /// - Throws: ``FormatError`` for a damaged file, or whatever `body` throws.
   public func forEachObject(
     in table: Table, skip: Int = 0, columns selected: Set<Int>? = nil,
     _ body: (_ key: Int64, _ values: [RealmValue]) throws -> Void
@@ -332,7 +334,7 @@ extension Group {
 
 extension Group {
   /// Calls `body` with every object of the Object Store class `className` (top-level or
-  /// embedded), as ``forEachObject(in:skip:_:)`` does.
+  /// embedded), as ``forEachObject(in:skip:columns:_:)`` does.
   ///
   /// - Throws: ``FormatError`` (`corrupt`) when the file has no such class, a damaged file's
   ///   error, or whatever `body` throws.

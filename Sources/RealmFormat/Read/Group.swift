@@ -2,12 +2,14 @@
 ///
 /// Corresponds to `realm::Group`. Creating a `Group` validates the header, the top array,
 /// every table top array and spec; object values are decoded lazily (see
-/// ``Group/forEachObject(in:skip:_:)`` and ``Group/object(in:key:)``).
+/// ``Group/forEachObject(in:skip:columns:_:)`` and ``Group/object(in:key:columns:)``).
 ///
 /// ## Topics
 /// - ``init(reader:limits:)``
-/// - ``tables``, ``table(named:)``
-/// - ``schema()``, ``schemaVersion()``
+/// - ``tables``
+/// - ``table(named:)``
+/// - ``schema()``
+/// - ``schemaVersion()``
 public final class Group: Sendable {
   /// One free-list entry (§3.4).
   public struct FreeChunk: Sendable, Hashable {
@@ -52,7 +54,7 @@ public final class Group: Sendable {
   /// The budget every reading of this group charges when it was opened with
   /// ``Limits/sharedReadBudget``; nil when each pass has its own.
   public let readBudget: ReadBudget?
-  /// For file formats 2-9: every stored table, `pk` included (see ``LegacyGroupLayout``).
+  /// For file formats 2-9: every stored table, `pk` included (see `LegacyGroupLayout`).
   let legacy: LegacyGroupLayout?
 
   /// The file format version of the live snapshot.
@@ -67,7 +69,7 @@ public final class Group: Sendable {
   /// Reads the group of the file in `reader`.
   ///
   /// Files of formats 2-9 are read as Realm presents them after upgrading them (see
-  /// ``LegacyGroupLayout``): their tables have the same API as those of newer formats.
+  /// `LegacyGroupLayout`): their tables have the same API as those of newer formats.
   ///
   /// - Throws: ``FormatError``: `notRealmFile` for a missing mnemonic, `unsupportedVersion`
   ///   for file formats other than 2-11 and 20-24 and for old files Realm's upgrade refuses,

@@ -17,7 +17,7 @@ import Dispatch
 /// objects' current values; the memory in use is one cluster's worth. A progress report
 /// (objects done) fits naturally in an implementation: it sees every object once.
 public protocol ColumnValueSource: AnyObject, Sendable {
-  /// Positions of the public columns (spec order, as ``Group/forEachObject(in:skip:_:)``
+  /// Positions of the public columns (spec order, as ``Group/forEachObject(in:skip:columns:_:)``
   /// delivers them) the computation reads; the others are passed as null and not decoded.
   /// nil reads every column.
   var readColumns: Set<Int>? { get }

@@ -31,7 +31,7 @@ public enum MetadataEditor {
     public var replaced: [Ref]
   }
 
-  /// True when ``apply(_:to:sink:)`` can make these edits in place (a `metadata` table with one
+  /// True when ``apply(_:to:tableTops:sink:)`` can make these edits in place (a `metadata` table with one
   /// object in a single leaf when the version changes).
   public static func canApply(_ edits: Edits, to group: Group) -> Bool {
     guard edits.schemaVersion != nil else { return true }

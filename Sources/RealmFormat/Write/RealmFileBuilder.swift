@@ -35,9 +35,12 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
   /// Starts a file for `schema` (its `schemaVersion` goes into the `metadata` table; none is
   /// written when it is nil), writing into `sink`.
   ///
-  /// - Parameter plainTables: tables that are not classes (no `class_` prefix: the tables of
-  ///   files written with Realm Core directly), each named by its ``ObjectSchema/name``; their
-  ///   objects are appended with that name as the class name.
+  /// - Parameters:
+  ///   - schema: the classes of the file and its schema version.
+  ///   - plainTables: tables that are not classes (no `class_` prefix: the tables of files
+  ///     written with Realm Core directly), each named by its ``ObjectSchema/name``; their
+  ///     objects are appended with that name as the class name.
+  ///   - sink: where the nodes of the file go, in order.
   public init(schema: Schema, plainTables: [ObjectSchema] = [], sink: Sink) throws(FormatError) {
     self.sink = sink
     schemaVersion = schema.schemaVersion

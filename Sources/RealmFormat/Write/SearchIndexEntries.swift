@@ -3,7 +3,7 @@
 ///
 /// While every value is a non-null int (a primary key's column, the common case), only the
 /// ints are kept (8 bytes an entry instead of 28); the first other value moves the entries
-/// to the general form. Keys are kept as runs (``KeyRuns``).
+/// to the general form. Keys are kept as runs (`KeyRuns`).
 public struct SearchIndexEntries: Sendable {
   /// Concatenated index data of all non-null entries (general form).
   var bytes: [UInt8] = []

@@ -14,7 +14,12 @@ public enum RealmFileCreator {
 
   /// Writes `output` (which must not exist) atomically.
   ///
-  /// - Parameter progress: counts the bytes of the data file read; its total is the file's size.
+  /// - Parameters:
+  ///   - output: the path of the new file.
+  ///   - schema: its schema (and schema version).
+  ///   - dataPath: the JSON Lines of its objects, nil for none.
+  ///   - key: the encryption key of the new file, nil for a plain file.
+  ///   - progress: counts the bytes of the data file read; its total is the file's size.
   public static func create(
     output: String, schema: Schema, dataPath: String?, key: EncryptionKey? = nil, progress: ProgressCounter? = nil
   ) throws -> Summary {

@@ -3,7 +3,7 @@
 import RealmFormat
 extension ExpressionType {
   /// True when values of this type can be stored in `property` (after
-  /// ``RealmValue/converted(toFit:)``). Optionality is not checked here: a null for a
+  /// `RealmValue.converted(toFit:)`). Optionality is not checked here: a null for a
   /// required property is found per object. `mixed` values are checked per object too.
   public func isAssignable(to property: Property) -> Bool {
     switch property.collection {

@@ -65,7 +65,7 @@ public final class MigrationExpressionEngine: ExpressionCompiling {
   }
 
   /// Compiles a `where` filter for `objectSchema`: a Realm Query Language query
-  /// (``RealmQuery``), against `schema` with `objectSchema` as it is at that step.
+  /// (`RealmQuery`), against `schema` with `objectSchema` as it is at that step.
   ///
   /// A query with SORT, DISTINCT or LIMIT selects among the objects of the class as they are
   /// in the file: it is run here, once, and the filter matches the objects it selected (see

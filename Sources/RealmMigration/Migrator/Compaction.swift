@@ -19,11 +19,14 @@ public enum Compaction {
 
   /// Compacts the realm at `path` (encrypted with `key`, which the result keeps).
   ///
-  /// - Throws: ``StorageError`` (locked, unreadable, I/O), ``MigrationError`` `unsupported`
+  /// - Throws: `StorageError` (locked, unreadable, I/O), ``MigrationError`` `unsupported`
   ///   for a synced realm of formats 2-9 (which realmctl can neither upgrade nor write in
   ///   its old format).
   ///
-  /// - Parameter progress: counts the bytes written.
+  /// - Parameters:
+  ///   - path: the realm.
+  ///   - key: its encryption key, nil for a plain file (the result keeps it).
+  ///   - progress: counts the bytes written.
   public static func compact(path: String, key: EncryptionKey? = nil, progress: ProgressCounter? = nil) throws -> Result {
     let group = try RealmFile.open(path: path, key: key).group
     let synced = group.historyType == .syncClient || group.historyType == .syncServer

@@ -51,14 +51,14 @@ public struct UpgradeResult: Sendable {
 /// SDK opens, keeping every object key, with search indexes on primary keys as Realm's own
 /// upgrade adds them.
 ///
-/// The objects are read through the ``Group`` API (which reads every format the same way) and
-/// streamed into a ``RealmFileBuilder``; the new file replaces the original atomically under
+/// The objects are read through the `Group` API (which reads every format the same way) and
+/// streamed into a `RealmFileBuilder`; the new file replaces the original atomically under
 /// the realm's lock (or is created at `--output`), so a crash leaves the old or the new file.
 public enum Upgrader {
   /// Upgrades the realm at `path`.
   ///
-  /// - Throws: ``StorageError`` (locked, unreadable, I/O), ``MigrationError`` `unsupported`
-  ///   for synced realms, ``FormatError`` for data the new file cannot hold.
+  /// - Throws: `StorageError` (locked, unreadable, I/O), ``MigrationError`` `unsupported`
+  ///   for synced realms, `FormatError` for data the new file cannot hold.
   public static func upgrade(path: String, options: UpgradeOptions = UpgradeOptions()) throws -> UpgradeResult {
     let start = Migrator.monotonicSeconds()
     let lock = try FileLock(exclusiveForRealmAt: path)

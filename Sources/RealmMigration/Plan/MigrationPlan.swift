@@ -24,7 +24,7 @@ public struct MigrationPlan: Sendable {
   /// Step groups in ascending version order.
   public var migrations: [VersionGroup]
 
-  /// The target schema as a ``Schema`` (classes sorted by name, format 24).
+  /// The target schema as a `Schema` (classes sorted by name, format 24).
   public var targetSchema: Schema {
     Schema(
       schemaVersion: schemaVersion, fileFormat: FormatConstants.currentFileFormat,

@@ -8,8 +8,8 @@ public enum RealmInput {
   /// own message (66, 77), then the file is mapped and its group validated.
   ///
   /// By default the command is one reading of the file: everything it decodes is charged to
-  /// one ``ReadBudget`` (``Limits/oneReading``), so its memory and output stay bounded by the
-  /// file. A session that reads the file again and again (`shell`) passes ``Limits/default``:
+  /// one `ReadBudget` (`Limits.oneReading`), so its memory and output stay bounded by the
+  /// file. A session that reads the file again and again (`shell`) passes `Limits.default`:
   /// each pass over a table has a budget of its own.
   ///
   /// - Throws: ``InputError`` for the path checks, ``StorageError`` for the file itself
@@ -19,8 +19,8 @@ public enum RealmInput {
     return try RealmFile.open(path: path, key: key, limits: limits)
   }
 
-  /// Runs a decoding step on an open file; a ``FormatError`` becomes a ``StorageError`` that
-  /// names the file, as the errors of ``open(_:)`` do.
+  /// Runs a decoding step on an open file; a `FormatError` becomes a ``StorageError`` that
+  /// names the file, as the errors of ``open(_:key:limits:)`` do.
   public static func reading<T>(_ file: RealmFile, _ body: () throws(FormatError) -> T) throws(StorageError) -> T {
     do {
       return try body()

@@ -24,7 +24,7 @@ public enum AtomicFileReplacement {
     let fd: Int32
     /// The temporary file being written.
     public let path: String
-    /// Bytes written so far (the offset of the next ``write(_:)``).
+    /// Bytes written so far (the offset of the next ``write(_:)-([UInt8])``).
     public private(set) var offset = 0
     let faultInjection: (@Sendable (FaultPoint) -> FaultAction)?
     var operationCount = 0

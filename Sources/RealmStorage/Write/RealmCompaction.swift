@@ -5,7 +5,10 @@ public enum RealmCompaction {
   /// Compacts the realm at `path` (encrypted with `key`, which the result keeps); returns the
   /// file sizes before and after, as on disk.
   ///
-  /// - Parameter progress: counts the bytes written; its total is the size of the file.
+  /// - Parameters:
+  ///   - path: the realm.
+  ///   - key: its encryption key, nil for a plain file.
+  ///   - progress: counts the bytes written; its total is the size of the file.
   public static func compact(
     path: String, key: EncryptionKey? = nil, progress: ProgressCounter? = nil
   ) throws -> (before: Int, after: Int) {

@@ -23,7 +23,7 @@ public enum SpaceAccounting {
 
   /// Verifies the file in `reader` (its whole content).
   ///
-  /// - Throws: ``FormatError`` naming the first gap, overlap or invalid node.
+  /// - Throws: `FormatError` naming the first gap, overlap or invalid node.
   public static func verify(_ reader: ByteReader) throws(FormatError) -> Report {
     let header = try HeaderState(reader: reader)
     let topRef = Ref(try checkedInt(header.currentTop, "top ref"))

@@ -11,7 +11,7 @@ import RealmFormat
 /// own copy-on-write commit protocol (§8.2).
 ///
 /// Nodes of the current snapshot are never modified. Callers path-copy: to change a node
-/// they ``allocate(_:)`` a new version of it and of every ancestor up to the group top
+/// they ``allocate(_:)-([UInt8])`` a new version of it and of every ancestor up to the group top
 /// array, ``free(_:)`` the replaced originals, and finally ``commit(tableNames:tables:)``
 /// with the new slots 0 and 1. The commit writes the free lists and a new top array, syncs,
 /// writes the other header slot, syncs, and flips the select bit, syncs: a crash at any
@@ -31,7 +31,7 @@ import RealmFormat
 ///
 /// ## Topics
 /// - ``begin(path:options:)``
-/// - ``allocate(_:)``
+/// - ``allocate(_:)-([UInt8])``
 /// - ``free(_:)``
 /// - ``freeDeep(_:)``
 /// - ``commit(tableNames:tables:)``
@@ -246,8 +246,8 @@ public final class WriteTransaction: @unchecked Sendable {
   /// Writes a new node without throwing, for encoders that write through a non-throwing
   /// sink (`NodeSink.append` of the encoders: `extension WriteTransaction: NodeSink {}`).
   ///
-  /// On failure it returns ``Ref/null`` and remembers the error; every later call of the
-  /// transaction (``allocate(_:)``, ``free(_:)``, ``commit(tableNames:tables:)``) throws it,
+  /// On failure it returns `Ref.null` and remembers the error; every later call of the
+  /// transaction (``allocate(_:)-([UInt8])``, ``free(_:)``, ``commit(tableNames:tables:)``) throws it,
   /// so nothing built on the failed node can be committed.
   public func append(_ node: [UInt8]) -> Ref {
     guard deferredError == nil else { return .null }
@@ -259,7 +259,7 @@ public final class WriteTransaction: @unchecked Sendable {
     }
   }
 
-  /// Writes a new node (see ``allocate(_:)``).
+  /// Writes a new node (see ``allocate(_:)-([UInt8])``).
   public func allocate(_ node: [UInt8]) throws(StorageError) -> Ref {
     try withBytes(node) { (b) throws(StorageError) in try allocate(b) }
   }

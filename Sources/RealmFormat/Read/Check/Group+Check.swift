@@ -6,7 +6,7 @@ extension Group {
   /// not hold one value per object, object keys out of order, wrong sub-tree counts, backlinks
   /// that do not match the forward links (§4.8, §6.12), embedded objects without exactly one
   /// parent, and primary keys without a search index (format >= 22). Files of formats 2-9
-  /// get the checks of their own layout (``checkLegacy(_:_:)``).
+  /// get the checks of their own layout (`checkLegacy`).
   ///
   /// The work is bounded: every node is visited at most once in the space walk and every tree
   /// walk has a visit budget, so a hostile file cannot make the check hang.
