@@ -15,7 +15,7 @@ BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 
-.PHONY: build test demo bench fuzz man install clean
+.PHONY: build test docs demo bench fuzz man install clean
 
 build:
 	$(SWIFT) build
@@ -23,6 +23,11 @@ build:
 # The whole suite, then a summary of the skipped tests and why (exit status: swift test's).
 test:
 	@SWIFT="$(SWIFT)" bash scripts/test.sh
+
+# The DocC documentation of the library products, with the toolchain's docc, into
+# .build/docs/<Module>/; fails on any docc warning (a broken symbol link). See scripts/docs.sh.
+docs:
+	@SWIFT="$(SWIFT)" bash scripts/docs.sh
 
 # Coverage-guided fuzzing (libFuzzer + AddressSanitizer), FUZZ_SECONDS per target (default 180);
 # FUZZ_TARGETS="reader jsonl" picks some. See docs/testing.md.
