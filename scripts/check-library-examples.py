@@ -4,7 +4,7 @@
 Usage: check-library-examples.py BIN_DIR
 
 1. Each module's "Getting started" article (Sources/<M>/<M>.docc/GettingStarted.md) shows its
-   program word for word and what it prints today.
+   program word for word and what it prints today; so does README.md for two of them.
 2. What the programs print is what the file holds, by Realm's answer: Realm Core itself
    (`../shared/tools/realm-oracle/bin/oracle`: `schema`, `dump`, `query`). Without ../shared
    (REALMCTL_SHARED= or a fresh clone) that part is reported skipped, and the programs are
@@ -74,6 +74,14 @@ def main():
         check(("swift", code.rstrip() + "\n") in found, f"{module} article: its program is not {program}/main.swift")
         shown = f"$ swift run --package-path Examples/library {program}\n{outputs[program]}"
         check(("", shown.rstrip() + "\n") in found, f"{module} article: the output shown is not what {program} prints")
+
+    # The README's section "Using the libraries from Swift" shows two of them.
+    readme = blocks(open("README.md", encoding="utf-8").read())
+    for program in ("export-objects", "migrate-copy"):
+        shown = f"$ swift run --package-path Examples/library {program}\n{outputs[program]}"
+        check(("", shown.rstrip() + "\n") in readme, f"README: the output shown is not what {program} prints")
+    code = open("Examples/library/Sources/export-objects/main.swift", encoding="utf-8").read()
+    check(("swift", code.rstrip() + "\n") in readme, "README: its program is not export-objects/main.swift")
 
     # 2. The output is what the file holds.
     oracle = shared_oracle()
