@@ -59,4 +59,4 @@ install:
 		$(DESTDIR)$(ZSHCOMPDIR)/_realmctl $(DESTDIR)$(FISHCOMPDIR)/realmctl.fish
 
 clean:
-	rm -rf .build realmctl.1
+	rm -rf .build Examples/library/.build realmctl.1
