@@ -200,7 +200,7 @@ final class ColumnPredicate: QueryPredicate {
   }
 
   /// Strings and data: `text` nil is null; the pattern may be null (`pattern` nil).
-  private func stringMatches(_ text: UnsafeBufferPointer<UInt8>?) -> Bool {
+  func stringMatches(_ text: UnsafeBufferPointer<UInt8>?) -> Bool {
     guard let p = pattern, let f = folded else {
       // A null pattern (Realm keeps it as a null string).
       switch condition {
@@ -289,7 +289,11 @@ final class InListPredicate: QueryPredicate {
   }
 
   func matches(_ object: QueryObject, _ ctx: inout QueryContext) throws -> Bool {
-    let v = property < object.values.count ? object.values[property] : .null
+    matches(property < object.values.count ? object.values[property] : .null)
+  }
+
+  /// The condition for one stored value.
+  func matches(_ v: RealmValue) -> Bool {
     let q = QueryValue.scalar(v)
     if q.isNull { return matchesNull }
     switch kind {

@@ -44,11 +44,7 @@ extension RealmQuery {
   ) throws {
     let plan = try plan ?? self.plan(in: group)
     let (table, _) = try tableAndSchema(in: group)
-    var evaluator = evaluator(source: GroupQuerySource(group: group, schema: schema.schema))
-    let decoded = columns.map { $0.union(propertiesRead) }
-    try forEachObject(group, table, plan, columns: decoded, progress: progress) { key, values in
-      if try evaluator.matches(values: values, key: key) { try body(key, values) }
-    }
+    try forEachMatchingObject(group, table, plan, columns: columns.map { $0.union(propertiesRead) }, progress: progress, body)
   }
 
   /// The number of objects Realm returns for this query (after SORT, DISTINCT and LIMIT),
@@ -69,31 +65,40 @@ extension RealmQuery {
     let plan = try plan ?? self.plan(in: group)
     let (table, _) = try tableAndSchema(in: group)
     let source = GroupQuerySource(group: group, schema: schema.schema)
-    return try objectKeys(source: source) { body in
-      try forEachObject(group, table, plan, columns: propertiesRead, progress: progress, body)
+    return try objectKeys(source: source, prefiltered: true) { body in
+      try forEachMatchingObject(group, table, plan, columns: propertiesRead, progress: progress, body)
     }
   }
 
-  /// The objects `plan` reads, with the properties `columns`: the candidates by key, or every
-  /// object.
-  func forEachObject(
+  /// The objects matching the condition, with the properties `columns` (nil: all): `plan`'s
+  /// candidates read by key and tested, or every object tested a batch at a time, column by
+  /// column (``QueryBatchFilter``), the other properties decoded for the matches only.
+  func forEachMatchingObject(
     _ group: Group, _ table: Table, _ plan: QueryPlan, columns: Set<Int>?, progress: ProgressCounter?,
     _ body: (_ key: Int64, _ values: [RealmValue]) throws -> Void
   ) throws {
+    var ctx = QueryContext(source: GroupQuerySource(group: group, schema: schema.schema), schema: schema, reads: reads)
+    guard let candidates = plan.candidates else {
+      let filter = QueryBatchFilter(predicate, classIndex: classIndex)
+      try group.forEachSelectedObject(
+        in: table, filterColumns: propertiesRead, columns: columns,
+        select: { batch in
+          if let progress {
+            progress.add(batch.count)
+            if progress.isCancelled { throw ProgressCancelled() }
+          }
+          return try filter.select(batch, &ctx)
+        }, body)
+      return
+    }
     var ticker = ProgressTicker(progress)
     defer { ticker.flush() }
-    guard let candidates = plan.candidates else {
-      return try group.forEachObject(in: table, columns: columns) { key, values in
-        try ticker.tickCheckingCancellation()
-        try body(key, values)
-      }
-    }
     for key in candidates {
       try ticker.tickCheckingCancellation()
       guard let values = try group.object(in: table, key: key, columns: columns) else {
         throw FormatError.corrupt("the search index of class '\(className)' names object \(key), which does not exist")
       }
-      try body(key, values)
+      if try predicate.matches(QueryObject(classIndex: classIndex, key: key, values: values), &ctx) { try body(key, values) }
     }
   }
 

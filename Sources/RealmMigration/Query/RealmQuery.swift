@@ -101,6 +101,14 @@ public struct RealmQuery: Sendable {
     source: (any QueryObjectSource)?,
     scan: (_ body: (Int64, [RealmValue]) throws -> Void) throws -> Void
   ) throws -> [Int64] {
+    try objectKeys(source: source, prefiltered: false, scan: scan)
+  }
+
+  /// ``objectKeys(source:scan:)``; with `prefiltered`, `scan` passes only matching objects.
+  func objectKeys(
+    source: (any QueryObjectSource)?, prefiltered: Bool,
+    scan: (_ body: (Int64, [RealmValue]) throws -> Void) throws -> Void
+  ) throws -> [Int64] {
     var ctx = QueryContext(source: source, schema: schema, reads: reads)
     var offsets: [Int] = []
     var columns: [DescriptorColumn] = []
@@ -128,7 +136,7 @@ public struct RealmQuery: Sendable {
     do {
       try scan { key, values in
         let object = QueryObject(classIndex: classIndex, key: key, values: values)
-        guard try predicate.matches(object, &ctx) else { return }
+        guard try prefiltered || predicate.matches(object, &ctx) else { return }
         var row = DescriptorRow(key: key, index: matched, values: [])
         matched += 1
         for c in columns { row.values.append(try c.value(object, &ctx)) }

@@ -1,0 +1,129 @@
+/// A query's condition evaluated on a batch of objects column by column (``ObjectBatch``):
+/// comparisons of a property with a constant run in one loop over the column's values,
+/// `AND`, `OR` and `NOT` combine the selections, and only conditions that need the whole
+/// object (links, lists, expressions) are evaluated per object, on the objects still in
+/// question. Gives exactly what the predicate gives object by object.
+struct QueryBatchFilter {
+  indirect enum Node {
+    /// A property compared with a constant (Realm's column condition).
+    case column(ColumnPredicate)
+    /// `property == nil` / `!= nil`.
+    case null(NullPredicate)
+    /// `property IN {...}`.
+    case inList(InListPredicate)
+    case constant(Bool)
+    case and([Node])
+    case or([Node])
+    case not(Node)
+    /// Any other condition, evaluated per object.
+    case object(any QueryPredicate)
+  }
+
+  let root: Node
+  let classIndex: Int
+
+  init(_ predicate: any QueryPredicate, classIndex: Int) {
+    root = Self.node(predicate)
+    self.classIndex = classIndex
+  }
+
+  static func node(_ p: any QueryPredicate) -> Node {
+    switch p {
+    case let c as ColumnPredicate: return .column(c)
+    case let n as NullPredicate: return .null(n)
+    case let l as InListPredicate: return .inList(l)
+    case let k as ConstantPredicate: return .constant(k.value)
+    case let a as AndPredicate:
+      // Column conditions first: they narrow the objects the per-object ones see.
+      let children = a.children.map(node)
+      return .and(children.filter { !$0.isPerObject } + children.filter(\.isPerObject))
+    case let o as OrPredicate: return .or(o.children.map(node))
+    case let n as NotPredicate: return .not(node(n.child))
+    default: return .object(p)
+    }
+  }
+
+  /// The positions of the objects of `batch` that match.
+  func select(_ batch: ObjectBatch, _ ctx: inout QueryContext) throws -> [Int] {
+    let active = [Bool](repeating: true, count: batch.count)
+    let matched = try evaluate(root, batch, active, &ctx)
+    var out: [Int] = []
+    for i in 0..<batch.count where matched[i] { out.append(i) }
+    return out
+  }
+
+  /// For each object: true when it is active and matches `node` (inactive ones are false).
+  private func evaluate(_ node: Node, _ batch: ObjectBatch, _ active: [Bool], _ ctx: inout QueryContext) throws -> [Bool] {
+    var out = [Bool](repeating: false, count: batch.count)
+    switch node {
+    case .constant(let value):
+      if value { return active }
+    case .column(let p):
+      guard let column = batch.columns[p.property] else { return try perObject(p, batch, active, &ctx) }
+      if case .string(let strings) = column {
+        strings.bytes.withUnsafeBufferPointer { all in
+          for i in 0..<batch.count where active[i] {
+            if strings.isNull(i) {
+              out[i] = p.stringMatches(nil)
+            } else {
+              let start = strings.start(i)
+              out[i] = p.stringMatches(UnsafeBufferPointer(rebasing: all[start..<(start + strings.length(i))]))
+            }
+          }
+        }
+      } else {
+        for i in 0..<batch.count where active[i] { out[i] = p.matches(column.value(at: i)) }
+      }
+    case .null(let p):
+      guard let column = batch.columns[p.property] else { return try perObject(p, batch, active, &ctx) }
+      for i in 0..<batch.count where active[i] { out[i] = column.isNull(i) == p.isNull }
+    case .inList(let p):
+      guard let column = batch.columns[p.property] else { return try perObject(p, batch, active, &ctx) }
+      for i in 0..<batch.count where active[i] { out[i] = p.matches(column.value(at: i)) }
+    case .and(let children):
+      var current = active
+      for child in children {
+        current = try evaluate(child, batch, current, &ctx)
+        if !current.contains(true) { break }
+      }
+      return current
+    case .or(let children):
+      var remaining = active
+      for child in children {
+        let hit = try evaluate(child, batch, remaining, &ctx)
+        for i in 0..<batch.count where hit[i] {
+          out[i] = true
+          remaining[i] = false
+        }
+        if !remaining.contains(true) { break }
+      }
+    case .not(let child):
+      let hit = try evaluate(child, batch, active, &ctx)
+      for i in 0..<batch.count { out[i] = active[i] && !hit[i] }
+    case .object(let p):
+      return try perObject(p, batch, active, &ctx)
+    }
+    return out
+  }
+
+  /// `p` on each active object, with its values.
+  private func perObject(_ p: any QueryPredicate, _ batch: ObjectBatch, _ active: [Bool], _ ctx: inout QueryContext) throws -> [Bool] {
+    var out = [Bool](repeating: false, count: batch.count)
+    for i in 0..<batch.count where active[i] {
+      out[i] = try p.matches(QueryObject(classIndex: classIndex, key: batch.keys[i], values: batch.values(at: i)), &ctx)
+    }
+    return out
+  }
+}
+
+extension QueryBatchFilter.Node {
+  /// True for a condition evaluated object by object.
+  var isPerObject: Bool {
+    switch self {
+    case .object: return true
+    case .and(let c), .or(let c): return c.contains { $0.isPerObject }
+    case .not(let c): return c.isPerObject
+    default: return false
+    }
+  }
+}
