@@ -52,12 +52,23 @@ extension Group {
             }
             guard !selected.isEmpty else { continue }
             if otherCursors == nil { otherCursors = try cursors(leaf, otherPlans) }
+            // Most of the batch kept: its other columns decoded column by column, as a scan does.
+            var otherColumns: [ColumnValues] = []
+            if selected.count &* 4 >= rows.count {
+              for c in otherPlans.indices {
+                otherColumns.append(try columnValues(otherCursors![c], otherPlans[c], rows: rows, budget: budget))
+              }
+            }
             for i in selected {
               guard i >= 0, i < rows.count else { throw FormatError.corrupt("selection \(i) outside a batch of \(rows.count)") }
               for p in filterPositions { values[p] = batch.columns[p]!.value(at: i) }
-              others.removeAll(keepingCapacity: true)
-              try rowValues(otherCursors!, otherPlans, row: rows.lowerBound + i, depth: 0, budget: budget, into: &others)
-              for (c, p) in otherPositions.enumerated() { values[p] = others[c] }
+              if otherColumns.isEmpty {
+                others.removeAll(keepingCapacity: true)
+                try rowValues(otherCursors!, otherPlans, row: rows.lowerBound + i, depth: 0, budget: budget, into: &others)
+                for (c, p) in otherPositions.enumerated() { values[p] = others[c] }
+              } else {
+                for (c, p) in otherPositions.enumerated() { values[p] = otherColumns[c].value(at: i) }
+              }
               do { try body(batch.keys[i], values) } catch {
                 bodyError = error
                 throw error
