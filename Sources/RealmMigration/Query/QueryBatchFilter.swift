@@ -15,6 +15,9 @@ struct QueryBatchFilter {
     case and([Node])
     case or([Node])
     case not(Node)
+    /// `dict.@keys` of the object's own dictionary compared with a constant, as the whole
+    /// condition (see ``dictionaryKeys(_:_:_:_:)``).
+    case dictionaryKeys(ComparePredicate, property: Int, constant: ValueGroup)
     /// Any other condition, evaluated per object.
     case object(any QueryPredicate)
   }
@@ -23,7 +26,11 @@ struct QueryBatchFilter {
   let classIndex: Int
 
   init(_ predicate: any QueryPredicate, classIndex: Int) {
-    root = Self.node(predicate)
+    if let compare = predicate as? ComparePredicate, let (property, constant) = compare.ownDictionaryKeys {
+      root = .dictionaryKeys(compare, property: property, constant: constant)
+    } else {
+      root = Self.node(predicate)
+    }
     self.classIndex = classIndex
   }
 
@@ -102,6 +109,30 @@ struct QueryBatchFilter {
       for i in 0..<batch.count { out[i] = active[i] && !hit[i] }
     case .object(let p):
       return try perObject(p, batch, active, &ctx)
+    case .dictionaryKeys(let p, let property, let constant):
+      guard let column = batch.columns[property] else { return try perObject(p, batch, active, &ctx) }
+      return Self.dictionaryKeys(p, column, constant, active)
+    }
+    return out
+  }
+
+  /// Realm's `dict.@keys` comparison over one cluster, object after object: an object whose
+  /// dictionary was never created leaves Realm's buffer of keys as it was
+  /// (`ColumnDictionaryKeys::evaluate` writes nothing for it), so it is compared with the keys
+  /// of the object before it, or with one null when its search started there: at the
+  /// cluster's first object and after every match (`Compare::find_first` starts with a
+  /// fresh buffer each time it is called). An emptied dictionary reads as one never created.
+  static func dictionaryKeys(_ p: ComparePredicate, _ column: ColumnValues, _ constant: ValueGroup, _ active: [Bool]) -> [Bool] {
+    var out = [Bool](repeating: false, count: active.count)
+    var buffer: ValueGroup?
+    for i in 0..<active.count where active[i] {
+      if case .dictionary(let entries) = column.value(at: i), !entries.isEmpty {
+        buffer = ValueGroup(entries.map { .string($0.key) }, fromList: true)
+      } else if buffer == nil {
+        buffer = ValueGroup([.null], fromList: false)
+      }
+      out[i] = p.matches(lefts: [buffer!], rights: [constant])
+      if out[i] { buffer = nil }
     }
     return out
   }
@@ -120,7 +151,7 @@ extension QueryBatchFilter.Node {
   /// True for a condition evaluated object by object.
   var isPerObject: Bool {
     switch self {
-    case .object: return true
+    case .object, .dictionaryKeys: return true
     case .and(let c), .or(let c): return c.contains { $0.isPerObject }
     case .not(let c): return c.isPerObject
     default: return false

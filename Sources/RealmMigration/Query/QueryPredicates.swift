@@ -54,6 +54,18 @@ final class ComparePredicate: QueryPredicate {
   func matches(_ object: QueryObject, _ ctx: inout QueryContext) throws -> Bool {
     let rights = try rightConstant.map { [$0] } ?? right.evaluate(object, &ctx)
     let lefts = try leftConstant.map { [$0] } ?? left.evaluate(object, &ctx)
+    return matches(lefts: lefts, rights: rights)
+  }
+
+  /// The keys compared when the left side is `dict.@keys` of the queried object's own
+  /// dictionary and the right side a constant; nil for any other comparison.
+  var ownDictionaryKeys: (property: Int, constant: ValueGroup)? {
+    guard let keys = left as? DictionaryKeysExpression, keys.collection.chain.isEmpty, let rightConstant else { return nil }
+    return (keys.collection.property, rightConstant)
+  }
+
+  /// The comparison of the value groups of both sides.
+  func matches(lefts: [ValueGroup], rights: [ValueGroup]) -> Bool {
     for r in rights {
       for l in lefts {
         var a = l
