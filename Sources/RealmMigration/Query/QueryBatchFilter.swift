@@ -78,7 +78,7 @@ struct QueryBatchFilter {
             }
           }
         }
-      } else {
+      } else if !Self.numericLoop(p, column, active, &out) {
         for i in 0..<batch.count where active[i] { out[i] = p.matches(column.value(at: i)) }
       }
     case .null(let p):
@@ -135,6 +135,42 @@ struct QueryBatchFilter {
       if out[i] { buffer = nil }
     }
     return out
+  }
+
+  /// Ints, doubles, floats and dates compared with a constant of their kind by `==`, `!=`,
+  /// `<`, `<=`, `>`, `>=`: one typed loop (what ``ColumnPredicate/matches(_:)`` gives for each
+  /// value, a null matching only `!=`). False when the column or condition is another one.
+  static func numericLoop(_ p: ColumnPredicate, _ column: ColumnValues, _ active: [Bool], _ out: inout [Bool]) -> Bool {
+    func run<T>(_ c: ScalarColumn<T>, _ less: @escaping (T) -> Bool, _ equal: @escaping (T) -> Bool) -> Bool {
+      let nullMatches = p.condition == .notEqual
+      let test: (T) -> Bool
+      switch p.condition {
+      case .equal: test = equal
+      case .notEqual: test = { !equal($0) }
+      case .less: test = less
+      case .lessEqual: test = { less($0) || equal($0) }
+      case .greater: test = { !less($0) && !equal($0) }
+      case .greaterEqual: test = { !less($0) }
+      default: return false
+      }
+      c.values.withUnsafeBufferPointer { values in
+        for i in 0..<values.count where active[i] {
+          out[i] = c.isNull(i) ? nullMatches : test(values[i])
+        }
+      }
+      return true
+    }
+    switch (p.kind, column, p.constant) {
+    case (.int, .int(let c), .int(let k)): return run(c, { $0 < k }, { $0 == k })
+    case (.double, .double(let c), .double(let k)), (.float, .double(let c), .double(let k)):
+      // IEEE: NaN is neither less nor equal (and so "greater" must be spelt out).
+      if p.condition == .greater { return run(c, { !($0 > k) }, { _ in false }) }
+      if p.condition == .greaterEqual { return run(c, { !($0 >= k) }, { _ in false }) }
+      return run(c, { $0 < k }, { $0 == k })
+    case (.timestamp, .date(let c), .timestamp(let k)):
+      return run(c, { ValueOrder.timestamps($0, k) < 0 }, { ValueOrder.timestamps($0, k) == 0 })
+    default: return false
+    }
   }
 
   /// `p` on each active object, with its values.
