@@ -1,5 +1,6 @@
 import Foundation
 import RealmJSON
+import RealmStorage
 import RealmTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import RealmFormat
 import RealmJSON
 import RealmStorage
+import RealmExport
 
 /// The commands of `realmctl shell`, one line at a time, over one open Realm file.
 ///
@@ -135,7 +136,7 @@ final class ShellSession {
         """)
     default:
       var message = "unknown command '\(name)'"
-      if let close = Suggestion.closest(to: name, among: Self.commands.map(\.name)) {
+      if let close = Suggestion.closest(to: name, among: Self.commands.map(\.name), rule: .option) {
         message += " (did you mean '\(close)'?)"
       }
       throw UsageError(.unknownOption, message + "; .help lists the commands")
@@ -213,7 +214,7 @@ final class ShellSession {
   /// Prints the objects of `className` matching `query` in the current mode and limit.
   func runQuery(_ className: String, _ query: String?) throws {
     let options = try dumpOptions(className, query, limit: limit.map { $0 + 1 })
-    var dump = try ObjectDump(file: file, options: options)
+    var dump = try ObjectDump(file: file, selection: options.selection)
     dump.progress = progress
     let out = context.standardOutput
     let inner = DumpCommand.makeWriter(
@@ -236,7 +237,7 @@ final class ShellSession {
   /// How `query` runs on the objects of `className` (``QueryPlan``).
   func explain(_ className: String, _ query: String?) throws -> String {
     let options = try dumpOptions(className, query, limit: nil)
-    let dump = try ObjectDump(file: file, options: options)
+    let dump = try ObjectDump(file: file, selection: options.selection)
     return try (dump.plan ?? dump.scanPlan()).description
   }
 
@@ -246,7 +247,7 @@ final class ShellSession {
     if query == nil, let table = file.group.table(forClass: options.className ?? "") {
       return table.objectCount
     }
-    var dump = try ObjectDump(file: file, options: options)
+    var dump = try ObjectDump(file: file, selection: options.selection)
     dump.progress = progress
     return try dump.counts().first?.1 ?? 0
   }
