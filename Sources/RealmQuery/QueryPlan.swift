@@ -71,6 +71,7 @@ struct QueryPlanner {
   let group: Group
   let table: Table
   let objectSchema: ObjectSchema
+  let schema: QuerySchema
   /// More candidates than this and the scan is cheaper (the keys are not collected).
   let candidateLimit: Int
 
@@ -80,25 +81,63 @@ struct QueryPlanner {
     var lookups: [QueryPlan.IndexLookup]
   }
 
-  init(group: Group, table: Table, objectSchema: ObjectSchema) {
+  init(group: Group, table: Table, objectSchema: ObjectSchema, schema: QuerySchema) {
     self.group = group
     self.table = table
     self.objectSchema = objectSchema
+    self.schema = schema
     candidateLimit = max(4096, table.objectCount / 4)
   }
 
   /// The index this file has for property `property` of the class, nil when none can be used.
   func index(_ property: Int) -> SearchIndex? {
+    index(property, of: objectSchema, table)
+  }
+
+  /// The index of property `property` of `cls` (whose table is `table`).
+  func index(_ property: Int, of cls: ObjectSchema, _ table: Table) -> SearchIndex? {
     // Formats 2-11 store indexes of another shape (or none); tables of formats 2-9 have no
     // cluster columns at all.
-    guard group.fileFormat >= 20, property < objectSchema.properties.count,
-      objectSchema.properties[property].collection == .single
-    else { return nil }
+    guard group.fileFormat >= 20, property < cls.properties.count, cls.properties[property].collection == .single else {
+      return nil
+    }
     let columns = table.publicColumns
-    guard columns.count == objectSchema.properties.count, columns[property].name == objectSchema.properties[property].name else {
+    guard columns.count == cls.properties.count, columns[property].name == cls.properties[property].name else {
       return nil
     }
     return SearchIndex(column: columns[property], in: group)
+  }
+
+  /// `link.property == constant` through one single link whose target's property has an
+  /// index (a primary key, typically): the targets from the index, then the objects linking
+  /// to them from the targets' backlink column (Realm's own way for such a query).
+  func linkLookup(_ p: ComparePredicate) throws(FormatError) -> Found? {
+    guard p.condition == .equal, let property = p.left as? PropertyExpression, property.path == nil,
+      property.chain.steps.count == 1, case .forward(let linkProperty, let targetClass, .single, nil) = property.chain.steps[0],
+      let constant = p.right as? ConstantExpression, constant.values.count == 1, !constant.fromList,
+      let kind = ColumnKind(property.type), Self.indexable(kind), let data = Self.indexData(constant.values[0]),
+      linkProperty < table.publicColumns.count, let backlinkKey = table.publicColumns[linkProperty].oppositeColumnKey
+    else { return nil }
+    let targetName = schema.classes[targetClass].name
+    guard let targetTable = group.table(forClass: targetName), let targetSchema = schema.schema.objectSchema(named: targetName),
+      let backlinks = targetTable.column(key: backlinkKey), backlinks.isBacklink,
+      let index = index(property.property, of: targetSchema, targetTable),
+      let targets = try index.candidates(equalTo: data, limit: candidateLimit)
+    else { return nil }
+    var origins: [Int64] = []
+    for key in targets {
+      guard let found = try group.backlinkOrigins(in: targetTable, key: key, column: backlinks) else {
+        throw FormatError.corrupt("the search index of class '\(targetName)' names object \(key), which does not exist")
+      }
+      origins += found
+      guard origins.count <= candidateLimit else { return nil }
+    }
+    let keys = Self.sortedUnique(origins)
+    let name = objectSchema.properties[linkProperty].name + "." + targetSchema.properties[property.property].name
+    let lookup = QueryPlan.IndexLookup(
+      property: name, isPrimaryKey: targetSchema.primaryKey == targetSchema.properties[property.property].name,
+      operation: "== through a link", candidates: keys.count)
+    return Found(keys: keys, lookups: [lookup])
   }
 
   func lookup(_ predicate: any QueryPredicate) throws(FormatError) -> Found? {
@@ -129,6 +168,8 @@ struct QueryPlanner {
       }
       let keys = Self.sortedUnique(all)
       return Found(keys: keys, lookups: [lookupInfo(p.property, "IN", keys.count)])
+    case let p as ComparePredicate:
+      return try linkLookup(p)
     case let p as AndPredicate:
       var best: Found?
       for child in p.children {

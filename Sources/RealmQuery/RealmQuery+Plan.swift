@@ -14,7 +14,7 @@ extension RealmQuery {
     guard useIndexes else {
       return QueryPlan(className: className, objectCount: table.objectCount, lookups: [], candidates: nil, order: order, note: nil)
     }
-    let planner = QueryPlanner(group: group, table: table, objectSchema: cls)
+    let planner = QueryPlanner(group: group, table: table, objectSchema: cls, schema: schema)
     do {
       guard let found = try planner.lookup(predicate) else {
         return QueryPlan(className: className, objectCount: table.objectCount, lookups: [], candidates: nil, order: order, note: nil)

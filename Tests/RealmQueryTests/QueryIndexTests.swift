@@ -301,3 +301,56 @@ import Testing
     #expect(try query.objectKeys(in: group, plan: query.plan(in: group, useIndexes: false)) == [0])
   }
 }
+
+/// `link.property == constant` through a single link to an indexed property: the targets from
+/// the index, the objects linking to them from the targets' backlinks; the same objects as the
+/// scan and as Realm.
+@Suite struct QueryLinkIndexTests {
+  static let schema = Schema(schemaVersion: 1, fileFormat: 24, classes: [
+    ObjectSchema(name: "Node", primaryKey: "id", properties: [
+      Property(name: "id", type: .int),
+      Property(name: "name", type: .string, isIndexed: true),
+      Property(name: "parent", type: .object, objectType: "Node", isOptional: true),
+    ]),
+  ])
+
+  /// Node i links to node i / 3 (node 0 to none): several origins per target, backlink lists.
+  static let bytes: [UInt8] = {
+    guard let builder = try? RealmFileBuilder(schema: schema, sink: BufferNodeSink()) else { return [] }
+    for i in 0..<3000 {
+      let parent: RealmValue = i == 0 ? .null : .link(ObjectLink(className: "Node", key: Int64(i / 3)))
+      _ = try? builder.append(className: "Node", key: nil, values: [.int(Int64(i * 2)), .string("n\(i % 500)"), parent])
+    }
+    guard let file = try? builder.finish() else { return [] }
+    builder.sink.finish(header: file.header, fileSize: file.fileSize)
+    return builder.sink.bytes
+  }()
+
+  static let queries = [
+    "parent.id == 200", "parent.id == 0", "parent.id == 1999", "parent.id == 7", "parent.name == 'n17'",
+    "parent.id == 200 AND id > 300", "parent.id == 20 OR parent.id == 40", "parent.id != 200",
+  ]
+
+  @Test(arguments: queries)
+  func throughALinkAgreesWithScan(_ text: String) throws {
+    let group = try Group(reader: ByteReader(bytes: Self.bytes))
+    let query = try RealmQuery(text, className: "Node", schema: Self.schema, group: group)
+    let plan = try query.plan(in: group)
+    let scan = try query.objectKeys(in: group, plan: try query.plan(in: group, useIndexes: false))
+    if text.hasPrefix("parent.id ==") || text.hasPrefix("parent.name ==") { #expect(plan.usesIndex, "\(plan)") }
+    if text == "parent.id != 200" { #expect(!plan.usesIndex) }
+    #expect(try query.objectKeys(in: group, plan: plan) == scan)
+    if text == "parent.id == 200" { #expect(scan == [300, 301, 302]) }
+  }
+
+  @Test(RealmOracle.enabled) func throughALinkGivesRealmsAnswers() throws {
+    let path = try Fixtures.temporaryDirectory().appendingPathComponent("nodes.realm").path
+    #expect(FileManager.default.createFile(atPath: path, contents: Data(Self.bytes)))
+    let group = try Group(reader: ByteReader(bytes: Self.bytes))
+    for text in Self.queries {
+      let realm = try #require(try RealmOracle.core14.queryKeys(path, className: "Node", where: text))
+      let ours = try RealmQuery(text, className: "Node", schema: Self.schema, group: group).objectKeys(in: group)
+      #expect(Set(ours) == Set(realm) && ours.count == realm.count, "\(text)")
+    }
+  }
+}
