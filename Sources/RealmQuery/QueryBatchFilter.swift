@@ -68,7 +68,7 @@ struct QueryBatchFilter {
     case .constant(let value):
       if value { return active }
     case .column(let p):
-      guard let column = batch.columns[p.property] else { return try perObject(p, batch, active, &ctx) }
+      guard let column = batch.column(p.property) else { return try perObject(p, batch, active, &ctx) }
       if case .string(let strings) = column {
         strings.bytes.withUnsafeBufferPointer { all in
           for i in 0..<batch.count where active[i] {
@@ -84,10 +84,10 @@ struct QueryBatchFilter {
         for i in 0..<batch.count where active[i] { out[i] = p.matches(column.value(at: i)) }
       }
     case .null(let p):
-      guard let column = batch.columns[p.property] else { return try perObject(p, batch, active, &ctx) }
+      guard let column = batch.column(p.property) else { return try perObject(p, batch, active, &ctx) }
       for i in 0..<batch.count where active[i] { out[i] = column.isNull(i) == p.isNull }
     case .inList(let p):
-      guard let column = batch.columns[p.property] else { return try perObject(p, batch, active, &ctx) }
+      guard let column = batch.column(p.property) else { return try perObject(p, batch, active, &ctx) }
       for i in 0..<batch.count where active[i] { out[i] = p.matches(column.value(at: i)) }
     case .and(let children):
       var current = active
@@ -112,7 +112,7 @@ struct QueryBatchFilter {
     case .object(let p):
       return try perObject(p, batch, active, &ctx)
     case .dictionaryKeys(let p, let property, let constant):
-      guard let column = batch.columns[property] else { return try perObject(p, batch, active, &ctx) }
+      guard let column = batch.column(property) else { return try perObject(p, batch, active, &ctx) }
       return Self.dictionaryKeys(p, column, constant, active)
     }
     return out
@@ -194,5 +194,12 @@ extension QueryBatchFilter.Node {
     case .not(let c): return c.isPerObject
     default: return false
     }
+  }
+}
+
+extension ObjectBatch {
+  /// The decoded values of property `property`, nil when it was not decoded.
+  func column(_ property: Int) -> ColumnValues? {
+    property >= 0 && property < columns.count ? columns[property] : nil
   }
 }

@@ -66,6 +66,30 @@ import Testing
     #expect(scan.text.contains("order:   SORT(_id DESC)\n"))
   }
 
+  /// A file of format 9 (tables without clusters): the same selection through --where,
+  /// --count and --keys-only as a filter over the plain dump.
+  @Test func legacyFilesAreFilteredToo() throws {
+    let path = Snapshot.packageRoot.appendingPathComponent("Examples/seed/person-format9.realm").path
+    let people = CommandRun(["dump", path, "--class", "Person", "--format", "jsonl"]).text.split(separator: "\n").map {
+      try! JSONParser.parse(Array($0.utf8))
+    }
+    func int(_ v: JSONValue, _ k: String) -> Int64 { if case .int(let i)? = v[k] { return i } else { return -1 } }
+    func string(_ v: JSONValue, _ k: String) -> String { if case .string(let s)? = v[k] { return s } else { return "" } }
+    #expect(people.count == 20)
+    let cases: [(String, [Int64])] = [
+      ("age > 30", people.filter { int($0, "age") > 30 }.map { int($0, "$key") }),
+      ("id == 3 OR firstName BEGINSWITH 'A'", people.filter { int($0, "id") == 3 || string($0, "firstName").hasPrefix("A") }.map { int($0, "$key") }),
+    ]
+    for (query, expected) in cases {
+      #expect(!expected.isEmpty)
+      let keys = CommandRun(["dump", path, "--class", "Person", "--where", query, "--keys-only"])
+      #expect(keys.status == 0 && keys.text == expected.map { "\($0)\n" }.joined(), "\(query)")
+      #expect(CommandRun(["dump", path, "--class", "Person", "--where", query, "--count"]).text == "\(expected.count)\n")
+      let printed = CommandRun(["dump", path, "--class", "Person", "--where", query, "--format", "jsonl"]).text
+      #expect(printed.split(separator: "\n").map { int(try! JSONParser.parse(Array($0.utf8)), "$key") } == expected)
+    }
+  }
+
   @Test func conflictingOrIncompleteOptionsAreUsageErrors() {
     let both = CommandRun(["dump", Self.alltypes, "--class", "AllTypes", "--count", "--keys-only"])
     #expect(both.status == 64)

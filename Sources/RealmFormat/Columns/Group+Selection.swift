@@ -20,9 +20,11 @@ extension Group {
     let allPlans = columnPlans[index]
     let filterPositions = allPlans.indices.filter { filterColumns.contains($0) }
     let otherPositions = allPlans.indices.filter { !filterColumns.contains($0) && (columns?.contains($0) ?? true) }
-    if case .legacy = tables[index].storage {
+    if case .legacy(let stored) = tables[index].storage {
+      let width = stored.properties.count
       return try forEachSelectedLegacyObject(
-        table, width: allPlans.count, filterPositions: filterPositions, columns: columns, select: select, body)
+        table, width: width, filterPositions: (0..<width).filter { filterColumns.contains($0) }, columns: columns,
+        select: select, body)
     }
     let filterPlans = filterPositions.map { allPlans[$0] }
     let otherPlans = otherPositions.map { allPlans[$0] }
