@@ -144,7 +144,7 @@ extension ExitCode {
   static func forCode(_ code: MigrationError.Code) -> ExitCode {
     switch code {
     case .invalidPlan, .versionLower, .migrationRequired, .dataLoss, .constraintViolated,
-      .evaluationFailed, .execFailed, .unsupported:
+      .evaluationFailed, .execFailed, .unsupported, .invalidData:
       .dataError
     }
   }
