@@ -17,8 +17,9 @@ struct InsertBatch {
     /// Position in the input.
     var order: Int
   }
-  /// What the batch knows of one class.
-  struct ClassState {
+  /// What the batch knows of one class (a class: its sets and maps change in place, one
+  /// object at a time).
+  final class ClassState {
     let table: Table
     let schema: ObjectSchema
     var existingKeys: Set<Int64> = []
@@ -29,6 +30,11 @@ struct InsertBatch {
     var newKeys: [Int64: String] = [:]
     var newPrimaryKeys: [PrimaryKeyValue: String] = [:]
     var updates: [Int64: Update] = [:]
+
+    init(table: Table, schema: ObjectSchema) {
+      self.table = table
+      self.schema = schema
+    }
   }
 
   let group: Group
@@ -54,7 +60,7 @@ struct InsertBatch {
     guard let table = group.table(forClass: name), let cls = schema.objectSchema(named: name) else {
       throw MigrationError(.invalidData, "the file has no class '\(name)'")
     }
-    var s = ClassState(table: table, schema: cls)
+    let s = ClassState(table: table, schema: cls)
     let pk = cls.primaryKey.flatMap { p in cls.properties.firstIndex { $0.name == p } }
     var keys = Set<Int64>()
     var pks: [PrimaryKeyValue: Int64] = [:]
@@ -73,7 +79,7 @@ struct InsertBatch {
   mutating func add(_ objects: [InsertObject]) throws {
     for (order, input) in objects.enumerated() {
       let o = input.object
-      var s = try state(o.className)
+      let s = try state(o.className)
       let cls = s.schema
       let pkIndex = cls.primaryKey.flatMap { p in cls.properties.firstIndex { $0.name == p } }
       var existing: Int64?
@@ -131,7 +137,6 @@ struct InsertBatch {
           s.unkeyed.append(New(key: -1, values: values, location: input.location, order: order))
         }
       }
-      classes[o.className] = s
     }
   }
 
@@ -139,7 +144,7 @@ struct InsertBatch {
   /// continued, skipping keys in use. Then sorts each class's new objects by key.
   mutating func assignKeys() throws {
     for name in classes.keys.sorted() {
-      guard var s = classes[name] else { continue }
+      guard let s = classes[name] else { continue }
       let squeezed = s.schema.primaryKey == nil
       var sequence = try ObjectKeySequence.stored(in: s.table, group: group)
         ?? s.existingKeys.max().map { ObjectKeySequence.after(key: $0, squeezed: squeezed) } ?? 0
@@ -156,7 +161,6 @@ struct InsertBatch {
       s.new += s.unkeyed
       s.unkeyed = []
       s.new.sort { $0.key < $1.key }
-      classes[name] = s
     }
   }
 
@@ -212,7 +216,7 @@ struct InsertBatch {
   /// so that upserting a file's own dump writes nothing.
   mutating func dropUnchangedUpdates() throws {
     for name in classes.keys.sorted() {
-      guard var s = classes[name], !s.updates.isEmpty else { continue }
+      guard let s = classes[name], !s.updates.isEmpty else { continue }
       let updates = s.updates
       try group.forEachObject(in: s.table) { key, values in
         guard let u = updates[key] else { return }
@@ -220,7 +224,6 @@ struct InsertBatch {
           s.updates[key] = nil
         }
       }
-      classes[name] = s
     }
   }
 
@@ -235,6 +238,11 @@ struct InsertBatch {
       return x.count == y.count && zip(x, y).allSatisfy { sameContent($0, $1) }
     case (.dictionary(let x), .dictionary(let y)):
       return x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && sameContent($0.value, $1.value) }
+    // The dump writes every NaN as "NaN" (its payload is not data); -0.0 keeps its sign.
+    case (.float(let x), .float(let y)):
+      return x.isNaN ? y.isNaN : x.bitPattern == y.bitPattern
+    case (.double(let x), .double(let y)):
+      return x.isNaN ? y.isNaN : x.bitPattern == y.bitPattern
     default:
       return a == b
     }
