@@ -92,6 +92,10 @@ public struct CSVObjectDecoder {
     if property.collection != .single || property.type == .object {
       return try parseJSON(text, what: "JSON (\(property.collection == .single ? "a link or embedded object" : "a collection"))")
     }
+    // Values the plain text cannot show (dates outside years 1-9999) are their canonical JSON.
+    if text.hasPrefix("{") && [.date, .decimal128, .float, .double].contains(property.type) {
+      return try parseJSON(text, what: "a \(property.type.rawValue)")
+    }
     switch property.type {
     case .string: return .string(text)
     case .int:

@@ -118,14 +118,7 @@ struct InsertBatch {
         }
         s.updates[existing] = Update(values: o.values, missing: o.missing, location: input.location, order: order)
       } else {
-        var values = o.values
-        for i in o.missing {
-          let p = cls.properties[i]
-          if p.collection == .single && !p.isOptional && p.type != .mixed {
-            throw Self.invalid(input.location, cls.name, p.name, "the property is required and has no value")
-          }
-          values[i] = CanonicalDecoder.defaultValue(for: p)
-        }
+        let values = try input.valuesForNewObject(cls)
         if let given = o.key {
           guard given >= 0 && given < Int64.max else { throw Self.invalid(input.location, cls.name, "$key", "key \(given) is out of range") }
           if let first = s.newKeys[given] {
