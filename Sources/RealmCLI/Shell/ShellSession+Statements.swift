@@ -47,8 +47,9 @@ extension ShellSession {
         return .insert(json: json, className: className, upsert: first == "UPSERT")
       case "UPDATE":
         let parts = rest.split(maxSplits: 1, whereSeparator: \.isWhitespace)
-        guard parts.count == 2, parts[1].uppercased().hasPrefix("SET") else {
-          if parts.count < 2 || parts[1].uppercased().hasPrefix("WHERE") { return nil }
+        // `Update` alone or `Update WHERE …` is a query of a class called Update.
+        if parts.count < 2 || parts[0].uppercased() == "WHERE" { return nil }
+        guard parts[1].uppercased().hasPrefix("SET") else {
           throw UsageError(.missingArgument, "expected SET after 'UPDATE \(parts[0])': UPDATE CLASS SET P = EXPR [WHERE QUERY]")
         }
         let body = parts[1].dropFirst(3)

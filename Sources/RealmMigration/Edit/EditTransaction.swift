@@ -31,12 +31,13 @@ public final class EditTransaction {
     self.lock = lock
   }
 
-  /// Locks the realm and makes its working copy. Working directories a killed transaction
-  /// left behind are removed first (under the lock, none is in use).
+  /// Locks the realm and makes its working copy. Working directories and replacement files a
+  /// killed transaction left behind are removed first (under the lock, none is in use).
   public static func begin(path: String) throws -> EditTransaction {
     let lock = try FileLock(exclusiveForRealmAt: path)
     do {
       removeStaleDirectories(of: path)
+      AtomicFileReplacement.removeStaleTemporaryFiles(of: path)
       var template = Array((path + directoryInfix + "XXXXXX").utf8CString)
       let made = template.withUnsafeMutableBufferPointer { b -> Bool in b.baseAddress.map { mkdtemp($0) != nil } ?? false }
       guard made else { throw StorageError.system("mkdtemp", path: path, errno: errno) }
