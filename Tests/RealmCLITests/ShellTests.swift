@@ -138,7 +138,7 @@ import Testing
       [executable.path, "shell", Self.tutorial],
       environment: ["HOME": home.path, "PATH": "/usr/bin:/bin"], width: 100, height: 40)
     try pty.waitFor("the prompt") { $0.cursorLine == "realm>" }
-    #expect(pty.screen.lines.joined().contains("shell on \(Self.tutorial): 1 class, file format 24, read-only"))
+    #expect(pty.screen.lines.joined().contains("shell on \(Self.tutorial): 1 class, file format 24"))
 
     // Typing and editing a line: a typo fixed in the middle, a word removed at the end.
     pty.type("Usr WHERE age > 97 junk")

@@ -14,8 +14,8 @@ public struct UpdateCommand: Command {
         Sets each property named by --set to the value of its expression for every \
         object of the class, or those matching --where (Realm Query Language, as in \
         'dump --where'). The expressions are those of a migration plan's 'transform' \
-        step (docs/expressions.md): they read the object's values before the update, \
-        e.g. 'price = price * 1.1' or 'name = upper(name)'. The values must fit the \
+        step (docs/expression-language.md): 'old.NAME' is the object's value before the update, \
+        e.g. 'price = old.price * 1.1' or 'name = upper(old.name)'. The values must fit the \
         property's type. The schema and its version never change.
 
         Everything is checked before anything is written; an expression that fails on \
@@ -24,8 +24,8 @@ public struct UpdateCommand: Command {
         otherwise the file is replaced atomically.
 
         Examples:
-          realmctl update app.realm --class Person --set 'age = age + 1'
-          realmctl update app.realm --class Item --set 'price = price * 2' --where 'price < 10'
+          realmctl update app.realm --class Person --set 'age = old.age + 1'
+          realmctl update app.realm --class Item --set 'price = old.price * 2' --where 'price < 10'
         """,
       arguments: [
         .positional("file", completion: .realmFile, help: "The Realm file to change."),
