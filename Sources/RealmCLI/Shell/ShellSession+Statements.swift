@@ -208,7 +208,7 @@ extension ShellSession {
           value = .object(members)
         }
         let decoder = CanonicalDecoder(schema: schema, missingProperties: .allow)
-        return [InsertObject(object: try decoder.decodeObject(value, line: 1), location: "the object")]
+        return [InsertObject(object: try decoder.decodeObject(value, line: 1), source: "the object", number: 0)]
       }
     case .update(let className, let assignments, let query):
       return try DataEditor.update(path: target, className: className, assignments: assignments, filter: query, options: options)

@@ -49,8 +49,10 @@ public struct CSVObjectDecoder {
     }
     var out: [InsertObject] = []
     out.reserveCapacity(records.count - 1)
+    let rowSource = "\(source) row"
     for r in records.dropFirst() {
-      let location = "\(source) row \(r.row)"
+      // Built only for an error (a million rows need no million strings).
+      var location: String { "\(source) row \(r.row)" }
       guard r.fields.count == columns.count else {
         throw MigrationError(
           .invalidData, path: location,
@@ -78,7 +80,7 @@ public struct CSVObjectDecoder {
         }
       }
       let missing = given.indices.filter { !given[$0] }
-      out.append(InsertObject(object: DecodedObject(className: objectSchema.name, key: key, values: values, missing: missing), location: location))
+      out.append(InsertObject(object: DecodedObject(className: objectSchema.name, key: key, values: values, missing: missing), source: rowSource, number: r.row))
     }
     return out
   }

@@ -1,48 +1,65 @@
 /// The objects of one `insert` checked against a file: which are new (with the keys they get)
 /// and which update existing objects; then merged with the file's objects into a new file.
+///
+/// Costs per object stay small for a million of them: the file's keys are a sorted array
+/// (binary search), primary keys are matched by hashing the input's (not the file's) values,
+/// and objects are referred to by their position in the input.
 struct InsertBatch {
   /// A new object with its key.
   struct New {
     var key: Int64
     var values: [RealmValue]
-    var location: String
     /// Position in the input.
     var order: Int
   }
-  /// The given values of an existing object.
-  struct Update {
-    var values: [RealmValue]
-    var missing: [Int]
-    var location: String
-    /// Position in the input.
-    var order: Int
-  }
-  /// What the batch knows of one class (a class: its sets and maps change in place, one
-  /// object at a time).
+  /// What the batch knows of one class.
   final class ClassState {
     let table: Table
     let schema: ObjectSchema
-    var existingKeys: Set<Int64> = []
-    var primaryKeys: [PrimaryKeyValue: Int64] = [:]
-    /// Objects without `$key`, keys to be assigned.
-    var unkeyed: [New] = []
+    let primaryKey: Int?
+    /// The file's object keys, ascending.
+    var existingKeys: [Int64] = []
+    /// Input positions of the objects of this class, in input order.
+    var orders: [Int] = []
+    /// Input position -> key of the file's object with the same primary key.
+    var matched: [Int: Int64] = [:]
+    /// Input position -> earlier input position with the same primary key.
+    var repeats: [Int: Int] = [:]
     var new: [New] = []
-    var newKeys: [Int64: String] = [:]
-    var newPrimaryKeys: [PrimaryKeyValue: String] = [:]
-    var updates: [Int64: Update] = [:]
+    /// Keys given with `$key` to new objects -> input position.
+    var givenKeys: [Int64: Int] = [:]
+    /// Existing key -> input position of its update.
+    var updates: [Int64: Int] = [:]
+    /// Every new key, built for link checks on first use.
+    var newKeySet: Set<Int64>?
 
     init(table: Table, schema: ObjectSchema) {
       self.table = table
       self.schema = schema
+      primaryKey = schema.primaryKey.flatMap { p in schema.properties.firstIndex { $0.name == p } }
     }
+
+    func exists(_ key: Int64) -> Bool {
+      var low = 0
+      var high = existingKeys.count
+      while low < high {
+        let mid = (low + high) / 2
+        if existingKeys[mid] < key { low = mid + 1 } else { high = mid }
+      }
+      return low < existingKeys.count && existingKeys[low] == key
+    }
+
+    /// True when values of the class can hold links (links, embedded objects, mixed).
+    var canLink: Bool { schema.properties.contains { $0.type == .object || $0.type == .mixed } }
   }
 
   let group: Group
   let schema: Schema
   let mode: InsertMode
+  var objects: [InsertObject] = []
   var classes: [String: ClassState] = [:]
   /// Key sets of classes only linked to, read on first use.
-  var linkedKeys: [String: Set<Int64>] = [:]
+  var linkedKeys: [String: [Int64]] = [:]
 
   init(group: Group, schema: Schema, mode: InsertMode) {
     self.group = group
@@ -54,82 +71,105 @@ struct InsertBatch {
     MigrationError(.invalidData, path: "\(location): \(className)" + (property.map { ".\($0)" } ?? ""), message)
   }
 
-  /// Reads the keys and primary keys of the class on first use.
-  mutating func state(_ name: String) throws -> ClassState {
-    if let s = classes[name] { return s }
-    guard let table = group.table(forClass: name), let cls = schema.objectSchema(named: name) else {
-      throw MigrationError(.invalidData, "the file has no class '\(name)'")
-    }
-    let s = ClassState(table: table, schema: cls)
-    let pk = cls.primaryKey.flatMap { p in cls.properties.firstIndex { $0.name == p } }
-    var keys = Set<Int64>()
-    var pks: [PrimaryKeyValue: Int64] = [:]
+  /// The file's keys of `table`, ascending.
+  func keys(of table: Table) throws -> [Int64] {
+    var keys: [Int64] = []
     keys.reserveCapacity(table.objectCount)
-    try group.forEachObject(in: table, columns: Set(pk.map { [$0] } ?? [])) { key, values in
-      keys.insert(key)
-      if let pk { pks[PrimaryKeyValue(values[pk])] = key }
-    }
-    s.existingKeys = keys
-    s.primaryKeys = pks
-    classes[name] = s
-    return s
+    try group.forEachObject(in: table, columns: []) { key, _ in keys.append(key) }
+    return keys
   }
 
-  /// Sorts the objects into new ones and updates, checking keys and required properties.
-  mutating func add(_ objects: [InsertObject]) throws {
+  /// Sorts the objects into new ones and updates, checking keys and required properties; the
+  /// first problem in input order is thrown.
+  mutating func add(_ input: [InsertObject]) throws {
+    objects = input
+    for (order, o) in objects.enumerated() {
+      if let s = classes[o.object.className] {
+        s.orders.append(order)
+        continue
+      }
+      guard let table = group.table(forClass: o.object.className), let cls = schema.objectSchema(named: o.object.className) else {
+        throw MigrationError(.invalidData, path: o.location, "the file has no class '\(o.object.className)'")
+      }
+      let s = ClassState(table: table, schema: cls)
+      s.orders.append(order)
+      classes[cls.name] = s
+    }
+    for s in classes.values {
+      s.existingKeys = try keys(of: s.table)
+      if let pk = s.primaryKey { try matchPrimaryKeys(s, pk) }
+    }
     for (order, input) in objects.enumerated() {
-      let o = input.object
-      let s = try state(o.className)
-      let cls = s.schema
-      let pkIndex = cls.primaryKey.flatMap { p in cls.properties.firstIndex { $0.name == p } }
-      var existing: Int64?
-      if let pkIndex {
-        let name = cls.properties[pkIndex].name
-        if o.missing.contains(pkIndex) && !cls.properties[pkIndex].isOptional {
-          throw Self.invalid(input.location, cls.name, name, "the primary key of '\(cls.name)' is missing")
-        }
-        let v = PrimaryKeyValue(o.values[pkIndex])
-        let text = ValueText.describe(o.values[pkIndex])
-        if let k = s.primaryKeys[v] {
-          guard mode == .upsert else {
-            throw Self.invalid(
-              input.location, cls.name, name,
-              "an object of '\(cls.name)' with primary key \(text) already exists (key \(k)); use --upsert to update it")
-          }
-          if let given = o.key, given != k {
-            throw Self.invalid(
-              input.location, cls.name, "$key", "$key \(given) is not the key of the object with primary key \(text) (\(k)); keys never change")
-          }
-          existing = k
-        } else if let first = s.newPrimaryKeys[v] {
-          throw Self.invalid(input.location, cls.name, name, "primary key \(text) repeats the object of \(first)")
-        } else {
-          s.newPrimaryKeys[v] = input.location
-        }
-      } else if let given = o.key, s.existingKeys.contains(given) {
+      let s = classes[input.object.className]!
+      try place(input, order: order, in: s)
+    }
+  }
+
+  /// Finds the input objects whose primary key is already in the file, or earlier in the input.
+  func matchPrimaryKeys(_ s: ClassState, _ pk: Int) throws {
+    var byValue: [PrimaryKeyValue: Int] = [:]
+    byValue.reserveCapacity(s.orders.count)
+    for order in s.orders {
+      let value = PrimaryKeyValue(objects[order].object.values[pk])
+      if let first = byValue[value] { s.repeats[order] = first } else { byValue[value] = order }
+    }
+    guard !s.existingKeys.isEmpty else { return }
+    try group.forEachObject(in: s.table, columns: [pk]) { key, values in
+      if let order = byValue[PrimaryKeyValue(values[pk])] { s.matched[order] = key }
+    }
+  }
+
+  func place(_ input: InsertObject, order: Int, in s: ClassState) throws {
+    let o = input.object
+    let cls = s.schema
+    var existing: Int64?
+    if let pk = s.primaryKey {
+      let name = cls.properties[pk].name
+      if o.missing.contains(pk) && !cls.properties[pk].isOptional {
+        throw Self.invalid(input.location, cls.name, name, "the primary key of '\(cls.name)' is missing")
+      }
+      let text = ValueText.describe(o.values[pk])
+      if let first = s.repeats[order] {
+        throw Self.invalid(input.location, cls.name, name, "primary key \(text) repeats the object of \(objects[first].location)")
+      }
+      if let k = s.matched[order] {
         guard mode == .upsert else {
-          throw Self.invalid(input.location, cls.name, "$key", "an object of '\(cls.name)' with key \(given) already exists; use --upsert to update it")
+          throw Self.invalid(
+            input.location, cls.name, name,
+            "an object of '\(cls.name)' with primary key \(text) already exists (key \(k)); use --upsert to update it")
         }
-        existing = given
+        if let given = o.key, given != k {
+          throw Self.invalid(
+            input.location, cls.name, "$key", "$key \(given) is not the key of the object with primary key \(text) (\(k)); keys never change")
+        }
+        existing = k
       }
-      if let existing {
-        if let first = s.updates[existing] {
-          throw Self.invalid(input.location, cls.name, nil, "the object with key \(existing) is also given at \(first.location)")
-        }
-        s.updates[existing] = Update(values: o.values, missing: o.missing, location: input.location, order: order)
-      } else {
-        let values = try input.valuesForNewObject(cls)
-        if let given = o.key {
-          guard given >= 0 && given < Int64.max else { throw Self.invalid(input.location, cls.name, "$key", "key \(given) is out of range") }
-          if let first = s.newKeys[given] {
-            throw Self.invalid(input.location, cls.name, "$key", "key \(given) is also given at \(first)")
-          }
-          s.newKeys[given] = input.location
-          s.new.append(New(key: given, values: values, location: input.location, order: order))
-        } else {
-          s.unkeyed.append(New(key: -1, values: values, location: input.location, order: order))
-        }
+    } else if let given = o.key, s.exists(given) {
+      guard mode == .upsert else {
+        throw Self.invalid(input.location, cls.name, "$key", "an object of '\(cls.name)' with key \(given) already exists; use --upsert to update it")
       }
+      existing = given
+    }
+    if let existing {
+      if let first = s.updates[existing] {
+        throw Self.invalid(input.location, cls.name, nil, "the object with key \(existing) is also given at \(objects[first].location)")
+      }
+      s.updates[existing] = order
+      return
+    }
+    let values = try input.valuesForNewObject(cls)
+    if let given = o.key {
+      guard given >= 0 && given < Int64.max else { throw Self.invalid(input.location, cls.name, "$key", "key \(given) is out of range") }
+      if s.exists(given) {
+        throw Self.invalid(input.location, cls.name, "$key", "key \(given) belongs to another object of '\(cls.name)' (keys never change)")
+      }
+      if let first = s.givenKeys[given] {
+        throw Self.invalid(input.location, cls.name, "$key", "key \(given) is also given at \(objects[first].location)")
+      }
+      s.givenKeys[given] = order
+      s.new.append(New(key: given, values: values, order: order))
+    } else {
+      s.new.append(New(key: -1, values: values, order: order))
     }
   }
 
@@ -138,43 +178,49 @@ struct InsertBatch {
   mutating func assignKeys() throws {
     for name in classes.keys.sorted() {
       guard let s = classes[name] else { continue }
-      let squeezed = s.schema.primaryKey == nil
+      let squeezed = s.primaryKey == nil
       var sequence = try ObjectKeySequence.stored(in: s.table, group: group)
-        ?? s.existingKeys.max().map { ObjectKeySequence.after(key: $0, squeezed: squeezed) } ?? 0
-      for i in s.unkeyed.indices {
+        ?? s.existingKeys.last.map { ObjectKeySequence.after(key: $0, squeezed: squeezed) } ?? 0
+      var sorted = true
+      for i in s.new.indices where s.new[i].key < 0 {
         var key: Int64
         repeat {
           key = ObjectKeySequence.key(for: sequence, squeezed: squeezed)
           sequence += 1
-        } while s.existingKeys.contains(key) || s.newKeys[key] != nil
+        } while s.exists(key) || s.givenKeys[key] != nil
         guard key >= 0 && key < Int64.max else { throw MigrationError(.invalidData, "the object keys of '\(name)' are exhausted") }
-        s.unkeyed[i].key = key
-        s.newKeys[key] = s.unkeyed[i].location
+        s.new[i].key = key
       }
-      s.new += s.unkeyed
-      s.unkeyed = []
-      s.new.sort { $0.key < $1.key }
+      for i in s.new.indices.dropFirst() where s.new[i - 1].key > s.new[i].key {
+        sorted = false
+        break
+      }
+      if !sorted { s.new.sort { $0.key < $1.key } }
     }
   }
 
-  /// Every link of a new or updated object must point to an object of the file or the input.
+  /// Every link of a new or updated object must point to an object of the file or the input;
+  /// the first bad one in input order is thrown.
   mutating func checkLinks() throws {
-    // In input order, so the first bad value reported is the first in the input.
-    var checks: [(order: Int, location: String, schema: ObjectSchema, values: [RealmValue], missing: [Int])] = []
-    for s in classes.values {
-      checks += s.new.map { ($0.order, $0.location, s.schema, $0.values, []) }
-      checks += s.updates.values.map { ($0.order, $0.location, s.schema, $0.values, $0.missing) }
-    }
-    checks.sort { $0.order < $1.order }
-    for c in checks {
-      for (i, p) in c.schema.properties.enumerated() where !c.missing.contains(i) {
-        if let bad = try firstMissingTarget(c.values[i]) {
-          throw Self.invalid(
-            c.location, c.schema.name, p.name,
-            "the link to '\(bad.className)' key \(bad.key) points to no object (not in the file nor in the input)")
+    var first: (order: Int, error: MigrationError)?
+    for s in classes.values where s.canLink {
+      var entries: [(order: Int, values: [RealmValue], missing: [Int])] = s.new.map { ($0.order, $0.values, []) }
+      entries += s.updates.values.map { ($0, objects[$0].object.values, objects[$0].object.missing) }
+      for e in entries where first.map({ e.order < $0.order }) ?? true {
+        for (i, p) in s.schema.properties.enumerated() where (p.type == .object || p.type == .mixed) && !e.missing.contains(i) {
+          if let bad = try firstMissingTarget(e.values[i]) {
+            first = (
+              e.order,
+              Self.invalid(
+                objects[e.order].location, s.schema.name, p.name,
+                "the link to '\(bad.className)' key \(bad.key) points to no object (not in the file nor in the input)")
+            )
+            break
+          }
         }
       }
     }
+    if let first { throw first.error }
   }
 
   mutating func firstMissingTarget(_ value: RealmValue) throws -> ObjectLink? {
@@ -196,23 +242,34 @@ struct InsertBatch {
   }
 
   mutating func exists(_ link: ObjectLink) throws -> Bool {
-    if let s = classes[link.className] { return s.existingKeys.contains(link.key) || s.newKeys[link.key] != nil }
-    if let keys = linkedKeys[link.className] { return keys.contains(link.key) }
-    guard let table = group.table(forClass: link.className) else { return false }
-    var keys = Set<Int64>()
-    try group.forEachObject(in: table, columns: []) { key, _ in keys.insert(key) }
-    linkedKeys[link.className] = keys
-    return keys.contains(link.key)
+    if let s = classes[link.className] {
+      if s.exists(link.key) { return true }
+      if s.newKeySet == nil { s.newKeySet = Set(s.new.map(\.key)) }
+      return s.newKeySet?.contains(link.key) ?? false
+    }
+    if linkedKeys[link.className] == nil {
+      guard let table = group.table(forClass: link.className) else { return false }
+      linkedKeys[link.className] = try keys(of: table)
+    }
+    guard let keys = linkedKeys[link.className] else { return false }
+    var low = 0
+    var high = keys.count
+    while low < high {
+      let mid = (low + high) / 2
+      if keys[mid] < link.key { low = mid + 1 } else { high = mid }
+    }
+    return low < keys.count && keys[low] == link.key
   }
 
   /// Drops the updates that would change nothing (the values given are those of the object),
   /// so that upserting a file's own dump writes nothing.
   mutating func dropUnchangedUpdates() throws {
-    for name in classes.keys.sorted() {
-      guard let s = classes[name], !s.updates.isEmpty else { continue }
+    for s in classes.values where !s.updates.isEmpty {
       let updates = s.updates
+      let objects = self.objects
       try group.forEachObject(in: s.table) { key, values in
-        guard let u = updates[key] else { return }
+        guard let order = updates[key] else { return }
+        let u = objects[order].object
         if values.indices.allSatisfy({ u.missing.contains($0) || Self.sameContent(values[$0], u.values[$0]) }) {
           s.updates[key] = nil
         }
@@ -241,7 +298,7 @@ struct InsertBatch {
     }
   }
 
-  /// The counts before the write (objects inserted; updates counted as given).
+  /// The counts before the write.
   func counts() -> [EditResult.ClassCounts] {
     classes.keys.sorted().compactMap { name in
       guard let s = classes[name] else { return nil }
@@ -259,29 +316,31 @@ struct InsertBatch {
   func write<S: SequentialNodeSink>(into builder: RealmFileBuilder<S>, progress: ProgressCounter?) throws {
     var ticker = ProgressTicker(progress)
     defer { ticker.flush() }
+    let objects = self.objects
     for cls in schema.classes where !cls.isEmbedded {
       guard let table = group.table(forClass: cls.name) else { continue }
       let s = classes[cls.name]
       var next = 0
-      func append(_ key: Int64, _ values: [RealmValue], _ location: String?) throws {
+      func append(_ key: Int64, _ values: [RealmValue], _ order: Int?) throws {
         do {
           try builder.append(className: cls.name, key: key, values: values)
         } catch {
-          throw MigrationError(.invalidData, path: location, "\(error.detail)")
+          throw MigrationError(.invalidData, path: order.map { objects[$0].location }, "\(error.detail)")
         }
       }
       try group.forEachObject(in: table) { key, values in
         ticker.tick()
         if let s {
           while next < s.new.count && s.new[next].key < key {
-            try append(s.new[next].key, s.new[next].values, s.new[next].location)
+            try append(s.new[next].key, s.new[next].values, s.new[next].order)
             ticker.tick()
             next += 1
           }
-          if let u = s.updates[key] {
+          if let order = s.updates[key] {
+            let u = objects[order].object
             var merged = values
             for i in merged.indices where !u.missing.contains(i) { merged[i] = u.values[i] }
-            try append(key, merged, u.location)
+            try append(key, merged, order)
             return
           }
         }
@@ -289,7 +348,7 @@ struct InsertBatch {
       }
       if let s {
         while next < s.new.count {
-          try append(s.new[next].key, s.new[next].values, s.new[next].location)
+          try append(s.new[next].key, s.new[next].values, s.new[next].order)
           ticker.tick()
           next += 1
         }

@@ -2,14 +2,21 @@
 public struct InsertObject: Sendable, Equatable {
   /// The object: class, `$key` when given, values in column order, the properties not given.
   public var object: DecodedObject
-  /// Where it comes from, for errors: `line 3`, `row 3`.
-  public var location: String
+  /// Where it comes from, for errors, without its number: `'people.jsonl' line` (one string
+  /// shared by every object of the input).
+  public var source: String
+  /// Its line or row number in the source (0: none).
+  public var number: Int
 
   /// Creates an input object.
-  public init(object: DecodedObject, location: String) {
+  public init(object: DecodedObject, source: String, number: Int) {
     self.object = object
-    self.location = location
+    self.source = source
+    self.number = number
   }
+
+  /// `'people.jsonl' line 3`.
+  public var location: String { number == 0 ? source : "\(source) \(number)" }
 }
 
 extension InsertObject {

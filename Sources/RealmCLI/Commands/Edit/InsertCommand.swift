@@ -79,8 +79,9 @@ enum JSONLinesInput {
   /// listed as missing.
   static func objects(path: String, schema: Schema) throws -> [InsertObject] {
     var out: [InsertObject] = []
+    let source = "'\(path)' line"
     let lines = ParallelLineDecoder(decoder: CanonicalDecoder(schema: schema, missingProperties: .allow), path: path)
-    try lines.forEachObject { object, line in out.append(InsertObject(object: object, location: "'\(path)' line \(line)")) }
+    try lines.forEachObject { object, line in out.append(InsertObject(object: object, source: source, number: line)) }
     return out
   }
 }
