@@ -237,9 +237,8 @@ extension ShellSession {
 }
 
 /// A statement failed inside a transaction, which was rolled back.
-struct ShellTransactionRolledBack: ExitCodeMapping, CustomStringConvertible {
+struct ShellTransactionRolledBack: Error, CustomStringConvertible {
   var underlying: any Error
-  var exitCode: ExitCode { ExitCode.forError(underlying) }
   var description: String {
     ((underlying as? UsageError)?.message ?? RealmCtl.errorMessage(for: underlying))
       + " (the transaction was rolled back: the file is as it was at BEGIN)"

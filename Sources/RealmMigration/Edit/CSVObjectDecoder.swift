@@ -1,3 +1,7 @@
+import RealmFormat
+import RealmJSON
+import RealmStorage
+
 /// Reads the rows of a CSV file as objects of one class, the reverse of `dump --format csv`:
 /// a header row of property names (and optionally `$key`), then one object per row. Each cell
 /// is read by its property's type: scalars as plain text (an empty unquoted cell is null, `""`
@@ -20,6 +24,15 @@ public struct CSVObjectDecoder {
     self.schema = schema
     objectSchema = c
     decoder = CanonicalDecoder(schema: schema, missingProperties: .allow)
+  }
+
+  /// Largest CSV file read (it is read whole).
+  public static let maximumFileSize = 4 << 30
+
+  /// The rows of the CSV file at `path` as objects of `className`.
+  public static func objects(path: String, className: String, schema: Schema) throws -> [InsertObject] {
+    let bytes = try InputFiles.contents(of: path, limit: maximumFileSize)
+    return try CSVObjectDecoder(schema: schema, className: className).objects(bytes, source: "'\(path)'")
   }
 
   /// The objects of the CSV text `bytes`, in row order; `source` names the file in errors.

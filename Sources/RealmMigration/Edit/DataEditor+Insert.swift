@@ -1,3 +1,7 @@
+import RealmFormat
+import RealmJSON
+import RealmStorage
+
 extension DataEditor {
   /// Inserts objects into the realm at `path` (or, with ``InsertMode/upsert``, updates the
   /// objects whose primary key, or `$key` for a class without one, exists and inserts the rest).

@@ -1,3 +1,7 @@
+import RealmFormat
+import RealmJSON
+import RealmStorage
+
 /// Edits the objects of a realm without touching its schema: the library behind
 /// `realmctl insert`, `update` and `delete` and the shell's `INSERT`, `UPDATE` and `DELETE`.
 ///

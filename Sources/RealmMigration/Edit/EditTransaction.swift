@@ -6,6 +6,10 @@
   import Darwin
 #endif
 
+import RealmFormat
+import RealmJSON
+import RealmStorage
+
 /// Several edits committed all or nothing (the shell's `BEGIN` ... `COMMIT`).
 ///
 /// `begin` takes the realm's exclusive lock (so no app or other realmctl writes it meanwhile)

@@ -1,3 +1,7 @@
+import RealmFormat
+import RealmJSON
+import RealmStorage
+
 /// One object to insert or upsert, decoded from a line of JSON Lines or a row of CSV.
 public struct InsertObject: Sendable, Equatable {
   /// The object: class, `$key` when given, values in column order, the properties not given.
@@ -41,4 +45,16 @@ public enum InsertMode: String, Sendable {
   case insert
   /// Existing objects get the given values; the others are inserted.
   case upsert
+}
+
+extension InsertObject {
+  /// Every object of a JSON Lines file in the dump's shape, decoded on every core; the
+  /// properties a line leaves out are listed as missing.
+  public static func jsonLines(path: String, schema: Schema) throws -> [InsertObject] {
+    var out: [InsertObject] = []
+    let source = "'\(path)' line"
+    let lines = ParallelLineDecoder(decoder: CanonicalDecoder(schema: schema, missingProperties: .allow), path: path)
+    try lines.forEachObject { object, line in out.append(InsertObject(object: object, source: source, number: line)) }
+    return out
+  }
 }

@@ -1,3 +1,7 @@
+import RealmFormat
+import RealmJSON
+import RealmStorage
+
 extension MigrationPlanner {
   /// Compiles data-only steps (`transform`, `deleteObjects`) against the file's schema, without
   /// the version rules of a plan: the schema and its version stay as they are. This is what

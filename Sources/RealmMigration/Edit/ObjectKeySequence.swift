@@ -1,3 +1,7 @@
+import RealmFormat
+import RealmJSON
+import RealmStorage
+
 /// How Realm gives object keys (Realm Core's `Table::allocate_sequence_number` and
 /// `allocate_object_id_squeezed`): each table has a sequence number in its top array; a class
 /// with a primary key takes the number itself as key, a class without one its "squeezed" form

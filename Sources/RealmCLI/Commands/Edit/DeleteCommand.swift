@@ -1,4 +1,7 @@
+import RealmFormat
+import RealmJSON
 import RealmMigration
+import RealmStorage
 
 /// `realmctl delete FILE --class C [--where RQL] [--cascade-embedded] [--dry-run] [--backup PATH] [--json]`.
 public struct DeleteCommand: Command {

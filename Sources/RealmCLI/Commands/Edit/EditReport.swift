@@ -1,5 +1,7 @@
+import RealmFormat
 import RealmJSON
 import RealmMigration
+import RealmStorage
 
 /// The report of `insert`, `update` and `delete` (and the shell's statements): text for people,
 /// JSON for CI.

@@ -1,5 +1,7 @@
+import RealmFormat
 import RealmJSON
 import RealmMigration
+import RealmStorage
 
 /// `realmctl insert FILE DATA [--upsert] [--class C] [--format jsonl|csv] [--dry-run] [--backup PATH] [--json]`.
 public struct InsertCommand: Command {
@@ -66,22 +68,9 @@ public struct InsertCommand: Command {
     let options = try EditOptions.migrationOptions(invocation, context: context, command: spec.name)
     return try EditOptions.run(invocation, context: context, verb: "insert", file: file, options: options) { o in
       try DataEditor.insert(path: file, mode: mode, options: o) { schema in
-        if let className { return try CSVInput.objects(path: data, className: className, schema: schema) }
-        return try JSONLinesInput.objects(path: data, schema: schema)
+        if let className { return try CSVObjectDecoder.objects(path: data, className: className, schema: schema) }
+        return try InsertObject.jsonLines(path: data, schema: schema)
       }
     }
-  }
-}
-
-/// Objects of a JSON Lines file for `insert`.
-enum JSONLinesInput {
-  /// Every object of the file, decoded on every core; the properties a line leaves out are
-  /// listed as missing.
-  static func objects(path: String, schema: Schema) throws -> [InsertObject] {
-    var out: [InsertObject] = []
-    let source = "'\(path)' line"
-    let lines = ParallelLineDecoder(decoder: CanonicalDecoder(schema: schema, missingProperties: .allow), path: path)
-    try lines.forEachObject { object, line in out.append(InsertObject(object: object, source: source, number: line)) }
-    return out
   }
 }

@@ -1,4 +1,7 @@
+import RealmFormat
+import RealmJSON
 import RealmMigration
+import RealmStorage
 
 /// `realmctl update FILE --class C --set 'prop = EXPR' ... [--where RQL] [--dry-run] [--backup PATH] [--json]`.
 public struct UpdateCommand: Command {
