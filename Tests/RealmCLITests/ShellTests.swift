@@ -90,6 +90,9 @@ import RealmStorage
     #expect(session.completion(line: "User ", cursor: 5).candidates == ["WHERE"])
     let inQuery = session.completion(line: "User WHERE na", cursor: 13)
     #expect(inQuery.start == 11 && inQuery.candidates.contains("name") && inQuery.candidates.contains("age"))
+    #expect(session.completion(line: "UP", cursor: 2).candidates.contains("UPDATE"))
+    #expect(session.completion(line: "DELETE FROM ", cursor: 12).candidates == ["User"])
+    #expect(session.completion(line: "UPDATE ", cursor: 7).candidates == ["User"])
   }
 
   // MARK: - The built binary
