@@ -15,13 +15,15 @@ SWIFT=${SWIFT:-swift}
 status=0
 
 if command -v "${DOCC:-docc}" >/dev/null 2>&1; then
-  SWIFT="$SWIFT" bash scripts/docs.sh || status=1
+  SWIFT="$SWIFT" bash scripts/docs.sh || status=$?
+  if [ "$status" -eq 2 ]; then echo "check-library-docs: the example package does not build" >&2; exit 1; fi
 else
   echo "check-library-docs: skipped the DocC check: docc is not installed (it comes with the Swift toolchain)"
-  "$SWIFT" build --package-path Examples/library || exit 1
+  "$SWIFT" build --package-path Examples/library || { echo "check-library-docs: the example package does not build" >&2; exit 1; }
 fi
 if command -v python3 >/dev/null 2>&1; then
   python3 scripts/check-library-examples.py Examples/library/.build/debug || status=1
+  if [ "$status" -ne 0 ]; then status=1; fi
 else
   echo "check-library-docs: skipped the example check: python3 is not installed"
 fi

@@ -22,9 +22,10 @@ if [ -z "$DOCC" ]; then
 fi
 # Kept between runs: the build re-emits the graph of every module it recompiles.
 mkdir -p "$graphs"
+# Exit status 2 when the build fails (1 for docc warnings).
 build() {
   "$SWIFT" build --package-path "$examples" \
-    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs"
+    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" || exit 2
 }
 build
 # A build that compiles nothing emits nothing: if a graph is missing (the folder was deleted),

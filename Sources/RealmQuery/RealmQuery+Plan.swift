@@ -30,15 +30,17 @@ extension RealmQuery {
   }
 
   /// Calls `body` with the key and values of every object matching the condition, in key
-  /// order (SORT/DISTINCT/LIMIT are not applied: see ``objectKeys(in:plan:)``).
+  /// order (SORT/DISTINCT/LIMIT are not applied: see ``objectKeys(in:plan:progress:)``).
   ///
   /// - Parameters:
+  ///   - group: the file's group.
   ///   - plan: from ``plan(in:useIndexes:)``; nil plans here.
   ///   - columns: the properties `body` needs (positions in the values; nil for all); the
   ///     query's own are decoded as well, the others read as null.
   ///   - progress: counts the objects read; cancelling it stops the run with
-  ///     ``ProgressCancelled``.
-  /// - Throws: ``FormatError`` for a damaged file (also an index naming an object that does
+  ///     `ProgressCancelled`.
+  ///   - body: called with the key and values of each matching object.
+  /// - Throws: `FormatError` for a damaged file (also an index naming an object that does
   ///   not exist), ``QueryEvaluationError`` or whatever `body` throws.
   public func forEachMatch(
     in group: Group, plan: QueryPlan? = nil, columns: Set<Int>? = nil, progress: ProgressCounter? = nil,

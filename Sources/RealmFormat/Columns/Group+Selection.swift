@@ -1,13 +1,16 @@
 /// Reading the objects a filter selects: the filter's columns for every object, the rest for
 /// the selected objects only.
 extension Group {
-  /// Calls `select` with batches of at most ``rowBatch`` consecutive objects of `table`
+  /// Calls `select` with batches of at most `Group.rowBatch` (256) consecutive objects of `table`
   /// holding only the properties `filterColumns` (typed, as ``forEachBatch(in:columns:_:)``
   /// gives them), then `body` with the key and values of each object `select` keeps, in key
   /// order. Only those objects' other properties (`columns`, nil for all) are decoded: a
   /// filter that keeps few objects decodes little more than its own columns.
   ///
   /// - Parameters:
+  ///   - table: a table of this group.
+  ///   - filterColumns: the properties (positions in the values) the filter reads.
+  ///   - columns: the other properties to decode for the selected objects, nil for all.
   ///   - select: returns the positions (ascending, below the batch's count) of the objects
   ///     to keep.
   ///   - body: the values hold `filterColumns` and `columns`; other properties read as null.

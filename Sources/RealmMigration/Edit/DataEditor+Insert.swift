@@ -7,8 +7,8 @@ extension DataEditor {
   /// objects whose primary key, or `$key` for a class without one, exists and inserts the rest).
   ///
   /// `input` is called under the lock with the file's schema and returns the objects in input
-  /// order (decoded with ``CanonicalDecoder/MissingProperties/allow``: the properties a line
-  /// does not give are listed in ``DecodedObject/missing``). Every object is checked before
+  /// order (decoded with `CanonicalDecoder.MissingProperties.allow`: the properties a line
+  /// does not give are listed in `DecodedObject.missing`). Every object is checked before
   /// anything is written: required properties, primary keys unique and (without upsert) new,
   /// `$key`s free, link targets present in the file or the input. The first problem is thrown
   /// with its location and property; the file is then untouched.

@@ -15,7 +15,7 @@ import RealmStorage
 /// `begin` takes the realm's exclusive lock (so no app or other realmctl writes it meanwhile)
 /// and copies the file into a private working directory beside it; every statement edits the
 /// working copy with the ordinary atomic paths (a failed statement leaves the copy as it was).
-/// `commit` puts the working copy in place with ``AtomicFileReplacement`` (a crash leaves the
+/// `commit` puts the working copy in place with `AtomicFileReplacement` (a crash leaves the
 /// old or the new file); `rollback` drops it. The realm itself is not written before `commit`.
 public final class EditTransaction {
   /// The realm.
