@@ -154,6 +154,35 @@ import Testing
     #expect(try FormatCompatibility.firstObstacle(in: flat, targetFormat: 22) == nil)
   }
 
+  /// Tables whose Mixed properties are all single values are read from the leaves' type tags
+  /// alone: the same answers, in key order (300 objects: two cluster leaves), then column order.
+  @Test func singleMixedColumnsGiveTheSameOrder() throws {
+    let item: [Property] = [
+      Property(name: "name", type: .string),
+      Property(name: "value", type: .mixed, isOptional: true),
+      Property(name: "attrs", type: .mixed, isOptional: true),
+    ]
+    var objects: [(String, [RealmValue])] = (0..<300).map { i in ("Item", [.string("i\(i)"), .int(Int64(i)), .string("s")]) }
+    objects[290].1[1] = .dictionary([])
+    objects[290].1[2] = .list([])
+    let (late, lateKeys) = try Self.build([ObjectSchema(name: "Item", properties: item)], objects: objects)
+    let second = try #require(try FormatCompatibility.firstObstacle(in: late, targetFormat: 23))
+    #expect(second.message == "`Item.value` holds a nested dictionary inside a Mixed (format 24 only)")
+    #expect(second.objectKey == lateKeys[290])
+
+    objects[7].1[2] = .list([.int(1)])
+    let (early, earlyKeys) = try Self.build([ObjectSchema(name: "Item", properties: item)], objects: objects)
+    let first = try #require(try FormatCompatibility.firstObstacle(in: early, targetFormat: 22))
+    #expect(first.message == "`Item.attrs` holds a nested list inside a Mixed (format 24 only)")
+    #expect(first.objectKey == earlyKeys[7])
+
+    objects[7].1[2] = .null
+    objects[290].1[1] = .string("x")
+    objects[290].1[2] = .data([1])
+    let (flat, _) = try Self.build([ObjectSchema(name: "Item", properties: item)], objects: objects)
+    #expect(try FormatCompatibility.firstObstacle(in: flat, targetFormat: 20) == nil)
+  }
+
   /// Schema obstacles come before values, classes in byte order of their names.
   @Test func schemaObstaclesComeFirstInSchemaOrder() throws {
     let (group, _) = try Self.build([

@@ -11,7 +11,8 @@ public enum FormatCompatibility {
   /// its properties in column order (their types, full-text indexes). Then the values, only
   /// when the target lacks nested collections: the `Mixed` properties of each table, objects
   /// in ascending key order, the first property in column order within an object. Only those
-  /// columns are decoded, with the group's bounded readers.
+  /// columns are read, with the group's bounded readers; single `Mixed` values only by their
+  /// type tags, so a table of a million objects takes milliseconds.
   ///
   /// - Parameter targetFormat: the file format to write; formats 24 and newer store everything.
   /// - Throws: ``FormatError`` for a damaged file.
@@ -131,6 +132,9 @@ public enum FormatCompatibility {
     let columns = table.publicColumns
     let mixed = columns.indices.filter { columns[$0].type == .mixed }
     guard !mixed.isEmpty, table.objectCount > 0 else { return nil }
+    if !table.isLegacyLayout, mixed.allSatisfy({ columns[$0].collectionKind == .single }) {
+      return try nestedInSingleMixed(table, columns: mixed.map { columns[$0] }, group: group)
+    }
     do {
       try group.forEachObject(in: table, columns: Set(mixed)) { key, values in
         for position in mixed {
@@ -149,6 +153,40 @@ public enum FormatCompatibility {
       throw FormatError(.corrupt, "reading the Mixed values of '\(table.name)' failed: \(error)")
     }
     return nil
+  }
+
+  /// The first nested collection of single `Mixed` columns, read from the type tags of their
+  /// leaves (nothing else is decoded): a million objects take a few milliseconds.
+  static func nestedInSingleMixed(_ table: Table, columns: [Column], group: Group) throws(FormatError) -> FormatObstacle? {
+    var found: FormatObstacle?
+    try group.clusterTree.forEachLeaf(root: table.clusterRoot) { (leaf) throws(FormatError) in
+      guard found == nil else { return }
+      var leaves: [MixedLeaf?] = []
+      for column in columns {
+        guard let node = try leaf.columnNode(column.leafIndex) else {
+          leaves.append(nil)
+          continue
+        }
+        let mixed = try MixedLeaf(node)
+        guard mixed.count == leaf.count else {
+          throw FormatError.corrupt(
+            "the '\(column.name)' leaf at \(node.ref) of '\(table.name)' holds \(mixed.count) values for \(leaf.count) objects",
+            at: node.ref.rawValue)
+        }
+        leaves.append(mixed)
+      }
+      for row in 0..<leaf.count {
+        for (c, mixed) in leaves.enumerated() {
+          if let kind = mixed?.nestedCollectionKind(row) {
+            found = FormatObstacle(
+              className: table.linkName, property: columns[c].name, objectKey: leaf.key(row),
+              reason: "holds a nested \(kind) inside a Mixed", features: [.nestedCollectionInMixed])
+            return
+          }
+        }
+      }
+    }
+    return found
   }
 
   /// `list` or `dictionary` when a Mixed column's value (one Mixed, or a collection of them)
