@@ -203,16 +203,10 @@ import Testing
 
   // MARK: - Helpers
 
-  /// A format-24 file of `objects` (built by our writer), and the objects' keys.
+  /// A format-24 file of `objects` (``CraftedFiles/file(classes:objects:)``), and the objects' keys.
   static func build(_ classes: [ObjectSchema], objects: [(String, [RealmValue])]) throws -> (Group, [Int64]) {
-    let schema = Schema(schemaVersion: 1, fileFormat: 24, classes: classes)
-    let builder = try RealmFileBuilder(schema: schema, sink: BufferNodeSink())
-    var keys: [Int64] = []
-    for (cls, values) in objects { keys.append(try builder.append(className: cls, key: nil, values: values)) }
-    let finished = try builder.finish()
-    var sink = builder.sink
-    sink.finish(header: finished.header, fileSize: finished.fileSize)
-    return (try Group(reader: ByteReader(bytes: sink.bytes)), keys)
+    let (bytes, keys) = try CraftedFiles.file(classes: classes, objects: objects.map { (className: $0.0, values: $0.1) })
+    return (try Group(reader: ByteReader(bytes: bytes)), keys)
   }
 
   /// The first Mixed value of a Realm dump holding a nested collection (dump-format.md: a
