@@ -39,7 +39,7 @@ import Testing
     #expect(members.map(\.key) == [
       "path", "size", "encrypted", "fileFormat", "writtenBy", "compatibility", "sdkReleases", "schemaVersion", "historyType",
       "historySchemaVersion", "compacted",
-      "streamingForm", "freeSpace", "freeChunks", "syncMetadata", "classes", "otherTables",
+      "streamingForm", "freeSpace", "freeChunks", "classes", "otherTables",
     ])
     #expect(json["size"] == .int(32768))
     #expect(json["encrypted"] == .bool(false))
@@ -138,35 +138,6 @@ import Testing
     let asIs = SDKReleases.openingAsIs(format: 24).map { SDKReleaseSpan(sdk: $0.sdk, first: $0.first, last: $0.last) }
     #expect(text.contains("\nOpens as is in:  \(SDKReleases.text(asIs))\n"))
     #expect(!text.contains("Upgraded by:"))
-  }
-
-  /// Sync metadata realms are named for what they are: exactly the real app files committed as
-  /// `sync_metadata.realm` (their repository paths, ../shared/wild/manifest.jsonl) and Realm
-  /// Core's `sync-metadata-v*` test files; no other file.
-  @Test(SharedFixtures.enabled) func namesSyncMetadataRealms() throws {
-    var files: [(path: String, isSyncMetadata: Bool)] = []
-    let wild = try #require(SharedFixtures.url("wild"))
-    for line in try String(contentsOf: wild.appendingPathComponent("manifest.jsonl"), encoding: .utf8).split(separator: "\n") {
-      let entry = try JSONParser.parse(Array(line.utf8))
-      guard entry["kind"] == .string("realm"), case .string(let file)? = entry["file"], case .string(let origin)? = entry["path"] else { continue }
-      files.append((wild.appendingPathComponent("files/\(file)").path, origin.hasSuffix("sync_metadata.realm")))
-    }
-    let shared = FixtureLocation.shared
-    for sample in shared.listing(SharedFixtures.realmCoreSamples) {
-      files.append((try shared.path(SharedFixtures.realmCoreSample(sample)), sample.contains("sync-metadata")))
-    }
-    var named = 0
-    for (path, expected) in files {
-      let run = CommandRun(["open", path, "--json"])
-      guard run.status == 0 else { continue }
-      let json = try JSONParser.parse(run.output)
-      #expect(json["syncMetadata"] == .bool(expected), "\(path)")
-      if expected {
-        named += 1
-        #expect(CommandRun(["open", path]).text.contains("\nContent:         the sync metadata realm of a Device Sync app"))
-      }
-    }
-    #expect(named >= 6)
   }
 
   /// Realm refused this sample because its history type is 'SyncClient' (error.txt).

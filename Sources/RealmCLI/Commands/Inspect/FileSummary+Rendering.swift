@@ -21,9 +21,6 @@ extension FileSummary {
       ("Free space", freeText),
       ("Classes", classesText),
     ]
-    if isSyncMetadata {
-      rows.append(("Content", "the sync metadata realm of a Device Sync app (sync_metadata.realm): its users and the files to delete, no app data"))
-    }
     if !otherTables.isEmpty {
       rows.append(("Other tables", otherTables.map { "\($0.name) (\(FileSummary.objectsText($0.objects)))" }.joined(separator: ", ")))
     }
@@ -79,8 +76,6 @@ extension FileSummary {
     w.value(Int64(freeBytes))
     w.key("freeChunks")
     w.value(Int64(freeChunks))
-    w.key("syncMetadata")
-    w.value(isSyncMetadata)
     w.key("classes")
     writeTables(classes, embedded: true, to: &w)
     w.key("otherTables")

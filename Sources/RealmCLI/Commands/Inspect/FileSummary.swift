@@ -42,8 +42,6 @@ struct FileSummary {
   var freeChunks: Int
   /// The Object Store classes (`class_` tables), in byte order of their names.
   var classes: [TableCount]
-  /// True for the metadata realm of a Device Sync app (``SyncMetadataRealm``).
-  var isSyncMetadata: Bool { SyncMetadataRealm.matches(classNames: classes.map(\.name)) }
   /// Every other table (`metadata`, `pk`, plain tables of files not written through the
   /// Object Store), in file order.
   var otherTables: [TableCount]
