@@ -5,7 +5,10 @@
 /// upgrading the file (which older releases then cannot open), if its Realm Core still reads
 /// that format: Realm Core 14 (format 24) upgrades formats 10 and newer, Realm Core 6 to 13
 /// (formats 10 to 23) formats 5 and newer ("Reads and automatically upgrade from fileformat
-/// v5" / "v10" in Realm Core's changelog). No release opens a newer format than it writes.
+/// v5" / "v10" in Realm Core's changelog; `BackupHandler::accepted_versions_` in
+/// `backup_restore.cpp`: `{24, 23, 22, 21, 20, 11, 10}` in 14.14, down to 5 in 10.x to 13.x).
+/// No release opens a newer format than it writes (Realm Core 10.7.2 accepts 20 and older, so
+/// Realm JS 10.4.1 cannot open what 10.4.0 wrote in format 21).
 public enum SDKReleases {
   /// The SDK releases that open files of `format` without upgrading them, in SDK order.
   public static func openingAsIs(format: Int) -> [SDKReleaseRange] {
