@@ -77,6 +77,29 @@ import Testing
     #expect(checked[20, default: 0] > 0 && checked[22, default: 0] > 0 && checked[23, default: 0] > 0, "\(checked)")
   }
 
+  /// Realm Core 10.2 to 10.8 wrote Mixed, UUID, Set and Dictionary properties in format 20
+  /// (group.hpp lists them under 21): a real format-20 app file has Mixed properties, as Realm's
+  /// own reading of it says (`answers/<id>/schema.json`), so format 20 is not refused for them.
+  @Test(SharedFixtures.enabled) func format20HoldsMixedAsRealmCore10Wrote() throws {
+    let wild = try #require(SharedFixtures.url("wild"))
+    var found = 0
+    for name in try FileManager.default.contentsOfDirectory(atPath: wild.appendingPathComponent("files").path).sorted() {
+      let id = String(name.dropLast(".realm".count))
+      guard let bytes = try? [UInt8](Data(contentsOf: wild.appendingPathComponent("files/\(name)"))),
+        let group = try? Group(reader: ByteReader(bytes: bytes)), group.fileFormat == 20,
+        let answer = try? Data(contentsOf: wild.appendingPathComponent("answers/\(id)/schema.json")),
+        let schema = try JSONSerialization.jsonObject(with: answer) as? [String: Any]
+      else { continue }
+      let types = (schema["classes"] as? [[String: Any]] ?? []).flatMap { ($0["properties"] as? [[String: Any]]) ?? [] }
+        .flatMap { [$0["type"] as? String, $0["objectType"] as? String] }
+      guard types.contains(where: { ["mixed", "uuid", "set", "dictionary"].contains($0) }) else { continue }
+      found += 1
+      #expect(try FormatCompatibility.firstObstacle(in: group, targetFormat: 20) == nil, "\(name)")
+      #expect(try FormatCompatibility.firstObstacle(in: group, targetFormat: 11) != nil, "\(name)")
+    }
+    #expect(found > 0)
+  }
+
   /// Realm Core's `downgrade_asymmetric` sample (format 22) has an asymmetric table, which
   /// Realm Core 10 (format 20) has no notion of.
   @Test(SharedFixtures.enabled) func asymmetricTableNeedsFormat22() throws {
