@@ -14,7 +14,9 @@ public enum FormatCompatibility {
   /// columns are read, with the group's bounded readers; single `Mixed` values only by their
   /// type tags, so a table of a million objects takes milliseconds.
   ///
-  /// - Parameter targetFormat: the file format to write; formats 24 and newer store everything.
+  /// - Parameters:
+  ///   - group: the group of the file to check.
+  ///   - targetFormat: the file format to write; formats 24 and newer store everything.
   /// - Throws: ``FormatError`` for a damaged file.
   public static func firstObstacle(in group: Group, targetFormat: Int) throws(FormatError) -> FormatObstacle? {
     let tables = orderedTables(group)
