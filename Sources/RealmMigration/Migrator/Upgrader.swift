@@ -98,22 +98,33 @@ public enum Upgrader {
     result.toFormat = FormatConstants.currentFileFormat
     result.classes = content.counts.filter { c in content.schema.objectSchema(named: c.name) != nil }
     result.otherTables = content.counts.filter { c in content.plainTables.contains { $0.name == c.name } }
+    result.sizeAfter = try rewrite(content, from: group, path: path, lock: lock, options: options)
+  }
+
+  /// Writes `content` as a new file: counted only (dry run), created at `outputPath`, or
+  /// replacing the realm at `path` atomically under `lock` (after the backup). Returns the new
+  /// file's size on disk. `unsync` writes through here too.
+  static func rewrite(
+    _ content: UpgradeContent, from group: Group, path: String, lock: FileLock, options: UpgradeOptions
+  ) throws -> Int {
+    var sizeAfter = 0
     if options.dryRun {
       let builder = try RealmFileBuilder(schema: content.schema, plainTables: content.plainTables, sink: CountingNodeSink())
       try content.copy(from: group, into: builder, path: path)
-      result.sizeAfter = sizeOnDisk(try builder.finish().fileSize, options)
+      sizeAfter = sizeOnDisk(try builder.finish().fileSize, options)
     } else if let output = options.outputPath {
       try AtomicFileCreation.create(path: output, encryptionKey: options.encryptionKey) { out in
-        result.sizeAfter = sizeOnDisk(try write(content, from: group, to: out, options: options, path: path), options)
+        sizeAfter = sizeOnDisk(try write(content, from: group, to: out, options: options, path: path), options)
       }
     } else {
       try Migrator.backup(path, to: options.backupPath)
       try AtomicFileReplacement.replace(
         path: path, lock: lock, encryptionKey: options.encryptionKey, faultInjection: options.faultInjection
       ) { out in
-        result.sizeAfter = sizeOnDisk(try write(content, from: group, to: out, options: options, path: path), options)
+        sizeAfter = sizeOnDisk(try write(content, from: group, to: out, options: options, path: path), options)
       }
     }
+    return sizeAfter
   }
 
   /// The size on disk of a file of `dataSize` bytes: encrypted files add Realm's IV-table
@@ -144,6 +155,8 @@ struct UpgradeContent {
   let plainTables: [ObjectSchema]
   /// The tables whose objects are copied, with the name the builder knows them by.
   let sources: [(name: String, table: Table)]
+  /// What the error of a damaged object says cannot be done to the file.
+  var action = "upgraded"
 
   init(_ group: Group, path: String) throws {
     do {
@@ -151,6 +164,13 @@ struct UpgradeContent {
     } catch {
       throw StorageError.from(error, path: path)
     }
+  }
+
+  /// A chosen part of a file (`unsync` leaves out what only sync used).
+  init(schema: Schema, plainTables: [ObjectSchema], sources: [(name: String, table: Table)]) {
+    self.schema = schema
+    self.plainTables = plainTables
+    self.sources = sources
   }
 
   private static func parts(_ group: Group) throws(FormatError) -> (Schema, [ObjectSchema], [(name: String, table: Table)]) {
@@ -179,7 +199,7 @@ struct UpgradeContent {
         }
       }
     } catch let e as FormatError {
-      throw StorageError(.corrupt, path: path, "'\(path)' cannot be upgraded: \(e.detail)")
+      throw StorageError(.corrupt, path: path, "'\(path)' cannot be \(action): \(e.detail)")
     }
   }
 }
