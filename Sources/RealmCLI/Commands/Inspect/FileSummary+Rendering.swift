@@ -17,6 +17,7 @@ extension FileSummary {
       ("Free space", freeText),
       ("Classes", classesText),
     ]
+    rows += syncRows
     if !otherTables.isEmpty {
       rows.append(("Other tables", otherTables.map { "\($0.name) (\(FileSummary.objectsText($0.objects)))" }.joined(separator: ", ")))
     }
@@ -31,6 +32,10 @@ extension FileSummary {
     }
     if !classes.isEmpty {
       out += "\n" + classTable
+    }
+    if let set = sync?.subscriptions, !set.subscriptions.isEmpty {
+      out += "\nSubscriptions:\n"
+      for sub in set.subscriptions { out += "  \(UnsyncReport.subscriptionLine(sub))\n" }
     }
     if let problems, !problems.isEmpty {
       out += "\nProblems:\n"
@@ -74,6 +79,14 @@ extension FileSummary {
     writeTables(classes, embedded: true, to: &w)
     w.key("otherTables")
     writeTables(otherTables, embedded: false, to: &w)
+    w.key("sync")
+    if let sync { UnsyncReport.writeSync(sync, to: &w) } else { w.nullValue() }
+    if let syncError {
+      w.key("syncError")
+      w.value(syncError)
+    }
+    w.key("syncMetadataRealm")
+    w.value(syncMetadataUsers != nil)
     if let problems {
       w.key("check")
       w.beginObject()
@@ -100,6 +113,37 @@ extension FileSummary {
   }
 
   // MARK: - Pieces
+
+  /// The rows of a synced realm (what a conversion drops) or of a sync metadata realm.
+  private var syncRows: [(String, String)] {
+    if let users = syncMetadataUsers {
+      return [("Sync metadata", "yes: the sync client's own realm (users, their tokens, file actions; \(FileSummary.objectsText(users).replacingOccurrences(of: "object", with: "user"))), not app data")]
+    }
+    if let syncError {
+      return [("Sync", "the sync history cannot be read: \(syncError)")]
+    }
+    guard let sync else { return [] }
+    var rows: [(String, String)] = []
+    var kind = UnsyncReport.kindText(sync.kind)
+    if sync.clientFileIdent != 0 { kind += ", client file ident \(sync.clientFileIdent)" }
+    if let entries = sync.historyEntries {
+      kind += ", \(entries) changeset\(entries == 1 ? "" : "s") in the history"
+    }
+    rows.append(("Sync", kind))
+    rows.append(("Not uploaded", UnsyncReport.pendingText(sync)))
+    if let set = sync.subscriptions {
+      rows.append(("Subscriptions", UnsyncReport.subscriptionsText(set)))
+    }
+    var drops = ["the history"]
+    if sync.subscriptions != nil { drops.append("the subscriptions") }
+    if !sync.syncTables.isEmpty { drops.append("\(sync.syncTables.count) sync table\(sync.syncTables.count == 1 ? "" : "s")") }
+    let asymmetric = sync.asymmetricClasses
+    if !asymmetric.isEmpty {
+      drops.append("\(asymmetric.count) asymmetric class\(asymmetric.count == 1 ? "" : "es") (kept as ordinary classes when they hold objects)")
+    }
+    rows.append(("To local realm", "`realmctl unsync` drops " + drops.joined(separator: ", ")))
+    return rows
+  }
 
   private var encryptedText: String {
     guard isEncrypted else { return "no" }

@@ -45,6 +45,12 @@ struct FileSummary {
   /// Every other table (`metadata`, `pk`, plain tables of files not written through the
   /// Object Store), in file order.
   var otherTables: [TableCount]
+  /// What sync keeps in a synced realm (nil for a local realm, or when it cannot be read).
+  var sync: SyncState?
+  /// Why the sync state of a synced realm cannot be read (a damaged sync history).
+  var syncError: String?
+  /// For the sync client's own metadata realm (users, tokens, file actions): its users.
+  var syncMetadataUsers: Int?
 
   /// Reads the summary of `file`.
   ///
@@ -80,6 +86,21 @@ struct FileSummary {
     classes.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     self.classes = classes
     otherTables = others
+    do {
+      sync = try group.syncState()
+    } catch {
+      syncError = error.detail
+    }
+    syncMetadataUsers = FileSummary.syncMetadataUsers(classes)
+  }
+
+  /// The users of a sync metadata realm (`sync_metadata.realm`, written by the SDKs' sync
+  /// client: classes `UserMetadata` and `FileActionMetadata`), nil for any other realm.
+  static func syncMetadataUsers(_ classes: [TableCount]) -> Int? {
+    guard classes.contains(where: { $0.name == "FileActionMetadata" }),
+      let users = classes.first(where: { $0.name == "UserMetadata" })
+    else { return nil }
+    return users.objects
   }
 
   /// Realm Core's name of a history type (`Replication::HistoryType`), as its messages print it.

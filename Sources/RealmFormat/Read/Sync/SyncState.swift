@@ -66,6 +66,12 @@ public struct SubscriptionSet: Sendable, Equatable {
     public var className: String
     /// Its query, in Realm Query Language.
     public var query: String
+    /// Creates a subscription.
+    public init(name: String?, className: String, query: String) {
+      self.name = name
+      self.className = className
+      self.query = query
+    }
   }
 
   /// The set's version (0 is the initial empty set).
