@@ -35,6 +35,8 @@ public enum SyncedFiles {
     public var clientFileIdent: UInt64 = 7
     /// nil: no asymmetric class; else the number of `Event` objects (asymmetric) to hold.
     public var asymmetricEvents: Int?
+    /// The number of `Dog` objects (the first two have owners).
+    public var dogs = 3
     /// Creates the default shape: partition-based, empty history.
     public init() {}
   }
@@ -107,9 +109,9 @@ public enum SyncedFiles {
     let schema = schema(shape)
     let builder = try RealmFileBuilder(
       schema: schema, plainTables: shape.flexible ? flexibleTables : [], sink: BufferNodeSink())
-    for i in 0..<3 {
+    for i in 0..<shape.dogs {
       _ = try builder.append(className: "Dog", key: key(i), values: [
-        .int(Int64(100 + i)), .string("dog \(i)"), i == 2 ? .null : .link(ObjectLink(className: "Person", key: key(i))),
+        .int(Int64(100 + i)), .string("dog \(i)"), i >= 2 ? .null : .link(ObjectLink(className: "Person", key: key(i))),
       ])
     }
     for i in 0..<2 {

@@ -1,0 +1,183 @@
+import Foundation
+import RealmJSON
+import RealmTestSupport
+import Testing
+
+@testable import RealmCLI
+
+/// `realmctl unsync` (issue 19) and what `open` shows of a synced realm.
+///
+/// With `../shared`: every synced realm of `wild` and `fixtures` converts, and Realm Core (the
+/// oracle, which refuses the originals: no sync in its build) opens the result as a local
+/// realm with the schema realmctl reads from the original, `verify` passes, and its dump is
+/// realmctl's dump of the original, by meaning, less the classes the report says it dropped.
+@Suite struct UnsyncCommandTests {
+  typealias Support = CommandTestSupport
+
+  /// The synced realms of `../shared`: every file whose history is SyncClient or SyncServer.
+  static let sharedSyncedFiles: [String] = {
+    guard let root = SharedFixtures.url("") else { return [] }
+    var paths: [String] = []
+    let fm = FileManager.default
+    for dir in ["wild/files", "fixtures/realm-core-samples", "fixtures/legacy/realm-core"] {
+      let base = root.appendingPathComponent(dir)
+      guard let items = try? fm.contentsOfDirectory(atPath: base.path) else { continue }
+      for item in items.sorted() {
+        let path = dir == "wild/files" ? base.appendingPathComponent(item).path : base.appendingPathComponent("\(item)/original.realm").path
+        guard path.hasSuffix(".realm"), fm.fileExists(atPath: path) else { continue }
+        let open = CommandRun(["open", path, "--json"])
+        guard open.status == 0, let json = try? JSONParser.parse(open.output), case .string(let h)? = json["historyType"] else { continue }
+        if h == "SyncClient" || h == "SyncServer" { paths.append(path) }
+      }
+    }
+    return paths
+  }()
+
+  @Test(SharedFixtures.enabled) func findsTheSyncedRealmsOfShared() {
+    // 6 in this half of wild, 8 realm-core samples, 7 legacy realm-core files.
+    #expect(Self.sharedSyncedFiles.count >= 21, "\(Self.sharedSyncedFiles)")
+  }
+
+  @Test(SharedFixtures.enabled, RealmOracle.enabled)
+  func everySyncedRealmOfSharedConvertsAndRealmOpensIt() throws {
+    let dir = try Support.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    for (i, path) in Self.sharedSyncedFiles.enumerated() {
+      let name = "\(i)-\(URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent)"
+      let out = dir.appendingPathComponent("\(name).local.realm").path
+      let run = CommandRun(["unsync", path, "--output", out, "--json", "-q"])
+      #expect(run.status == 0, "\(path): \(run.errors)")
+      guard run.status == 0, let report = try? JSONParser.parse(run.output) else { continue }
+      var dropped = Set<String>()
+      if case .array(let items)? = report["dropped"] {
+        for item in items { if case .string(let n)? = item["name"] { dropped.insert(n) } }
+      }
+      #expect(CommandRun(["open", out, "--json"]).text.contains("\"historyType\": \"InRealm\""), "\(path)")
+
+      let schema = CommandRun(["schema", path, "--format", "json"])
+      let schemaPath = try Support.write(schema.text, to: dir, as: "\(name).schema.json")
+      var version: Int64 = 0
+      if let json = try? JSONParser.parse(CommandRun(["open", path, "--json"]).output), case .int(let v)? = json["schemaVersion"] {
+        version = v
+      }
+      #expect(try RealmOracle.core14.open(out, schema: schemaPath, version: version) == "ok", "\(path)")
+      #expect(try RealmOracle.core14.verifyFailure(out) == nil, "\(path)")
+      let realm = try RealmOracle.core14.dump(out)
+      let ours = CommandRun(["dump", path]).text.split(separator: "\n").filter { line in
+        !dropped.contains { line.hasPrefix("{\"$class\":\"\($0)\"") }
+      }.joined(separator: "\n")
+      let problems = DumpComparison.compareDumps(
+        expected: Array(realm.utf8), actual: Array(ours.utf8), schema: Array(schema.text.utf8))
+      #expect(problems.isEmpty, "\(path): \(problems.prefix(5).joined(separator: "\n"))")
+    }
+  }
+
+  /// The synced files built here (flexible, partition-based, with an asymmetric class):
+  /// Realm opens each converted file with the original's schema, less the asymmetric class
+  /// (which a local schema declares as an ordinary class), and reads realmctl's dump.
+  @Test(RealmOracle.enabled) func builtSyncedFilesConvertToFilesRealmOpens() throws {
+    let dir = try Support.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    var partition = SyncedFiles.Shape()
+    (partition.history, partition.uploadCursor) = SyncedFiles.history(pending: 2)
+    for (i, shape) in [partition, Self.flexible(asymmetric: 3)].enumerated() {
+      let path = dir.appendingPathComponent("s\(i).realm").path
+      try Support.write(try SyncedFiles.build(shape), to: path)
+      let schema = CommandRun(["schema", path, "--format", "json"]).text
+      let dump = CommandRun(["dump", path]).text
+      #expect(CommandRun(["unsync", path, "-q"]).status == 0)
+      let schemaPath = try Support.write(schema, to: dir, as: "s\(i).schema.json")
+      #expect(try RealmOracle.core14.open(path, schema: schemaPath, version: 3) == "ok")
+      #expect(try RealmOracle.core14.verifyFailure(path) == nil)
+      let problems = DumpComparison.compareDumps(
+        expected: Array(try RealmOracle.core14.dump(path).utf8), actual: Array(dump.utf8), schema: Array(schema.utf8))
+      #expect(problems.isEmpty, "\(problems.prefix(5))")
+    }
+  }
+
+  /// Element `i` of a JSON array.
+  static func item(_ value: JSONValue?, _ i: Int) -> JSONValue? {
+    guard case .array(let items)? = value, i < items.count else { return nil }
+    return items[i]
+  }
+
+  static func flexible(asymmetric: Int? = nil) -> SyncedFiles.Shape {
+    var shape = SyncedFiles.Shape()
+    shape.flexible = true
+    shape.subscriptions = [("dogs", "Dog", "name BEGINSWITH \"d\""), (nil, "Person", "TRUEPREDICATE")]
+    (shape.history, shape.uploadCursor) = SyncedFiles.history(pending: 2)
+    shape.asymmetricEvents = asymmetric
+    return shape
+  }
+
+  @Test func reportSaysWhatWasDroppedAndConverted() throws {
+    let dir = try Support.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("app.realm").path
+    try Support.write(try SyncedFiles.build(Self.flexible(asymmetric: 3)), to: path)
+    let original = try Support.bytes(path)
+
+    let dry = CommandRun(["unsync", path, "--dry-run"])
+    #expect(dry.status == 0, "\(dry.errors)")
+    #expect(try Support.bytes(path) == original)
+    let lines = dry.text.split(separator: "\n").map(String.init)
+    #expect(lines.first?.hasPrefix("\(path): a local realm would be written (dry run: nothing written): file format 24 -> 24, 10 objects in 4 classes") == true, "\(dry.text)")
+    #expect(lines.contains("  Would drop: the sync history (SyncClient, flexible sync, 7 changesets, 2 local changes never uploaded), the client file ident 7"), "\(dry.text)")
+    #expect(lines.contains("  Would drop: 2 flexible-sync subscriptions (set version 1, complete)"))
+    #expect(lines.contains("    dogs: Dog where name BEGINSWITH \"d\""))
+    #expect(lines.contains("    (unnamed): Person where TRUEPREDICATE"))
+    #expect(lines.contains { $0.hasPrefix("  Would drop: sync_internal_schemas (2 objects), ") && $0.contains("flx_subscription_sets (2 objects)") })
+    #expect(lines.contains("  Would convert asymmetric classes to ordinary classes (their objects were never uploaded): Event (3 objects)"))
+
+    let backup = dir.appendingPathComponent("app.realm.bak").path
+    let run = CommandRun(["unsync", path, "--backup", backup, "--json"])
+    #expect(run.status == 0, "\(run.errors)")
+    #expect(try Support.bytes(backup) == original)
+    let json = try JSONParser.parse(run.output)
+    #expect(json["converted"] == .bool(true))
+    #expect(json["sync"]?["pendingUploads"] == .int(2))
+    #expect(json["sync"]?["kind"] == .string("flexible"))
+    #expect(Self.item(json["sync"]?["subscriptions"]?["subscriptions"], 0)?["query"] == .string("name BEGINSWITH \"d\""))
+    #expect(Self.item(json["asymmetricConverted"], 0)?["name"] == .string("Event"))
+
+    let again = CommandRun(["unsync", path])
+    #expect(again.status == 0)
+    #expect(again.text == "\(path) is a local realm already (it has no sync history): nothing to convert\n")
+  }
+
+  @Test func openShowsWhatSyncHeld() throws {
+    let dir = try Support.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("app.realm").path
+    try Support.write(try SyncedFiles.build(Self.flexible()), to: path)
+    let text = CommandRun(["open", path]).text
+    #expect(text.contains("Sync:            flexible sync, client file ident 7, 7 changesets in the history\n"), "\(text)")
+    #expect(text.contains("Not uploaded:    2 local changes never uploaded\n"))
+    #expect(text.contains("Subscriptions:   2 flexible-sync subscriptions (set version 1, complete)\n"))
+    #expect(text.contains("\nSubscriptions:\n  dogs: Dog where name BEGINSWITH \"d\"\n  (unnamed): Person where TRUEPREDICATE\n"))
+    let json = try JSONParser.parse(CommandRun(["open", path, "--json"]).output)
+    #expect(json["sync"]?["pendingUploads"] == .int(2))
+    #expect(Self.item(json["sync"]?["subscriptions"]?["subscriptions"], 1)?["name"] == .null)
+    #expect(json["syncMetadataRealm"] == .bool(false))
+    let local = try Support.copy("alltypes/before.realm", to: dir, as: "local.realm")
+    #expect(try JSONParser.parse(CommandRun(["open", local, "--json"]).output)["sync"] == .null)
+    #expect(!CommandRun(["open", local]).text.contains("Sync"))
+  }
+
+  @Test func refusals() throws {
+    let dir = try Support.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("app.realm").path
+    try Support.write(try SyncedFiles.build(Self.flexible()), to: path)
+    let original = try Support.bytes(path)
+    let out = dir.appendingPathComponent("out.realm").path
+    #expect(CommandRun(["unsync", path, "--output", out, "--backup", "b"]).status == 64)
+    #expect(CommandRun(["unsync", path, "--output", path]).status == 64)
+    #expect(CommandRun(["unsync", dir.appendingPathComponent("missing.realm").path]).status == 66)
+    try Support.write([1, 2, 3], to: out)
+    let exists = CommandRun(["unsync", path, "--output", out])
+    #expect(exists.status == 73, "\(exists.errors)")
+    #expect(CommandRun(["unsync", path, "--key", String(repeating: "ab", count: 64)]).status == 65)
+    #expect(try Support.bytes(path) == original)
+  }
+}
