@@ -13,10 +13,10 @@ public struct UnsyncCommand: Command {
   public var spec: CommandSpec {
     CommandSpec(
       name: "unsync",
-      abstract: "Convert a synced realm (Device Sync, Realm Object Server) into a local realm.",
+      abstract: "Convert a synced realm into a local realm.",
       discussion: """
-        A synced realm carries the sync client's history and tables that only Device Sync \
-        uses, and a Realm SDK refuses to open it with a local configuration ("Incompatible \
+        A synced realm (Atlas Device Sync, or Realm Object Server before it) carries the \
+        sync client's history and tables that only sync uses, and a Realm SDK refuses to open it with a local configuration ("Incompatible \
         histories"). unsync writes it as a local realm that an app with the same schema \
         opens offline, without a sync user, a server or a migration: the same classes, \
         objects and object keys, primary keys and links. It drops the sync history (with \
