@@ -38,7 +38,7 @@ import Testing
     #expect(members.map(\.key) == [
       "path", "size", "encrypted", "fileFormat", "writtenBy", "compatibility", "schemaVersion", "historyType",
       "historySchemaVersion", "compacted",
-      "streamingForm", "freeSpace", "freeChunks", "classes", "otherTables",
+      "streamingForm", "freeSpace", "freeChunks", "classes", "otherTables", "sync", "syncMetadataRealm",
     ])
     #expect(json["size"] == .int(32768))
     #expect(json["encrypted"] == .bool(false))

@@ -164,6 +164,35 @@ import Testing
     #expect(!CommandRun(["open", local]).text.contains("Sync"))
   }
 
+  /// A damaged history does not stop `open`: the Sync line says what is wrong; `unsync` refuses.
+  @Test func openOfADamagedHistoryStillWorks() throws {
+    let dir = try Support.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    var shape = SyncedFiles.Shape()
+    (shape.history, _) = SyncedFiles.history(pending: 1)
+    shape.uploadCursor = 1_000
+    let path = dir.appendingPathComponent("app.realm").path
+    try Support.write(try SyncedFiles.build(shape), to: path)
+    let open = CommandRun(["open", path])
+    #expect(open.status == 0)
+    #expect(open.text.contains("Sync:            the sync history cannot be read: the sync client history's upload cursor (version 1000) is past the file's version 7\n"), "\(open.text)")
+    let json = try JSONParser.parse(CommandRun(["open", path, "--json"]).output)
+    #expect(json["sync"] == .null)
+    #expect(json["syncError"] != nil)
+    let unsync = CommandRun(["unsync", path])
+    #expect(unsync.status == 65)
+    #expect(unsync.errors.contains("its sync history or sync tables are damaged"), "\(unsync.errors)")
+  }
+
+  /// Realm Core's own sync metadata realm (`test/object-store/sync-metadata-v6.realm`).
+  @Test(SharedFixtures.enabled) func openNamesSyncMetadataRealms() throws {
+    let path = try #require(SharedFixtures.url("fixtures/realm-core-samples/test__object-store__sync-metadata-v6/original.realm")).path
+    let open = CommandRun(["open", path])
+    #expect(open.text.contains("Sync metadata:   yes: the sync client's own realm (users, their tokens, file actions; 13 users), not app data\n"), "\(open.text)")
+    #expect(try JSONParser.parse(CommandRun(["open", path, "--json"]).output)["syncMetadataRealm"] == .bool(true))
+    #expect(CommandRun(["unsync", path, "--dry-run"]).text.contains("is a local realm already"))
+  }
+
   @Test func refusals() throws {
     let dir = try Support.directory()
     defer { try? FileManager.default.removeItem(at: dir) }

@@ -137,11 +137,16 @@ extension FileSummary {
     var drops = ["the history"]
     if sync.subscriptions != nil { drops.append("the subscriptions") }
     if !sync.syncTables.isEmpty { drops.append("\(sync.syncTables.count) sync table\(sync.syncTables.count == 1 ? "" : "s")") }
-    let asymmetric = sync.asymmetricClasses
-    if !asymmetric.isEmpty {
-      drops.append("\(asymmetric.count) asymmetric class\(asymmetric.count == 1 ? "" : "es") (kept as ordinary classes when they hold objects)")
+    let empty = sync.asymmetricClasses.filter { $0.objects == 0 }
+    if !empty.isEmpty {
+      drops.append("\(empty.count) empty asymmetric class\(empty.count == 1 ? "" : "es")")
     }
-    rows.append(("To local realm", "`realmctl unsync` drops " + drops.joined(separator: ", ")))
+    var text = "`realmctl unsync` drops " + drops.joined(separator: ", ")
+    let kept = sync.asymmetricClasses.filter { $0.objects > 0 }
+    if !kept.isEmpty {
+      text += "; asymmetric \(kept.map(\.name).joined(separator: ", ")) become\(kept.count == 1 ? "s an ordinary class" : " ordinary classes")"
+    }
+    rows.append(("To local realm", text))
     return rows
   }
 
@@ -181,6 +186,7 @@ extension FileSummary {
       line += cls.objects == 1 ? " object" : " objects"
       var notes: [String] = []
       if cls.isEmbedded { notes.append("embedded") }
+      if cls.isAsymmetric { notes.append("asymmetric") }
       if let pk = cls.primaryKey { notes.append("primary key \(pk)") }
       if !notes.isEmpty { line += " (" + notes.joined(separator: ", ") + ")" }
       out += line + "\n"

@@ -13,6 +13,8 @@ struct FileSummary {
     var isEmbedded: Bool
     /// The primary key property, when the table has one.
     var primaryKey: String?
+    /// True for asymmetric (data ingest) classes of a synced realm.
+    var isAsymmetric = false
   }
 
   /// The path as given.
@@ -76,7 +78,7 @@ struct FileSummary {
     for table in group.tables {
       let count = TableCount(
         name: table.className ?? table.name, objects: table.objectCount, isEmbedded: table.isEmbedded,
-        primaryKey: table.primaryKey.flatMap { table.column(key: $0)?.name })
+        primaryKey: table.primaryKey.flatMap { table.column(key: $0)?.name }, isAsymmetric: table.type == .topLevelAsymmetric)
       if table.className != nil {
         classes.append(count)
       } else {
