@@ -193,6 +193,37 @@ import Testing
     #expect(CommandRun(["unsync", path, "--dry-run"]).text.contains("is a local realm already"))
   }
 
+  /// Synced files damaged node by node (``RobustnessMutator``, which walks the history's nodes
+  /// too): `open` and `unsync` each succeed or exit 65, never crash; a refused in-place
+  /// conversion leaves the file byte for byte as it was; a converted file checks clean.
+  @Test func damagedSyncedFilesConvertOrFailCleanly() throws {
+    let dir = try Support.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let source = dir.appendingPathComponent("source.realm").path
+    try Support.write(try SyncedFiles.build(Self.flexible(asymmetric: 2)), to: source)
+    let mutator = try RobustnessMutator(path: source)
+    let path = dir.appendingPathComponent("damaged.realm").path
+    var random = SeededRandom(seed: 0x5EED_0019)
+    var outcomes: [Int32: Int] = [:]
+    let kinds = RobustnessMutator.Kind.allCases
+    for n in 0..<120 {
+      let (bytes, description) = mutator.mutate(kinds[n % kinds.count], &random)
+      try Support.write(bytes, to: path)
+      let open = CommandRun(["open", path, "--json"])
+      #expect([0, 65].contains(open.status), "#\(n) \(description): open \(open.status) \(open.errors)")
+      let run = CommandRun(["unsync", path, "-q"])
+      outcomes[run.status, default: 0] += 1
+      #expect([0, 65].contains(run.status), "#\(n) \(description): unsync \(run.status) \(run.errors)")
+      if run.status == 0 {
+        #expect(try Support.problems(path).isEmpty, "#\(n) \(description): the converted file does not check clean")
+      } else {
+        #expect(try Support.bytes(path) == bytes, "#\(n) \(description): refused but changed")
+        #expect(run.errors.hasPrefix("Error: "), "#\(n) \(description): \(run.errors)")
+      }
+    }
+    #expect(outcomes[0, default: 0] > 0 && outcomes[65, default: 0] > 0, "\(outcomes)")
+  }
+
   @Test func refusals() throws {
     let dir = try Support.directory()
     defer { try? FileManager.default.removeItem(at: dir) }
