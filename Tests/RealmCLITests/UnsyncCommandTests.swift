@@ -5,6 +5,10 @@ import Testing
 
 @testable import RealmCLI
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `realmctl unsync` (issue 19) and what `open` shows of a synced realm.
 ///
 /// With `../shared`: every synced realm of `wild` and `fixtures` converts, and Realm Core (the
@@ -222,6 +226,24 @@ import Testing
       }
     }
     #expect(outcomes[0, default: 0] > 0 && outcomes[65, default: 0] > 0, "\(outcomes)")
+  }
+
+  /// A synced realm open in an app (its lock held): exit 75, untouched.
+  @Test func refusedWhileTheRealmIsOpenElsewhere() throws {
+    let dir = try Support.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("a.realm").path
+    try Support.write(try SyncedFiles.build(Self.flexible()), to: path)
+    let before = try Support.bytes(path)
+    let fd = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    try #require(fd >= 0)
+    defer { close(fd) }
+    try #require(flock(fd, LOCK_SH) == 0)
+    let run = CommandRun(["unsync", path])
+    #expect(run.status == 75, "\(run.errors)")
+    #expect(try Support.bytes(path) == before)
+    flock(fd, LOCK_UN)
+    #expect(CommandRun(["unsync", path]).status == 0)
   }
 
   @Test func refusals() throws {
