@@ -76,6 +76,25 @@ import Testing
     }
   }
 
+  /// Realm Core's `test_sync_history_migration.cpp` made its client files "only partially
+  /// synchronized": after a full synchronization, one local change ("Hausdorff" 99 -> 66) "that
+  /// will not be uploaded until after migration". The count is Realm's own answer: 1.
+  @Test(SharedFixtures.enabled) func realmCoresPartiallySynchronizedFilesHaveOneChangeNotUploaded() throws {
+    for version in ["011", "012"] {
+      let path = try #require(SharedFixtures.url(
+        "fixtures/realm-core-samples/test__resources__history_migration__client_schema_version_\(version)/original.realm")).path
+      let json = try JSONParser.parse(CommandRun(["open", path, "--json"]).output)
+      #expect(json["sync"]?["pendingUploads"] == .int(1), "\(version)")
+      #expect(json["sync"]?["kind"] == .string("partition"))
+      #expect(json["sync"]?["clientFileIdent"] == .int(3))
+    }
+    let server = try #require(SharedFixtures.url(
+      "fixtures/realm-core-samples/test__resources__history_migration__server_schema_version_020/original.realm")).path
+    let json = try JSONParser.parse(CommandRun(["open", server, "--json"]).output)
+    #expect(json["sync"]?["kind"] == .string("server"))
+    #expect(json["sync"]?["pendingUploads"] == .null)
+  }
+
   /// The synced files built here (flexible, partition-based, with an asymmetric class):
   /// Realm opens each converted file with the original's schema, less the asymmetric class
   /// (which a local schema declares as an ordinary class), and reads realmctl's dump.
