@@ -133,6 +133,13 @@ import Testing
     return shape
   }
 
+  /// `Examples/seed/synced.realm` (used by `make demo` and the docs) is exactly the flexible
+  /// shape with an asymmetric class that these tests build and check.
+  @Test func exampleSyncedRealmIsTheBuiltShape() throws {
+    let example = Snapshot.packageRoot.appendingPathComponent("Examples/seed/synced.realm").path
+    #expect(try Support.bytes(example) == (try SyncedFiles.build(Self.flexible(asymmetric: 3))))
+  }
+
   @Test func reportSaysWhatWasDroppedAndConverted() throws {
     let dir = try Support.directory()
     defer { try? FileManager.default.removeItem(at: dir) }
