@@ -272,6 +272,29 @@ import Testing
     #expect(CommandRun(["unsync", path]).status == 0)
   }
 
+  /// An encrypted synced realm: without its key refused (65) and untouched; with it, the
+  /// local realm is encrypted with the same key and Realm Core reads it with that key.
+  @Test func encryptedSyncedRealmStaysEncrypted() throws {
+    let dir = try Support.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("app.realm").path
+    try Support.write(try SyncedFiles.build(Self.flexible()), to: path)
+    let key = EncryptionCommandTests.k1
+    #expect(CommandRun(["encrypt", path, "--key-file", key]).status == 0)
+    let encrypted = try Support.bytes(path)
+    let without = CommandRun(["unsync", path])
+    #expect(without.status == 65 && without.errors.contains("is encrypted"), "\(without.errors)")
+    #expect(try Support.bytes(path) == encrypted)
+    let run = CommandRun(["unsync", path, "--key-file", key])
+    #expect(run.status == 0, "\(run.errors)")
+    #expect(CommandRun(["open", path]).status == 65)
+    let open = CommandRun(["open", path, "--key-file", key])
+    #expect(open.text.contains("History:         InRealm") && open.text.contains("Encrypted:       yes"), "\(open.text)")
+    if RealmOracle.core14.isAvailable {
+      #expect(try RealmOracle.core14.verifyFailure(path, key: EncryptionCommandTests.k1Hex) == nil)
+    }
+  }
+
   @Test func refusals() throws {
     let dir = try Support.directory()
     defer { try? FileManager.default.removeItem(at: dir) }
