@@ -214,6 +214,32 @@ import Testing
     #expect(unsync.errors.contains("its sync history or sync tables are damaged"), "\(unsync.errors)")
   }
 
+  /// Exactly the app files committed as `sync_metadata.realm` (their repository path in
+  /// `wild/manifest.jsonl`) and Realm Core's `sync-metadata-v*` samples are named sync metadata
+  /// realms; no other readable file is.
+  @Test(SharedFixtures.enabled) func syncMetadataRealmsAreExactlyTheMetadataFiles() throws {
+    var files: [(path: String, isMetadata: Bool)] = []
+    let wild = try #require(SharedFixtures.url("wild"))
+    let manifest = try String(contentsOf: wild.appendingPathComponent("manifest.jsonl"), encoding: .utf8)
+    for line in manifest.split(separator: "\n") {
+      let entry = try JSONParser.parse(Array(line.utf8))
+      guard case .string(let file)? = entry["file"], case .string(let origin)? = entry["path"] else { continue }
+      files.append((wild.appendingPathComponent("files/\(file)").path, origin.hasSuffix("sync_metadata.realm")))
+    }
+    let shared = FixtureLocation.shared
+    for sample in shared.listing(SharedFixtures.realmCoreSamples) where !sample.hasSuffix(".md") {
+      files.append((try shared.path(SharedFixtures.realmCoreSample(sample)), sample.contains("sync-metadata")))
+    }
+    var named = 0
+    for (path, expected) in files {
+      let run = CommandRun(["open", path, "--json"])
+      guard run.status == 0 else { continue }
+      #expect(try JSONParser.parse(run.output)["syncMetadataRealm"] == .bool(expected), "\(path)")
+      if expected { named += 1 }
+    }
+    #expect(named >= 9, "\(named)")  // 6 app files of this half of wild, 3 of Realm Core's samples
+  }
+
   /// Realm Core's own sync metadata realm (`test/object-store/sync-metadata-v6.realm`).
   @Test(SharedFixtures.enabled) func openNamesSyncMetadataRealms() throws {
     let path = try #require(SharedFixtures.url("fixtures/realm-core-samples/test__object-store__sync-metadata-v6/original.realm")).path
