@@ -63,7 +63,8 @@ enum UnsyncReport {
     guard let pending = s.pendingUploads else {
       switch s.kind {
       case .server: return "a server's history: no uploads pending"
-      default: return "local changes never uploaded: unknown (realmctl does not read this older history)"
+      case .objectServer: return "local changes never uploaded: unknown (realmctl does not read Realm Object Server's history)"
+      default: return "local changes never uploaded: unknown (realmctl does not read history schema version \(s.historySchemaVersion))"
       }
     }
     return pending == 1 ? "1 local change never uploaded" : "\(pending) local changes never uploaded"
