@@ -37,7 +37,7 @@ public struct UnsyncPlan: Sendable {
     }
     self.sync = sync
     let schema = try group.schema()
-    let counts = Dictionary(uniqueKeysWithValues: group.tables.map { ($0.linkName, $0.objectCount) })
+    let counts = Dictionary(group.tables.map { ($0.linkName, $0.objectCount) }, uniquingKeysWith: { first, _ in first })
     let count = { (name: String) in SyncState.TableCount(name: name, objects: counts[name] ?? 0) }
 
     var droppedClasses = Set<String>()
