@@ -50,6 +50,15 @@ public final class OrderedParallelMap<Input, Output>: @unchecked Sendable {
   /// Submits `input`; when the window is full, first hands the oldest result to `consume`.
   public func submit(_ input: Input, consume: (Output) throws -> Void) throws {
     if pending.count - head >= window { try consumeOldest(consume) }
+    submitAhead(input)
+  }
+
+  /// Inputs submitted whose results are not consumed yet.
+  public var inFlight: Int { pending.count - head }
+
+  /// Submits `input` without consuming anything: for a consumer that pulls results with
+  /// ``nextResult()`` and keeps ``inFlight`` within ``window`` itself.
+  public func submitAhead(_ input: Input) {
     let slot = Slot()
     pending.append(slot)
     let transform = self.transform
@@ -58,6 +67,14 @@ public final class OrderedParallelMap<Input, Output>: @unchecked Sendable {
       slot.result = Result { try transform(input) }
       slot.done.signal()
     }
+  }
+
+  /// Waits for the oldest result not consumed yet and returns it (nil when none is pending).
+  public func nextResult() throws -> Output? {
+    guard head < pending.count else { return nil }
+    var output: Output?
+    try consumeOldest { output = $0 }
+    return output
   }
 
   /// Hands every remaining result to `consume`, in order.
