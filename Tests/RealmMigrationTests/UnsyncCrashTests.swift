@@ -52,7 +52,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("crash.realm").path
 
-    try Data(old).write(to: URL(fileURLWithPath: path))
+    try TestFiles.write(old, to: path)
     let recorder = Recorder()
     _ = try Unsyncer.unsync(path: path, options: Self.options { point in
       recorder.points.append(point)
@@ -61,7 +61,7 @@ import Testing
     let new = try UpgradeCrashTests.bytes(path)
     #expect(new != old)
     #expect(try RealmFile.open(path: path).group.historyType == .inRealm)
-    try Data(old).write(to: URL(fileURLWithPath: path))
+    try TestFiles.write(old, to: path)
     _ = try Unsyncer.unsync(path: path)
     #expect(try UpgradeCrashTests.bytes(path) == new, "the conversion is not deterministic")
 
@@ -76,7 +76,7 @@ import Testing
 
     var states: [(point: FaultPoint, isNew: Bool)] = []
     for (i, point) in chosen.enumerated() {
-      try Data(old).write(to: URL(fileURLWithPath: path))
+      try TestFiles.write(old, to: path)
       let process = Process()
       process.executableURL = URL(fileURLWithPath: UpgradeCrashTests.testExecutable)
       process.arguments = ["--testing-library", "swift-testing", "--filter", "unsyncInChildProcess"]

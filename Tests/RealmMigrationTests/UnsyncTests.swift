@@ -14,11 +14,11 @@ import Testing
   static func write(_ bytes: [UInt8]) throws -> (dir: URL, path: String) {
     let dir = try Fixtures.temporaryDirectory()
     let path = dir.appendingPathComponent("synced.realm").path
-    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    try TestFiles.write(bytes, to: path)
     return (dir, path)
   }
 
-  static func bytes(_ path: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
+  static func bytes(_ path: String) throws -> [UInt8] { try TestFiles.bytes(path) }
 
   /// Every object of every class of `group`, by class, with its key, in key order.
   static func objects(_ group: Group, classes: [String]) throws -> [String: [(Int64, [RealmValue])]] {
