@@ -295,6 +295,12 @@ public struct CanonicalDecoder: Sendable {
           line: line, path: path.text,
           message: "expected an embedded '\(target)' object, found '$class' \(describe(c))")
       }
+      if json["$ref"] != nil {
+        // An embedded object has exactly one parent: it is written inline, never linked to.
+        throw CanonicalDecodingError(
+          line: line, path: path.text,
+          message: "a link to an embedded '\(target)' object would give it a second parent; write the object inline")
+      }
       let (values, _) = try decodeProperties(members, of: targetSchema, line: line, path: path)
       let named = zip(targetSchema.properties, values).map { NamedValue($0.name, $1) }
       return .embedded(EmbeddedObject(className: target, key: 0, properties: named))

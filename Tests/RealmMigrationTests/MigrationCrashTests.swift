@@ -178,16 +178,7 @@ import RealmFormat
     var remigratedToReference: Bool?
   }
 
-  final class Results: @unchecked Sendable {
-    private let lock = NSLock()
-    private(set) var values: [Result<Run, any Error>?]
-    init(count: Int) { values = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ value: Result<Run, any Error>) {
-      lock.lock()
-      values[i] = value
-      lock.unlock()
-    }
-  }
+  typealias Results = IndexedResults<Result<Run, any Error>>
 
   struct Reference: Sendable {
     var oldBytes: [UInt8]

@@ -1,15 +1,18 @@
 import RealmFormat
 import RealmJSON
+import RealmMigration
 import RealmStorage
 import RealmExport
 
 /// The commands of `realmctl shell`, one line at a time, over one open Realm file.
 ///
-/// A line is a dot command (`.classes`, `.schema [CLASS]`, `.count CLASS [WHERE …]`, `.mode`,
+/// A line is a dot command (`.classes`, `.schema [CLASS]`, `.count CLASS [WHERE …]`,
+/// `.explain CLASS WHERE …`, `.mode`,
 /// `.limit`, `.show`, `.help`, `.quit`) or a query, `CLASS` or `CLASS WHERE <query>`, printed
 /// in the current mode. Queries run through the same code as `dump --class C --where Q`
-/// (``ObjectDump``), so they understand the same Realm Query Language. Nothing is written to
-/// the file.
+/// (``ObjectDump``), so they understand the same Realm Query Language. The statements
+/// `INSERT`, `UPSERT`, `UPDATE`, `DELETE`, `BEGIN`, `COMMIT` and `ROLLBACK` edit the file
+/// (``ShellSession+Statements``).
 final class ShellSession {
   /// What a line asks the loop to do next.
   enum Outcome: Equatable {
@@ -19,9 +22,16 @@ final class ShellSession {
 
   /// The file's path as given.
   let path: String
-  let file: RealmFile
-  let schema: Schema
+  /// The file queries read: the realm, or the working copy of the open transaction.
+  var file: RealmFile
+  var schema: Schema
   let context: CommandContext
+  /// The realm's encryption key, for edits and for reopening it after one.
+  let key: EncryptionKey?
+  /// The open `BEGIN` ... `COMMIT`, if any.
+  var transaction: EditTransaction?
+  /// Test hook for crash injection in `COMMIT` and in the writes of statements.
+  var faultInjection: (@Sendable (FaultPoint) -> FaultAction)?
   /// How objects are printed.
   var mode: DumpCommand.Format
   /// At most this many objects per query (nil: all).
@@ -34,6 +44,7 @@ final class ShellSession {
     (".classes", "", "List the classes with their object counts"),
     (".schema", "[CLASS]", "Show the schema of every class, or of CLASS"),
     (".count", "CLASS [WHERE QUERY]", "Count the objects of CLASS (matching QUERY)"),
+    (".explain", "CLASS WHERE QUERY", "Show how QUERY runs: indexes used, objects read, order"),
     (".mode", "[table|jsonl|json|csv|sql]", "Show or set how objects are printed"),
     (".limit", "[N|off]", "Show or set the most objects a query prints"),
     (".show", "", "Show the current settings"),
@@ -42,11 +53,13 @@ final class ShellSession {
   ]
 
   /// Opens a session on `file`.
-  init(path: String, file: RealmFile, context: CommandContext, mode: DumpCommand.Format, limit: Int?)
-    throws
-  {
+  init(
+    path: String, file: RealmFile, context: CommandContext, mode: DumpCommand.Format, limit: Int?,
+    key: EncryptionKey? = nil
+  ) throws {
     self.path = path
     self.file = file
+    self.key = key
     self.context = context
     self.mode = mode
     self.limit = limit
@@ -62,6 +75,10 @@ final class ShellSession {
     while text.hasSuffix(";") { text = String(text.dropLast()).trimmingSpaces() }
     if text.isEmpty || text.hasPrefix("#") || text.hasPrefix("--") { return .proceed }
     if text.hasPrefix(".") { return try dotCommand(text) }
+    if let statement = try Statement.parse(text) {
+      try run(statement)
+      return .proceed
+    }
     let (className, query) = try Self.splitQuery(text)
     try runQuery(className, query)
     return .proceed
@@ -91,6 +108,13 @@ final class ShellSession {
       }
       let (className, query) = try Self.splitQuery(rest)
       try output("\(try count(className, query))")
+    case ".explain":
+      let rest = text.dropFirst(name.count).trimmingSpaces()
+      guard !rest.isEmpty else {
+        throw UsageError(.missingArgument, ".explain needs a query: .explain CLASS WHERE QUERY")
+      }
+      let (className, query) = try Self.splitQuery(rest)
+      try output(try explain(className, query))
     case ".mode":
       try expect(arguments, atMost: 1, name)
       guard let value = arguments.first else {
@@ -153,6 +177,13 @@ final class ShellSession {
       "",
       "CLASS [WHERE QUERY]   Print the objects of CLASS (matching the Realm Query",
       "                      Language QUERY), e.g. Person WHERE age >= 18",
+      "",
+      "INSERT [INTO CLASS] JSON           Insert an object (a dump line)",
+      "UPSERT [INTO CLASS] JSON           Insert it, or update the object with its key",
+      "UPDATE CLASS SET P = EXPR[, ...] [WHERE QUERY]",
+      "                                   Set properties (expressions as in plans)",
+      "DELETE FROM CLASS [WHERE QUERY]    Delete objects (and their embedded objects)",
+      "BEGIN, COMMIT, ROLLBACK            Group statements: all or nothing",
     ]
     try output(lines.joined(separator: "\n"))
   }
@@ -213,11 +244,23 @@ final class ShellSession {
       terminalWidth: context.terminal.width)
     var writer = LimitedWriter(inner: inner, limit: limit)
     try dump.run(&writer)
-    if writer.cut, context.terminal.isStandardOutputTerminal {
+    guard context.terminal.isStandardOutputTerminal else { return }
+    if writer.cut {
       try context.standardOutput.flush()
       try context.standardError.writeLine(
         "(the first \(limit ?? 0) objects; .limit N or .limit off shows more)")
     }
+    if let plan = dump.plan, plan.usesIndex || plan.note != nil {
+      try context.standardOutput.flush()
+      try context.standardError.writeLine("(\(plan.note ?? plan.summary))")
+    }
+  }
+
+  /// How `query` runs on the objects of `className` (``QueryPlan``).
+  func explain(_ className: String, _ query: String?) throws -> String {
+    let options = try dumpOptions(className, query, limit: nil)
+    let dump = try ObjectDump(file: file, selection: options.selection)
+    return try (dump.plan ?? dump.scanPlan()).description
   }
 
   /// The number of objects of `className` matching `query`.
@@ -228,9 +271,7 @@ final class ShellSession {
     }
     var dump = try ObjectDump(file: file, selection: options.selection)
     dump.progress = progress
-    var counter = CountingWriter()
-    try dump.run(&counter)
-    return counter.count
+    return try dump.counts().first?.1 ?? 0
   }
 
   /// The options of the `dump` that runs a query; a query that does not compile is reported
@@ -287,7 +328,7 @@ struct LimitedWriter: DumpWriter {
   mutating func finish() throws { try inner.finish() }
 }
 
-/// Counts objects instead of printing them (`.count`).
+/// Counts objects instead of printing them.
 struct CountingWriter: DumpWriter {
   private(set) var count = 0
   mutating func begin(schema: Schema) throws {}
