@@ -15,7 +15,7 @@ extension RealmFileBuilder {
     }
     var tableRefs = [Ref]()
     for t in tables.indices { tableRefs.append(try writeTable(t)) }
-    return GroupWriter.finish(tableNames: tables.map(\.name), tableRefs: tableRefs, into: &sink)
+    return GroupWriter.finish(tableNames: tables.map(\.name), tableRefs: tableRefs, fileFormat: fileFormat, into: &sink)
   }
 
   private func writeTable(_ t: Int) throws(FormatError) -> Ref {
@@ -45,7 +45,7 @@ extension RealmFileBuilder {
           }
           perObject.append(origins)
         }
-        columns.append(CollectionLeafEncoder.backlinks(perObject, into: &sink))
+        columns.append(CollectionLeafEncoder.backlinks(perObject, format: fileFormat, into: &sink))
       }
       let offset = state.clusters.count == 1 ? 0 : keys.first ?? 0
       leaves.append(ClusterTreeWriter.leaf(keys: keys[...], offset: offset, columns: columns, into: &sink))
@@ -79,9 +79,10 @@ extension RealmFileBuilder where Sink == BufferNodeSink {
   /// Builds a whole file in memory: `objects` gives, per class name, the objects in
   /// ascending key order (see ``append(className:key:values:)``).
   public static func build(
-    schema: Schema, objects: [(className: String, key: Int64?, values: [RealmValue])]
+    schema: Schema, objects: [(className: String, key: Int64?, values: [RealmValue])],
+    fileFormat: WritableFileFormat = .current
   ) throws(FormatError) -> [UInt8] {
-    let builder = try RealmFileBuilder(schema: schema, sink: BufferNodeSink())
+    let builder = try RealmFileBuilder(schema: schema, fileFormat: fileFormat, sink: BufferNodeSink())
     for o in objects { try builder.append(className: o.className, key: o.key, values: o.values) }
     let file = try builder.finish()
     builder.sink.finish(header: file.header, fileSize: file.fileSize)

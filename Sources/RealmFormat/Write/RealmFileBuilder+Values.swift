@@ -33,7 +33,7 @@ extension RealmFileBuilder {
           }
           if p.type == .mixed { try recordMixedLinks(elements[i], table: t, column: c, originKey: originKey) }
         }
-        return p.collection == .set ? .set(SetOrdering.sortedUnique(elements)) : .list(elements)
+        return p.collection == .set ? .set(SetOrdering.sortedUnique(elements, format: fileFormat)) : .list(elements)
       case .dictionary:
         guard case .dictionary(var entries) = value else {
           if value.isNull { return .dictionary([]) }
@@ -46,7 +46,7 @@ extension RealmFileBuilder {
           }
           if p.type == .mixed { try recordMixedLinks(entries[i].value, table: t, column: c, originKey: originKey) }
         }
-        return .dictionary(MixedLeafEncoder.sortedEntries(entries))
+        return .dictionary(MixedLeafEncoder.sortedEntries(entries, format: fileFormat))
       }
     } catch {
       throw FormatError.corrupt("property '\(className(t)).\(p.name)' of object \(originKey): \(error.detail)")
@@ -116,7 +116,7 @@ extension RealmFileBuilder {
       for i in entries.indices {
         entries[i].value = try link(entries[i].value).map { .link(ObjectLink(className: className(target), key: $0)) } ?? .null
       }
-      return .dictionary(MixedLeafEncoder.sortedEntries(entries))
+      return .dictionary(MixedLeafEncoder.sortedEntries(entries, format: fileFormat))
     }
   }
 
@@ -217,7 +217,8 @@ extension RealmFileBuilder {
         }
         return ScalarLeafEncoder.links(keys, into: &sink)
       }
-      return try TypedLeafEncoder.leaf(type: p.type, nullable: nullable, values: values, tableKeys: tableKeys, into: &sink)
+      return try TypedLeafEncoder.leaf(
+        type: p.type, nullable: nullable, values: values, tableKeys: tableKeys, format: fileFormat, into: &sink)
     case .list, .set:
       var refs = [Ref]()
       refs.reserveCapacity(values.count)
@@ -235,7 +236,7 @@ extension RealmFileBuilder {
       refs.reserveCapacity(values.count)
       for v in values {
         guard case .dictionary(let entries) = v else { refs.append(.null); continue }
-        refs.append(try MixedLeafEncoder.dictionary(entries, tableKeys: tableKeys, into: &sink))
+        refs.append(try MixedLeafEncoder.dictionary(entries, tableKeys: tableKeys, format: fileFormat, into: &sink))
       }
       return CollectionLeafEncoder.collectionRefs(refs, into: &sink)
     }
@@ -249,6 +250,6 @@ extension RealmFileBuilder {
       return CollectionLeafEncoder.linkCollection(keys, into: &sink)
     }
     return try CollectionLeafEncoder.primitiveCollection(
-      elements, type: p.type, nullable: nullable, tableKeys: tableKeys, into: &sink)
+      elements, type: p.type, nullable: nullable, tableKeys: tableKeys, format: fileFormat, into: &sink)
   }
 }

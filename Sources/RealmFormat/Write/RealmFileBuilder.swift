@@ -1,4 +1,5 @@
-/// Writes a complete, new format-24 Realm file from a schema and objects, streaming: the
+/// Writes a complete, new Realm file of format 24 (or 20, 22, 23: ``WritableFileFormat``) from
+/// a schema and objects, streaming: the
 /// column leaves of every 256 objects are written as soon as those objects are complete;
 /// only keys (as runs of consecutive keys), links (for backlinks) and index entries are kept
 /// until ``finish()``.
@@ -25,6 +26,8 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
   /// Backlink position in the target of each (origin table, origin leaf, target table) link.
   var backlinkColumn: [BacklinkSource: Int] = [:]
   let schemaVersion: Int64?
+  /// The file format written.
+  public let fileFormat: WritableFileFormat
   var finished = false
   /// Set when an append failed half-way: the tables may hold part of that object, so the
   /// builder refuses to go on rather than write an inconsistent file.
@@ -38,10 +41,16 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
   /// - Parameter plainTables: tables that are not classes (no `class_` prefix: the tables of
   ///   files written with Realm Core directly), each named by its ``ObjectSchema/name``; their
   ///   objects are appended with that name as the class name.
-  public init(schema: Schema, plainTables: [ObjectSchema] = [], sink: Sink) throws(FormatError) {
+  /// - Parameter fileFormat: the format written; the schema and values must fit it (format 24
+  ///   only: nested collections in Mixed; 21 and later: Mixed, UUID, sets and dictionaries),
+  ///   else an error names the first property that does not.
+  public init(
+    schema: Schema, plainTables: [ObjectSchema] = [], fileFormat: WritableFileFormat = .current, sink: Sink
+  ) throws(FormatError) {
     self.sink = sink
+    self.fileFormat = fileFormat
     schemaVersion = schema.schemaVersion
-    tables = try TablePlan.plan(schema, plainTables: plainTables)
+    tables = try TablePlan.plan(schema, plainTables: plainTables, format: fileFormat)
     columnKinds = tables.map { t in
       t.columns.map { c in
         ColumnKind(

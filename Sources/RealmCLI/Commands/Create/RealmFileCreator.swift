@@ -15,11 +15,17 @@ enum RealmFileCreator {
   ///
   /// - Parameter progress: counts the bytes of the data file read; its total is the file's size.
   static func create(
-    output: String, schema: Schema, dataPath: String?, key: EncryptionKey? = nil, progress: ProgressCounter? = nil
+    output: String, schema: Schema, dataPath: String?, fileFormat: WritableFileFormat = .current,
+    key: EncryptionKey? = nil, progress: ProgressCounter? = nil
   ) throws -> Summary {
     var summary = Summary()
     try AtomicFileCreation.create(path: output, encryptionKey: key) { out in
-      let builder = try RealmFileBuilder(schema: schema, sink: try FileNodeSink(output: out))
+      let builder: RealmFileBuilder<FileNodeSink>
+      do {
+        builder = try RealmFileBuilder(schema: schema, fileFormat: fileFormat, sink: try FileNodeSink(output: out))
+      } catch let e as FormatError {
+        throw RealmCtlError(.invalidInput, path: output, "file format \(fileFormat) cannot hold this schema: \(e.detail)")
+      }
       if let dataPath {
         // Lines are parsed and decoded on every core; the builder takes them in order.
         var lines = ParallelLineDecoder(decoder: CanonicalDecoder(schema: schema), path: dataPath)
