@@ -18,6 +18,7 @@ extension RealmFileBuilder {
       switch p.collection {
       case .single:
         if p.type == .mixed {
+          try checkNesting(value)
           try recordMixedLinks(value, table: t, column: c, originKey: originKey)
           return value
         }
@@ -31,7 +32,10 @@ extension RealmFileBuilder {
           if elements[i].isNull && !p.isOptional && p.type != .mixed {
             throw FormatError.corrupt("the elements are required but one is null")
           }
-          if p.type == .mixed { try recordMixedLinks(elements[i], table: t, column: c, originKey: originKey) }
+          if p.type == .mixed {
+            try checkNesting(elements[i])
+            try recordMixedLinks(elements[i], table: t, column: c, originKey: originKey)
+          }
         }
         return p.collection == .set ? .set(SetOrdering.sortedUnique(elements, format: fileFormat)) : .list(elements)
       case .dictionary:
@@ -44,12 +48,25 @@ extension RealmFileBuilder {
           if entries[i].value.isNull && !p.isOptional && p.type != .mixed {
             throw FormatError.corrupt("the values are required but '\(entries[i].key)' is null")
           }
-          if p.type == .mixed { try recordMixedLinks(entries[i].value, table: t, column: c, originKey: originKey) }
+          if p.type == .mixed {
+            try checkNesting(entries[i].value)
+            try recordMixedLinks(entries[i].value, table: t, column: c, originKey: originKey)
+          }
         }
         return .dictionary(MixedLeafEncoder.sortedEntries(entries, format: fileFormat))
       }
     } catch {
       throw FormatError.corrupt("property '\(className(t)).\(p.name)' of object \(originKey): \(error.detail)")
+    }
+  }
+
+  /// Refuses a collection nested in a Mixed value below format 24 (§6.11).
+  private func checkNesting(_ value: RealmValue) throws(FormatError) {
+    guard fileFormat < .v24 else { return }
+    switch value {
+    case .list: throw FormatError.corrupt("holds a nested List inside a Mixed (format 24 only)")
+    case .dictionary: throw FormatError.corrupt("holds a nested Dictionary inside a Mixed (format 24 only)")
+    default: return
     }
   }
 

@@ -75,15 +75,9 @@ extension TablePlan {
     }
   }
 
-  /// Why `format` cannot store property `p` (types and collections that came with format 21),
-  /// or nil.
+  /// Why `format` cannot store property `p`, or nil (``WritableFileFormat/obstacle(for:)``).
   static func unsupportedReason(_ p: Property, format: WritableFileFormat) -> String? {
-    guard format < .v22 else { return nil }
-    if p.type == .mixed { return "is a mixed value (format 21 and later)" }
-    if p.type == .uuid { return "is a UUID (format 21 and later)" }
-    if p.collection == .set { return "is a set (format 21 and later)" }
-    if p.collection == .dictionary { return "is a dictionary (format 21 and later)" }
-    return nil
+    format.obstacle(for: p)
   }
 
   /// Types a search index can be built on (§4.6).

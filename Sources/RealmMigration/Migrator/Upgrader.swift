@@ -15,6 +15,8 @@ public struct UpgradeOptions: Sendable {
   /// The key of an encrypted realm: the file is read decrypted and the upgraded file (in place
   /// or at `outputPath`) is encrypted with the same key.
   public var encryptionKey: EncryptionKey?
+  /// The file format to write (`convert --file-format`); 24 by default (`upgrade`).
+  public var fileFormat: WritableFileFormat = .current
   /// Creates the defaults.
   public init() {}
 }
@@ -27,9 +29,9 @@ public struct UpgradeResult: Sendable {
   public var outputPath: String?
   /// The file format before.
   public var fromFormat: Int
-  /// The file format written (24), or the unchanged format.
+  /// The file format written, or the unchanged format.
   public var toFormat: Int
-  /// False when the file was already at the current format (or never written): nothing done.
+  /// False when the file was already at the target format (or never written): nothing done.
   public var upgraded: Bool
   /// True for `--dry-run` (nothing was written).
   public var dryRun: Bool
@@ -45,9 +47,10 @@ public struct UpgradeResult: Sendable {
   public var seconds: Double
 }
 
-/// `realmctl upgrade`: rewrites a file of formats 2-23 as format 24, the format every current
-/// SDK opens, keeping every object key, with search indexes on primary keys as Realm's own
-/// upgrade adds them.
+/// `realmctl upgrade` and `convert`: rewrites a file as format 24, the format every current
+/// SDK opens (from formats 2-23), or as 20, 22 or 23 (from any format, down too), keeping
+/// every object key (except in format 20, whose keys derive from the primary keys), with
+/// search indexes on primary keys as Realm's own upgrade adds them.
 ///
 /// The objects are read through the ``Group`` API (which reads every format the same way) and
 /// streamed into a ``RealmFileBuilder``; the new file replaces the original atomically under
@@ -66,7 +69,7 @@ public enum Upgrader {
     var result = UpgradeResult(
       path: path, outputPath: options.outputPath, fromFormat: group.fileFormat, toFormat: group.fileFormat,
       upgraded: false, dryRun: options.dryRun, classes: [], otherTables: [], sizeBefore: file.fileSize, sizeAfter: file.fileSize, seconds: 0)
-    if group.fileFormat == FormatConstants.currentFileFormat || group.topRef.isNull {
+    if group.fileFormat == options.fileFormat.rawValue || group.topRef.isNull {
       result.classes = group.tables.compactMap { t in t.className.map { ($0, t.objectCount) } }
       result.seconds = Migrator.monotonicSeconds() - start
       return result
@@ -78,14 +81,34 @@ public enum Upgrader {
         "'\(path)' is a synced realm (it has a Device Sync history); realmctl upgrades local realms only (`realmctl dump` reads its objects)")
     default: break
     }
+    let converting = options.fileFormat != .current
+    if converting, let obstacle = try firstObstacle(group, path: path, target: options.fileFormat) {
+      throw MigrationError(.unsupported, "'\(path)' cannot be converted to file format \(options.fileFormat): \(obstacle)")
+    }
     do {
       try write(group, path: path, lock: lock, options: options, into: &result)
     } catch let error as FormatError {
-      // Data the new file cannot hold (a damaged file read this far): the file is unchanged.
+      // Data the new file cannot hold (a damaged file read this far, or a value the target
+      // format cannot store): the file is unchanged.
+      if converting {
+        throw MigrationError(.unsupported, "'\(path)' cannot be converted to file format \(options.fileFormat): \(error.detail)")
+      }
       throw StorageError(.corrupt, path: path, "'\(path)' cannot be upgraded: \(error.detail)")
     }
     result.seconds = Migrator.monotonicSeconds() - start
     return result
+  }
+
+  /// The first property of the file that `target` cannot store, as "`Class.property` is ...".
+  static func firstObstacle(_ group: Group, path: String, target: WritableFileFormat) throws -> String? {
+    let schema: Schema
+    do { schema = try group.schema() } catch { throw StorageError.from(error, path: path) }
+    for c in schema.classes {
+      for p in c.properties {
+        if let reason = target.obstacle(for: p) { return "`\(c.name).\(p.name)` \(reason)" }
+      }
+    }
+    return nil
   }
 
   /// Writes the new file (or counts it, for a dry run) and fills in `result`.
@@ -95,11 +118,12 @@ public enum Upgrader {
     let content = try UpgradeContent(group, path: path)
     options.progress?.setTotal(max(0, group.reader.count - group.freeBytes))
     result.upgraded = true
-    result.toFormat = FormatConstants.currentFileFormat
+    result.toFormat = options.fileFormat.rawValue
     result.classes = content.counts.filter { c in content.schema.objectSchema(named: c.name) != nil }
     result.otherTables = content.counts.filter { c in content.plainTables.contains { $0.name == c.name } }
     if options.dryRun {
-      let builder = try RealmFileBuilder(schema: content.schema, plainTables: content.plainTables, sink: CountingNodeSink())
+      let builder = try RealmFileBuilder(
+        schema: content.schema, plainTables: content.plainTables, fileFormat: options.fileFormat, sink: CountingNodeSink())
       try content.copy(from: group, into: builder, path: path)
       result.sizeAfter = sizeOnDisk(try builder.finish().fileSize, options)
     } else if let output = options.outputPath {
@@ -128,7 +152,8 @@ public enum Upgrader {
   ) throws -> Int {
     var fileSink = try FileNodeSink(output: out, bufferSize: options.writeBufferSize)
     fileSink.progress = options.progress
-    let builder = try RealmFileBuilder(schema: content.schema, plainTables: content.plainTables, sink: fileSink)
+    let builder = try RealmFileBuilder(
+      schema: content.schema, plainTables: content.plainTables, fileFormat: options.fileFormat, sink: fileSink)
     try content.copy(from: group, into: builder, path: path)
     let finished = try builder.finish()
     var sink = builder.sink
