@@ -35,4 +35,22 @@ enum FileFormatOption {
       .invalidValue, "invalid value '\(n)' for '--file-format <n>': \(reason) (choose from 20, 22, 23, 24)",
       command: command)
   }
+
+  /// How a write changed the file format, for reports: "file format 23 (kept)" for a kept
+  /// format below 24, "file format 24 -> 23" for a change, nil for a format-24 file that stays
+  /// 24 (or a file never written).
+  static func change(from: Int, to: Int) -> String? {
+    if from == 0 { return nil }
+    if from == to { return to == WritableFileFormat.current.rawValue ? nil : "file format \(to) (kept)" }
+    return "file format \(from) -> \(to)"
+  }
+
+  /// Warns when a file of a format realmctl does not write (2-11) was written as a newer
+  /// one: the app that wrote it cannot open it any more.
+  static func warnIfOldSDKsLeft(from: Int, to: Int, path: String, context: CommandContext) throws {
+    guard from > 0 && from < 20 && to != from else { return }
+    try context.warn(
+      "'\(path)' was file format \(from) and is now file format \(to): apps on the Realm SDK that wrote it "
+        + "(Realm Core 6 and older) can no longer open it; formats below 20 cannot be written")
+  }
 }

@@ -51,6 +51,7 @@ public struct UpgradeCommand: Command {
           help: "Write the upgraded file to <new> (which must not exist) and leave the original unchanged."),
         .option("backup", valueName: "path", help: "Copy the original file to <path> before replacing it."),
         .flag("dry-run", help: "Read the whole file and report what would be written, but write nothing."),
+        FileFormatOption.argument(default: "Default: 24 ('realmctl convert' is the same command)."),
         .quietFlag,
       ] + KeyOptions.arguments(purpose: "of the Realm file (the upgraded file keeps it)"))
   }
@@ -64,9 +65,10 @@ public struct UpgradeCommand: Command {
 
   /// Runs the command.
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
+    let format = try FileFormatOption.format(invocation, command: spec.name) ?? .current
     let result = try Self.rewrite(
-      options(invocation), format: .current, invocation: invocation, context: context, command: spec.name)
-    try context.standardOutput.writeLine(UpgradeCommand.report(result))
+      options(invocation), format: format, invocation: invocation, context: context, command: spec.name)
+    try context.standardOutput.writeLine(format == .current ? UpgradeCommand.report(result) : ConvertCommand.report(result))
     return .success
   }
 

@@ -15,6 +15,13 @@ public struct UpgradeOptions: Sendable {
   /// The key of an encrypted realm: the file is read decrypted and the upgraded file (in place
   /// or at `outputPath`) is encrypted with the same key.
   public var encryptionKey: EncryptionKey?
+  /// With `replacesKey`, the key the new file is encrypted with (nil: not encrypted), for
+  /// `encrypt`/`decrypt --file-format`.
+  public var newEncryptionKey: EncryptionKey?
+  /// True when the new file takes `newEncryptionKey` instead of keeping `encryptionKey`.
+  public var replacesKey = false
+  /// The key the new file is written with.
+  var outputKey: EncryptionKey? { replacesKey ? newEncryptionKey : encryptionKey }
   /// The file format to write (`convert --file-format`); 24 by default (`upgrade`).
   public var fileFormat: WritableFileFormat = .current
   /// Creates the defaults.
@@ -127,13 +134,13 @@ public enum Upgrader {
       try content.copy(from: group, into: builder, path: path)
       result.sizeAfter = sizeOnDisk(try builder.finish().fileSize, options)
     } else if let output = options.outputPath {
-      try AtomicFileCreation.create(path: output, encryptionKey: options.encryptionKey) { out in
+      try AtomicFileCreation.create(path: output, encryptionKey: options.outputKey) { out in
         result.sizeAfter = sizeOnDisk(try write(content, from: group, to: out, options: options, path: path), options)
       }
     } else {
       try Migrator.backup(path, to: options.backupPath)
       try AtomicFileReplacement.replace(
-        path: path, lock: lock, encryptionKey: options.encryptionKey, faultInjection: options.faultInjection
+        path: path, lock: lock, encryptionKey: options.outputKey, faultInjection: options.faultInjection
       ) { out in
         result.sizeAfter = sizeOnDisk(try write(content, from: group, to: out, options: options, path: path), options)
       }
@@ -143,7 +150,7 @@ public enum Upgrader {
   /// The size on disk of a file of `dataSize` bytes: encrypted files add Realm's IV-table
   /// pages and round to whole pages.
   private static func sizeOnDisk(_ dataSize: Int, _ options: UpgradeOptions) -> Int {
-    options.encryptionKey == nil ? dataSize : EncryptionKey.encryptedFileSize(dataSize: dataSize)
+    options.outputKey == nil ? dataSize : EncryptionKey.encryptedFileSize(dataSize: dataSize)
   }
 
   /// Streams the whole content into a new file at `out`; returns its size.
