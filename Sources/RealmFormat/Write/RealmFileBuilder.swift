@@ -34,6 +34,9 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
   var failedObject: String?
   /// Per table and public column, what `resolve` needs on its fast path (no reference counting).
   let columnKinds: [[ColumnKind]]
+  /// Format 20 only: the objects of top-level classes, held until ``finish()`` because the
+  /// keys of objects with a primary key derive from it (§4.9) and links to them follow.
+  var heldObjects: [HeldObject] = []
 
   /// Starts a file for `schema` (its `schemaVersion` goes into the `metadata` table; none is
   /// written when it is nil), writing into `sink`.
@@ -86,6 +89,10 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
   ///
   /// `key` nil assigns the next key: sequential for classes with a primary key, Realm's
   /// squeezed keys otherwise (§4.9). A given key must be larger than the class's previous one.
+  ///
+  /// In format 20 the objects of a class with a primary key get the key Realm Core 10 derives
+  /// from it instead (links given with the returned key are rewritten to it), and nothing is
+  /// written before ``finish()``.
   @discardableResult
   public func append(className: String, key: Int64?, values: [RealmValue]) throws(FormatError) -> Int64 {
     guard !finished else { throw FormatError.corrupt("objects cannot be added after the file is finished") }
@@ -97,6 +104,10 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
       throw FormatError.corrupt("objects of embedded class '\(className)' can only be added inside their parent")
     }
     let assigned = try nextKey(table: t, requested: key)
+    if fileFormat.derivesObjectKeysFromPrimaryKeys {
+      heldObjects.append(HeldObject(table: t, key: assigned, values: values))
+      return assigned
+    }
     do throws(FormatError) {
       try appendRow(table: t, key: assigned, values: values)
       try flushFullClusters()
@@ -129,7 +140,11 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
       }
     }
     states[t].lastKey = key
-    states[t].sequence = max(sequence, squeezedKeys ? TableState.sequenceAfter(squeezedKey: key) : key + 1)
+    // Format 20 derives the keys of objects with a primary key from it: their table's
+    // sequence stays 0, as Realm Core 10 leaves it.
+    if !(fileFormat.derivesObjectKeysFromPrimaryKeys && !squeezedKeys) {
+      states[t].sequence = max(sequence, squeezedKeys ? TableState.sequenceAfter(squeezedKey: key) : key + 1)
+    }
     return key
   }
 
@@ -157,6 +172,13 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
     }
     states[t].pendingRows[slot] = resolved
   }
+}
+
+/// An object held until the file is finished (format 20).
+struct HeldObject {
+  var table: Int
+  var key: Int64
+  var values: [RealmValue]
 }
 
 /// The shape of a public column, as plain values.
