@@ -174,7 +174,7 @@ extension TablePlan {
         throw FormatError.corrupt("property '\(c.name).\(p.name)' \(reason)")
       }
       // Format 20 has no index on primary keys (objects are found by their derived keys).
-      let wantsIndex = p.isIndexed || (isPrimary && format.indexesPrimaryKeys)
+      let wantsIndex = isPrimary ? format.indexesPrimaryKeys : p.isIndexed
       if wantsIndex && !isIndexable(p) {
         throw FormatError.corrupt("property '\(c.name).\(p.name)' of type '\(p.type.rawValue)' cannot be indexed")
       }

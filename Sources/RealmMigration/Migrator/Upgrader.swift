@@ -202,16 +202,14 @@ struct UpgradeContent {
   /// Objects per copied table.
   var counts: [(name: String, objects: Int)] { sources.map { ($0.name, $0.table.objectCount) } }
 
-  /// Appends every object, keys kept.
+  /// Appends every object, keys kept (in format 20 the builder derives the keys of objects
+  /// with a primary key). Errors pass through: ``Upgrader/upgrade(path:options:)`` names what
+  /// failed, an upgrade or a conversion.
   func copy<S: SequentialNodeSink>(from group: Group, into builder: RealmFileBuilder<S>, path: String) throws {
-    do {
-      for (name, table) in sources {
-        try group.forEachObject(in: table) { key, values in
-          try builder.append(className: name, key: key, values: values)
-        }
+    for (name, table) in sources {
+      try group.forEachObject(in: table) { key, values in
+        try builder.append(className: name, key: key, values: values)
       }
-    } catch let e as FormatError {
-      throw StorageError(.corrupt, path: path, "'\(path)' cannot be upgraded: \(e.detail)")
     }
   }
 }
