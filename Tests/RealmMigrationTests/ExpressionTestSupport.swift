@@ -1,5 +1,7 @@
 import Testing
 @testable import RealmMigration
+@testable import RealmQuery
+import RealmFormat
 
 /// A schema with every kind of property, and helpers to compile and evaluate against it.
 enum ExpressionFixture {

@@ -2,6 +2,8 @@ import RealmTestSupport
 import Testing
 
 @testable import RealmMigration
+@testable import RealmQuery
+import RealmFormat
 
 /// Realm Query Language text: the scanner's longest-match rules, every literal form, the
 /// grammar's accepted and refused shapes.

@@ -2,6 +2,8 @@ import RealmTestSupport
 import Testing
 
 @testable import RealmMigration
+@testable import RealmQuery
+import RealmFormat
 
 /// Queries come from users and plans: whatever the text, compiling ends with a query or an
 /// `ExpressionError` whose column lies in the text, and running ends with an answer or an

@@ -4,6 +4,7 @@
 /// the nearest double). Strings compare by their UTF-8 bytes (Unicode scalar order), as
 /// Realm does; `[c]` compares lower-cased text. Null equals only null and is never less or
 /// greater than anything. Values of unrelated types are unequal and unordered.
+import RealmFormat
 enum ValueComparison {
   /// `a == b`.
   static func equal(_ a: RealmValue, _ b: RealmValue, caseInsensitive: Bool = false) -> Bool {

@@ -5,6 +5,8 @@
 /// migration, with its properties at that point; links and embedded objects as the file has
 /// them (the migrator renames and re-nests them after the last stage). So the schema used to
 /// encode and decode is the stage's class followed by the source classes of the file.
+import RealmFormat
+import RealmJSON
 struct ExecCodec {
   let layout: ObjectSchema
   let encoder: CanonicalEncoder
