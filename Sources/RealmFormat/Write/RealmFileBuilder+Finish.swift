@@ -101,6 +101,7 @@ extension RealmFileBuilder {
         return .link(l)
       case .list(let e): return .list(e.map(remap))
       case .set(let e): return .set(e.map(remap))
+      case .dictionary(let entries): return .dictionary(entries.map { DictionaryEntry($0.key, remap($0.value)) })
       case .embedded(var e):
         for i in e.properties.indices { e.properties[i].value = remap(e.properties[i].value) }
         return .embedded(e)

@@ -108,14 +108,22 @@ public enum Upgrader {
     return result
   }
 
-  /// The first property of the file that `target` cannot store, as "`Class.property` is ...".
+  /// The first thing in the file that `target` cannot store, as one sentence ("`Class.property`
+  /// is ... (format N and later)"): what no writer can express in that format
+  /// (``FormatCompatibility``), then what realmctl does not write in it (a dictionary in
+  /// format 20, ``WritableFileFormat/obstacle(for:)``).
   static func firstObstacle(_ group: Group, path: String, target: WritableFileFormat) throws -> String? {
-    let schema: Schema
-    do { schema = try group.schema() } catch { throw StorageError.from(error, path: path) }
-    for c in schema.classes {
-      for p in c.properties {
-        if let reason = target.obstacle(for: p) { return "`\(c.name).\(p.name)` \(reason)" }
+    do {
+      if let obstacle = try FormatCompatibility.firstObstacle(in: group, targetFormat: target.rawValue) {
+        return obstacle.message
       }
+      for c in try group.schema().classes {
+        for p in c.properties {
+          if let reason = target.obstacle(for: p) { return "`\(c.name).\(p.name)` \(reason)" }
+        }
+      }
+    } catch {
+      throw StorageError.from(error, path: path)
     }
     return nil
   }
