@@ -62,7 +62,7 @@ public struct CompactCommand: Command {
       defer { display?.finish() }
       r = try Compaction.compact(path: options.file, key: key, progress: progress, fileFormat: options.fileFormat)
     }
-    let formats = FileFormatOption.change(from: r.fromFormat, to: r.toFormat).map { " (\($0))" } ?? ""
+    let formats = FileFormatOption.sizeSuffix(from: r.fromFormat, to: r.toFormat)
     try FileFormatOption.warnIfOldSDKsLeft(from: r.fromFormat, to: r.toFormat, path: options.file, context: context)
     try context.standardOutput.writeLine("Compacted \(options.file): \(r.sizeBefore) -> \(r.sizeAfter) bytes\(formats)")
     return .success

@@ -51,7 +51,7 @@ public struct DecryptCommand: Command {
     let destination = output.map { " into \($0)" } ?? ""
     try context.standardOutput.writeLine(
       "Decrypted \(file)\(destination): \(result.sizeBefore) -> \(result.sizeAfter) bytes"
-        + (FileFormatOption.change(from: result.fromFormat, to: result.toFormat).map { " (\($0))" } ?? ""))
+        + FileFormatOption.sizeSuffix(from: result.fromFormat, to: result.toFormat))
     return .success
   }
 }

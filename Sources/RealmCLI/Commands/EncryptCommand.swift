@@ -85,7 +85,7 @@ public struct EncryptCommand: Command {
     let destination = output.map { " into \($0)" } ?? ""
     try context.standardOutput.writeLine(
       "\(what) \(file)\(destination): \(result.sizeBefore) -> \(result.sizeAfter) bytes"
-        + (FileFormatOption.change(from: result.fromFormat, to: result.toFormat).map { " (\($0))" } ?? ""))
+        + FileFormatOption.sizeSuffix(from: result.fromFormat, to: result.toFormat))
     return .success
   }
 }

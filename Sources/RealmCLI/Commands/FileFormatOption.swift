@@ -46,6 +46,13 @@ enum FileFormatOption {
     return "file format \(from) -> \(to)"
   }
 
+  /// ``change(from:to:)`` after a report line that ends with sizes: " (file format 9 -> 24)"
+  /// for a change, ", file format 23 (kept)" for a kept format below 24.
+  static func sizeSuffix(from: Int, to: Int) -> String {
+    guard let phrase = change(from: from, to: to) else { return "" }
+    return from == to ? ", \(phrase)" : " (\(phrase))"
+  }
+
   /// Warns when a file of a format realmctl does not write (2-11) was written as a newer
   /// one: the app that wrote it cannot open it any more.
   static func warnIfOldSDKsLeft(from: Int, to: Int, path: String, context: CommandContext) throws {
