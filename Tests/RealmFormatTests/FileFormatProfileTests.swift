@@ -69,15 +69,31 @@ import Testing
       .double(2), .int(1),
     ]
     #expect(
-      SetOrdering.sortedUnique(mixed, format: .v22) == [
+      SetOrdering.sortedUnique(mixed, format: .v22, mixedSet: true) == [
         .int(1), .double(2), .string("Beatles"), .data(Array("George\0".utf8)), .string("John"),
         .data(Array("Paul\0".utf8)), .string("Ringo"),
       ])
     #expect(
-      SetOrdering.sortedUnique(mixed, format: .v23) == [
+      SetOrdering.sortedUnique(mixed, format: .v23, mixedSet: true) == [
         .int(1), .double(2), .string("Beatles"), .string("John"), .string("Ringo"), .data(Array("George\0".utf8)),
         .data(Array("Paul\0".utf8)),
       ])
+  }
+
+  /// Strings in a `Set<Mixed>` of formats 22 and 23 follow Realm Core 12/13's collation
+  /// (`a` before `B` before `b`, accented letters beside their base letter), strings in a
+  /// `Set<String>` signed bytes: both as Realm Core 13 stored them (checked with its oracle).
+  @Test func mixedSetStringsFollowRealmsCollation() {
+    let words: [RealmValue] = [.string("b"), .string("B"), .string("a"), .string("é"), .string("f"), .string("ab")]
+    #expect(
+      SetOrdering.sortedUnique(words, format: .v23, mixedSet: true) == [
+        .string("a"), .string("ab"), .string("b"), .string("B"), .string("é"), .string("f"),
+      ])
+    #expect(
+      SetOrdering.sortedUnique(words, format: .v23) == [
+        .string("é"), .string("B"), .string("a"), .string("ab"), .string("b"), .string("f"),
+      ])
+    #expect(SetOrdering.sortedUnique(words, format: .v24, mixedSet: true).first == .string("B"))
   }
 
   /// What a file of each format looks like: the header's format byte, the history schema

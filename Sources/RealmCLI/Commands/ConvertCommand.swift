@@ -18,9 +18,10 @@ public struct ConvertCommand: Command {
         Realm only ever upgrades; convert writes the file exactly as that Core would have \
         written it, up or down, with the same classes, objects and (except in format 20, \
         whose object keys derive from the primary keys) object keys. A file holding \
-        something the target format cannot store (a Set, Dictionary, Mixed or UUID below \
-        format 21, a collection nested in a Mixed below 24) is refused before anything is \
-        written, naming the class, the property and the reason. The file is replaced \
+        something the target format cannot store (an asymmetric class below 22, a \
+        full-text index below 23, a collection nested in a Mixed below 24, a dictionary \
+        in 20) is refused before anything is written, naming the class, the property and \
+        the reason. The file is replaced \
         atomically (after a crash it is either exactly as before or fully converted), or \
         written to --output. A file already at the target format is left alone. An \
         encrypted file keeps its key. 'upgrade' is the same as '--file-format 24'. The file \

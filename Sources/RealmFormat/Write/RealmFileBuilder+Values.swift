@@ -37,7 +37,7 @@ extension RealmFileBuilder {
             try recordMixedLinks(elements[i], table: t, column: c, originKey: originKey)
           }
         }
-        return p.collection == .set ? .set(SetOrdering.sortedUnique(elements, format: fileFormat)) : .list(elements)
+        return p.collection == .set ? .set(SetOrdering.sortedUnique(elements, format: fileFormat, mixedSet: p.type == .mixed)) : .list(elements)
       case .dictionary:
         guard case .dictionary(var entries) = value else {
           if value.isNull { return .dictionary([]) }

@@ -10,7 +10,12 @@ public enum SetOrdering {
   /// UUIDs by bytes, links by object key. Values of different types (Mixed sets) compare by
   /// rank first: bool, numbers (int, float, double, decimal compared numerically across
   /// types), string, binary, timestamp, ObjectId, UUID, link.
-  public static func compare(_ a: RealmValue, _ b: RealmValue, format: WritableFileFormat = .current) -> Int {
+  ///
+  /// `mixedSet`: the elements of a `Set<Mixed>`, whose strings Realm Core 11-13 order by their
+  /// collation (``RealmCollation``) below format 24.
+  public static func compare(
+    _ a: RealmValue, _ b: RealmValue, format: WritableFileFormat = .current, mixedSet: Bool = false
+  ) -> Int {
     var ra = rank(a)
     var rb = rank(b)
     if !format.separatesStringsFromBinariesInMixedSets {
@@ -22,7 +27,9 @@ public enum SetOrdering {
     if ra != rb { return ra < rb ? -1 : 1 }
     switch (a, b) {
     case (.bool(let x), .bool(let y)): return x == y ? 0 : x ? 1 : -1
-    case (.string(let x), .string(let y)): return compareBytes(x.utf8, y.utf8, unsigned: format.comparesBytesUnsigned)
+    case (.string(let x), .string(let y)):
+      if mixedSet && format < .v24 { return RealmCollation.compare(x, y) }
+      return compareBytes(x.utf8, y.utf8, unsigned: format.comparesBytesUnsigned)
     case (.data(let x), .data(let y)): return compareBytes(x, y, unsigned: format.comparesBytesUnsigned)
     case (.string(let x), .data(let y)): return compareBytes(x.utf8, y)
     case (.data(let x), .string(let y)): return compareBytes(x, y.utf8)
@@ -47,15 +54,17 @@ public enum SetOrdering {
 
   /// Sorts `values` in storage order and drops duplicates, as inserting them into a Realm set
   /// one by one would.
-  public static func sortedUnique(_ values: [RealmValue], format: WritableFileFormat = .current) -> [RealmValue] {
+  public static func sortedUnique(
+    _ values: [RealmValue], format: WritableFileFormat = .current, mixedSet: Bool = false
+  ) -> [RealmValue] {
     let sorted = values.enumerated().sorted { lhs, rhs in
-      let c = compare(lhs.element, rhs.element, format: format)
+      let c = compare(lhs.element, rhs.element, format: format, mixedSet: mixedSet)
       return c < 0 || (c == 0 && lhs.offset < rhs.offset)
     }
     var result = [RealmValue]()
     result.reserveCapacity(sorted.count)
     for (_, v) in sorted {
-      if let last = result.last, compare(last, v, format: format) == 0 { continue }
+      if let last = result.last, compare(last, v, format: format, mixedSet: mixedSet) == 0 { continue }
       result.append(v)
     }
     return result
