@@ -1,3 +1,4 @@
+import Foundation
 import RealmTestSupport
 import Testing
 
@@ -135,6 +136,18 @@ import Testing
       if format != .v20 { #expect(key == values[0].intValue) }
     }
     #expect(count == 1200)
+    // Realm accepts it: Core 14 upgrading a copy, and the format's own Core as it is (the
+    // 1200 backlinks of the pet are one array up to format 23, a B+-tree in 24).
+    let own: RealmOracle? = format == .v23 ? .core13 : format == .v22 ? .core12 : format == .v24 ? .core14 : nil
+    for oracle in [RealmOracle.core14] + (own.map { [$0] } ?? []) where oracle.isAvailable {
+      let dir = try Fixtures.temporaryDirectory()
+      defer { try? FileManager.default.removeItem(at: dir) }
+      let path = dir.appendingPathComponent("f.realm").path
+      #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+      let failure = try oracle.verifyFailure(path)
+      #expect(failure == nil, "Realm \(oracle.core): \(failure ?? "")")
+      #expect(try oracle.dump(path).split(separator: "\n").count == 1201)
+    }
   }
 }
 
