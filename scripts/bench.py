@@ -235,6 +235,36 @@ def bench_delete(ctx):
     return migrate(ctx, "delete", plan)
 
 
+def edit_inputs(ctx):
+    """Inputs of the issue 20 rows, written once: N new objects (ids N..2N-1, no $key: Realm's
+    keys) and N/10 upserts of existing ids with a new score."""
+    new, up = os.path.join(ctx.tmp, "insert-new.jsonl"), os.path.join(ctx.tmp, "upsert.jsonl")
+    if not os.path.exists(new):
+        with open(ctx.data) as f, open(new, "w") as n, open(up, "w") as u:
+            for i, line in enumerate(f):
+                o = json.loads(line)
+                del o["$key"]
+                if i < N // 10:
+                    u.write(json.dumps({**o, "score": o["score"] + 1}, separators=(",", ":")) + "\n")
+                o["id"] += N
+                n.write(json.dumps(o, separators=(",", ":")) + "\n")
+    return new, up
+
+
+def bench_insert(ctx):
+    new, _ = edit_inputs(ctx)
+    return ctx.run([BIN, "insert", ctx.work, new], setup=ctx.fresh_copy)
+
+
+def bench_upsert(ctx):
+    _, up = edit_inputs(ctx)
+    return ctx.run([BIN, "insert", ctx.work, up, "--upsert"], setup=ctx.fresh_copy)
+
+
+def bench_update(ctx):
+    return ctx.run([BIN, "update", ctx.work, "--class", "Row", "--set", "score = old.score * 2"], setup=ctx.fresh_copy)
+
+
 def legacy_file(ctx):
     """The same objects in file format 9 (the layout of Realm Core 5, 2017-2019), written once
     by scripts/legacy_realm.py from the JSON Lines of the main input (issue 7)."""
@@ -312,6 +342,10 @@ ROWS = [
     ("format 23: migrate: remove a property", bench_remove_23, 0.020, True),
     ("format 23: migrate: rename a property", bench_rename_23, 0.020, True),
     ("format 23: migrate: transform summary = old.name + ' #' + string(old.id)", bench_transform_23, 0.45, True),
+    # Issue 20: each at most as long as `create` of the same objects.
+    (f"insert {N:,} new objects (JSON Lines) into the file", bench_insert, None, True),
+    (f"insert --upsert {N // 10:,} existing objects", bench_upsert, None, True),
+    ("update: score = old.score * 2 for every object (column-wise)", bench_update, None, True),
     ("dump --format jsonl, the same objects in file format 9", bench_dump_legacy, None, True),
     ("upgrade file format 9 -> 24", bench_upgrade_legacy, None, True),
     # Issue 10: progress on a terminal must not slow the work (compare with the rows above).

@@ -89,6 +89,9 @@ extension ExitCode {
       return forCode(error.code)
     case let error as MigrationError:
       return forCode(error.code)
+    // A shell statement that failed inside a transaction: its own error decides.
+    case let error as ShellTransactionRolledBack:
+      return forError(error.underlying)
     // A filter or an expression given on the command line or in a file that does not compile,
     // or fails on an object: the input is refused.
     case is QueryError, is QueryEvaluationError, is ExpressionError, is EvaluationError:
@@ -160,7 +163,7 @@ extension ExitCode {
   static func forCode(_ code: MigrationError.Code) -> ExitCode {
     switch code {
     case .invalidPlan, .versionLower, .migrationRequired, .dataLoss, .constraintViolated,
-      .evaluationFailed, .execFailed, .unsupported:
+      .evaluationFailed, .execFailed, .unsupported, .invalidData:
       .dataError
     }
   }

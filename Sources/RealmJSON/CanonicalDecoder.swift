@@ -21,7 +21,7 @@ public struct DecodedObject: Sendable, Equatable {
   }
 }
 
-/// Reads canonical dump lines (`specs/dump-format.md`) back into ``RealmValue``s, guided by the
+/// Reads canonical dump lines (`docs/dump-format.md`) back into ``RealmValue``s, guided by the
 /// schema: the property types say how each JSON value is to be read (a number for a float
 /// property is a float, an object for an embedded link is the embedded object inline).
 public struct CanonicalDecoder: Sendable {
@@ -294,6 +294,12 @@ public struct CanonicalDecoder: Sendable {
         throw CanonicalDecodingError(
           line: line, path: path.text,
           message: "expected an embedded '\(target)' object, found '$class' \(describe(c))")
+      }
+      if json["$ref"] != nil {
+        // An embedded object has exactly one parent: it is written inline, never linked to.
+        throw CanonicalDecodingError(
+          line: line, path: path.text,
+          message: "a link to an embedded '\(target)' object would give it a second parent; write the object inline")
       }
       let (values, _) = try decodeProperties(members, of: targetSchema, line: line, path: path)
       let named = zip(targetSchema.properties, values).map { NamedValue($0.name, $1) }

@@ -23,6 +23,10 @@ public struct MigrationError: Error, Sendable, Hashable, CustomStringConvertible
     case execFailed
     /// The operation is not supported by realmctl yet.
     case unsupported
+    /// Objects to insert or values to set do not fit the schema or the file's objects
+    /// (`insert`, `update`: a wrong type, a missing required property, a duplicate primary key,
+    /// a link to no object).
+    case invalidData
   }
 
   /// The kind of failure.

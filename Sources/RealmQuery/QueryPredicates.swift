@@ -227,10 +227,10 @@ final class ColumnPredicate: QueryPredicate {
     case .notEqual: return !t.elementsEqual(p)
     case .equalIns: return RealmStrings.equalIns(t, f)
     case .notEqualIns: return !RealmStrings.equalIns(t, f)
-    case .less: return Bytes.compare(t, p) < 0
-    case .lessEqual: return Bytes.compare(t, p) <= 0
-    case .greater: return Bytes.compare(t, p) > 0
-    case .greaterEqual: return Bytes.compare(t, p) >= 0
+    case .less: return ByteOrder.compare(t, p) < 0
+    case .lessEqual: return ByteOrder.compare(t, p) <= 0
+    case .greater: return ByteOrder.compare(t, p) > 0
+    case .greaterEqual: return ByteOrder.compare(t, p) >= 0
     case .beginsWith: return RealmStrings.beginsWith(t, p)
     case .endsWith: return RealmStrings.endsWith(t, p)
     case .contains: return RealmStrings.contains(t, p)

@@ -175,14 +175,14 @@ enum ValueOrder {
     case (.decimal(let x), .float(let y)): return x.compareNumerically(to: DecimalMath.from(y))
     case (.decimal(let x), .double(let y)): return x.compareNumerically(to: DecimalMath.from(y))
     case (.decimal(let x), .decimal(let y)): return x.compareNumerically(to: y)
-    case (.string(let x), .string(let y)): return Bytes.compare(x.utf8, y.utf8)
-    case (.binary(let x), .binary(let y)): return Bytes.compare(x, y)
+    case (.string(let x), .string(let y)): return ByteOrder.compare(x.utf8, y.utf8)
+    case (.binary(let x), .binary(let y)): return ByteOrder.compare(x, y)
     case (.timestamp(let x), .timestamp(let y)): return timestamps(x, y)
     case (.objectId(let x), .objectId(let y)): return x == y ? 0 : (x < y ? -1 : 1)
     case (.uuid(let x), .uuid(let y)): return x == y ? 0 : (x < y ? -1 : 1)
     case (.objectKey(let x), .objectKey(let y)): return x.key == y.key ? 0 : (x.key < y.key ? -1 : 1)
     case (.typedLink(let x), .typedLink(let y)):
-      if x.className != y.className { return Bytes.compare(x.className.utf8, y.className.utf8) }
+      if x.className != y.className { return ByteOrder.compare(x.className.utf8, y.className.utf8) }
       return x.key == y.key ? 0 : (x.key < y.key ? -1 : 1)
     case (.typeOf(let x), .typeOf(let y)):
       if x & y != 0 { return 0 }
@@ -246,23 +246,6 @@ enum ValueOrder {
     if y < -9_223_372_036_854_775_808.0 { return 1 }
     let t = Int64(y)
     return x == t ? 0 : (x < t ? -1 : 1)
-  }
-}
-
-/// Byte-wise comparison of UTF-8 strings and data.
-enum Bytes {
-  static func compare<A: Sequence, B: Sequence>(_ x: A, _ y: B) -> Int
-  where A.Element == UInt8, B.Element == UInt8 {
-    var i = x.makeIterator()
-    var j = y.makeIterator()
-    while true {
-      switch (i.next(), j.next()) {
-      case (nil, nil): return 0
-      case (nil, _): return -1
-      case (_, nil): return 1
-      case (let p?, let q?): if p != q { return p < q ? -1 : 1 }
-      }
-    }
   }
 }
 

@@ -108,7 +108,7 @@ import RealmFormat
     let parsed = try invocation(["create", "out.realm", "--schema", "s.json", "--data", "d.jsonl"])
     #expect(
       try CreateCommand().options(parsed)
-        == .init(output: "out.realm", schema: "s.json", data: "d.jsonl", schemaVersion: nil))
+        == .init(output: "out.realm", schema: "s.json", data: ["d.jsonl"], schemaVersion: nil))
     #expect(error(["create", "out.realm"])?.code == .missingArgument)
   }
 

@@ -90,6 +90,9 @@ import RealmStorage
     #expect(session.completion(line: "User ", cursor: 5).candidates == ["WHERE"])
     let inQuery = session.completion(line: "User WHERE na", cursor: 13)
     #expect(inQuery.start == 11 && inQuery.candidates.contains("name") && inQuery.candidates.contains("age"))
+    #expect(session.completion(line: "UP", cursor: 2).candidates.contains("UPDATE"))
+    #expect(session.completion(line: "DELETE FROM ", cursor: 12).candidates == ["User"])
+    #expect(session.completion(line: "UPDATE ", cursor: 7).candidates == ["User"])
   }
 
   // MARK: - The built binary
@@ -139,7 +142,7 @@ import RealmStorage
       [executable.path, "shell", Self.tutorial],
       environment: ["HOME": home.path, "PATH": "/usr/bin:/bin"], width: 100, height: 40)
     try pty.waitFor("the prompt") { $0.cursorLine == "realm>" }
-    #expect(pty.screen.lines.joined().contains("shell on \(Self.tutorial): 1 class, file format 24, read-only"))
+    #expect(pty.screen.lines.joined().contains("shell on \(Self.tutorial): 1 class, file format 24"))
 
     // Typing and editing a line: a typo fixed in the middle, a word removed at the end.
     pty.type("Usr WHERE age > 97 junk")

@@ -143,6 +143,9 @@ enum ExpressionFixture {
       return (nil, expectedColumn)
     } catch let error as ExpressionError {
       return (error, expectedColumn)
+    } catch let error as QueryError {
+      // RealmQuery's own error has the same column and message.
+      return (ExpressionError(column: error.column, message: error.message), expectedColumn)
     } catch {
       return (ExpressionError(column: -1, message: "\(error)"), expectedColumn)
     }

@@ -2,7 +2,6 @@
 import RealmMigration
 import RealmStorage
 import LineEditor
-import RealmFormat
 enum ArgumentToken: Equatable {
   /// `--name` or `--name=value`.
   case long(name: String, value: String?, text: String)

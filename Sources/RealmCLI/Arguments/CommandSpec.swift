@@ -2,7 +2,6 @@
 ///
 /// Both ``CommandLineParser`` and ``HelpRenderer`` read only this value, so the help text
 /// cannot drift from what is parsed.
-import RealmFormat
 public struct CommandSpec: Sendable {
   /// The command name as typed (`dump`, `rename-property`); the tool name for the root.
   public var name: String

@@ -5,7 +5,6 @@
 /// Equality and hashing use ``code`` only.
 import RealmMigration
 import RealmStorage
-import RealmFormat
 public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The kind of mistake.
   public enum Code: String, Sendable, Hashable, CaseIterable {

@@ -4,7 +4,7 @@ import RealmMigration
 import RealmExport
 import RealmFormat
 
-/// `realmctl create OUT --schema SCHEMA.json [--data DATA.jsonl] [--schema-version N]`.
+/// `realmctl create OUT --schema SCHEMA.json [--data DATA.jsonl|DATA.csv --class C]... [--schema-version N]`.
 public struct CreateCommand: Command {
   /// The checked arguments of one run.
   public struct Options: Sendable, Equatable {
@@ -12,8 +12,10 @@ public struct CreateCommand: Command {
     public var output: String
     /// The schema JSON file.
     public var schema: String
-    /// The canonical JSON Lines data, when given.
-    public var data: String?
+    /// The data files (canonical JSON Lines, or CSV with `--class`), in order.
+    public var data: [String]
+    /// The classes of the CSV data files, in order.
+    public var classes: [String] = []
     /// The schema version to record (default 0).
     public var schemaVersion: Int?
     /// No progress on standard error.
@@ -36,8 +38,14 @@ public struct CreateCommand: Command {
         dump --format jsonl' prints, so test fixtures can live in git as reviewable text. \
         Dumping the new file gives the data back. The output must not exist yet.
 
+        --data may be given several times. A .csv file holds the rows of one class, \
+        named by --class (one --class per CSV file, in the same order, or one for all): \
+        a header row of property names (and $key, optionally), then one object per row, \
+        as 'realmctl dump --format csv' prints them.
+
         Examples:
           realmctl create people.realm --schema schema.json --data people.jsonl
+          realmctl create seed.realm --schema schema.json --data people.csv --class Person
           realmctl create empty.realm --schema schema.json --schema-version 3
           realmctl create app.realm --schema schema.json --data app.jsonl --file-format 23
         """,
@@ -47,8 +55,11 @@ public struct CreateCommand: Command {
           "schema", valueName: "schema", isRequired: true, completion: .files(extensions: ["json"]),
           help: "The schema JSON file (as printed by 'schema --format json')."),
         .option(
-          "data", valueName: "data", completion: .files(extensions: ["jsonl", "json"]),
-          help: "Objects to insert, as canonical JSON Lines (as printed by 'dump --format jsonl')."),
+          "data", valueName: "data", isRepeating: true, completion: .files(extensions: ["jsonl", "json", "csv"]),
+          help: "Objects to insert, as canonical JSON Lines (as printed by 'dump --format jsonl') or CSV (with --class); may be repeated."),
+        .option(
+          "class", valueName: "name", isRepeating: true, completion: .text,
+          help: "The class of the rows of each CSV data file, in order."),
         .option(
           "schema-version", valueName: "n", type: .integer(minimum: 0),
           help: "The schema version of the new file (default: the schema JSON's 'schemaVersion')."),
@@ -61,7 +72,7 @@ public struct CreateCommand: Command {
   public func options(_ invocation: ParsedInvocation) throws -> Options {
     Options(
       output: invocation.string("out") ?? "", schema: invocation.string("schema") ?? "",
-      data: invocation.string("data"), schemaVersion: invocation.integer("schema-version"),
+      data: invocation.strings("data"), classes: invocation.strings("class"), schemaVersion: invocation.integer("schema-version"),
       quiet: invocation.flag("quiet"),
       fileFormat: try FileFormatOption.format(invocation, command: spec.name) ?? .current)
   }
@@ -70,7 +81,8 @@ public struct CreateCommand: Command {
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
     let options = try options(invocation)
     try InputFiles.requireReadableFile(options.schema)
-    if let data = options.data { try InputFiles.requireReadableFile(data) }
+    for data in options.data { try InputFiles.requireReadableFile(data) }
+    let dataFiles = try self.dataFiles(options)
     try InputFiles.requireAbsent(options.output)
     let key = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
     var schema: Schema
@@ -87,7 +99,7 @@ public struct CreateCommand: Command {
     do {
       defer { display?.finish() }
       summary = try RealmFileCreator.create(
-        output: options.output, schema: schema, dataPath: options.data, fileFormat: options.fileFormat, key: key,
+        output: options.output, schema: schema, data: dataFiles, fileFormat: options.fileFormat, key: key,
         progress: progress)
     } catch let e as StorageError where e.code == .alreadyExists {
       throw RealmCtlError(.cannotCreateOutput, path: options.output, e.detail)
@@ -99,5 +111,25 @@ public struct CreateCommand: Command {
         + (counts.isEmpty ? "" : " (\(counts.joined(separator: ", ")))") + ", \(summary.fileSize) bytes"
         + (key == nil ? "" : ", encrypted") + (options.fileFormat == .current ? "" : ", file format \(options.fileFormat)"))
     return .success
+  }
+
+  /// The data files with their kinds: `.csv` files take the `--class` values in order (or the
+  /// single one given).
+  func dataFiles(_ options: Options) throws -> [RealmFileCreator.DataFile] {
+    let csvCount = options.data.filter { $0.lowercased().hasSuffix(".csv") }.count
+    guard options.classes.count == csvCount || (options.classes.count == 1 && csvCount > 0) else {
+      throw UsageError(
+        .invalidValue,
+        csvCount == 0
+          ? "'--class' names the class of CSV data files, and no --data file ends in .csv"
+          : "\(csvCount) CSV data file\(csvCount == 1 ? "" : "s") need\(csvCount == 1 ? "s" : "") \(csvCount == 1 ? "a" : "one") '--class <name>' each (or one for all), \(options.classes.count) given",
+        command: spec.name)
+    }
+    var next = 0
+    return options.data.map { path in
+      guard path.lowercased().hasSuffix(".csv") else { return .jsonLines(path) }
+      defer { next += 1 }
+      return .csv(path, className: options.classes.count == 1 ? options.classes[0] : options.classes[next])
+    }
   }
 }

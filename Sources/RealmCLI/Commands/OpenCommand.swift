@@ -1,4 +1,3 @@
-import RealmFormat
 import RealmStorage
 import RealmExport
 

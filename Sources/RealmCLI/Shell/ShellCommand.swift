@@ -30,10 +30,13 @@ public struct ShellCommand: Command {
       name: "shell",
       abstract: "Explore a Realm file interactively.",
       discussion: """
-        Opens the file read-only and reads commands: a class name prints its objects, \
-        'CLASS WHERE QUERY' those matching a Realm Query Language query (as dump \
-        --where), and dot commands show the classes, the schema and counts, or change \
-        the output mode. At a terminal, lines can be edited (arrows, Ctrl-A/E/K/U/W, \
+        Opens the file and reads commands: a class name prints its objects, 'CLASS \
+        WHERE QUERY' those matching a Realm Query Language query (as dump --where), \
+        and dot commands show the classes, the schema and counts, or change the output \
+        mode. The statements INSERT, UPSERT, UPDATE ... SET ... WHERE and DELETE FROM \
+        ... WHERE edit the objects as the insert, update and delete commands do; each \
+        is committed on its own, or, between BEGIN and COMMIT, all together (ROLLBACK, \
+        a failing statement or leaving the shell drop them all). At a terminal, lines can be edited (arrows, Ctrl-A/E/K/U/W, \
         Tab completion) and earlier lines recalled (Up, Ctrl-R); they are kept in \
         ~/.realmctl_history. Ctrl-C stops a long query, Ctrl-D leaves.
 
@@ -48,11 +51,16 @@ public struct ShellCommand: Command {
           .mode table|jsonl|json|csv|sql
           .limit N|off             the most objects a query prints
           .show  .help  .quit
+          INSERT [INTO CLASS] {"$class":...}   UPSERT [INTO CLASS] {...}
+          UPDATE CLASS SET P = EXPR [, ...] [WHERE QUERY]
+          DELETE FROM CLASS [WHERE QUERY]
+          BEGIN  COMMIT  ROLLBACK
 
         Examples:
           realmctl shell app.realm
           echo 'Person WHERE age >= 18' | realmctl shell app.realm
           realmctl shell app.realm < checks.txt
+          echo "UPDATE Person SET age = old.age + 1 WHERE age < 18" | realmctl shell app.realm
         """,
       arguments: [
         .positional("file", completion: .realmFile, help: "The Realm file to explore."),
@@ -70,7 +78,7 @@ public struct ShellCommand: Command {
     let mode: DumpCommand.Format = context.terminal.isStandardOutputTerminal ? .table : .jsonl
     let session = try ShellSession(
       path: path, file: file, context: context, mode: mode,
-      limit: interactive && context.terminal.isStandardOutputTerminal ? Self.terminalLimit : nil)
+      limit: interactive && context.terminal.isStandardOutputTerminal ? Self.terminalLimit : nil, key: key)
     if interactive { return try runInteractive(session, context: context) }
     let lines = try LineReader(path: "/dev/stdin")
     var source = LineSource { try lines.next().map { String(decoding: $0, as: UTF8.self) } }
@@ -101,6 +109,7 @@ public struct ShellCommand: Command {
         if bail { break }
       }
     }
+    try session.end()
     return status
   }
 
@@ -130,12 +139,13 @@ public struct ShellCommand: Command {
     let classes = session.schema.classes.count
     try context.standardOutput.writeLine(
       "realmctl \(RealmCtl.version) shell on \(session.path): \(classes) class\(classes == 1 ? "" : "es"), "
-        + "file format \(session.file.group.fileFormat), read-only")
+        + "file format \(session.file.group.fileFormat)")
     try context.standardOutput.writeLine("Enter .help for the commands, .quit or Ctrl-D to leave.")
     try context.standardOutput.flush()
     while true {
       switch reader.readLine(prompt: Self.prompt) {
       case .endOfFile:
+        try session.end()
         return .success
       case .interrupted:
         continue
@@ -148,7 +158,10 @@ public struct ShellCommand: Command {
         do {
           let outcome = try session.execute(line)
           try context.standardOutput.flush()
-          if outcome == .quit { return .success }
+          if outcome == .quit {
+            try session.end()
+            return .success
+          }
         } catch is ProgressCancelled {
           try context.standardOutput.flush()
           try context.standardError.writeLine("Interrupted")

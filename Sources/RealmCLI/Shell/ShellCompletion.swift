@@ -1,5 +1,4 @@
 import LineEditor
-import RealmFormat
 
 extension ShellSession {
   /// What Tab completes at `cursor` in `line`: dot commands and class names first, class
@@ -14,7 +13,9 @@ extension ShellSession {
     let candidates: [String]
     switch before.first {
     case nil:
-      candidates = Self.commands.map(\.name) + [".exit", ".tables"] + classNames
+      candidates = Self.commands.map(\.name) + [".exit", ".tables"] + classNames + Self.statementKeywords
+    case let first? where Self.expectsClass(first: first, before: before):
+      candidates = classNames
     case ".schema" where before.count == 1, ".count" where before.count == 1:
       candidates = classNames
     case ".mode" where before.count == 1:
@@ -34,6 +35,19 @@ extension ShellSession {
     if words.isEmpty { return ["WHERE"] }
     return cls.properties.map(\.name) + ["AND", "OR", "NOT", "BEGINSWITH", "CONTAINS", "ENDSWITH", "LIKE", "IN"]
   }
+
+  /// True after `UPDATE`, `INSERT INTO`, `UPSERT INTO` and `DELETE FROM`, where a class name comes.
+  static func expectsClass(first: String, before: [String]) -> Bool {
+    switch first.uppercased() {
+    case "UPDATE": return before.count == 1
+    case "INSERT", "UPSERT": return before.count == 2 && before[1].uppercased() == "INTO"
+    case "DELETE": return before.count == 2 && before[1].uppercased() == "FROM"
+    default: return false
+    }
+  }
+
+  /// The editing statements' first words.
+  static let statementKeywords = ["INSERT", "UPSERT", "UPDATE", "DELETE", "BEGIN", "COMMIT", "ROLLBACK"]
 
   /// Characters that end a word for completion.
   static let separators: Set<Character> = [" ", "\t", "(", ")", ",", "=", "<", ">", "!"]

@@ -1,5 +1,6 @@
 import RealmFormat
 import RealmJSON
+import RealmMigration
 import RealmStorage
 import RealmExport
 
@@ -8,8 +9,9 @@ import RealmExport
 /// A line is a dot command (`.classes`, `.schema [CLASS]`, `.count CLASS [WHERE …]`, `.mode`,
 /// `.limit`, `.show`, `.help`, `.quit`) or a query, `CLASS` or `CLASS WHERE <query>`, printed
 /// in the current mode. Queries run through the same code as `dump --class C --where Q`
-/// (``ObjectDump``), so they understand the same Realm Query Language. Nothing is written to
-/// the file.
+/// (``ObjectDump``), so they understand the same Realm Query Language. The statements
+/// `INSERT`, `UPSERT`, `UPDATE`, `DELETE`, `BEGIN`, `COMMIT` and `ROLLBACK` edit the file
+/// (``ShellSession+Statements``).
 final class ShellSession {
   /// What a line asks the loop to do next.
   enum Outcome: Equatable {
@@ -19,9 +21,16 @@ final class ShellSession {
 
   /// The file's path as given.
   let path: String
-  let file: RealmFile
-  let schema: Schema
+  /// The file queries read: the realm, or the working copy of the open transaction.
+  var file: RealmFile
+  var schema: Schema
   let context: CommandContext
+  /// The realm's encryption key, for edits and for reopening it after one.
+  let key: EncryptionKey?
+  /// The open `BEGIN` ... `COMMIT`, if any.
+  var transaction: EditTransaction?
+  /// Test hook for crash injection in `COMMIT` and in the writes of statements.
+  var faultInjection: (@Sendable (FaultPoint) -> FaultAction)?
   /// How objects are printed.
   var mode: DumpCommand.Format
   /// At most this many objects per query (nil: all).
@@ -42,11 +51,13 @@ final class ShellSession {
   ]
 
   /// Opens a session on `file`.
-  init(path: String, file: RealmFile, context: CommandContext, mode: DumpCommand.Format, limit: Int?)
-    throws
-  {
+  init(
+    path: String, file: RealmFile, context: CommandContext, mode: DumpCommand.Format, limit: Int?,
+    key: EncryptionKey? = nil
+  ) throws {
     self.path = path
     self.file = file
+    self.key = key
     self.context = context
     self.mode = mode
     self.limit = limit
@@ -62,6 +73,10 @@ final class ShellSession {
     while text.hasSuffix(";") { text = String(text.dropLast()).trimmingSpaces() }
     if text.isEmpty || text.hasPrefix("#") || text.hasPrefix("--") { return .proceed }
     if text.hasPrefix(".") { return try dotCommand(text) }
+    if let statement = try Statement.parse(text) {
+      try run(statement)
+      return .proceed
+    }
     let (className, query) = try Self.splitQuery(text)
     try runQuery(className, query)
     return .proceed
@@ -153,6 +168,13 @@ final class ShellSession {
       "",
       "CLASS [WHERE QUERY]   Print the objects of CLASS (matching the Realm Query",
       "                      Language QUERY), e.g. Person WHERE age >= 18",
+      "",
+      "INSERT [INTO CLASS] JSON           Insert an object (a dump line)",
+      "UPSERT [INTO CLASS] JSON           Insert it, or update the object with its key",
+      "UPDATE CLASS SET P = EXPR[, ...] [WHERE QUERY]",
+      "                                   Set properties (expressions as in plans)",
+      "DELETE FROM CLASS [WHERE QUERY]    Delete objects (and their embedded objects)",
+      "BEGIN, COMMIT, ROLLBACK            Group statements: all or nothing",
     ]
     try output(lines.joined(separator: "\n"))
   }

@@ -65,7 +65,7 @@ public protocol DumpBatchEncoder: DumpChunkEncoder {
 
 /// The formats of `realmctl dump --format`.
 public enum DumpFormat: String, Sendable, CaseIterable {
-  /// Canonical JSON Lines (`specs/dump-format.md`).
+  /// Canonical JSON Lines (`docs/dump-format.md`).
   case jsonl
   /// One pretty JSON document: `{"Class": [object, …], …}`.
   case json

@@ -1,7 +1,7 @@
 import RealmFormat
 import RealmJSON
 
-/// `dump --format jsonl`: the canonical JSON Lines of `specs/dump-format.md`, one object per
+/// `dump --format jsonl`: the canonical JSON Lines of `docs/dump-format.md`, one object per
 /// line, streamed in chunks of 64 KiB.
 public struct JSONLinesDumpWriter: DumpWriter {
   private let sink: OutputSink

@@ -5,7 +5,7 @@ import RealmJSON
 public enum SchemaFormat: String, Sendable, CaseIterable {
   /// For people (``SchemaTextFormatter``).
   case text
-  /// The schema document of `specs/dump-format.md` (``SchemaJSON``).
+  /// The schema document of `docs/dump-format.md` (``SchemaJSON``).
   case json
   /// Realm Swift model classes (``SwiftModelFormatter``).
   case swift

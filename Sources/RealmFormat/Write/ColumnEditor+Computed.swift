@@ -13,7 +13,7 @@ import Dispatch
 
 /// Computes the new values of a table's computed columns, one cluster leaf at a time.
 ///
-/// ``ColumnEditor`` calls ``values(keys:rows:)`` once per cluster leaf, in key order, with the
+/// ``ColumnEditor`` calls ``ColumnValueSource/values(keys:columns:)`` once per cluster leaf, in key order, with the
 /// objects' current values; the memory in use is one cluster's worth. A progress report
 /// (objects done) fits naturally in an implementation: it sees every object once.
 public protocol ColumnValueSource: AnyObject, Sendable {

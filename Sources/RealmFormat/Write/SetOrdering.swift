@@ -31,14 +31,14 @@ public enum SetOrdering {
       if mixedSet && format < .v24 { return RealmCollation.compare(x, y) }
       return compareBytes(x.utf8, y.utf8, unsigned: format.comparesBytesUnsigned)
     case (.data(let x), .data(let y)): return compareBytes(x, y, unsigned: format.comparesBytesUnsigned)
-    case (.string(let x), .data(let y)): return compareBytes(x.utf8, y)
-    case (.data(let x), .string(let y)): return compareBytes(x, y.utf8)
+    case (.string(let x), .data(let y)): return ByteOrder.compare(x.utf8, y)
+    case (.data(let x), .string(let y)): return ByteOrder.compare(x, y.utf8)
     case (.date(let x), .date(let y)):
       return order((x.seconds, x.nanoseconds) < (y.seconds, y.nanoseconds), (x.seconds, x.nanoseconds) == (y.seconds, y.nanoseconds))
     case (.objectId(let x), .objectId(let y)): return order(x < y, x == y)
     case (.uuid(let x), .uuid(let y)): return order(x < y, x == y)
     case (.link(let x), .link(let y)):
-      if x.className != y.className { return compareBytes(x.className.utf8, y.className.utf8) }
+      if x.className != y.className { return ByteOrder.compare(x.className.utf8, y.className.utf8) }
       return order(x.key < y.key, x.key == y.key)
     default:
       if ra == 1 { return compareNumbers(a, b) }
@@ -87,10 +87,11 @@ public enum SetOrdering {
     }
   }
 
-  /// Byte-wise comparison, shorter prefix first; `unsigned: false` compares the bytes as
-  /// signed `char`, as Realm Core did up to format 23.
-  static func compareBytes<A: Sequence, B: Sequence>(_ a: A, _ b: B, unsigned: Bool = true) -> Int
+  /// Byte-wise comparison, shorter prefix first: unsigned (``ByteOrder``), or with
+  /// `unsigned: false` the bytes as signed `char`, as Realm Core compared them up to format 23.
+  static func compareBytes<A: Sequence, B: Sequence>(_ a: A, _ b: B, unsigned: Bool) -> Int
   where A.Element == UInt8, B.Element == UInt8 {
+    if unsigned { return ByteOrder.compare(a, b) }
     var ia = a.makeIterator()
     var ib = b.makeIterator()
     while true {
@@ -98,11 +99,7 @@ public enum SetOrdering {
       case (nil, nil): return 0
       case (nil, _): return -1
       case (_, nil): return 1
-      case (let x?, let y?):
-        if x != y {
-          if unsigned { return x < y ? -1 : 1 }
-          return Int8(bitPattern: x) < Int8(bitPattern: y) ? -1 : 1
-        }
+      case (let x?, let y?): if x != y { return Int8(bitPattern: x) < Int8(bitPattern: y) ? -1 : 1 }
       }
     }
   }

@@ -1,6 +1,6 @@
+import RealmFormat
 import RealmJSON
 import RealmStorage
-import RealmFormat
 
 /// `realmctl create`: a new Realm file from a schema (schema JSON) and objects (canonical
 /// JSON Lines, the format `dump` writes), so fixtures can live in git as text.
@@ -12,11 +12,37 @@ public enum RealmFileCreator {
     public var fileSize = 0
   }
 
+  /// A data file: canonical JSON Lines, or CSV rows of one class.
+  public enum DataFile: Equatable, Sendable {
+    /// Canonical JSON Lines (`dump --format jsonl`).
+    case jsonLines(String)
+    /// CSV rows of one class (`dump --format csv`), read by ``CSVObjectDecoder``.
+    case csv(String, className: String)
+
+    /// The file's path.
+    public var path: String {
+      switch self {
+      case .jsonLines(let p), .csv(let p, _): return p
+      }
+    }
+  }
+
   /// Writes `output` (which must not exist) atomically.
   ///
   /// - Parameter progress: counts the bytes of the data file read; its total is the file's size.
   public static func create(
     output: String, schema: Schema, dataPath: String?, fileFormat: WritableFileFormat = .current,
+    key: EncryptionKey? = nil, progress: ProgressCounter? = nil
+  ) throws -> Summary {
+    try create(
+      output: output, schema: schema, data: dataPath.map { [.jsonLines($0)] } ?? [], fileFormat: fileFormat, key: key,
+      progress: progress)
+  }
+
+  /// Writes `output` (which must not exist) atomically from the data files, in order, in
+  /// `fileFormat`.
+  public static func create(
+    output: String, schema: Schema, data: [DataFile], fileFormat: WritableFileFormat = .current,
     key: EncryptionKey? = nil, progress: ProgressCounter? = nil
   ) throws -> Summary {
     var summary = Summary()
@@ -27,7 +53,22 @@ public enum RealmFileCreator {
       } catch let e as FormatError {
         throw InputError(.invalidInput, path: output, "file format \(fileFormat) cannot hold this schema: \(e.detail)")
       }
-      if let dataPath {
+      for file in data {
+        guard case .jsonLines(let dataPath) = file else {
+          guard case .csv(let dataPath, let className) = file else { continue }
+          let objects = try CSVObjectDecoder.objects(path: dataPath, className: className, schema: schema)
+          for o in objects {
+            let cls = schema.objectSchema(named: className)!
+            do {
+              try builder.append(className: className, key: o.object.key, values: try o.valuesForNewObject(cls))
+            } catch let e as FormatError {
+              throw InputError(.invalidInput, path: dataPath, "\(o.location): \(e.detail)")
+            }
+          }
+          summary.objects += objects.count
+          summary.perClass[className, default: 0] += objects.count
+          continue
+        }
         // Lines are parsed and decoded on every core; the builder takes them in order.
         var lines = ParallelLineDecoder(decoder: CanonicalDecoder(schema: schema), path: dataPath)
         lines.progress = progress
@@ -54,7 +95,7 @@ public enum RealmFileCreator {
       do {
         finished = try builder.finish()
       } catch let e as FormatError {
-        throw InputError(.invalidInput, path: dataPath ?? output, "the objects cannot be written: \(e.detail)")
+        throw InputError(.invalidInput, path: data.first?.path ?? output, "the objects cannot be written: \(e.detail)")
       }
       // The builder appends nothing after finish(), so its sink's state can be taken over.
       var sink = builder.sink

@@ -161,7 +161,7 @@ public enum AtomicFileReplacement {
   /// its rename (they can be as large as the realm). Called with the realm's exclusive lock
   /// held: every replacement writes its temporary file under that lock, so none of them is in
   /// use. Failures are ignored (the file is only garbage).
-  static func removeStaleTemporaryFiles(of path: String) {
+  public static func removeStaleTemporaryFiles(of path: String) {
     let dir: String
     let name: Substring
     if let slash = path.lastIndex(of: "/") {

@@ -67,7 +67,7 @@ struct MixedLeaf: Sendable {
   func element(_ i: Int) throws(FormatError) -> Element {
     let v = composite.uncheckedGet(i)
     if v == 0 { return .value(.null) }
-    guard let type = DataType(rawValue: (v & 0x1F) &- 1) else {
+    guard let type = MixedDataType(rawValue: (v & 0x1F) &- 1) else {
       throw FormatError.corrupt("mixed element \(i) at \(composite.ref) has unknown type \((v & 0x1F) - 1)", at: composite.ref.rawValue)
     }
     let payload = v >> 8  // arithmetic shift, §6.11

@@ -1,5 +1,5 @@
 /// The two sides of the `exec` protocol for one step: objects out as canonical dump lines,
-/// answers back in (`specs/dump-format.md`).
+/// answers back in (`docs/dump-format.md`).
 ///
 /// Objects are shown as the stage holds them: the class under its name at that point of the
 /// migration, with its properties at that point; links and embedded objects as the file has

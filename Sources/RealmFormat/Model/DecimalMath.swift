@@ -1,25 +1,24 @@
 /// Decimal128 arithmetic as Realm's queries use it (IEEE 754-2008 decimal, results rounded to
 /// 34 digits, half to even): sums and averages of decimals, arithmetic with a decimal operand,
 /// and the conversions Realm applies before comparing an int, float or double with a decimal.
-import RealmFormat
-enum DecimalMath {
+package enum DecimalMath {
   // MARK: - Conversions
 
   /// An integer, exactly.
-  static func from(_ v: Int64) -> Decimal128 {
+  package static func from(_ v: Int64) -> Decimal128 {
     Decimal128(negative: v < 0, coefficient: UInt128(v.magnitude), exponent: 0)!
   }
 
   /// A double as Realm converts it: the exact binary value rounded to 34 digits, then, when
   /// that has more than 15 significant digits, to 15 (Realm's `Decimal128(double)`).
-  static func from(_ v: Double) -> Decimal128 { fromBinary(v, digits: 15) }
+  package static func from(_ v: Double) -> Decimal128 { fromBinary(v, digits: 15) }
 
   /// A float as Realm converts it: like a double, to 7 significant digits.
-  static func from(_ v: Float) -> Decimal128 { fromBinary(Double(v), digits: 7) }
+  package static func from(_ v: Float) -> Decimal128 { fromBinary(Double(v), digits: 7) }
 
   /// Decimal text as Realm reads a literal compared with a decimal property; NaN when the text
   /// is not a number.
-  static func parse(_ text: String) -> Decimal128 {
+  package static func parse(_ text: String) -> Decimal128 {
     Decimal128(text: text) ?? .nan
   }
 
@@ -74,7 +73,7 @@ enum DecimalMath {
   // MARK: - Arithmetic
 
   /// `a + b`.
-  static func add(_ a: Decimal128, _ b: Decimal128) -> Decimal128 {
+  package static func add(_ a: Decimal128, _ b: Decimal128) -> Decimal128 {
     switch (a.parts, b.parts) {
     case (.nan, _): return a
     case (_, .nan): return b
@@ -121,7 +120,7 @@ enum DecimalMath {
   }
 
   /// `a - b`.
-  static func subtract(_ a: Decimal128, _ b: Decimal128) -> Decimal128 {
+  package static func subtract(_ a: Decimal128, _ b: Decimal128) -> Decimal128 {
     if b.isNaN { return b }
     var negated = b
     negated.high ^= 1 << 63
@@ -129,7 +128,7 @@ enum DecimalMath {
   }
 
   /// `a * b`.
-  static func multiply(_ a: Decimal128, _ b: Decimal128) -> Decimal128 {
+  package static func multiply(_ a: Decimal128, _ b: Decimal128) -> Decimal128 {
     switch (a.parts, b.parts) {
     case (.nan, _): return a
     case (_, .nan): return b
@@ -145,7 +144,7 @@ enum DecimalMath {
   }
 
   /// `a / b`.
-  static func divide(_ a: Decimal128, _ b: Decimal128) -> Decimal128 {
+  package static func divide(_ a: Decimal128, _ b: Decimal128) -> Decimal128 {
     switch (a.parts, b.parts) {
     case (.nan, _): return a
     case (_, .nan): return b
@@ -168,7 +167,7 @@ enum DecimalMath {
   }
 
   /// `a / n` for a count.
-  static func divide(_ a: Decimal128, byCount n: Int) -> Decimal128 {
+  package static func divide(_ a: Decimal128, byCount n: Int) -> Decimal128 {
     divide(a, from(Int64(n)))
   }
 
@@ -404,7 +403,7 @@ struct BigUInt: Sendable {
 
 extension DecimalMath {
   /// Number of decimal digits of `v` (1 for zero).
-  static func digitCount(_ v: UInt128) -> Int {
+  package static func digitCount(_ v: UInt128) -> Int {
     var n = 1
     var x = v
     while x >= 10_000_000_000 {

@@ -1,0 +1,71 @@
+import RealmFormat
+import RealmJSON
+import RealmMigration
+import RealmStorage
+
+/// The report of `insert`, `update` and `delete` (and the shell's statements): text for people,
+/// JSON for CI.
+enum EditReport {
+  /// One line per file, then one per class.
+  static func text(_ r: EditResult, verb: String) -> String {
+    let inserted = r.total(\.inserted)
+    let updated = r.total(\.updated)
+    let deleted = r.total(\.deleted)
+    var what: [String] = []
+    if verb == "insert" || inserted > 0 { what.append("\(inserted) inserted") }
+    if verb != "delete" || updated > 0 { what.append("\(updated) updated") }
+    if verb == "delete" || deleted > 0 { what.append("\(deleted) deleted") }
+    let how: String
+    switch r.writePath {
+    case .none: how = "nothing to write"
+    case .columns: how = r.dryRun ? "would be changed in place, column-wise" : "changed in place, column-wise"
+    default: how = r.dryRun ? "would be rewritten" : "rewritten"
+    }
+    let dry = r.dryRun ? " (dry run: nothing written)" : ""
+    var lines = ["\(r.path): \(what.joined(separator: ", ")); \(how)\(dry) in \(MigrationReport.seconds(r.seconds))"]
+    for c in r.classes {
+      var line = "  \(c.name): \(c.objectsAfter) object\(c.objectsAfter == 1 ? "" : "s")"
+      if c.objectsBefore != c.objectsAfter { line += " (was \(c.objectsBefore))" }
+      var parts: [String] = []
+      if c.inserted > 0 { parts.append("\(c.inserted) inserted") }
+      if c.updated > 0 { parts.append("\(c.updated) updated") }
+      if c.deleted > 0 { parts.append("\(c.deleted) deleted") }
+      if c.embeddedDeleted > 0 { parts.append("\(c.embeddedDeleted) embedded object\(c.embeddedDeleted == 1 ? "" : "s") deleted with them") }
+      if !parts.isEmpty { line += ", " + parts.joined(separator: ", ") }
+      lines.append(line)
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// The JSON report.
+  static func json(_ r: EditResult) -> [UInt8] {
+    var w = JSONWriter(indent: 2)
+    w.beginObject()
+    w.key("file"); w.value(r.path)
+    w.key("schemaVersion"); if let v = r.schemaVersion { w.value(v) } else { w.nullValue() }
+    w.key("fileFormat"); w.value(Int64(r.fileFormat))
+    w.key("path"); w.value(r.writePath.rawValue)
+    w.key("dryRun"); w.value(r.dryRun)
+    w.key("inserted"); w.value(Int64(r.total(\.inserted)))
+    w.key("updated"); w.value(Int64(r.total(\.updated)))
+    w.key("deleted"); w.value(Int64(r.total(\.deleted)))
+    w.key("seconds"); w.value(r.seconds)
+    w.key("classes")
+    w.beginArray()
+    for c in r.classes {
+      w.beginObject()
+      w.key("name"); w.value(c.name)
+      w.key("objectsBefore"); w.value(Int64(c.objectsBefore))
+      w.key("objectsAfter"); w.value(Int64(c.objectsAfter))
+      w.key("inserted"); w.value(Int64(c.inserted))
+      w.key("updated"); w.value(Int64(c.updated))
+      w.key("deleted"); w.value(Int64(c.deleted))
+      w.key("embeddedDeleted"); w.value(Int64(c.embeddedDeleted))
+      w.endObject()
+    }
+    w.endArray()
+    w.endObject()
+    w.buffer.append(0x0A)
+    return w.buffer
+  }
+}

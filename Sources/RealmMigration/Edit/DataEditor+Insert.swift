@@ -1,0 +1,63 @@
+import RealmFormat
+import RealmJSON
+import RealmStorage
+
+extension DataEditor {
+  /// Inserts objects into the realm at `path` (or, with ``InsertMode/upsert``, updates the
+  /// objects whose primary key, or `$key` for a class without one, exists and inserts the rest).
+  ///
+  /// `input` is called under the lock with the file's schema and returns the objects in input
+  /// order (decoded with ``CanonicalDecoder/MissingProperties/allow``: the properties a line
+  /// does not give are listed in ``DecodedObject/missing``). Every object is checked before
+  /// anything is written: required properties, primary keys unique and (without upsert) new,
+  /// `$key`s free, link targets present in the file or the input. The first problem is thrown
+  /// with its location and property; the file is then untouched.
+  ///
+  /// New objects without `$key` get the keys Realm gives: the table's sequence continued
+  /// (squeezed keys for classes without a primary key), skipping keys in use. Existing objects
+  /// keep their keys. The schema and its version do not change.
+  public static func insert(
+    path: String, mode: InsertMode, options: MigrationOptions = MigrationOptions(),
+    input: (Schema) throws -> [InsertObject]
+  ) throws -> EditResult {
+    let start = Migrator.monotonicSeconds()
+    let lock = try FileLock(exclusiveForRealmAt: path)
+    defer { lock.release() }
+    let file = try RealmFile.open(path: path, key: options.encryptionKey)
+    let group = file.group
+    try Migrator.checkWritable(group, path: path)
+    let fileSchema: Schema
+    do { fileSchema = try group.schema() } catch { throw StorageError.from(error, path: path) }
+    let objects = try input(fileSchema)
+    var batch = InsertBatch(group: group, schema: fileSchema, mode: mode)
+    try batch.add(objects)
+    try batch.assignKeys()
+    try batch.checkLinks()
+    try batch.dropUnchangedUpdates()
+
+    let counts = batch.counts()
+    var writePath = MigrationResult.WritePath.none
+    if counts.contains(where: { $0.inserted > 0 || $0.updated > 0 }) {
+      writePath = .rewrite
+      let total = fileSchema.classes.reduce(0) { $0 + (group.table(forClass: $1.name).map { $0.isEmbedded ? 0 : $0.objectCount } ?? 0) }
+      options.progress?.setTotal(total + objects.count)
+      if options.dryRun {
+        let builder = try RealmFileBuilder(
+          schema: fileSchema, fileFormat: Migrator.targetFormat(of: group, options: options), sink: CountingNodeSink())
+        try batch.write(into: builder, progress: options.progress)
+        _ = try builder.finish()
+      } else {
+        try Migrator.backup(path, to: options.backupPath)
+        // The rewrite keeps the file's format (issue 16).
+        let format = Migrator.targetFormat(of: group, options: options)
+        try Migrator.rewrite(path: path, schema: fileSchema, format: format, lock: lock, options: options) { builder in
+          try batch.write(into: builder, progress: options.progress)
+          return []
+        }
+      }
+    }
+    return EditResult(
+      path: path, schemaVersion: fileSchema.schemaVersion, fileFormat: group.fileFormat, writePath: writePath,
+      dryRun: options.dryRun, classes: counts, seconds: Migrator.monotonicSeconds() - start)
+  }
+}

@@ -1,0 +1,394 @@
+import RealmFormat
+import RealmJSON
+import RealmStorage
+
+/// The objects of one `insert` checked against a file: which are new (with the keys they get)
+/// and which update existing objects; then merged with the file's objects into a new file.
+///
+/// Costs per object stay small for a million of them: the file's keys are a sorted array
+/// (binary search), primary keys are matched by hashing the input's (not the file's) values,
+/// and objects are referred to by their position in the input.
+struct InsertBatch {
+  /// A new object with its key.
+  struct New {
+    var key: Int64
+    var values: [RealmValue]
+    /// Position in the input.
+    var order: Int
+  }
+  /// What the batch knows of one class.
+  final class ClassState {
+    let table: Table
+    let schema: ObjectSchema
+    let primaryKey: Int?
+    /// The file's object keys, ascending.
+    var existingKeys: [Int64] = []
+    /// Input positions of the objects of this class, in input order.
+    var orders: [Int] = []
+    /// Input position -> key of the file's object with the same primary key.
+    var matched: [Int: Int64] = [:]
+    /// Input position -> earlier input position with the same primary key.
+    var repeats: [Int: Int] = [:]
+    var new: [New] = []
+    /// Keys given with `$key` to new objects -> input position.
+    var givenKeys: [Int64: Int] = [:]
+    /// Existing key -> input position of its update.
+    var updates: [Int64: Int] = [:]
+    /// Every new key, built for link checks on first use.
+    var newKeySet: Set<Int64>?
+
+    init(table: Table, schema: ObjectSchema) {
+      self.table = table
+      self.schema = schema
+      primaryKey = schema.primaryKey.flatMap { p in schema.properties.firstIndex { $0.name == p } }
+    }
+
+    func exists(_ key: Int64) -> Bool {
+      var low = 0
+      var high = existingKeys.count
+      while low < high {
+        let mid = (low + high) / 2
+        if existingKeys[mid] < key { low = mid + 1 } else { high = mid }
+      }
+      return low < existingKeys.count && existingKeys[low] == key
+    }
+
+    /// True when values of the class can hold links (links, embedded objects, mixed).
+    var canLink: Bool { schema.properties.contains { $0.type == .object || $0.type == .mixed } }
+  }
+
+  let group: Group
+  let schema: Schema
+  let mode: InsertMode
+  var objects: [InsertObject] = []
+  var classes: [String: ClassState] = [:]
+  /// Key sets of classes only linked to, read on first use.
+  var linkedKeys: [String: [Int64]] = [:]
+
+  init(group: Group, schema: Schema, mode: InsertMode) {
+    self.group = group
+    self.schema = schema
+    self.mode = mode
+  }
+
+  static func invalid(_ location: String, _ className: String, _ property: String?, _ message: String) -> MigrationError {
+    MigrationError(.invalidData, path: "\(location): \(className)" + (property.map { ".\($0)" } ?? ""), message)
+  }
+
+  /// The file's keys of `table`, ascending.
+  func keys(of table: Table) throws -> [Int64] {
+    var keys: [Int64] = []
+    keys.reserveCapacity(table.objectCount)
+    try group.forEachObject(in: table, columns: []) { key, _ in keys.append(key) }
+    return keys
+  }
+
+  /// Sorts the objects into new ones and updates, checking keys and required properties; the
+  /// first problem in input order is thrown.
+  mutating func add(_ input: [InsertObject]) throws {
+    objects = input
+    for (order, o) in objects.enumerated() {
+      if let s = classes[o.object.className] {
+        s.orders.append(order)
+        continue
+      }
+      guard let table = group.table(forClass: o.object.className), let cls = schema.objectSchema(named: o.object.className) else {
+        throw MigrationError(.invalidData, path: o.location, "the file has no class '\(o.object.className)'")
+      }
+      let s = ClassState(table: table, schema: cls)
+      s.orders.append(order)
+      classes[cls.name] = s
+    }
+    for s in classes.values {
+      s.existingKeys = try keys(of: s.table)
+      if let pk = s.primaryKey { try matchPrimaryKeys(s, pk) }
+    }
+    for (order, input) in objects.enumerated() {
+      let s = classes[input.object.className]!
+      try place(input, order: order, in: s)
+    }
+  }
+
+  /// Finds the input objects whose primary key is already in the file, or earlier in the input.
+  func matchPrimaryKeys(_ s: ClassState, _ pk: Int) throws {
+    if try matchIntegerPrimaryKeys(s, pk) { return }
+    var byValue: [PrimaryKeyValue: Int] = [:]
+    byValue.reserveCapacity(s.orders.count)
+    for order in s.orders {
+      let value = PrimaryKeyValue(objects[order].object.values[pk])
+      if let first = byValue[value] { s.repeats[order] = first } else { byValue[value] = order }
+    }
+    guard !s.existingKeys.isEmpty else { return }
+    try group.forEachObject(in: s.table, columns: [pk]) { key, values in
+      if let order = byValue[PrimaryKeyValue(values[pk])] { s.matched[order] = key }
+    }
+  }
+
+  /// The same for integer primary keys without hashing: the input's values sorted once, each
+  /// of the file's looked up by binary search (a million of each in a fraction of a second).
+  /// False when some value is not an integer (the caller hashes them then).
+  func matchIntegerPrimaryKeys(_ s: ClassState, _ pk: Int) throws -> Bool {
+    var pairs: [(value: Int64, order: Int)] = []
+    pairs.reserveCapacity(s.orders.count)
+    for order in s.orders {
+      guard case .int(let v) = objects[order].object.values[pk] else { return false }
+      pairs.append((v, order))
+    }
+    pairs.sort { ($0.value, $0.order) < ($1.value, $1.order) }
+    for i in pairs.indices.dropFirst() where pairs[i].value == pairs[i - 1].value {
+      // The first of a run is the earliest in the input.
+      var j = i - 1
+      while j > 0 && pairs[j - 1].value == pairs[i].value { j -= 1 }
+      s.repeats[pairs[i].order] = pairs[j].order
+    }
+    guard !s.existingKeys.isEmpty, !pairs.isEmpty else { return true }
+    try group.forEachObject(in: s.table, columns: [pk]) { key, values in
+      guard case .int(let v) = values[pk] else { return }
+      var low = 0
+      var high = pairs.count
+      while low < high {
+        let mid = (low + high) / 2
+        if pairs[mid].value < v { low = mid + 1 } else { high = mid }
+      }
+      if low < pairs.count && pairs[low].value == v { s.matched[pairs[low].order] = key }
+    }
+    return true
+  }
+
+  func place(_ input: InsertObject, order: Int, in s: ClassState) throws {
+    let o = input.object
+    let cls = s.schema
+    var existing: Int64?
+    if let pk = s.primaryKey {
+      let name = cls.properties[pk].name
+      if o.missing.contains(pk) && !cls.properties[pk].isOptional {
+        throw Self.invalid(input.location, cls.name, name, "the primary key of '\(cls.name)' is missing")
+      }
+      let text = ValueText.describe(o.values[pk])
+      if let first = s.repeats[order] {
+        throw Self.invalid(input.location, cls.name, name, "primary key \(text) repeats the object of \(objects[first].location)")
+      }
+      if let k = s.matched[order] {
+        guard mode == .upsert else {
+          throw Self.invalid(
+            input.location, cls.name, name,
+            "an object of '\(cls.name)' with primary key \(text) already exists (key \(k)); use --upsert to update it")
+        }
+        if let given = o.key, given != k {
+          throw Self.invalid(
+            input.location, cls.name, "$key", "$key \(given) is not the key of the object with primary key \(text) (\(k)); keys never change")
+        }
+        existing = k
+      }
+    } else if let given = o.key, s.exists(given) {
+      guard mode == .upsert else {
+        throw Self.invalid(input.location, cls.name, "$key", "an object of '\(cls.name)' with key \(given) already exists; use --upsert to update it")
+      }
+      existing = given
+    }
+    if let existing {
+      if let first = s.updates[existing] {
+        throw Self.invalid(input.location, cls.name, nil, "the object with key \(existing) is also given at \(objects[first].location)")
+      }
+      s.updates[existing] = order
+      return
+    }
+    let values = try input.valuesForNewObject(cls)
+    if let given = o.key {
+      guard given >= 0 && given < Int64.max else { throw Self.invalid(input.location, cls.name, "$key", "key \(given) is out of range") }
+      if s.exists(given) {
+        throw Self.invalid(input.location, cls.name, "$key", "key \(given) belongs to another object of '\(cls.name)' (keys never change)")
+      }
+      if let first = s.givenKeys[given] {
+        throw Self.invalid(input.location, cls.name, "$key", "key \(given) is also given at \(objects[first].location)")
+      }
+      s.givenKeys[given] = order
+      s.new.append(New(key: given, values: values, order: order))
+    } else {
+      s.new.append(New(key: -1, values: values, order: order))
+    }
+  }
+
+  /// Gives the objects without `$key` the keys Realm would: the table's key sequence
+  /// continued, skipping keys in use. Then sorts each class's new objects by key.
+  mutating func assignKeys() throws {
+    for name in classes.keys.sorted() {
+      guard let s = classes[name] else { continue }
+      let squeezed = s.primaryKey == nil
+      var sequence = try ObjectKeySequence.stored(in: s.table, group: group)
+        ?? s.existingKeys.last.map { ObjectKeySequence.after(key: $0, squeezed: squeezed) } ?? 0
+      var sorted = true
+      for i in s.new.indices where s.new[i].key < 0 {
+        var key: Int64
+        repeat {
+          key = ObjectKeySequence.key(for: sequence, squeezed: squeezed)
+          sequence += 1
+        } while s.exists(key) || s.givenKeys[key] != nil
+        guard key >= 0 && key < Int64.max else { throw MigrationError(.invalidData, "the object keys of '\(name)' are exhausted") }
+        s.new[i].key = key
+      }
+      for i in s.new.indices.dropFirst() where s.new[i - 1].key > s.new[i].key {
+        sorted = false
+        break
+      }
+      if !sorted { s.new.sort { $0.key < $1.key } }
+    }
+  }
+
+  /// Every link of a new or updated object must point to an object of the file or the input;
+  /// the first bad one in input order is thrown.
+  mutating func checkLinks() throws {
+    var first: (order: Int, error: MigrationError)?
+    for s in classes.values where s.canLink {
+      var entries: [(order: Int, values: [RealmValue], missing: [Int])] = s.new.map { ($0.order, $0.values, []) }
+      entries += s.updates.values.map { ($0, objects[$0].object.values, objects[$0].object.missing) }
+      for e in entries where first.map({ e.order < $0.order }) ?? true {
+        for (i, p) in s.schema.properties.enumerated() where (p.type == .object || p.type == .mixed) && !e.missing.contains(i) {
+          if let bad = try firstMissingTarget(e.values[i]) {
+            first = (
+              e.order,
+              Self.invalid(
+                objects[e.order].location, s.schema.name, p.name,
+                "the link to '\(bad.className)' key \(bad.key) points to no object (not in the file nor in the input)")
+            )
+            break
+          }
+        }
+      }
+    }
+    if let first { throw first.error }
+  }
+
+  mutating func firstMissingTarget(_ value: RealmValue) throws -> ObjectLink? {
+    switch value {
+    case .link(let l):
+      return try exists(l) ? nil : l
+    case .embedded(let e):
+      for p in e.properties { if let bad = try firstMissingTarget(p.value) { return bad } }
+      return nil
+    case .list(let items), .set(let items):
+      for v in items { if let bad = try firstMissingTarget(v) { return bad } }
+      return nil
+    case .dictionary(let entries):
+      for e in entries { if let bad = try firstMissingTarget(e.value) { return bad } }
+      return nil
+    default:
+      return nil
+    }
+  }
+
+  mutating func exists(_ link: ObjectLink) throws -> Bool {
+    if let s = classes[link.className] {
+      if s.exists(link.key) { return true }
+      if s.newKeySet == nil { s.newKeySet = Set(s.new.map(\.key)) }
+      return s.newKeySet?.contains(link.key) ?? false
+    }
+    if linkedKeys[link.className] == nil {
+      guard let table = group.table(forClass: link.className) else { return false }
+      linkedKeys[link.className] = try keys(of: table)
+    }
+    guard let keys = linkedKeys[link.className] else { return false }
+    var low = 0
+    var high = keys.count
+    while low < high {
+      let mid = (low + high) / 2
+      if keys[mid] < link.key { low = mid + 1 } else { high = mid }
+    }
+    return low < keys.count && keys[low] == link.key
+  }
+
+  /// Drops the updates that would change nothing (the values given are those of the object),
+  /// so that upserting a file's own dump writes nothing.
+  mutating func dropUnchangedUpdates() throws {
+    for s in classes.values where !s.updates.isEmpty {
+      let updates = s.updates
+      let objects = self.objects
+      try group.forEachObject(in: s.table) { key, values in
+        guard let order = updates[key] else { return }
+        let u = objects[order].object
+        if values.indices.allSatisfy({ u.missing.contains($0) || Self.sameContent(values[$0], u.values[$0]) }) {
+          s.updates[key] = nil
+        }
+      }
+    }
+  }
+
+  /// Equal values, embedded objects compared by their properties only (their keys are not
+  /// part of the data: the file builder gives them new ones).
+  static func sameContent(_ a: RealmValue, _ b: RealmValue) -> Bool {
+    switch (a, b) {
+    case (.embedded(let x), .embedded(let y)):
+      return x.className == y.className && x.properties.count == y.properties.count
+        && zip(x.properties, y.properties).allSatisfy { $0.name == $1.name && sameContent($0.value, $1.value) }
+    case (.list(let x), .list(let y)), (.set(let x), .set(let y)):
+      return x.count == y.count && zip(x, y).allSatisfy { sameContent($0, $1) }
+    case (.dictionary(let x), .dictionary(let y)):
+      return x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && sameContent($0.value, $1.value) }
+    // The dump writes every NaN as "NaN" (its payload is not data); -0.0 keeps its sign.
+    case (.float(let x), .float(let y)):
+      return x.isNaN ? y.isNaN : x.bitPattern == y.bitPattern
+    case (.double(let x), .double(let y)):
+      return x.isNaN ? y.isNaN : x.bitPattern == y.bitPattern
+    default:
+      return a == b
+    }
+  }
+
+  /// The counts before the write.
+  func counts() -> [EditResult.ClassCounts] {
+    classes.keys.sorted().compactMap { name in
+      guard let s = classes[name] else { return nil }
+      var c = EditResult.ClassCounts(name: name)
+      c.objectsBefore = s.table.objectCount
+      c.objectsAfter = s.table.objectCount + s.new.count
+      c.inserted = s.new.count
+      c.updated = s.updates.count
+      return c
+    }
+  }
+
+  /// Streams every top-level class of the file into `builder`, in key order, with the new
+  /// objects merged in and the updated ones changed.
+  func write<S: SequentialNodeSink>(into builder: RealmFileBuilder<S>, progress: ProgressCounter?) throws {
+    var ticker = ProgressTicker(progress)
+    defer { ticker.flush() }
+    let objects = self.objects
+    for cls in schema.classes where !cls.isEmbedded {
+      guard let table = group.table(forClass: cls.name) else { continue }
+      let s = classes[cls.name]
+      var next = 0
+      func append(_ key: Int64, _ values: [RealmValue], _ order: Int?) throws {
+        do {
+          try builder.append(className: cls.name, key: key, values: values)
+        } catch {
+          throw MigrationError(.invalidData, path: order.map { objects[$0].location }, "\(error.detail)")
+        }
+      }
+      try group.forEachObject(in: table) { key, values in
+        ticker.tick()
+        if let s {
+          while next < s.new.count && s.new[next].key < key {
+            try append(s.new[next].key, s.new[next].values, s.new[next].order)
+            ticker.tick()
+            next += 1
+          }
+          if let order = s.updates[key] {
+            let u = objects[order].object
+            var merged = values
+            for i in merged.indices where !u.missing.contains(i) { merged[i] = u.values[i] }
+            try append(key, merged, order)
+            return
+          }
+        }
+        try append(key, values, nil)
+      }
+      if let s {
+        while next < s.new.count {
+          try append(s.new[next].key, s.new[next].values, s.new[next].order)
+          ticker.tick()
+          next += 1
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import Synchronization
+import RealmJSON
+import RealmStorage
+import RealmTestSupport
+import Testing
+
+@testable import RealmCLI
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The shell's editing statements and transactions: every statement equals the command it
+/// stands for, `ROLLBACK` and a failing statement leave the file byte for byte as it was at
+/// `BEGIN`, and a `COMMIT` killed with SIGKILL at every write leaves the old or the new file.
+@Suite(.serialized) struct ShellEditTests {
+  typealias T = CommandTestSupport
+  typealias E = EditCommandTests
+
+  static let fileEnvironment = "REALMCTL_TEST_SHELL_COMMIT_FILE"
+  static let pointEnvironment = "REALMCTL_TEST_SHELL_COMMIT_AT"
+
+  /// Runs `lines` in a session on `path` (as the pipe mode does).
+  static func script(
+    _ lines: [String], on path: String, faultBeforeCommit: (@Sendable (FaultPoint) -> FaultAction)? = nil
+  ) throws -> (stdout: String, stderr: String, status: ExitCode) {
+    let out = TextOutput.memory()
+    let err = TextOutput.memory()
+    let context = CommandContext(standardOutput: out, standardError: err, terminal: .plain, environment: [:])
+    let session = try ShellSession(path: path, file: try RealmInput.open(path), context: context, mode: .jsonl, limit: nil)
+    var remaining = lines[...]
+    var source = ShellCommand.LineSource {
+      guard let line = remaining.popFirst() else { return nil }
+      if line == "COMMIT", let faultBeforeCommit { session.faultInjection = faultBeforeCommit }
+      return line
+    }
+    let status = try ShellCommand.runScript(session, lines: &source, bail: false)
+    return (out.text, err.text, status)
+  }
+
+  /// The statements of the transaction tests and the objects they leave (from Realm's dump).
+  static let statements = [
+    "BEGIN",
+    #"INSERT {"$class":"User","name":"Zed","age":3}"#,
+    "UPDATE User SET age = old.age + 100, name = upper(old.name) WHERE age < 10",
+    "DELETE FROM User WHERE age > 90 AND age < 100",
+  ]
+
+  static func expectedAfterStatements() throws -> [JSONValue] {
+    var users = try E.fixtureDump("user-tutorial")
+    users.append(try JSONParser.parse(#"{"$class":"User","$key":100,"name":"Zed","age":3}"#))
+    return users.compactMap { o -> JSONValue? in
+      guard case .int(let age)? = o["age"], case .string(let name)? = o["name"] else { return o }
+      if age > 90 && age < 100 { return nil }
+      if age < 10 { return E.replacing(E.replacing(o, "age", with: .int(age + 100)), "name", with: .string(name.uppercased())) }
+      return o
+    }
+  }
+
+  @Test func committedStatementsEqualTheExpectedObjects() throws {
+    let dir = try T.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = try T.copy("user-tutorial/before.realm", to: dir, as: "a.realm")
+    let before = try T.bytes(file)
+    var seen: [UInt8] = []
+    // Before COMMIT the realm is untouched; queries see the pending changes.
+    let pending = try Self.script(Self.statements + [".count User WHERE name == 'Zed' OR name == 'ZED'"], on: file)
+    seen = try T.bytes(file)
+    #expect(pending.stdout.hasSuffix("1\n"), "\(pending.stdout)")
+    #expect(seen == before)
+    #expect(pending.stderr.contains("the open transaction was rolled back"))
+    let r = try Self.script(Self.statements + ["COMMIT"], on: file)
+    #expect(r.status == .success, "\(r.stderr)")
+    try E.expectFile(file, equals: try Self.expectedAfterStatements(), schema: "user-tutorial")
+    let stray = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".realmctl-") }
+    #expect(stray.isEmpty, "\(stray)")
+  }
+
+  @Test func eachStatementOutsideATransactionIsCommittedOnItsOwn() throws {
+    let dir = try T.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = try T.copy("user-tutorial/before.realm", to: dir, as: "a.realm")
+    let r = try Self.script(Array(Self.statements.dropFirst()) + ["UPDATE User SET age = 'x'"], on: file)
+    #expect(r.status == .dataError)
+    #expect(r.stderr.contains("line 4: set age: object with key 0: 'age' needs a value of type 'int'"), "\(r.stderr)")
+    try E.expectFile(file, equals: try Self.expectedAfterStatements(), schema: "user-tutorial")
+  }
+
+  @Test func rollbackLeavesTheFileAsItWasAtBegin() throws {
+    let dir = try T.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = try T.copy("user-tutorial/before.realm", to: dir, as: "a.realm")
+    let before = try T.bytes(file)
+    let r = try Self.script(Self.statements + ["ROLLBACK", ".count User"], on: file)
+    #expect(r.status == .success, "\(r.stderr)")
+    #expect(r.stdout.hasSuffix("ROLLBACK: \(file) is as it was at BEGIN\n100\n"), "\(r.stdout)")
+    #expect(try T.bytes(file) == before)
+  }
+
+  @Test func aFailingStatementRollsTheTransactionBack() throws {
+    let dir = try T.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = try T.copy("user-tutorial/before.realm", to: dir, as: "a.realm")
+    let before = try T.bytes(file)
+    let r = try Self.script(Self.statements + [#"INSERT {"$class":"User","name":5}"#, "COMMIT", ".count User"], on: file)
+    #expect(r.status == .dataError)
+    #expect(r.stderr.contains("line 5:") && r.stderr.contains("(the transaction was rolled back: the file is as it was at BEGIN)"), "\(r.stderr)")
+    #expect(r.stderr.contains("line 6: no transaction is open"))
+    #expect(r.stdout.hasSuffix("100\n"))
+    #expect(try T.bytes(file) == before)
+  }
+
+  @Test func statementsParse() throws {
+    typealias S = ShellSession.Statement
+    #expect(try S.parse("update Person set a = f(1, 2), b = 'x, WHERE y' where name == 'a WHERE b'")
+      == .update(
+        className: "Person",
+        assignments: [.init(property: "a", expression: "f(1, 2)"), .init(property: "b", expression: "'x, WHERE y'")],
+        query: "name == 'a WHERE b'"))
+    #expect(try S.parse("DELETE FROM Person") == .delete(className: "Person", query: nil))
+    #expect(try S.parse(#"UPSERT INTO Person {"a":1}"#) == .insert(json: #"{"a":1}"#, className: "Person", upsert: true))
+    #expect(try S.parse("Person WHERE age > 3") == nil)
+    #expect(try S.parse("Update WHERE x > 1") == nil)  // a query of a class called Update
+    #expect(throws: UsageError.self) { try S.parse("DELETE Person") }
+    #expect(throws: UsageError.self) { try S.parse("UPDATE Person age = 1") }
+  }
+
+  // MARK: - kill -9 during COMMIT
+
+  @Test(.enabled(if: ProcessInfo.processInfo.environment[fileEnvironment] != nil, SkipReason.childProcessOnly))
+  func shellCommitInChildProcess() throws {
+    let env = ProcessInfo.processInfo.environment
+    let path = try #require(env[Self.fileEnvironment])
+    let spec = try #require(env[Self.pointEnvironment]).split(separator: ":")
+    let index = try #require(Int(spec[0]))
+    let before = spec[1] == "before"
+    _ = try Self.script(Self.statements + ["COMMIT"], on: path) { point in
+      if point.index == index && point.isBefore == before { kill(getpid(), SIGKILL) }
+      return .proceed
+    }
+  }
+
+  @Test func aCommitKilledAtEveryWriteLeavesTheOldOrTheNewFile() throws {
+    let dir = try T.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    // The reference: the old file, and the new one with the fault points of its COMMIT.
+    let reference = try T.copy("user-tutorial/before.realm", to: dir, as: "reference.realm")
+    let oldBytes = try T.bytes(reference)
+    let points = Mutex<[FaultPoint]>([])
+    let r = try Self.script(Self.statements + ["COMMIT"], on: reference) { point in
+      points.withLock { $0.append(point) }
+      return .proceed
+    }
+    #expect(r.status == .success, "\(r.stderr)")
+    let newBytes = try T.bytes(reference)
+    let all = points.withLock { $0 }
+    try #require(all.count >= 4, "the commit has fault points")
+    var sawOld = false
+    var sawNew = false
+    for point in all {
+      let crashDir = dir.appendingPathComponent("crash-\(point.index)-\(point.isBefore)")
+      try FileManager.default.createDirectory(at: crashDir, withIntermediateDirectories: true)
+      let path = crashDir.appendingPathComponent("a.realm").path
+      try T.write(oldBytes, to: path)
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: Self.testExecutable)
+      process.arguments = ["--testing-library", "swift-testing", "--filter", "shellCommitInChildProcess"]
+      var env = ProcessInfo.processInfo.environment
+      env[Self.fileEnvironment] = path
+      env[Self.pointEnvironment] = "\(point.index):\(point.isBefore ? "before" : "after")"
+      process.environment = env
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      process.waitUntilExit()
+      #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL, "not killed at \(point)")
+      let after = try T.bytes(path)
+      #expect(after == oldBytes || after == newBytes, "killed at \(point): neither the old nor the new file")
+      if after == oldBytes { sawOld = true }
+      if after == newBytes { sawNew = true }
+      // The next transaction removes what the killed one left (its working copy, the
+      // temporary file of the replacement).
+      _ = try Self.script(["BEGIN", "ROLLBACK"], on: path)
+      let stray = try FileManager.default.contentsOfDirectory(atPath: crashDir.path).filter { $0.contains(".realmctl-") }
+      #expect(stray.isEmpty, "killed at \(point): \(stray) left")
+    }
+    #expect(sawOld && sawNew)
+  }
+
+  static var testExecutable: String {
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+  }
+}
