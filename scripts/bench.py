@@ -12,6 +12,12 @@ The main input is issue 9's file: 1,000,000 objects of
 Rows are independent functions in ROWS: a new row is a function taking the context and
 returning table rows (see `Context.run`). Environment: BENCH_RUNS (default 5), BENCH_OBJECTS
 (default 1,000,000), BENCH_ONLY (comma-separated row names: run only those).
+
+The query table (issue 18) runs QUERIES on a file of BENCH_QUERY_OBJECTS (default 10,000,000)
+`Row` objects with a `parent` link (scripts/bench_rows.py --link), BENCH_QUERY_RUNS times
+(default 3) after a warm-up, beside Realm Core's own `oracle query` on the same file when
+../shared/tools/realm-oracle is there. BENCH_QUERY_OBJECTS=0 leaves the table out; with
+BENCH_ONLY=queries only the query table runs.
 """
 import json, os, platform, pty, shutil, statistics, subprocess, sys, tempfile, threading, time
 
@@ -19,7 +25,10 @@ BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/release/real
 OUT = sys.argv[2] if len(sys.argv) > 2 else "docs/benchmarks.md"
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
 N = int(os.environ.get("BENCH_OBJECTS", "1000000"))
+QUERY_N = int(os.environ.get("BENCH_QUERY_OBJECTS", "10000000"))
+QUERY_RUNS = int(os.environ.get("BENCH_QUERY_RUNS", "3"))
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ORACLE = os.path.join(os.path.dirname(ROOT), "shared", "tools", "realm-oracle", "bin", "oracle")
 MIB = 1 << 20
 
 
@@ -355,6 +364,64 @@ ROWS = [
 ]
 
 
+def query_in(n):
+    """An IN of 100 primary keys spread over the file."""
+    return "id IN {" + ", ".join(str(i * (n // 100) + 7) for i in range(100)) + "}"
+
+
+# Issue 18's query table: (label, realmctl's arguments after FILE, Realm's --where or None,
+# target in seconds for realmctl or None). realmctl writes every object it selects as JSON
+# Lines (to /dev/null) unless the row counts or prints keys.
+def queries(n):
+    half = n // 2
+    return [
+        (f"id == {half} (primary key)", ["--where", f"id == {half}", "--format", "jsonl"], f"id == {half}", 0.020),
+        (f"parent.id == {half // 2} (a link, then the primary key)", ["--where", f"parent.id == {half // 2}", "--format", "jsonl"],
+         f"parent.id == {half // 2}", None),
+        ("id IN {100 keys}", ["--where", query_in(n), "--format", "jsonl"], query_in(n), 0.020),
+        ('name BEGINSWITH "name 99999"', ["--where", 'name BEGINSWITH "name 99999"', "--format", "jsonl"],
+         'name BEGINSWITH "name 99999"', None),
+        ('name CONTAINS[c] "99999"', ["--where", 'name CONTAINS[c] "99999"', "--format", "jsonl"], 'name CONTAINS[c] "99999"', None),
+        ("score > 0.99 SORT(score DESC) LIMIT(10)", ["--where", "score > 0.99 SORT(score DESC) LIMIT(10)", "--format", "jsonl"],
+         "score > 0.99 SORT(score DESC) LIMIT(10)", None),
+        ("score > 0.99 --count", ["--where", "score > 0.99", "--count"], "score > 0.99", None),
+        ("score > 0.99 --keys-only", ["--where", "score > 0.99", "--keys-only"], "score > 0.99", None),
+        ("score > 0.99, every object written", ["--where", "score > 0.99", "--format", "jsonl"], None, None),
+        ("dump --count (no query)", ["--count"], None, None),
+    ]
+
+
+def query_table(tmp):
+    """Issue 18's query table: realmctl's and Realm's figures for QUERIES on a large file."""
+    schema = os.path.join(tmp, "q.schema.json")
+    data = os.path.join(tmp, "q.jsonl")
+    path = os.path.join(tmp, "q.realm")
+    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "bench_rows.py"), schema, data, str(QUERY_N), "--link"], check=True)
+    subprocess.run([BIN, "create", path, "--schema", schema, "--data", data, "--quiet"], check=True, stdout=subprocess.DEVNULL)
+    os.remove(data)
+    size = os.path.getsize(path)
+    ctx = Context.__new__(Context)
+    global RUNS
+    saved, RUNS = RUNS, QUERY_RUNS
+    lines = []
+    try:
+        for label, args, realm_where, target in queries(QUERY_N):
+            ours = ctx.run([BIN, "dump", path, "--class", "Row"] + args)
+            theirs = None
+            if realm_where and os.path.exists(ORACLE):
+                theirs = ctx.run([ORACLE, "query", path, "--class", "Row", "--where", realm_where])
+            met = ""
+            if target is not None:
+                met = ("met" if ours["median"] <= target else "not met") + f" (≤ {target * 1000:.0f} ms)"
+            lines.append("| " + " | ".join([
+                label, f"{ours['median']:.3f} s", f"{ours['peak'] / MIB:.1f} MiB",
+                f"{theirs['median']:.3f} s" if theirs else "", f"{theirs['peak'] / MIB:.1f} MiB" if theirs else "", met]) + " |")
+            print(lines[-1], flush=True)
+    finally:
+        RUNS = saved
+    return size, lines
+
+
 def verdict(fig, target, mapped, size):
     """Whether the row meets issue 9's targets: time, and peak memory <= 64 MiB (+ the mapped file)."""
     if target is None:
@@ -370,16 +437,19 @@ def main():
     tmp = tempfile.mkdtemp(prefix="realmctl-bench-")
     lines_out = []
     try:
-        ctx = Context(tmp)
+        ctx = Context(tmp) if only != {"queries"} else None
         for name, fn, target, mapped in ROWS:
-            if only and not any(o in name for o in only):
+            if ctx is None or (only and not any(o in name for o in only)):
                 continue
             fig = fn(ctx)
             lines_out.append("| " + " | ".join([
                 name, f"{fig['min']:.3f} s", f"{fig['median']:.3f} s", f"{fig['cpu']:.3f} s",
                 f"{fig['peak'] / MIB:.1f} MiB", verdict(fig, target, mapped, ctx.size)]) + " |")
             print(lines_out[-1], flush=True)
-        size = ctx.size
+        size = ctx.size if ctx else 0
+        query_size, query_lines = (0, [])
+        if QUERY_N > 0 and (not only or "queries" in only):
+            query_size, query_lines = query_table(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -407,6 +477,19 @@ def main():
         "| workload | wall min | wall median | CPU median | peak memory | issue 9 target |",
         "|---|---|---|---|---|---|",
     ] + lines_out
+    if query_lines:
+        text += [
+            "",
+            "## Queries (issue 18)",
+            "",
+            f"{QUERY_N:,} `Row` objects with a `parent` link (`bench_rows.py --link`), a {query_size / MIB:.1f} MiB file.",
+            f"realmctl: `dump FILE --class Row` with the arguments shown, {QUERY_RUNS} runs after a warm-up (median",
+            "wall time, largest peak memory); Realm: Realm Core 14.14's `oracle query` on the same file (it prints",
+            "the object keys of the result).",
+            "",
+            "| query | realmctl | realmctl peak | Realm | Realm peak | issue 18 target |",
+            "|---|---|---|---|---|---|",
+        ] + query_lines
     notes_path = os.path.join(ROOT, "docs", "benchmarks-notes.md")
     if os.path.exists(notes_path):
         with open(notes_path) as f:

@@ -3,8 +3,9 @@
 enum CNumber {
   /// `strtoll(text, nullptr, 0)`: optional sign, then hexadecimal after `0x`, octal after a
   /// leading `0`, decimal otherwise; stops at the first digit that does not fit the base;
-  /// saturates at the bounds of Int64 on overflow; 0 when there are no digits.
-  static func strtoll(_ text: String) -> Int64 {
+  /// saturates at the bounds of Int64 on overflow; 0 when there are no digits. With `base`
+  /// 10, always decimal (`strtoll(text, nullptr, 10)`, what `sscanf`'s `%d` reads).
+  static func strtoll(_ text: String, base fixedBase: UInt64 = 0) -> Int64 {
     let b = Array(text.utf8)
     var i = 0
     while i < b.count, b[i] == 0x20 || (b[i] >= 0x09 && b[i] <= 0x0D) { i += 1 }
@@ -14,7 +15,9 @@ enum CNumber {
       i += 1
     }
     var base: UInt64 = 10
-    if i + 1 < b.count, b[i] == UInt8(ascii: "0"), b[i + 1] | 0x20 == UInt8(ascii: "x"), i + 2 < b.count,
+    if fixedBase != 0 {
+      base = fixedBase
+    } else if i + 1 < b.count, b[i] == UInt8(ascii: "0"), b[i + 1] | 0x20 == UInt8(ascii: "x"), i + 2 < b.count,
       digitValue(b[i + 2], base: 16) != nil
     {
       base = 16

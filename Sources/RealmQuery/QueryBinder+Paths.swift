@@ -69,6 +69,23 @@ extension QueryBinder {
     return (chain, i)
   }
 
+  /// `links.@keys` on a dictionary of links that ends the chain: the keys of that dictionary
+  /// (the chain stops at the object that holds it), nil for any other path.
+  private func linkDictionaryKeys(
+    _ chain: inout LinkChain, _ position: Int, _ p: QuerySyntax.PropertyPath
+  ) throws(Located) -> (any QueryExpression)? {
+    let elements = p.path.elements
+    guard position == elements.count, position >= 1, p.postOperator == nil,
+      case .forward(let pi, _, .dictionary, .key("@keys"))? = chain.steps.last
+    else { return nil }
+    chain.removeLast()
+    let declaration = schema.classes[chain.current].properties[pi]
+    let collection = CollectionExpression(
+      chain: chain, property: pi, declaration: declaration, quantifier: p.quantifier, index: nil,
+      path: CollectionPath(elements: [.all], onlyUnaryKeys: false), text: p.path.text)
+    return DictionaryKeysExpression(collection)
+  }
+
   /// `[n]`, `[LAST]`, `[*]`, `['key']` (or `.key`) on the last link collection of the chain.
   private func applyIndex(_ chain: inout LinkChain, _ element: QuerySyntax.PathElement) -> Bool {
     guard case .forward(let p, let t, let collection, nil)? = chain.steps.last else { return false }
@@ -124,6 +141,7 @@ extension QueryBinder {
       return BacklinkCountExpression(chain: chain, text: pathText)
     }
     var (chain, position) = try visitPath(p.path)
+    if let keys = try linkDictionaryKeys(&chain, position, p) { return keys }
     var expression: any QueryExpression
     var rest: ArraySlice<QuerySyntax.PathElement>
     var identifier = ""

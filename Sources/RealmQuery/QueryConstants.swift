@@ -125,8 +125,8 @@ enum QueryConstants {
 
   // MARK: - Literal forms
 
-  /// `T<seconds>:<nanoseconds>` (numbers read as C does, a leading 0 meaning octal) or
-  /// `YYYY-MM-DD@HH:MM:SS[:NANOS]` (also with `T`), UTC. As Realm (on 64-bit Linux and macOS),
+  /// `T<seconds>:<nanoseconds>` (numbers read as `strtol` does, a leading 0 meaning octal)
+  /// or `YYYY-MM-DD@HH:MM:SS[:NANOS]` (also with `T`; decimal fields, as `sscanf`'s `%d`), UTC. As Realm (on 64-bit Linux and macOS),
   /// the readable form is computed as 32-bit seconds: dates after 2038-01-19 and before
   /// 1901-12-13 wrap around; years before 1900 are refused.
   static func timestamp(_ text: String, offset: Int) throws(Located) -> Timestamp {
@@ -142,13 +142,14 @@ enum QueryConstants {
       var current = ""
       for ch in text {
         if ch == "-" || ch == ":" || ch == separator {
-          fields.append(Int32(truncatingIfNeeded: CNumber.strtoll(current)))
+          // sscanf's %d: decimal, a leading 0 is no octal prefix (08 is 8).
+          fields.append(Int32(truncatingIfNeeded: CNumber.strtoll(current, base: 10)))
           current = ""
         } else {
           current.append(ch)
         }
       }
-      fields.append(Int32(truncatingIfNeeded: CNumber.strtoll(current)))
+      fields.append(Int32(truncatingIfNeeded: CNumber.strtoll(current, base: 10)))
       guard fields.count >= 6 else { throw .init(offset, "invalid date \(text)") }
       let year = Int64(fields[0]) - 1900
       if year < 0 {

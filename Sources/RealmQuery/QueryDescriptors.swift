@@ -162,7 +162,7 @@ enum DescriptorExecution {
 
   /// Realm's sort order: column by column (null links last when ascending), then the
   /// earlier position.
-  private static func less(_ a: DescriptorRow, _ b: DescriptorRow, _ start: Int, _ ascending: [Bool], total: Bool) -> Bool {
+  static func less(_ a: DescriptorRow, _ b: DescriptorRow, _ start: Int, _ ascending: [Bool], total: Bool) -> Bool {
     for (t, asc) in ascending.enumerated() {
       let x = a.values[start + t]
       let y = b.values[start + t]
@@ -176,5 +176,55 @@ enum DescriptorExecution {
       }
     }
     return total ? a.index < b.index : false
+  }
+}
+
+/// The first `capacity` rows in a SORT's order (Realm's: stable, ties in key order) among
+/// all rows inserted, kept in a bounded max-heap: memory stays at `capacity` rows whatever
+/// the number of matches. Applying the SORT to ``rows`` gives what sorting every row and
+/// keeping the first `capacity` gives.
+struct TopRows {
+  /// Larger limits keep every row (the heap would not save memory).
+  static let maxCount = 1 << 20
+  let capacity: Int
+  let ascending: [Bool]
+  /// A max-heap: the last row in sort order at the root.
+  private(set) var rows: [DescriptorRow] = []
+
+  init(capacity: Int, ascending: [Bool]) {
+    self.capacity = capacity
+    self.ascending = ascending
+  }
+
+  private func before(_ a: DescriptorRow, _ b: DescriptorRow) -> Bool {
+    DescriptorExecution.less(a, b, 0, ascending, total: true)
+  }
+
+  mutating func insert(_ row: DescriptorRow) {
+    guard capacity > 0 else { return }
+    if rows.count < capacity {
+      rows.append(row)
+      var i = rows.count - 1
+      while i > 0 {
+        let parent = (i - 1) / 2
+        guard before(rows[parent], rows[i]) else { break }
+        rows.swapAt(parent, i)
+        i = parent
+      }
+      return
+    }
+    guard before(row, rows[0]) else { return }
+    rows[0] = row
+    var i = 0
+    while true {
+      let l = 2 * i + 1
+      let r = l + 1
+      var largest = i
+      if l < rows.count, before(rows[largest], rows[l]) { largest = l }
+      if r < rows.count, before(rows[largest], rows[r]) { largest = r }
+      if largest == i { break }
+      rows.swapAt(i, largest)
+      i = largest
+    }
   }
 }

@@ -55,6 +55,18 @@ final class ComparePredicate: QueryPredicate {
   func matches(_ object: QueryObject, _ ctx: inout QueryContext) throws -> Bool {
     let rights = try rightConstant.map { [$0] } ?? right.evaluate(object, &ctx)
     let lefts = try leftConstant.map { [$0] } ?? left.evaluate(object, &ctx)
+    return matches(lefts: lefts, rights: rights)
+  }
+
+  /// The keys compared when the left side is `dict.@keys` of the queried object's own
+  /// dictionary and the right side a constant; nil for any other comparison.
+  var ownDictionaryKeys: (property: Int, constant: ValueGroup)? {
+    guard let keys = left as? DictionaryKeysExpression, keys.collection.chain.isEmpty, let rightConstant else { return nil }
+    return (keys.collection.property, rightConstant)
+  }
+
+  /// The comparison of the value groups of both sides.
+  func matches(lefts: [ValueGroup], rights: [ValueGroup]) -> Bool {
     for r in rights {
       for l in lefts {
         var a = l
@@ -201,7 +213,7 @@ final class ColumnPredicate: QueryPredicate {
   }
 
   /// Strings and data: `text` nil is null; the pattern may be null (`pattern` nil).
-  private func stringMatches(_ text: UnsafeBufferPointer<UInt8>?) -> Bool {
+  func stringMatches(_ text: UnsafeBufferPointer<UInt8>?) -> Bool {
     guard let p = pattern, let f = folded else {
       // A null pattern (Realm keeps it as a null string).
       switch condition {
@@ -290,7 +302,11 @@ final class InListPredicate: QueryPredicate {
   }
 
   func matches(_ object: QueryObject, _ ctx: inout QueryContext) throws -> Bool {
-    let v = property < object.values.count ? object.values[property] : .null
+    matches(property < object.values.count ? object.values[property] : .null)
+  }
+
+  /// The condition for one stored value.
+  func matches(_ v: RealmValue) -> Bool {
     let q = QueryValue.scalar(v)
     if q.isNull { return matchesNull }
     switch kind {

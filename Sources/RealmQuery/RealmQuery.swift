@@ -25,6 +25,8 @@ public struct RealmQuery: Sendable {
   public var propertiesRead: Set<Int> { reads[classIndex] ?? [] }
   /// The properties read per class.
   let reads: [Int: Set<Int>]
+  /// SORT/DISTINCT/LIMIT as written (for plans), empty without descriptors.
+  let descriptorText: [String]
 
   /// True when the query has `SORT`, `DISTINCT` or `LIMIT`: its result depends on the whole
   /// class, not only on each object.
@@ -51,6 +53,7 @@ public struct RealmQuery: Sendable {
       var binder = QueryBinder(schema: qs, base: ci, source: text, lookup: lookup)
       predicate = try binder.bind(syntax.predicate)
       descriptors = try binder.bindDescriptors(syntax.descriptors)
+      descriptorText = syntax.descriptors.map(Self.describe)
       reads = binder.reads.byClass
     } catch {
       throw QueryError(column: columns.column(of: SourcePosition(offset: error.offset)), message: error.message)
@@ -87,22 +90,24 @@ public struct RealmQuery: Sendable {
 
   /// The keys of the objects Realm returns for this query in `group`, in Realm's order: the
   /// matching objects in key order, then each SORT (stable), DISTINCT (keeps the first of
-  /// each value) and LIMIT in the order written.
+  /// each value) and LIMIT in the order written. Uses the file's search indexes where they
+  /// narrow the condition (``plan(in:useIndexes:)``).
   public func objectKeys(in group: Group) throws -> [Int64] {
-    guard let table = group.table(forClass: className) else {
-      throw QueryEvaluationError.unsupported("the file has no class '\(className)'")
-    }
-    let source = GroupQuerySource(group: group, schema: schema.schema)
-    let columns = propertiesRead
-    return try objectKeys(source: source) { body in
-      try group.forEachObject(in: table, columns: columns) { key, values in try body(key, values) }
-    }
+    try objectKeys(in: group, plan: nil)
   }
 
   /// The keys of the matching objects among those `scan` passes (in key order), after the
   /// descriptors.
   public func objectKeys(
     source: (any QueryObjectSource)?,
+    scan: (_ body: (Int64, [RealmValue]) throws -> Void) throws -> Void
+  ) throws -> [Int64] {
+    try objectKeys(source: source, prefiltered: false, scan: scan)
+  }
+
+  /// ``objectKeys(source:scan:)``; with `prefiltered`, `scan` passes only matching objects.
+  func objectKeys(
+    source: (any QueryObjectSource)?, prefiltered: Bool,
     scan: (_ body: (Int64, [RealmValue]) throws -> Void) throws -> Void
   ) throws -> [Int64] {
     var ctx = QueryContext(source: source, schema: schema, reads: reads)
@@ -121,16 +126,30 @@ public struct RealmQuery: Sendable {
     var rows: [DescriptorRow] = []
     struct Enough: Error {}
     if stopAfter == 0 { return [] }
+    // SORT then LIMIT(k): only the first k in the sort order are kept while scanning.
+    var top: TopRows?
+    if descriptors.count >= 2, case .sort(let sort) = descriptors[0], case .limit(let k) = descriptors[1],
+      k <= TopRows.maxCount
+    {
+      top = TopRows(capacity: k, ascending: sort.map(\.ascending))
+    }
+    var matched = 0
     do {
       try scan { key, values in
         let object = QueryObject(classIndex: classIndex, key: key, values: values)
-        guard try predicate.matches(object, &ctx) else { return }
-        var row = DescriptorRow(key: key, index: rows.count, values: [])
+        guard try prefiltered || predicate.matches(object, &ctx) else { return }
+        var row = DescriptorRow(key: key, index: matched, values: [])
+        matched += 1
         for c in columns { row.values.append(try c.value(object, &ctx)) }
+        if top != nil {
+          top!.insert(row)
+          return
+        }
         rows.append(row)
         if rows.count >= stopAfter { throw Enough() }
       }
     } catch is Enough {}
+    if let top { rows = top.rows }
     if descriptors.isEmpty { return rows.map(\.key) }
     return DescriptorExecution.apply(descriptors, to: rows, offsets: offsets)
   }

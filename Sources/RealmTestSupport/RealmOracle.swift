@@ -102,6 +102,14 @@ public struct RealmOracle: Sendable {
     return result.status == 0 ? nil : result.output + result.errorOutput
   }
 
+  /// `query FILE --class C --where Q`: the object keys Realm returns, in its result order;
+  /// nil when Realm rejects the query.
+  public func queryKeys(_ path: String, className: String, where query: String, key: String? = nil) throws -> [Int64]? {
+    let result = try run(["query", path, "--class", className, "--where", query] + keyArguments(key))
+    guard result.status == 0 else { return nil }
+    return result.output.split(separator: "\n").compactMap { Int64($0) }
+  }
+
   /// `dump FILE`: Realm's dump as JSON Lines.
   public func dump(_ path: String, key: String? = nil) throws -> String {
     let result = try run(["dump", path] + keyArguments(key))

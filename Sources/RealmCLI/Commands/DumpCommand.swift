@@ -37,6 +37,12 @@ public struct DumpCommand: Command {
     public var query: String?
     /// No progress on standard error.
     public var quiet = false
+    /// Print the number of selected objects instead of the objects.
+    public var count = false
+    /// Print the keys of the selected objects, one a line, instead of the objects.
+    public var keysOnly = false
+    /// Print how the query would run instead of running it.
+    public var explain = false
   }
 
   /// Creates the command.
@@ -71,6 +77,13 @@ public struct DumpCommand: Command {
         name an embedded class: its objects are then listed on their own, with their \
         keys in the class's table.
 
+        --count prints how many objects would be printed (with --class, the number \
+        alone; otherwise one 'Class count' line per class) and --keys-only their keys, \
+        one a line; neither decodes the objects. --explain prints how --where runs \
+        instead of running it: the search indexes it uses (a primary key or an \
+        indexed property compared with ==, IN or BEGINSWITH narrows the objects read), \
+        the objects it reads and the order of the result.
+
         Examples:
           realmctl dump app.realm
           realmctl dump app.realm --class Person --limit 20
@@ -80,6 +93,8 @@ public struct DumpCommand: Command {
           realmctl dump app.realm --class Person \\
             --where "name BEGINSWITH[c] 'a' AND dogs.@count > 0"
           realmctl dump app.realm --class Person --where "age > 30 SORT(age DESC) LIMIT(3)"
+          realmctl dump app.realm --class Person --where "age >= 18" --count
+          realmctl dump app.realm --class Person --where "id == 42" --explain
         """,
       arguments: [
         .positional("file", completion: .realmFile, help: "The Realm file to read."),
@@ -96,6 +111,9 @@ public struct DumpCommand: Command {
         .option(
           "where", valueName: "query", completion: .text,
           help: "Print only objects of --class matching this Realm Query Language filter."),
+        .flag("count", help: "Print the number of selected objects instead of the objects."),
+        .flag("keys-only", help: "Print the keys of the selected objects, one a line."),
+        .flag("explain", help: "Print how --where would run (indexes, objects read, order); run nothing."),
         .quietFlag,
       ] + KeyOptions.arguments())
   }
@@ -108,7 +126,8 @@ public struct DumpCommand: Command {
       format: invocation.string("format").flatMap(Format.init(rawValue:)) ?? defaultFormat,
       className: invocation.string("class"), limit: invocation.integer("limit"),
       offset: invocation.integer("offset") ?? 0, query: invocation.string("where"),
-      quiet: invocation.flag("quiet"))
+      quiet: invocation.flag("quiet"), count: invocation.flag("count"), keysOnly: invocation.flag("keys-only"),
+      explain: invocation.flag("explain"))
   }
 
   /// The writer format of RealmJSON for a `--format` value.
@@ -165,6 +184,14 @@ public struct DumpCommand: Command {
       throw UsageError(
         .missingArgument, "--where filters one class: add '--class <name>'", command: spec.name)
     }
+    if [options.count, options.keysOnly, options.explain].filter({ $0 }).count > 1 {
+      throw UsageError(
+        .invalidValue, "--count, --keys-only and --explain each replace the output: give one of them",
+        command: spec.name)
+    }
+    if options.explain && options.className == nil {
+      throw UsageError(.missingArgument, "--explain shows how one class is queried: add '--class <name>'", command: spec.name)
+    }
     let key = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
     let file = try RealmInput.open(options.file, key: key)
     var dump: ObjectDump
@@ -175,6 +202,12 @@ public struct DumpCommand: Command {
         .invalidValue, "The value '\(options.query ?? "")' is invalid for '--where <query>': \(error.description)",
         helpLine: "--where <query>  Print only objects of --class matching this Realm Query Language filter.",
         command: "dump")
+    }
+    if let note = dump.plan?.note, !options.explain {
+      try context.standardError.writeLine("realmctl: warning: \(options.file): \(note)")
+    }
+    if options.explain || options.count || options.keysOnly {
+      return try runWithoutObjects(dump, options, context)
     }
     if options.format == .sql, let embedded = dump.classes.first(where: { $0.0.isEmbedded })?.0 {
       // Its rows need the keys of the objects that hold them: they come with those.
@@ -195,6 +228,36 @@ public struct DumpCommand: Command {
       resultsShareTheTerminal: true)
     defer { display?.finish() }
     try dump.run(&writer)
+    return .success
+  }
+
+  /// `--explain`, `--count` and `--keys-only`: text about the selected objects, not the objects.
+  private func runWithoutObjects(_ dump: ObjectDump, _ options: Options, _ context: CommandContext) throws -> ExitCode {
+    let out = context.standardOutput
+    if options.explain {
+      let plan = try dump.plan ?? dump.scanPlan()
+      try out.writeLine(plan.description)
+      return .success
+    }
+    if options.count {
+      let counts = try dump.counts()
+      if options.className != nil, let (_, n) = counts.first {
+        try out.writeLine("\(n)")
+      } else {
+        for (cls, n) in counts { try out.writeLine("\(cls.name) \(n)") }
+      }
+      return .success
+    }
+    var text: [UInt8] = []
+    try dump.forEachSelectedKey { _, key in
+      text.append(contentsOf: String(key).utf8)
+      text.append(0x0A)
+      if text.count >= 1 << 16 {
+        try out.write(bytes: text)
+        text.removeAll(keepingCapacity: true)
+      }
+    }
+    try out.write(bytes: text)
     return .success
   }
 }

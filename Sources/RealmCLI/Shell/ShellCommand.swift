@@ -38,7 +38,8 @@ public struct ShellCommand: Command {
         is committed on its own, or, between BEGIN and COMMIT, all together (ROLLBACK, \
         a failing statement or leaving the shell drop them all). At a terminal, lines can be edited (arrows, Ctrl-A/E/K/U/W, \
         Tab completion) and earlier lines recalled (Up, Ctrl-R); they are kept in \
-        ~/.realmctl_history. Ctrl-C stops a long query, Ctrl-D leaves.
+        ~/.realmctl_history. Ctrl-C stops a long query, Ctrl-D leaves. At a terminal, \
+        a query served by a search index says so after its objects.
 
         When standard input is not a terminal, the commands are read from it one per \
         line, without prompts: errors are printed with their line number and the exit \
@@ -48,6 +49,7 @@ public struct ShellCommand: Command {
           .classes                 the classes with their object counts
           .schema [CLASS]          the schema of every class, or of CLASS
           .count CLASS [WHERE Q]   the number of objects (matching Q)
+          .explain CLASS WHERE Q   how Q runs: the indexes it uses, objects read
           .mode table|jsonl|json|csv|sql
           .limit N|off             the most objects a query prints
           .show  .help  .quit

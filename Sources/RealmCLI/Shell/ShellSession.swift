@@ -6,7 +6,8 @@ import RealmExport
 
 /// The commands of `realmctl shell`, one line at a time, over one open Realm file.
 ///
-/// A line is a dot command (`.classes`, `.schema [CLASS]`, `.count CLASS [WHERE …]`, `.mode`,
+/// A line is a dot command (`.classes`, `.schema [CLASS]`, `.count CLASS [WHERE …]`,
+/// `.explain CLASS WHERE …`, `.mode`,
 /// `.limit`, `.show`, `.help`, `.quit`) or a query, `CLASS` or `CLASS WHERE <query>`, printed
 /// in the current mode. Queries run through the same code as `dump --class C --where Q`
 /// (``ObjectDump``), so they understand the same Realm Query Language. The statements
@@ -43,6 +44,7 @@ final class ShellSession {
     (".classes", "", "List the classes with their object counts"),
     (".schema", "[CLASS]", "Show the schema of every class, or of CLASS"),
     (".count", "CLASS [WHERE QUERY]", "Count the objects of CLASS (matching QUERY)"),
+    (".explain", "CLASS WHERE QUERY", "Show how QUERY runs: indexes used, objects read, order"),
     (".mode", "[table|jsonl|json|csv|sql]", "Show or set how objects are printed"),
     (".limit", "[N|off]", "Show or set the most objects a query prints"),
     (".show", "", "Show the current settings"),
@@ -106,6 +108,13 @@ final class ShellSession {
       }
       let (className, query) = try Self.splitQuery(rest)
       try output("\(try count(className, query))")
+    case ".explain":
+      let rest = text.dropFirst(name.count).trimmingSpaces()
+      guard !rest.isEmpty else {
+        throw UsageError(.missingArgument, ".explain needs a query: .explain CLASS WHERE QUERY")
+      }
+      let (className, query) = try Self.splitQuery(rest)
+      try output(try explain(className, query))
     case ".mode":
       try expect(arguments, atMost: 1, name)
       guard let value = arguments.first else {
@@ -235,11 +244,23 @@ final class ShellSession {
       terminalWidth: context.terminal.width)
     var writer = LimitedWriter(inner: inner, limit: limit)
     try dump.run(&writer)
-    if writer.cut, context.terminal.isStandardOutputTerminal {
+    guard context.terminal.isStandardOutputTerminal else { return }
+    if writer.cut {
       try context.standardOutput.flush()
       try context.standardError.writeLine(
         "(the first \(limit ?? 0) objects; .limit N or .limit off shows more)")
     }
+    if let plan = dump.plan, plan.usesIndex || plan.note != nil {
+      try context.standardOutput.flush()
+      try context.standardError.writeLine("(\(plan.note ?? plan.summary))")
+    }
+  }
+
+  /// How `query` runs on the objects of `className` (``QueryPlan``).
+  func explain(_ className: String, _ query: String?) throws -> String {
+    let options = try dumpOptions(className, query, limit: nil)
+    let dump = try ObjectDump(file: file, selection: options.selection)
+    return try (dump.plan ?? dump.scanPlan()).description
   }
 
   /// The number of objects of `className` matching `query`.
@@ -250,9 +271,7 @@ final class ShellSession {
     }
     var dump = try ObjectDump(file: file, selection: options.selection)
     dump.progress = progress
-    var counter = CountingWriter()
-    try dump.run(&counter)
-    return counter.count
+    return try dump.counts().first?.1 ?? 0
   }
 
   /// The options of the `dump` that runs a query; a query that does not compile is reported
@@ -309,7 +328,7 @@ struct LimitedWriter: DumpWriter {
   mutating func finish() throws { try inner.finish() }
 }
 
-/// Counts objects instead of printing them (`.count`).
+/// Counts objects instead of printing them.
 struct CountingWriter: DumpWriter {
   private(set) var count = 0
   mutating func begin(schema: Schema) throws {}

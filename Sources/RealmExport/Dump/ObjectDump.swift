@@ -46,6 +46,9 @@ public struct ObjectDump {
   public var limit: Int?
   /// The filter, compiled for the one class.
   public var query: RealmQuery?
+  /// How the query finds its objects (index lookups or a scan), made once when the dump is
+  /// prepared.
+  public var plan: QueryPlan?
   /// Counts the objects read (its total is set by ``run(_:)``); cancelling it stops the dump
   /// with ``ProgressCancelled``.
   public var progress: ProgressCounter?
@@ -71,6 +74,16 @@ public struct ObjectDump {
     limit = options.limit
     if let text = options.query, let (cls, _) = classes.first {
       query = try ObjectDump.compileFilter(text, for: cls, in: schema, group: group)
+      if let query { plan = try ObjectDump.plan(query, file: file) }
+    }
+  }
+
+  /// The plan of `query` in `file`; a class missing from the file is a damaged file.
+  static func plan(_ query: RealmQuery, file: RealmFile) throws -> QueryPlan {
+    do {
+      return try query.plan(in: file.group)
+    } catch {
+      throw StorageError.from(FormatError.corrupt(error.description), path: file.path)
     }
   }
 
@@ -115,22 +128,28 @@ public struct ObjectDump {
     }
     var printed = 0
     var toSkip = offset
-    var evaluator = query?.evaluator(source: GroupQuerySource(group: group, schema: schema))
-    var ticker = ProgressTicker(progress)
-    defer { ticker.flush() }
-    if query == nil { progress?.add(min(offset, table.objectCount)) }
     do {
       try RealmInput.readingObjects(file) {
-        // Without a filter the reader skips leading objects without decoding them.
-        try group.forEachObject(in: table, skip: query == nil ? offset : 0) { key, values in
-          try ticker.tickCheckingCancellation()
-          if evaluator != nil {
-            guard try matches(&evaluator!, cls, key, values) else { return }
-            if toSkip > 0 {
-              toSkip -= 1
-              return
+        if let query {
+          try evaluating(cls) {
+            try query.forEachMatch(in: group, plan: plan, progress: progress) { key, values in
+              if toSkip > 0 {
+                toSkip -= 1
+                return
+              }
+              try writer.writeObject(key: key, values: values)
+              printed += 1
+              if let limit, printed >= limit { throw LimitReached() }
             }
           }
+          return
+        }
+        var ticker = ProgressTicker(progress)
+        defer { ticker.flush() }
+        progress?.add(min(offset, table.objectCount))
+        // Without a filter the reader skips leading objects without decoding them.
+        try group.forEachObject(in: table, skip: offset) { key, values in
+          try ticker.tickCheckingCancellation()
           try writer.writeObject(key: key, values: values)
           printed += 1
           if let limit, printed >= limit { throw LimitReached() }
@@ -141,39 +160,96 @@ public struct ObjectDump {
     }
   }
 
-  private func matches(_ evaluator: inout RealmQuery.Evaluator, _ cls: ObjectSchema, _ key: Int64, _ values: [RealmValue]) throws -> Bool {
+  /// Runs `body`, turning a failure of the query's evaluation into an input error naming
+  /// the class (damage, cancellation and the caller's own errors pass through).
+  private func evaluating(_ cls: ObjectSchema, _ body: () throws -> Void) throws {
     do {
-      return try evaluator.matches(values: values, key: key)
-    } catch let damage as FormatError {
-      throw damage
-    } catch {
-      throw InputError(.invalidInput, path: file.path, "--where failed on \(cls.name) object \(key): \(error)")
+      try body()
+    } catch let failure as QueryEvaluationError {
+      throw InputError(.invalidInput, path: file.path, "--where failed on \(cls.name): \(failure)")
     }
+  }
+
+  /// Calls `body` with the key of every object the dump selects, in output order, without
+  /// decoding the objects (only the properties the query reads).
+  public func forEachSelectedKey(_ body: (_ cls: ObjectSchema, _ key: Int64) throws -> Void) throws {
+    for (cls, table) in classes {
+      if limit == 0 { continue }
+      try RealmInput.readingObjects(file) {
+        try evaluating(cls) {
+          let keys: [Int64]
+          if let query, query.hasDescriptors {
+            keys = try query.objectKeys(in: file.group, plan: plan, progress: progress)
+          } else if let query {
+            var selected = 0
+            var toSkip = offset
+            do {
+              try query.forEachMatch(in: file.group, plan: plan, columns: [], progress: progress) { key, _ in
+                if toSkip > 0 {
+                  toSkip -= 1
+                  return
+                }
+                try body(cls, key)
+                selected += 1
+                if let limit, selected >= limit { throw LimitReached() }
+              }
+            } catch is LimitReached {}
+            return
+          } else {
+            var n = 0
+            do {
+              try file.group.forEachObject(in: table, skip: offset, columns: []) { key, _ in
+                try body(cls, key)
+                n += 1
+                if let limit, n >= limit { throw LimitReached() }
+              }
+            } catch is LimitReached {}
+            return
+          }
+          for key in keys.dropFirst(offset).prefix(limit ?? Int.max) { try body(cls, key) }
+        }
+      }
+    }
+  }
+
+  /// The plan of a dump without `--where`: a scan of the one class.
+  public func scanPlan() throws -> QueryPlan {
+    guard let (cls, _) = classes.first else { throw InputError(.invalidInput, path: file.path, "no class to explain") }
+    let query = try ObjectDump.compileFilter("TRUEPREDICATE", for: cls, in: schema, group: file.group)
+    return try ObjectDump.plan(query, file: file)
+  }
+
+  /// The number of objects the dump selects in each class, without decoding objects.
+  public func counts() throws -> [(ObjectSchema, Int)] {
+    var out: [(ObjectSchema, Int)] = []
+    for (cls, table) in classes {
+      let n: Int
+      if let query {
+        if !query.hasDescriptors, offset == 0, limit == nil {
+          n = try RealmInput.readingObjectsReturning(file) {
+            var count = 0
+            try evaluating(cls) { count = try query.count(in: file.group, plan: plan, progress: progress) }
+            return count
+          }
+        } else {
+          var count = 0
+          try forEachSelectedKey { c, _ in if c.name == cls.name { count += 1 } }
+          n = count
+        }
+      } else {
+        n = min(limit ?? Int.max, max(0, table.objectCount - offset))
+      }
+      out.append((cls, n))
+    }
+    return out
   }
 
   /// Runs a query with SORT, DISTINCT or LIMIT, then prints its objects in its order.
   private func writeSelected(by query: RealmQuery, _ cls: ObjectSchema, _ table: Table, to writer: inout some DumpWriter) throws {
     let group = file.group
-    var ticker = ProgressTicker(progress)
-    defer { ticker.flush() }
     try RealmInput.readingObjects(file) {
-      let keys: [Int64]
-      do {
-        let source = GroupQuerySource(group: group, schema: schema)
-        let columns = query.propertiesRead
-        keys = try query.objectKeys(source: source) { body in
-          try group.forEachObject(in: table, columns: columns) { key, values in
-            try ticker.tickCheckingCancellation()
-            try body(key, values)
-          }
-        }
-      } catch let damage as FormatError {
-        throw damage
-      } catch let cancelled as ProgressCancelled {
-        throw cancelled
-      } catch {
-        throw InputError(.invalidInput, path: file.path, "--where failed on \(cls.name): \(error)")
-      }
+      var keys: [Int64] = []
+      try evaluating(cls) { keys = try query.objectKeys(in: group, plan: plan, progress: progress) }
       for key in keys.dropFirst(offset).prefix(limit ?? Int.max) {
         guard let values = try group.object(in: table, key: key) else { continue }
         try writer.writeObject(key: key, values: values)
@@ -199,5 +275,12 @@ extension RealmInput {
     } catch let error as FormatError {
       throw StorageError.from(error, path: file.path)
     }
+  }
+
+  /// ``readingObjects(_:_:)`` for a walk that returns a value.
+  static func readingObjectsReturning<T>(_ file: RealmFile, _ body: () throws -> T) throws -> T {
+    var result: T?
+    try readingObjects(file) { result = try body() }
+    return result!
   }
 }

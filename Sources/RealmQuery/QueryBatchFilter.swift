@@ -1,0 +1,205 @@
+import RealmFormat
+
+/// A query's condition evaluated on a batch of objects column by column (``ObjectBatch``):
+/// comparisons of a property with a constant run in one loop over the column's values,
+/// `AND`, `OR` and `NOT` combine the selections, and only conditions that need the whole
+/// object (links, lists, expressions) are evaluated per object, on the objects still in
+/// question. Gives exactly what the predicate gives object by object.
+struct QueryBatchFilter {
+  indirect enum Node {
+    /// A property compared with a constant (Realm's column condition).
+    case column(ColumnPredicate)
+    /// `property == nil` / `!= nil`.
+    case null(NullPredicate)
+    /// `property IN {...}`.
+    case inList(InListPredicate)
+    case constant(Bool)
+    case and([Node])
+    case or([Node])
+    case not(Node)
+    /// `dict.@keys` of the object's own dictionary compared with a constant, as the whole
+    /// condition (see ``dictionaryKeys(_:_:_:_:)``).
+    case dictionaryKeys(ComparePredicate, property: Int, constant: ValueGroup)
+    /// Any other condition, evaluated per object.
+    case object(any QueryPredicate)
+  }
+
+  let root: Node
+  let classIndex: Int
+
+  init(_ predicate: any QueryPredicate, classIndex: Int) {
+    if let compare = predicate as? ComparePredicate, let (property, constant) = compare.ownDictionaryKeys {
+      root = .dictionaryKeys(compare, property: property, constant: constant)
+    } else {
+      root = Self.node(predicate)
+    }
+    self.classIndex = classIndex
+  }
+
+  static func node(_ p: any QueryPredicate) -> Node {
+    switch p {
+    case let c as ColumnPredicate: return .column(c)
+    case let n as NullPredicate: return .null(n)
+    case let l as InListPredicate: return .inList(l)
+    case let k as ConstantPredicate: return .constant(k.value)
+    case let a as AndPredicate:
+      // Column conditions first: they narrow the objects the per-object ones see.
+      let children = a.children.map(node)
+      return .and(children.filter { !$0.isPerObject } + children.filter(\.isPerObject))
+    case let o as OrPredicate: return .or(o.children.map(node))
+    case let n as NotPredicate: return .not(node(n.child))
+    default: return .object(p)
+    }
+  }
+
+  /// The positions of the objects of `batch` that match.
+  func select(_ batch: ObjectBatch, _ ctx: inout QueryContext) throws -> [Int] {
+    let active = [Bool](repeating: true, count: batch.count)
+    let matched = try evaluate(root, batch, active, &ctx)
+    var out: [Int] = []
+    for i in 0..<batch.count where matched[i] { out.append(i) }
+    return out
+  }
+
+  /// For each object: true when it is active and matches `node` (inactive ones are false).
+  private func evaluate(_ node: Node, _ batch: ObjectBatch, _ active: [Bool], _ ctx: inout QueryContext) throws -> [Bool] {
+    var out = [Bool](repeating: false, count: batch.count)
+    switch node {
+    case .constant(let value):
+      if value { return active }
+    case .column(let p):
+      guard let column = batch.column(p.property) else { return try perObject(p, batch, active, &ctx) }
+      if case .string(let strings) = column {
+        strings.bytes.withUnsafeBufferPointer { all in
+          for i in 0..<batch.count where active[i] {
+            if strings.isNull(i) {
+              out[i] = p.stringMatches(nil)
+            } else {
+              let start = strings.start(i)
+              out[i] = p.stringMatches(UnsafeBufferPointer(rebasing: all[start..<(start + strings.length(i))]))
+            }
+          }
+        }
+      } else if !Self.numericLoop(p, column, active, &out) {
+        for i in 0..<batch.count where active[i] { out[i] = p.matches(column.value(at: i)) }
+      }
+    case .null(let p):
+      guard let column = batch.column(p.property) else { return try perObject(p, batch, active, &ctx) }
+      for i in 0..<batch.count where active[i] { out[i] = column.isNull(i) == p.isNull }
+    case .inList(let p):
+      guard let column = batch.column(p.property) else { return try perObject(p, batch, active, &ctx) }
+      for i in 0..<batch.count where active[i] { out[i] = p.matches(column.value(at: i)) }
+    case .and(let children):
+      var current = active
+      for child in children {
+        current = try evaluate(child, batch, current, &ctx)
+        if !current.contains(true) { break }
+      }
+      return current
+    case .or(let children):
+      var remaining = active
+      for child in children {
+        let hit = try evaluate(child, batch, remaining, &ctx)
+        for i in 0..<batch.count where hit[i] {
+          out[i] = true
+          remaining[i] = false
+        }
+        if !remaining.contains(true) { break }
+      }
+    case .not(let child):
+      let hit = try evaluate(child, batch, active, &ctx)
+      for i in 0..<batch.count { out[i] = active[i] && !hit[i] }
+    case .object(let p):
+      return try perObject(p, batch, active, &ctx)
+    case .dictionaryKeys(let p, let property, let constant):
+      guard let column = batch.column(property) else { return try perObject(p, batch, active, &ctx) }
+      return Self.dictionaryKeys(p, column, constant, active)
+    }
+    return out
+  }
+
+  /// Realm's `dict.@keys` comparison over one cluster, object after object: an object whose
+  /// dictionary was never created leaves Realm's buffer of keys as it was
+  /// (`ColumnDictionaryKeys::evaluate` writes nothing for it), so it is compared with the keys
+  /// of the object before it, or with one null when its search started there: at the
+  /// cluster's first object and after every match (`Compare::find_first` starts with a
+  /// fresh buffer each time it is called). An emptied dictionary reads as one never created.
+  static func dictionaryKeys(_ p: ComparePredicate, _ column: ColumnValues, _ constant: ValueGroup, _ active: [Bool]) -> [Bool] {
+    var out = [Bool](repeating: false, count: active.count)
+    var buffer: ValueGroup?
+    for i in 0..<active.count where active[i] {
+      if case .dictionary(let entries) = column.value(at: i), !entries.isEmpty {
+        buffer = ValueGroup(entries.map { .string($0.key) }, fromList: true)
+      } else if buffer == nil {
+        buffer = ValueGroup([.null], fromList: false)
+      }
+      out[i] = p.matches(lefts: [buffer!], rights: [constant])
+      if out[i] { buffer = nil }
+    }
+    return out
+  }
+
+  /// Ints, doubles, floats and dates compared with a constant of their kind by `==`, `!=`,
+  /// `<`, `<=`, `>`, `>=`: one typed loop (what ``ColumnPredicate/matches(_:)`` gives for each
+  /// value, a null matching only `!=`). False when the column or condition is another one.
+  static func numericLoop(_ p: ColumnPredicate, _ column: ColumnValues, _ active: [Bool], _ out: inout [Bool]) -> Bool {
+    func run<T>(_ c: ScalarColumn<T>, _ less: @escaping (T) -> Bool, _ equal: @escaping (T) -> Bool) -> Bool {
+      let nullMatches = p.condition == .notEqual
+      let test: (T) -> Bool
+      switch p.condition {
+      case .equal: test = equal
+      case .notEqual: test = { !equal($0) }
+      case .less: test = less
+      case .lessEqual: test = { less($0) || equal($0) }
+      case .greater: test = { !less($0) && !equal($0) }
+      case .greaterEqual: test = { !less($0) }
+      default: return false
+      }
+      c.values.withUnsafeBufferPointer { values in
+        for i in 0..<values.count where active[i] {
+          out[i] = c.isNull(i) ? nullMatches : test(values[i])
+        }
+      }
+      return true
+    }
+    switch (p.kind, column, p.constant) {
+    case (.int, .int(let c), .int(let k)): return run(c, { $0 < k }, { $0 == k })
+    case (.double, .double(let c), .double(let k)), (.float, .double(let c), .double(let k)):
+      // IEEE: NaN is neither less nor equal (and so "greater" must be spelt out).
+      if p.condition == .greater { return run(c, { !($0 > k) }, { _ in false }) }
+      if p.condition == .greaterEqual { return run(c, { !($0 >= k) }, { _ in false }) }
+      return run(c, { $0 < k }, { $0 == k })
+    case (.timestamp, .date(let c), .timestamp(let k)):
+      return run(c, { ValueOrder.timestamps($0, k) < 0 }, { ValueOrder.timestamps($0, k) == 0 })
+    default: return false
+    }
+  }
+
+  /// `p` on each active object, with its values.
+  private func perObject(_ p: any QueryPredicate, _ batch: ObjectBatch, _ active: [Bool], _ ctx: inout QueryContext) throws -> [Bool] {
+    var out = [Bool](repeating: false, count: batch.count)
+    for i in 0..<batch.count where active[i] {
+      out[i] = try p.matches(QueryObject(classIndex: classIndex, key: batch.keys[i], values: batch.values(at: i)), &ctx)
+    }
+    return out
+  }
+}
+
+extension QueryBatchFilter.Node {
+  /// True for a condition evaluated object by object.
+  var isPerObject: Bool {
+    switch self {
+    case .object, .dictionaryKeys: return true
+    case .and(let c), .or(let c): return c.contains { $0.isPerObject }
+    case .not(let c): return c.isPerObject
+    default: return false
+    }
+  }
+}
+
+extension ObjectBatch {
+  /// The decoded values of property `property`, nil when it was not decoded.
+  func column(_ property: Int) -> ColumnValues? {
+    property >= 0 && property < columns.count ? columns[property] : nil
+  }
+}
