@@ -44,19 +44,12 @@ struct MixedLeaf: Sendable {
     case dictionary(Ref)
   }
 
-  /// Data types used in the composite array (`realm::DataType`).
-  private enum DataType: Int64 {
-    case int = 0, bool = 1, string = 2, binary = 4, mixed = 6, timestamp = 8, float = 9
-    case double = 10, decimal = 11, link = 12, objectId = 15, typedLink = 16, uuid = 17
-    case list = 19, set = 20, dictionary = 21
-  }
-
   /// `list` or `dictionary` when element `i` (below ``count``) is a nested collection, without
   /// decoding it.
   func nestedCollectionKind(_ i: Int) -> String? {
     let v = composite.uncheckedGet(i)
     guard v != 0 else { return nil }
-    switch DataType(rawValue: (v & 0x1F) &- 1) {
+    switch MixedDataType(rawValue: (v & 0x1F) &- 1) {
     case .list: return "list"
     case .dictionary: return "dictionary"
     default: return nil
