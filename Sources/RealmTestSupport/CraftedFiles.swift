@@ -2,6 +2,22 @@ import RealmFormat
 
 /// Realm files built by our writer for tests, and damaged on purpose.
 public enum CraftedFiles {
+  /// A format-24 file (built by our writer) holding `objects`, each a class name and its
+  /// property values in column order, appended in order; returns its bytes and the objects'
+  /// keys. For example a file with a `Mixed` holding a nested list, which formats before 24
+  /// cannot store.
+  public static func file(
+    classes: [ObjectSchema], objects: [(className: String, values: [RealmValue])]
+  ) throws -> (bytes: [UInt8], keys: [Int64]) {
+    let builder = try RealmFileBuilder(schema: Schema(schemaVersion: 1, fileFormat: 24, classes: classes), sink: BufferNodeSink())
+    var keys: [Int64] = []
+    for object in objects { keys.append(try builder.append(className: object.className, key: nil, values: object.values)) }
+    let finished = try builder.finish()
+    var sink = builder.sink
+    sink.finish(header: finished.header, fileSize: finished.fileSize)
+    return (sink.bytes, keys)
+  }
+
   /// A file with 256 `Holder` objects, each with a list of ints (`numbers`); object 0's list
   /// holds `listCount` elements (a B+-tree of several leaves when over 1000), the others are
   /// empty.

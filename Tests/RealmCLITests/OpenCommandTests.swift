@@ -1,5 +1,6 @@
 import Foundation
 import RealmJSON
+import RealmStorage
 import RealmTestSupport
 import Testing
 import RealmFormat
@@ -37,7 +38,7 @@ import RealmFormat
       return
     }
     #expect(members.map(\.key) == [
-      "path", "size", "encrypted", "fileFormat", "writtenBy", "compatibility", "schemaVersion", "historyType",
+      "path", "size", "encrypted", "fileFormat", "writtenBy", "compatibility", "sdkReleases", "schemaVersion", "historyType",
       "historySchemaVersion", "compacted",
       "streamingForm", "freeSpace", "freeChunks", "classes", "otherTables", "sync", "syncMetadataRealm",
     ])
@@ -100,6 +101,44 @@ import RealmFormat
       }
       #expect(chunks > 0)
     }
+  }
+
+  /// `open` names the SDK releases that open the file, from the table of docs/file-formats.md,
+  /// for the format Realm Core found in the header (`info.txt` of its samples of formats 20, 22
+  /// and 23). The releases that write the format open it as is; later ones upgrade it.
+  @Test(SharedFixtures.enabled, arguments: [
+    "test__test_upgrade_database_20", "test__test_upgrade_database_4_22", "test__test_upgrade_database_4_23",
+  ])
+  func namesTheSDKReleasesThatOpenTheFile(_ sample: String) throws {
+    let shared = FixtureLocation.shared
+    let info = try String(contentsOf: shared.url(SharedFixtures.realmCoreSample(sample, "info.txt")), encoding: .utf8)
+    let selected = try #require(info.split(separator: "\n").first { $0.hasPrefix("file_format:") }?.split(separator: "=").last)
+    let format = try #require(Int(selected.prefix { $0.isNumber }))
+    let path = try shared.path(SharedFixtures.realmCoreSample(sample))
+    let asIs = SDKReleases.openingAsIs(format: format)
+    let upgrading = SDKReleases.joined(SDKReleases.openingAfterUpgrade(format: format))
+    #expect(!asIs.isEmpty && !upgrading.isEmpty)
+    let text = CommandRun(["open", path]).text
+    #expect(text.contains("\nFile format:     \(format) ("))
+    let asIsText = SDKReleases.text(asIs.map { SDKReleaseSpan(sdk: $0.sdk, first: $0.first, last: $0.last) })
+    #expect(text.contains("\nOpens as is in:  \(asIsText)\n"))
+    #expect(text.contains("\nUpgraded by:     \(SDKReleases.text(upgrading))\n"))
+    let json = try JSONParser.parse(CommandRun(["open", path, "--json"]).output)
+    guard case .array(let openAsIs)? = json["sdkReleases"]?["openAsIs"], case .array(let afterUpgrade)? = json["sdkReleases"]?["openAfterUpgrade"] else {
+      Issue.record("no sdkReleases")
+      return
+    }
+    #expect(openAsIs.map { $0["sdk"] } == asIs.map { .string($0.sdk.name) })
+    #expect(openAsIs.map { $0["first"] } == asIs.map { .string($0.first) })
+    #expect(afterUpgrade.map { $0["last"] } == upgrading.map { .string($0.last) })
+  }
+
+  /// Format 24 (a fixture Realm Core 14.14 wrote): the current releases open it; none upgrades it.
+  @Test func format24IsOpenedAsIsAndUpgradedByNone() throws {
+    let text = CommandRun(["open", fixturePath("user-tutorial/before.realm")]).text
+    let asIs = SDKReleases.openingAsIs(format: 24).map { SDKReleaseSpan(sdk: $0.sdk, first: $0.first, last: $0.last) }
+    #expect(text.contains("\nOpens as is in:  \(SDKReleases.text(asIs))\n"))
+    #expect(!text.contains("Upgraded by:"))
   }
 
   /// Realm refused this sample because its history type is 'SyncClient' (error.txt).

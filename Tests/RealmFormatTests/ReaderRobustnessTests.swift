@@ -22,7 +22,8 @@ import Testing
 
   static func bytes(_ n: Int) throws -> [UInt8] { try samples[n].location.bytes(samples[n].path) }
 
-  /// Opens, reads the schema and every object, and runs the checker; returns whether all of it
+  /// Opens, reads the schema and every object, runs the checker and looks for what format 20
+  /// cannot hold; returns whether all of it
   /// succeeded. Errors are fine: only traps (which end the test process) are failures.
   @discardableResult
   static func exercise(_ bytes: [UInt8]) -> Bool {
@@ -35,6 +36,7 @@ import Testing
         _ = try? group.object(in: table, key: -44)
       }
       _ = group.check(maxProblems: 50)
+      _ = try FormatCompatibility.firstObstacle(in: group, targetFormat: 20)
       return true
     } catch {
       #expect(error is FormatError, "\(error)")

@@ -22,10 +22,12 @@ public struct OpenCommand: Command {
       name: "open",
       abstract: "Show what a Realm file contains: format, schema version, classes and sizes.",
       discussion: """
-        Prints the path, the file size, the file format version, the schema version, the \
-        history type, every class with its number of objects (embedded classes are \
-        marked), the free space, and whether the file is a compacted copy. The file is \
-        opened read-only and never changed; it may be open in a Realm app at the same time.
+        Prints the path, the file size, the file format version with the Realm SDK \
+        releases that open the file as it is and those that would upgrade it, the schema \
+        version, the history type, every class with its number of objects (embedded \
+        classes are marked), the free space, and whether the file is a compacted copy. The \
+        file is opened read-only and never changed; it may be open in a Realm app at the \
+        same time.
 
         With --check, every node of the file is read and verified: refs in range and not \
         overlapping, consistent sizes, backlinks matching links, cluster keys in order. \

@@ -44,6 +44,7 @@ public struct UnsyncCommand: Command {
         .option("backup", valueName: "path", help: "Copy the original file to <path> before replacing it."),
         .flag("dry-run", help: "Read the whole file and report what would be written and dropped, but write nothing."),
         .flag("json", help: "Print the report as one JSON object."),
+        FileFormatOption.argument(default: "Default: the file's own format (24 for formats 2 to 11)."),
         .quietFlag,
       ] + KeyOptions.arguments(purpose: "of the Realm file (the local realm keeps it)"))
   }
@@ -65,6 +66,7 @@ public struct UnsyncCommand: Command {
         "The value '\(output)' is invalid for '--output <new>': it is the file being converted; leave out --output to convert in place",
         command: spec.name)
     }
+    let fileFormat = try FileFormatOption.format(invocation, command: spec.name)
     try InputFiles.requireReadableFile(file)
     var options = UpgradeOptions()
     options.encryptionKey = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
@@ -79,7 +81,7 @@ public struct UnsyncCommand: Command {
     let result: UnsyncResult
     do {
       defer { display?.finish() }
-      result = try Unsyncer.unsync(path: file, options: options)
+      result = try Unsyncer.unsync(path: file, options: options, fileFormat: fileFormat)
     }
     if !result.converted, let output, !options.dryRun {
       try FileCopy.copy(from: file, to: output)

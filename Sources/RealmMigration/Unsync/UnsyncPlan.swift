@@ -80,9 +80,7 @@ public struct UnsyncPlan: Sendable {
       sources.append((t.linkName, t))
       others.append(count(t.linkName))
     }
-    var content = UpgradeContent(schema: kept, plainTables: plain, sources: sources)
-    content.action = "converted"
-    self.content = content
+    content = UpgradeContent(schema: kept, plainTables: plain, sources: sources)
     classes = kept.classes.map { count($0.name) }
     otherTables = others
     dropped = sync.syncTables + droppedClasses.sorted().map(count)

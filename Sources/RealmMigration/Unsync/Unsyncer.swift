@@ -48,7 +48,12 @@ public enum Unsyncer {
   /// key, progress, fault injection).
   ///
   /// - Throws: ``StorageError`` (locked, unreadable, damaged, I/O): the file is then unchanged.
-  public static func unsync(path: String, options: UpgradeOptions = UpgradeOptions()) throws -> UnsyncResult {
+  ///
+  /// The local realm keeps the file's format when realmctl writes it (20, 22, 23, 24; format 21
+  /// becomes 22), else it is written as format 24; `fileFormat` chooses another.
+  public static func unsync(
+    path: String, options: UpgradeOptions = UpgradeOptions(), fileFormat: WritableFileFormat? = nil
+  ) throws -> UnsyncResult {
     let start = Migrator.monotonicSeconds()
     let lock = try FileLock(exclusiveForRealmAt: path)
     defer { lock.release() }
@@ -64,6 +69,11 @@ public enum Unsyncer {
     }
     let plan = try plan(group, path: path)
     result.plan = plan
+    var options = options
+    options.fileFormat = fileFormat ?? WritableFileFormat(keeping: group.fileFormat) ?? .current
+    if options.fileFormat != .current, let obstacle = try Upgrader.firstObstacle(group, path: path, target: options.fileFormat) {
+      throw MigrationError(.unsupported, "'\(path)' cannot be converted to file format \(options.fileFormat): \(obstacle)")
+    }
     options.progress?.setTotal(max(0, group.reader.count - group.freeBytes))
     do {
       result.sizeAfter = try Upgrader.rewrite(plan.content, from: group, path: path, lock: lock, options: options)
@@ -71,7 +81,7 @@ public enum Unsyncer {
       throw StorageError(.corrupt, path: path, "'\(path)' cannot be converted: \(error.detail)")
     }
     result.converted = true
-    result.toFormat = FormatConstants.currentFileFormat
+    result.toFormat = options.fileFormat.rawValue
     result.seconds = Migrator.monotonicSeconds() - start
     return result
   }

@@ -57,7 +57,7 @@ public struct FileFormatDescription: Equatable {
     10: "Realm Core 6, 2020: Realm Java 7, Realm Swift 5, Realm JS 6",
     11: "Realm Core 6, 2020: Realm Java 7, Realm Swift 5, Realm JS 6",
     20: "Realm Core 10, 2020-2021: the first Realm SDKs 10",
-    21: "Realm Core 10, 2021",
+    21: "Realm Core 11 betas, 2021: Realm JS 10.4.0, Realm Kotlin 0.4-0.5",
     22: "Realm Core 11-12, 2021-2022: Realm SDKs 10 and Realm JS 11",
     23: "Realm Core 13, 2022-2024",
     24: "Realm Core 14, 2024 on: the current SDKs",

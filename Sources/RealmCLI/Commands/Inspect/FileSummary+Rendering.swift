@@ -14,6 +14,9 @@ extension FileSummary {
       ("Size", FileSummary.byteText(size)),
       ("Encrypted", encryptedText),
       ("File format", FileFormatDescription.text(fileFormat)),
+    ]
+    rows += sdkRows
+    rows += [
       ("Schema version", schemaVersion.map(String.init) ?? "none (unversioned)"),
       ("History", "\(FileSummary.name(of: historyType)) (\(FileSummary.meaning(of: historyType)))"),
       ("Compacted copy", compactedText),
@@ -64,6 +67,8 @@ extension FileSummary {
     w.value(format.writtenBy)
     w.key("compatibility")
     w.value(format.compatibility)
+    w.key("sdkReleases")
+    writeSDKReleases(to: &w)
     w.key("schemaVersion")
     if let schemaVersion { w.value(schemaVersion) } else { w.nullValue() }
     w.key("historyType")
@@ -151,6 +156,44 @@ extension FileSummary {
     }
     rows.append(("To local realm", text))
     return rows
+  }
+
+
+  /// `Opens as is in` and `Upgraded by`: the SDK releases that open the file (docs/file-formats.md).
+  private var sdkRows: [(String, String)] {
+    var rows: [(String, String)] = []
+    let asIs = asIsSpans
+    if !asIs.isEmpty { rows.append(("Opens as is in", SDKReleases.text(asIs))) }
+    let upgrading = SDKReleases.joined(SDKReleases.openingAfterUpgrade(format: fileFormat))
+    if !upgrading.isEmpty { rows.append(("Upgraded by", SDKReleases.text(upgrading))) }
+    return rows
+  }
+
+  private var asIsSpans: [SDKReleaseSpan] {
+    SDKReleases.openingAsIs(format: fileFormat).map { SDKReleaseSpan(sdk: $0.sdk, first: $0.first, last: $0.last) }
+  }
+
+  /// `{"openAsIs": [{"sdk", "first", "last"}...], "openAfterUpgrade": [...]}`.
+  private func writeSDKReleases(to w: inout JSONWriter) {
+    let asIs = asIsSpans
+    let upgrading = SDKReleases.joined(SDKReleases.openingAfterUpgrade(format: fileFormat))
+    w.beginObject()
+    for (key, spans) in [("openAsIs", asIs), ("openAfterUpgrade", upgrading)] {
+      w.key(key)
+      w.beginArray()
+      for span in spans {
+        w.beginObject()
+        w.key("sdk")
+        w.value(span.sdk.name)
+        w.key("first")
+        w.value(span.first)
+        w.key("last")
+        w.value(span.last)
+        w.endObject()
+      }
+      w.endArray()
+    }
+    w.endObject()
   }
 
   private var encryptedText: String {

@@ -44,6 +44,18 @@ struct MixedLeaf: Sendable {
     case dictionary(Ref)
   }
 
+  /// `list` or `dictionary` when element `i` (below ``count``) is a nested collection, without
+  /// decoding it.
+  func nestedCollectionKind(_ i: Int) -> String? {
+    let v = composite.uncheckedGet(i)
+    guard v != 0 else { return nil }
+    switch MixedDataType(rawValue: (v & 0x1F) &- 1) {
+    case .list: return "list"
+    case .dictionary: return "dictionary"
+    default: return nil
+    }
+  }
+
   /// Decodes element `i` (below ``count``).
   func element(_ i: Int) throws(FormatError) -> Element {
     let v = composite.uncheckedGet(i)
