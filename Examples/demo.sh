@@ -30,6 +30,15 @@ run upgrade "$BUILD/person-format9.realm"
 run open "$BUILD/person-format9.realm" --check
 
 echo
+echo "== A synced realm (flexible Device Sync) after Device Sync: what sync held, then a local realm"
+run open Examples/seed/synced.realm
+rm -f "$BUILD/synced.realm" "$BUILD/synced.realm.lock"
+cp Examples/seed/synced.realm "$BUILD/synced.realm"
+run unsync "$BUILD/synced.realm" --dry-run
+run unsync "$BUILD/synced.realm"
+run open "$BUILD/synced.realm" --check
+
+echo
 echo "== Building a Realm file from reviewable text, then migrating it"
 rm -f "$BUILD/people.realm" "$BUILD/people.realm.lock"
 run create "$BUILD/people.realm" --schema Examples/people/schema.json --data Examples/people/data.jsonl

@@ -294,6 +294,44 @@ def bench_upgrade_legacy(ctx):
     return ctx.run([BIN, "upgrade", ctx.work], setup=fresh)
 
 
+def format23_file(ctx):
+    """The million-object file converted to file format 23 (Realm Core 13), once (issue 16)."""
+    path = os.path.join(ctx.tmp, "rows-format23.realm")
+    if not os.path.exists(path):
+        subprocess.run([BIN, "convert", ctx.rows, "--file-format", "23", "--output", path], check=True,
+                       stdout=subprocess.DEVNULL)
+    return path
+
+
+def migrate23(ctx, name, plan):
+    """A migration of the format-23 copy, which keeps format 23 (in place where the plan allows)."""
+    source = format23_file(ctx)
+    p = plan_file(ctx, name, plan)
+    return ctx.run([BIN, "migrate", "--plan", p, ctx.work], setup=lambda: copy_synced(source, ctx.work))
+
+
+def bench_add_23(ctx):
+    return migrate23(ctx, "add", row_schema({**ROW_PROPS, "note": "string?"}))
+
+
+def bench_remove_23(ctx):
+    return migrate23(ctx, "remove", row_schema({k: v for k, v in ROW_PROPS.items() if k != "flag"}))
+
+
+def bench_rename_23(ctx):
+    props = {("label" if k == "name" else k): v for k, v in ROW_PROPS.items()}
+    plan = row_schema(props)
+    plan["migrations"] = [{"version": 2, "steps": [{"op": "renameProperty", "class": "Row", "from": "name", "to": "label"}]}]
+    return migrate23(ctx, "rename", plan)
+
+
+def bench_transform_23(ctx):
+    plan = row_schema({**ROW_PROPS, "summary": "string"})
+    plan["migrations"] = [{"version": 2, "steps": [
+        {"op": "transform", "class": "Row", "set": {"summary": "old.name + ' #' + string(old.id)"}}]}]
+    return migrate23(ctx, "transform", plan)
+
+
 ROWS = [
     # name, function, target seconds (issue 9), whether the file is mapped (memory target + file)
     ("cp of the file (floor)", bench_cp, None, False),
@@ -308,6 +346,11 @@ ROWS = [
     ("migrate: transform score where flag (recomputed column)", bench_transform_where, None, True),
     ("migrate: delete objects where flag (rewrite)", bench_delete, None, True),
     (f"create from {N:,} JSON lines", bench_create, 2.0, False),
+    # Issue 16: the same migrations on the file converted to format 23 (kept by every write).
+    ("format 23: migrate: add an optional property", bench_add_23, 0.020, True),
+    ("format 23: migrate: remove a property", bench_remove_23, 0.020, True),
+    ("format 23: migrate: rename a property", bench_rename_23, 0.020, True),
+    ("format 23: migrate: transform summary = old.name + ' #' + string(old.id)", bench_transform_23, 0.45, True),
     # Issue 20: each at most as long as `create` of the same objects.
     (f"insert {N:,} new objects (JSON Lines) into the file", bench_insert, None, True),
     (f"insert --upsert {N // 10:,} existing objects", bench_upsert, None, True),

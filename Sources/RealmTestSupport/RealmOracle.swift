@@ -30,9 +30,12 @@ public struct RealmOracle: Sendable {
 
   /// The executable, nil when `shared/` (or this Core's build) is absent.
   public let executable: URL?
+  /// The Realm Core it runs.
+  public let core: Core
 
   /// The oracle linked against `core`.
   public init(_ core: Core) {
+    self.core = core
     let url = SharedFixtures.url("tools/realm-oracle/\(core.rawValue)/oracle")
     executable = url.flatMap { FileManager.default.isExecutableFile(atPath: $0.path) ? $0 : nil }
   }

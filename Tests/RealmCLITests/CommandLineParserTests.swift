@@ -107,7 +107,7 @@ import RealmFormat
   @Test func readsCreateOptions() throws {
     let parsed = try invocation(["create", "out.realm", "--schema", "s.json", "--data", "d.jsonl"])
     #expect(
-      CreateCommand().options(parsed)
+      try CreateCommand().options(parsed)
         == .init(output: "out.realm", schema: "s.json", data: ["d.jsonl"], schemaVersion: nil))
     #expect(error(["create", "out.realm"])?.code == .missingArgument)
   }

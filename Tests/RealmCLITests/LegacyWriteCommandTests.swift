@@ -6,12 +6,26 @@ import Testing
 @testable import RealmCLI
 
 /// `migrate`, `rename-property` and `compact` on files of older formats (issue 7): they read
-/// the file through the same API as format 24, write format 24 and say so.
+/// the file through the same API as format 24 and say which format they wrote: format 24 for a
+/// file of formats 2-11 (with a warning: the old SDK cannot open it any more), the file's own
+/// format for 20-23 (issue 16).
 @Suite struct LegacyWriteCommandTests {
   typealias Support = CommandTestSupport
 
   /// person-v1 in format 9 (Realm Core 5) and format 22 (Realm Core 11's upgrade of it).
   static let sources = [("legacy-core5/person-v1/original.realm", 9), ("legacy-core5/person-v1/upgraded.realm", 22)]
+
+  /// The format written for a file of `format`, and how the reports say it.
+  static func written(_ format: Int) -> (format: Int, phrase: String) {
+    format < 20 ? (24, "file format \(format) -> 24") : (format, "file format \(format) (kept)")
+  }
+
+  /// The warning of a write that leaves the old SDK behind, or "" when the format is kept.
+  static func warning(_ format: Int, _ file: String) -> String {
+    format < 20
+      ? "warning: '\(file)' was file format \(format) and is now file format 24: apps on the Realm SDK that wrote it (Realm Core 6 and older) can no longer open it; formats below 20 cannot be written\n"
+      : ""
+  }
 
   /// Realm's answer for the source: the objects every result is compared with.
   static func realmObjects() throws -> [JSONValue] {
@@ -26,18 +40,22 @@ import Testing
     """
 
   @Test(arguments: sources)
-  func migrateWritesFormat24AndSaysSo(_ source: String, _ format: Int) throws {
+  func migrateWritesTheFormatAndSaysSo(_ source: String, _ format: Int) throws {
     let dir = try Support.directory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let file = try Support.copy(source, to: dir, as: "a.realm")
     let plan = try Support.write(Self.plan, to: dir, as: "plan.json")
     let run = Support.run(["migrate", "--plan", plan, file])
     #expect(run.status == 0, "\(run.stderr)")
-    #expect(run.stdout.hasPrefix("\(file): schema version 1 -> 2, file format \(format) -> 24, rewritten in "), "\(run.stdout)")
+    let (writtenFormat, phrase) = Self.written(format)
+    #expect(run.stdout.hasPrefix("\(file): schema version 1 -> 2, \(phrase), "), "\(run.stdout)")
+    #expect(run.stderr == Self.warning(format, file))
+    #expect(RealmAnswerCheck.headerFormat(file) == writtenFormat)
     #expect(try Support.problems(file).isEmpty)
     let json = Support.run(["migrate", "--plan", plan, file, "--json"])
     let report = try JSONParser.parse(Array(json.stdout.utf8))
-    #expect(report["files"]?[0]?["fromFileFormat"] == .int(24) && report["files"]?[0]?["method"] == .string("unchanged"))
+    #expect(report["files"]?[0]?["fromFileFormat"] == .int(Int64(writtenFormat)) && report["files"]?[0]?["method"] == .string("unchanged"))
+    #expect(report["files"]?[0]?["fileFormatKept"] == .bool(true))
     // Every object keeps its key and primary key and gets Realm's values, transformed.
     let dump = try JSONParser.parseLines(Array(Support.run(["dump", file, "--format", "jsonl"]).stdout.utf8))
     let expected = try Self.realmObjects()
@@ -51,13 +69,14 @@ import Testing
   }
 
   @Test(arguments: sources)
-  func renamePropertyWritesFormat24(_ source: String, _ format: Int) throws {
+  func renamePropertyWritesTheFormat(_ source: String, _ format: Int) throws {
     let dir = try Support.directory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let file = try Support.copy(source, to: dir, as: "a.realm")
     let run = Support.run(["rename-property", file, "Person", "age", "years"])
     #expect(run.status == 0, "\(run.stderr)")
-    #expect(run.stdout == "Renamed 'Person.age' to 'Person.years' in \(file) (schema version 1 -> 2, file format \(format) -> 24)\n")
+    #expect(run.stdout == "Renamed 'Person.age' to 'Person.years' in \(file) (schema version 1 -> 2, \(Self.written(format).phrase))\n")
+    #expect(RealmAnswerCheck.headerFormat(file) == Self.written(format).format)
     #expect(try Support.problems(file).isEmpty)
     let dump = try JSONParser.parseLines(Array(Support.run(["dump", file, "--format", "jsonl"]).stdout.utf8))
     let expected = try Self.realmObjects()
@@ -68,7 +87,7 @@ import Testing
   }
 
   @Test(arguments: sources)
-  func compactWritesFormat24(_ source: String, _ format: Int) throws {
+  func compactWritesTheFormat(_ source: String, _ format: Int) throws {
     let dir = try Support.directory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let file = try Support.copy(source, to: dir, as: "a.realm")
@@ -76,7 +95,9 @@ import Testing
     let run = Support.run(["compact", file])
     #expect(run.status == 0, "\(run.stderr)")
     let after = try Support.bytes(file).count
-    #expect(run.stdout == "Compacted \(file): \(before) -> \(after) bytes (file format \(format) -> 24)\n")
+    let suffix = format < 20 ? " (file format \(format) -> 24)" : ", file format \(format) (kept)"
+    #expect(run.stdout == "Compacted \(file): \(before) -> \(after) bytes\(suffix)\n")
+    #expect(RealmAnswerCheck.headerFormat(file) == Self.written(format).format)
     #expect(try Support.problems(file).isEmpty)
     let fixture = Fixtures.url("legacy-core5/person-v1")
     let problems = RealmAnswerCheck.problems(

@@ -10,7 +10,7 @@ import Testing
 
 /// Issue 3 "done when" 4: while another process holds the realm's `FILE.lock` the way a
 /// Realm app does (a shared `flock` for its whole session, Realm Core 14 on Linux and macOS),
-/// `migrate`, `rename-property`, `compact`, `upgrade`, `insert`, `update` and `delete` refuse with exit status 75 and a message saying
+/// `migrate`, `rename-property`, `compact`, `upgrade`, `unsync`, `insert`, `update` and `delete` refuse with exit status 75 and a message saying
 /// the file is open elsewhere, and leave the realm byte-for-byte unchanged.
 @Suite struct LockCommandTests {
   typealias Support = CommandTestSupport
@@ -26,6 +26,8 @@ import Testing
       ["compact", file],
       ["upgrade", file],
       ["upgrade", file, "--output", dir.appendingPathComponent("new.realm").path],
+      ["unsync", file],
+      ["unsync", file, "--output", dir.appendingPathComponent("new.realm").path],
       ["insert", file, Fixtures.url("person-add-email/dump.jsonl").path, "--upsert"],
       ["update", file, "--class", "Person", "--set", "age = 1"],
       ["delete", file, "--class", "Person"],

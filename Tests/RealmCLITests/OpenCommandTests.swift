@@ -40,7 +40,7 @@ import RealmFormat
     #expect(members.map(\.key) == [
       "path", "size", "encrypted", "fileFormat", "writtenBy", "compatibility", "sdkReleases", "schemaVersion", "historyType",
       "historySchemaVersion", "compacted",
-      "streamingForm", "freeSpace", "freeChunks", "classes", "otherTables",
+      "streamingForm", "freeSpace", "freeChunks", "classes", "otherTables", "sync", "syncMetadataRealm",
     ])
     #expect(json["size"] == .int(32768))
     #expect(json["encrypted"] == .bool(false))

@@ -27,6 +27,11 @@ import RealmFormat
   static let keyEnvironment = "REALMCTL_TEST_MIGRATION_CRASH_KEY"
   /// The plan text that makes the child encrypt the file (`realmctl encrypt`) instead.
   static let encryptPlan = "ENCRYPT"
+  /// The plan text that makes the child convert the file to format 22 in place
+  /// (`realmctl convert --file-format 22`) instead.
+  static let convertPlan = "CONVERT22"
+  /// Objects of the format-23 runs (issue 16).
+  static let format23ObjectCount = 20_000
   /// The key of the encrypted runs (Realm's fixture key K1: bytes 0...63).
   static let key = try! EncryptionKey(bytes: Array(0..<64))
   static let keyHex = (0..<64).map { String(format: "%02x", $0) }.joined()
@@ -72,6 +77,11 @@ import RealmFormat
   /// The large v1 file, built once per process.
   static let largeFile: Result<[UInt8], any Error> = Result { try buildFile(objectCount: objectCount) }
 
+  /// The v1 file in format 23 (Realm Core 13), for the format-keeping runs of issue 16.
+  static let format23File: Result<[UInt8], any Error> = Result {
+    try buildFile(objectCount: format23ObjectCount, format: .v23)
+  }
+
   /// The smaller v1 file of the encrypted runs, encrypted with ``key``.
   static let encryptedFile: Result<[UInt8], any Error> = Result {
     let plain = try buildFile(objectCount: encryptedObjectCount)
@@ -99,7 +109,7 @@ import RealmFormat
     return out
   }
 
-  static func buildFile(objectCount: Int) throws -> [UInt8] {
+  static func buildFile(objectCount: Int, format: WritableFileFormat = .current) throws -> [UInt8] {
     let schema = try plan(v1Plan).targetSchema
     var random = SeededRandom(seed: 3)
     let first = ["Ada", "Grace", "Niklaus", "Edsger", "Barbara", "Ken", "王", "Zoë"]
@@ -110,7 +120,7 @@ import RealmFormat
       objects.append(
         ("Person", nil, [.string(name), .string("Surname\(i)"), .int(Int64(random.next() % 120))]))
     }
-    return try RealmFileBuilder.build(schema: schema, objects: objects)
+    return try RealmFileBuilder.build(schema: schema, objects: objects, fileFormat: format)
   }
 
   // MARK: - Child process
@@ -134,7 +144,20 @@ import RealmFormat
       try RealmEncryption.rewrite(path: path, key: nil, newKey: Self.key, faultInjection: options.faultInjection)
       return
     }
+    if planText == Self.convertPlan {
+      try Self.convert(path, options: options)
+      return
+    }
     _ = try Migrator.migrate(path: path, plan: try Self.plan(planText), options: options)
+  }
+
+  /// `convert --file-format 22` in place, with the migration's test hooks.
+  static func convert(_ path: String, options: MigrationOptions) throws {
+    var upgrade = UpgradeOptions()
+    upgrade.fileFormat = .v22
+    upgrade.faultInjection = options.faultInjection
+    upgrade.writeBufferSize = options.writeBufferSize
+    _ = try Upgrader.upgrade(path: path, options: upgrade)
   }
 
   /// Runs what the reference describes on `path` in-process.
@@ -143,6 +166,8 @@ import RealmFormat
     options.encryptionKey = ref.encrypted ? key : nil
     if ref.planText == encryptPlan {
       try RealmEncryption.rewrite(path: path, key: nil, newKey: key, faultInjection: options.faultInjection)
+    } else if ref.planText == convertPlan {
+      try convert(path, options: options)
     } else {
       _ = try Migrator.migrate(path: path, plan: try plan(ref.planText), options: options)
     }
@@ -266,9 +291,9 @@ import RealmFormat
   /// The crash loop: reference run, choice of kill points, two children at a time.
   func crashLoop(
     planText: String, expectedMethod: MigrationResult.Method?, expectedPath: MigrationResult.WritePath? = nil,
-    minimumKills: Int, encrypted: Bool = false
+    minimumKills: Int, encrypted: Bool = false, file: Result<[UInt8], any Error>? = nil, newFormat: UInt8? = nil
   ) throws -> [Run] {
-    let oldBytes = try encrypted ? Self.encryptedFile.get() : Self.largeFile.get()
+    let oldBytes = try file?.get() ?? (encrypted ? Self.encryptedFile.get() : Self.largeFile.get())
     let refDir = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: refDir) }
     let refPath = refDir.appendingPathComponent("reference.realm").path
@@ -288,6 +313,8 @@ import RealmFormat
       encrypted: encrypted, newSchema: [], newDump: [])
     if planText == Self.encryptPlan {
       try RealmEncryption.rewrite(path: refPath, key: nil, newKey: Self.key, faultInjection: options.faultInjection)
+    } else if planText == Self.convertPlan {
+      try Self.convert(refPath, options: options)
     } else {
       var migrationOptions = options
       migrationOptions.encryptionKey = oldKey
@@ -300,6 +327,7 @@ import RealmFormat
     #expect(try RealmFile.open(path: refPath, key: newKey).group.check().isEmpty)
     reference.newBytes = newBytes
     reference.newState = try Self.logicalState(newKey != nil ? Self.decrypted(newBytes) : newBytes)
+    if let newFormat { #expect(reference.newState.format == newFormat) }
     reference.newSchema = try RealmDumper.schemaJSON(refPath, key: newKey)
     reference.newDump = try RealmDumper.dumpJSONL(refPath, key: newKey)
     if planText == Self.encryptPlan {
@@ -413,5 +441,27 @@ import RealmFormat
     #expect(runs.contains(where: \.isOld) && runs.contains(where: \.isNew))
     let flip = try #require(runs.firstIndex { $0.point.stage == .selectBit && !$0.point.isBefore })
     #expect(runs.firstIndex(where: \.isNew) == flip)
+  }
+
+  /// Issue 16: an in-place migration of a format-23 file keeps format 23 and is killed at
+  /// every fault point of its commit: the file is the old or the new version, both format 23.
+  @Test func killedInPlaceMigrationOfFormat23FileLeavesOldOrNewVersion() throws {
+    let runs = try crashLoop(
+      planText: Self.renamePlan, expectedMethod: .inPlace, minimumKills: 30, file: Self.format23File, newFormat: 23)
+    #expect(runs.contains(where: \.isOld) && runs.contains(where: \.isNew))
+    let flip = try #require(runs.firstIndex { $0.point.stage == .selectBit && !$0.point.isBefore })
+    #expect(runs.firstIndex(where: \.isNew) == flip)
+    #expect(try Self.logicalState(Self.format23File.get()).format == 23)
+  }
+
+  /// Issue 16: `convert --file-format 22` of a format-23 file in place, killed anywhere: the
+  /// format-23 file or the converted format-22 file, nothing between.
+  @Test func killedConversionDownTo22LeavesOldOrNewFile() throws {
+    let runs = try crashLoop(
+      planText: Self.convertPlan, expectedMethod: nil, minimumKills: 30, file: Self.format23File, newFormat: 22)
+    let rename = try #require(runs.firstIndex { $0.point.operation == .rename })
+    #expect(runs[...rename].allSatisfy { $0.isOld })
+    #expect(runs[(rename + 1)...].allSatisfy { $0.isNew })
+    #expect(runs.contains { $0.isNew })
   }
 }

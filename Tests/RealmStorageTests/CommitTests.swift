@@ -233,14 +233,32 @@ import RealmFormat
     _ = try SpaceAccounting.verify(ByteReader(bytes: after))
   }
 
+  /// Formats realmctl does not write (here 11, Realm Core 6) are refused; 20, 22, 23 and 24
+  /// are written in place in their own format (issue 16).
   @Test(SharedFixtures.enabled)
   func olderFormatsAreRefusedUntouched() throws {
     let path = try Support.copyFixture(
-      SharedFixtures.realmCoreSample("test__test_upgrade_database_4_23"), from: .shared)
+      SharedFixtures.realmCoreSample("test__test_upgrade_database_11"), from: .shared)
     defer { Support.removeCopy(path) }
     let before = try Support.bytes(path)
     #expect(throws: StorageError(.unsupported, "")) { _ = try WriteTransaction.begin(path: path) }
     #expect(try Support.bytes(path) == before)
+  }
+
+  /// A format-23 file (Realm's sample) is committed to in place and stays format 23.
+  @Test(SharedFixtures.enabled)
+  func format23IsCommittedInItsFormat() throws {
+    let path = try Support.copyFixture(
+      SharedFixtures.realmCoreSample("test__test_upgrade_database_4_23"), from: .shared)
+    defer { Support.removeCopy(path) }
+    let tx = try WriteTransaction.begin(path: path)
+    #expect(tx.fileFormat == 23)
+    let top = try #require(tx.top)
+    try tx.commit(tableNames: try top.ref(0), tables: try top.ref(1))
+    let after = try Support.bytes(path)
+    let header = try HeaderState(reader: ByteReader(bytes: after))
+    #expect(header.currentFormat == 23)
+    _ = try SpaceAccounting.verify(ByteReader(bytes: after))
   }
 
   @Test(SharedFixtures.enabled)

@@ -60,7 +60,7 @@ public enum CommandRegistry {
   /// The commands.
   public static let all: [any Command] = [
     OpenCommand(), SchemaCommand(), DumpCommand(), MigrateCommand(), RenamePropertyCommand(),
-    CreateCommand(), InsertCommand(), UpdateCommand(), DeleteCommand(), CompactCommand(), UpgradeCommand(), EncryptCommand(), DecryptCommand(),
+    CreateCommand(), InsertCommand(), UpdateCommand(), DeleteCommand(), CompactCommand(), UpgradeCommand(), ConvertCommand(), UnsyncCommand(), EncryptCommand(), DecryptCommand(),
     ShellCommand(), CompletionCommand(), GenerateManualCommand(),
   ]
 

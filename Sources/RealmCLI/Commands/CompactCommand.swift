@@ -12,6 +12,8 @@ public struct CompactCommand: Command {
     public var file: String
     /// No progress on standard error.
     public var quiet = false
+    /// The file format to write (nil: the file's own).
+    public var fileFormat: WritableFileFormat?
   }
 
   /// Creates the command.
@@ -25,27 +27,31 @@ public struct CompactCommand: Command {
       discussion: """
         Like Realm's compact-on-launch or writeCopy: the live data is written to a new \
         file with no free space, which then replaces the original atomically. The old \
-        and new sizes are printed. A file of an older format is written as format 24, as \
-        Realm upgrades a file before compacting it (see 'realmctl upgrade'). The file \
-        must not be open in a Realm app.
+        and new sizes are printed. The file keeps its format (20, 22, 23 or 24), or takes \
+        the one --file-format names; a file of a format realmctl does not write (2 to 11) \
+        is written as format 24, as Realm upgrades a file before compacting it (see \
+        'realmctl upgrade'). The file must not be open in a Realm app.
 
         Example:
           realmctl compact app.realm
         """,
       arguments: [
         .positional("file", completion: .realmFile, help: "The Realm file to compact."),
+        FileFormatOption.argument(default: "Default: the file's own format."),
         .quietFlag,
       ] + KeyOptions.arguments(purpose: "of the Realm file (the compacted file keeps it)"))
   }
 
   /// Reads the options from checked arguments.
-  public func options(_ invocation: ParsedInvocation) -> Options {
-    Options(file: invocation.string("file") ?? "", quiet: invocation.flag("quiet"))
+  public func options(_ invocation: ParsedInvocation) throws -> Options {
+    Options(
+      file: invocation.string("file") ?? "", quiet: invocation.flag("quiet"),
+      fileFormat: try FileFormatOption.format(invocation, command: spec.name))
   }
 
   /// Runs the command.
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
-    let options = options(invocation)
+    let options = try options(invocation)
     try InputFiles.requireReadableFile(options.file)
     let key = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
     let progress = ProgressCounter(unit: .bytes)
@@ -54,9 +60,10 @@ public struct CompactCommand: Command {
     let r: Compaction.Result
     do {
       defer { display?.finish() }
-      r = try Compaction.compact(path: options.file, key: key, progress: progress)
+      r = try Compaction.compact(path: options.file, key: key, progress: progress, fileFormat: options.fileFormat)
     }
-    let formats = r.fromFormat == r.toFormat ? "" : " (file format \(r.fromFormat) -> \(r.toFormat))"
+    let formats = FileFormatOption.sizeSuffix(from: r.fromFormat, to: r.toFormat)
+    try FileFormatOption.warnIfOldSDKsLeft(from: r.fromFormat, to: r.toFormat, path: options.file, context: context)
     try context.standardOutput.writeLine("Compacted \(options.file): \(r.sizeBefore) -> \(r.sizeAfter) bytes\(formats)")
     return .success
   }

@@ -20,6 +20,8 @@ public struct CreateCommand: Command {
     public var schemaVersion: Int?
     /// No progress on standard error.
     public var quiet = false
+    /// The file format to write (default 24).
+    public var fileFormat: WritableFileFormat = .current
   }
 
   /// Creates the command.
@@ -31,7 +33,7 @@ public struct CreateCommand: Command {
       name: "create",
       abstract: "Write a new Realm file from a schema and JSON Lines data.",
       discussion: """
-        Builds a Realm file (file format 24) from the schema JSON that 'realmctl schema \
+        Builds a Realm file (file format 24, or the one --file-format names) from the schema JSON that 'realmctl schema \
         --format json' prints and, optionally, the canonical JSON Lines that 'realmctl \
         dump --format jsonl' prints, so test fixtures can live in git as reviewable text. \
         Dumping the new file gives the data back. The output must not exist yet.
@@ -45,6 +47,7 @@ public struct CreateCommand: Command {
           realmctl create people.realm --schema schema.json --data people.jsonl
           realmctl create seed.realm --schema schema.json --data people.csv --class Person
           realmctl create empty.realm --schema schema.json --schema-version 3
+          realmctl create app.realm --schema schema.json --data app.jsonl --file-format 23
         """,
       arguments: [
         .positional("out", completion: .realmFile, help: "The Realm file to create."),
@@ -60,21 +63,23 @@ public struct CreateCommand: Command {
         .option(
           "schema-version", valueName: "n", type: .integer(minimum: 0),
           help: "The schema version of the new file (default: the schema JSON's 'schemaVersion')."),
+        FileFormatOption.argument(default: "Default: 24."),
         .quietFlag,
       ] + KeyOptions.arguments(purpose: "to encrypt the new file with"))
   }
 
   /// Reads the options from checked arguments.
-  public func options(_ invocation: ParsedInvocation) -> Options {
+  public func options(_ invocation: ParsedInvocation) throws -> Options {
     Options(
       output: invocation.string("out") ?? "", schema: invocation.string("schema") ?? "",
       data: invocation.strings("data"), classes: invocation.strings("class"), schemaVersion: invocation.integer("schema-version"),
-      quiet: invocation.flag("quiet"))
+      quiet: invocation.flag("quiet"),
+      fileFormat: try FileFormatOption.format(invocation, command: spec.name) ?? .current)
   }
 
   /// Runs the command.
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
-    let options = options(invocation)
+    let options = try options(invocation)
     try InputFiles.requireReadableFile(options.schema)
     for data in options.data { try InputFiles.requireReadableFile(data) }
     let dataFiles = try self.dataFiles(options)
@@ -94,7 +99,8 @@ public struct CreateCommand: Command {
     do {
       defer { display?.finish() }
       summary = try RealmFileCreator.create(
-        output: options.output, schema: schema, data: dataFiles, key: key, progress: progress)
+        output: options.output, schema: schema, data: dataFiles, fileFormat: options.fileFormat, key: key,
+        progress: progress)
     } catch let e as StorageError where e.code == .alreadyExists {
       throw RealmCtlError(.cannotCreateOutput, path: options.output, e.detail)
     }
@@ -103,7 +109,7 @@ public struct CreateCommand: Command {
       "Created \(options.output): schema version \(schema.schemaVersion.map(String.init) ?? "none"), "
         + "\(summary.objects) object\(summary.objects == 1 ? "" : "s")"
         + (counts.isEmpty ? "" : " (\(counts.joined(separator: ", ")))") + ", \(summary.fileSize) bytes"
-        + (key == nil ? "" : ", encrypted"))
+        + (key == nil ? "" : ", encrypted") + (options.fileFormat == .current ? "" : ", file format \(options.fileFormat)"))
     return .success
   }
 

@@ -1,3 +1,4 @@
+import RealmMigration
 import RealmStorage
 import RealmCrypto
 
@@ -27,6 +28,7 @@ public struct DecryptCommand: Command {
         .option(
           "output", valueName: "path",
           help: "Write the decrypted file here (it must not exist) instead of replacing <file>."),
+        FileFormatOption.argument(default: "Default: the file's own format."),
       ] + KeyOptions.arguments())
   }
 
@@ -43,10 +45,13 @@ public struct DecryptCommand: Command {
     guard let key else {
       throw StorageError.file(.encrypted, file, "is encrypted: give its key")
     }
-    let result = try RealmEncryption.rewrite(path: file, key: key, newKey: nil, outputPath: output)
+    let result = try KeyRewrite.rewrite(
+      path: file, key: key, newKey: nil, outputPath: output,
+      fileFormat: try FileFormatOption.format(invocation, command: spec.name))
     let destination = output.map { " into \($0)" } ?? ""
     try context.standardOutput.writeLine(
-      "Decrypted \(file)\(destination): \(result.sizeBefore) -> \(result.sizeAfter) bytes")
+      "Decrypted \(file)\(destination): \(result.sizeBefore) -> \(result.sizeAfter) bytes"
+        + FileFormatOption.sizeSuffix(from: result.fromFormat, to: result.toFormat))
     return .success
   }
 }

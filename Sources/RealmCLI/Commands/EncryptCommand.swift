@@ -1,3 +1,4 @@
+import RealmMigration
 import RealmStorage
 import RealmCrypto
 
@@ -35,6 +36,7 @@ public struct EncryptCommand: Command {
         .option(
           "output", valueName: "path",
           help: "Write the encrypted file here (it must not exist) instead of replacing <file>."),
+        FileFormatOption.argument(default: "Default: the file's own format."),
       ] + KeyOptions.arguments(purpose: "to encrypt with (for a file that is already encrypted: its current key)")
         + KeyOptions.arguments(new: true, purpose: "for a file that is already encrypted"))
   }
@@ -76,11 +78,14 @@ public struct EncryptCommand: Command {
       }
       (source, target) = (nil, k)
     }
-    let result = try RealmEncryption.rewrite(path: file, key: source, newKey: target, outputPath: output)
+    let result = try KeyRewrite.rewrite(
+      path: file, key: source, newKey: target, outputPath: output,
+      fileFormat: try FileFormatOption.format(invocation, command: spec.name))
     let what = source == nil ? "Encrypted" : "Changed the key of"
     let destination = output.map { " into \($0)" } ?? ""
     try context.standardOutput.writeLine(
-      "\(what) \(file)\(destination): \(result.sizeBefore) -> \(result.sizeAfter) bytes")
+      "\(what) \(file)\(destination): \(result.sizeBefore) -> \(result.sizeAfter) bytes"
+        + FileFormatOption.sizeSuffix(from: result.fromFormat, to: result.toFormat))
     return .success
   }
 }

@@ -77,6 +77,8 @@ public struct MigrateCommand: Command {
             deleteRealmIfMigrationNeeded in the SDKs).
             """),
         .flag("json", help: "Print the report as JSON (for CI)."),
+        FileFormatOption.argument(
+          default: "Default: each file's own format (a file of format 2 to 11 is written as 24)."),
         .quietFlag,
       ] + KeyOptions.arguments(purpose: "of the Realm files (the migrated files keep it)"))
   }
@@ -104,6 +106,7 @@ public struct MigrateCommand: Command {
     migrationOptions.dryRun = options.dryRun
     migrationOptions.backupPath = options.backup
     migrationOptions.resetIfNeeded = options.resetIfNeeded
+    migrationOptions.fileFormat = try FileFormatOption.format(invocation, command: spec.name)
     migrationOptions.encryptionKey = try KeyOptions.key(
       invocation, environment: context.environment, command: spec.name)
     var json = JSONWriter(indent: 2)
@@ -125,6 +128,8 @@ public struct MigrateCommand: Command {
           defer { display?.finish() }
           result = try Migrator.migrate(path: file, plan: plan, options: fileOptions)
         }
+        try FileFormatOption.warnIfOldSDKsLeft(
+          from: result.fromFileFormat, to: result.toFileFormat, path: file, context: context)
         if options.json {
           MigrationReport.json(result, into: &json)
         } else {

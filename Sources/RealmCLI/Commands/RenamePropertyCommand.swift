@@ -44,6 +44,7 @@ public struct RenamePropertyCommand: Command {
         .option(
           "schema-version", valueName: "n", type: .integer(minimum: 0),
           help: "The schema version to set (default: the file's version plus one)."),
+        FileFormatOption.argument(default: "Default: the file's own format."),
       ] + KeyOptions.arguments(purpose: "of the Realm file (the file keeps it)"))
   }
 
@@ -60,13 +61,16 @@ public struct RenamePropertyCommand: Command {
     let options = options(invocation)
     try InputFiles.requireReadableFile(options.file)
     var migrationOptions = MigrationOptions()
+    migrationOptions.fileFormat = try FileFormatOption.format(invocation, command: spec.name)
     migrationOptions.encryptionKey = try KeyOptions.key(
       invocation, environment: context.environment, command: spec.name)
     let result = try Migrator.renameProperty(
       path: options.file, className: options.className, from: options.oldName, to: options.newName,
       schemaVersion: options.schemaVersion.map(Int64.init), options: migrationOptions)
     let from = result.fromVersion.map(String.init) ?? "none"
-    let formats = result.fromFileFormat == result.toFileFormat ? "" : ", file format \(result.fromFileFormat) -> \(result.toFileFormat)"
+    let formats = FileFormatOption.change(from: result.fromFileFormat, to: result.toFileFormat).map { ", \($0)" } ?? ""
+    try FileFormatOption.warnIfOldSDKsLeft(
+      from: result.fromFileFormat, to: result.toFileFormat, path: options.file, context: context)
     try context.standardOutput.writeLine(
       "Renamed '\(options.className).\(options.oldName)' to '\(options.className).\(options.newName)' in "
         + "\(options.file) (schema version \(from) -> \(result.toVersion)\(formats))")

@@ -53,6 +53,7 @@ public struct UpgradeCommand: Command {
           help: "Write the upgraded file to <new> (which must not exist) and leave the original unchanged."),
         .option("backup", valueName: "path", help: "Copy the original file to <path> before replacing it."),
         .flag("dry-run", help: "Read the whole file and report what would be written, but write nothing."),
+        FileFormatOption.argument(default: "Default: 24 ('realmctl convert' is the same command)."),
         .quietFlag,
       ] + KeyOptions.arguments(purpose: "of the Realm file (the upgraded file keeps it)"))
   }
@@ -66,28 +67,44 @@ public struct UpgradeCommand: Command {
 
   /// Runs the command.
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
-    let options = options(invocation)
+    let format = try FileFormatOption.format(invocation, command: spec.name) ?? .current
+    let result = try Self.rewrite(
+      options(invocation), format: format, invocation: invocation, context: context, command: spec.name)
+    try context.standardOutput.writeLine(format == .current ? UpgradeCommand.report(result) : ConvertCommand.report(result))
+    return .success
+  }
+
+  /// The run shared with `convert`: checks the options and rewrites the file as `format`
+  /// (in place, to `--output`, or counted for `--dry-run`).
+  static func rewrite(
+    _ options: Options, format: WritableFileFormat, invocation: ParsedInvocation, context: CommandContext,
+    command: String
+  ) throws -> UpgradeResult {
+    let verb = command == "upgrade" ? "upgraded" : "converted"
     if options.backup != nil && options.output != nil {
       throw UsageError(
         .unexpectedArgument,
-        "'--backup <path>' keeps a copy of a file upgraded in place; with '--output <new>' the original is not changed",
-        command: spec.name)
+        "'--backup <path>' keeps a copy of a file \(verb) in place; with '--output <new>' the original is not changed",
+        command: command)
     }
     if let output = options.output, output == options.file {
       throw UsageError(
-        .invalidValue, "The value '\(output)' is invalid for '--output <new>': it is the file being upgraded; leave out --output to upgrade in place",
-        command: spec.name)
+        .invalidValue,
+        "The value '\(output)' is invalid for '--output <new>': it is the file being \(verb); leave out --output to write it in place",
+        command: command)
     }
     try InputFiles.requireReadableFile(options.file)
     var upgradeOptions = UpgradeOptions()
-    upgradeOptions.encryptionKey = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
+    upgradeOptions.encryptionKey = try KeyOptions.key(invocation, environment: context.environment, command: command)
     upgradeOptions.dryRun = options.dryRun
     upgradeOptions.backupPath = options.backup
     upgradeOptions.outputPath = options.output
+    upgradeOptions.fileFormat = format
     let progress = ProgressCounter(unit: .bytes)
     upgradeOptions.progress = progress
     let display = ProgressDisplay.start(
-      "Upgrading \(options.file)", counter: progress, context: context, quiet: options.quiet || options.dryRun)
+      "\(command == "upgrade" ? "Upgrading" : "Converting") \(options.file)", counter: progress, context: context,
+      quiet: options.quiet || options.dryRun)
     let result: UpgradeResult
     do {
       defer { display?.finish() }
@@ -96,8 +113,7 @@ public struct UpgradeCommand: Command {
     if !result.upgraded, let output = options.output, !options.dryRun {
       try FileCopy.copy(from: options.file, to: output)
     }
-    try context.standardOutput.writeLine(UpgradeCommand.report(result))
-    return .success
+    return result
   }
 
   /// The one-line report.

@@ -1,15 +1,20 @@
 /// Writes the per-object structures of collection and backlink columns (§6.12, §6.13).
 public enum CollectionLeafEncoder {
   /// A backlink leaf (`ArrayBacklink`, §6.12): per object 0 (none), a tagged origin key
-  /// (one), or a B+-tree of origin keys (several, format 24).
-  public static func backlinks<S: NodeSink>(_ origins: [[Int64]], into sink: inout S) -> Ref {
+  /// (one), or for several a B+-tree of origin keys (format 24) or one plain integer array of
+  /// any length (formats 20-23).
+  public static func backlinks<S: NodeSink>(
+    _ origins: [[Int64]], format: WritableFileFormat = .current, into sink: inout S
+  ) -> Ref {
     var elements = [Int64]()
     elements.reserveCapacity(origins.count)
     for list in origins {
       switch list.count {
       case 0: elements.append(0)
       case 1: elements.append(RefOrTagged.taggedRaw(UInt64(bitPattern: list[0])))
-      default: elements.append(Int64(keyTree(list, into: &sink).rawValue))
+      default:
+        let ref = format.backlinkListsAreTrees ? keyTree(list, into: &sink) : sink.append(NodeEncoder.integers(list))
+        elements.append(Int64(ref.rawValue))
       }
     }
     return sink.append(NodeEncoder.refArray(elements))
@@ -33,10 +38,10 @@ public enum CollectionLeafEncoder {
   /// Sets must already be in storage order (``SetOrdering/sortedUnique(_:)``).
   public static func primitiveCollection<S: NodeSink>(
     _ elements: [RealmValue], type: PropertyType, nullable: Bool, tableKeys: [String: Int64] = [:],
-    into sink: inout S
+    format: WritableFileFormat = .current, into sink: inout S
   ) throws(FormatError) -> Ref {
     if elements.isEmpty { return .null }
-    if type == .mixed { return try MixedLeafEncoder.list(elements, tableKeys: tableKeys, into: &sink) }
+    if type == .mixed { return try MixedLeafEncoder.list(elements, tableKeys: tableKeys, format: format, into: &sink) }
     return try BPlusTreeWriter.write(count: elements.count, into: &sink) { (range, s) throws(FormatError) in
       try TypedLeafEncoder.leaf(type: type, nullable: nullable, values: elements[range], tableKeys: tableKeys, into: &s)
     }

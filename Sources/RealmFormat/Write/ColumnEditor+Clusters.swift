@@ -9,6 +9,8 @@ struct ClusterRewriter {
   /// Leaf indexes of the table after the edit (cluster leaves have 1 + leafCount slots).
   let leafCount: Int
   let tableName: String
+  /// The file's format, which the new leaves keep (Mixed leaves differ, §6.11).
+  let format: WritableFileFormat
   /// Old nodes replaced by copies (free shallowly).
   var replaced: [Ref] = []
   /// Removed columns' leaves (free deeply).
@@ -28,8 +30,9 @@ struct ClusterRewriter {
 
   init(
     reader: ByteReader, removedLeaves: [Int], added: [(leaf: Int, column: ColumnEditor.NewColumn)],
-    leafCount: Int, keptSlotCount: Int, tableName: String
+    leafCount: Int, keptSlotCount: Int, tableName: String, format: WritableFileFormat = .current
   ) {
+    self.format = format
     self.reader = reader
     self.keptSlotCount = keptSlotCount
     self.removedLeaves = removedLeaves
@@ -107,25 +110,27 @@ struct ClusterRewriter {
     if let bytes = encodedLeaves[c]?[count] { return sink.append(bytes) }
     if !multiNodeColumns.contains(c) {
       var recorder = NodeRecorder()
-      _ = try Self.constantLeaf(column, count: count, sink: &recorder)
+      _ = try Self.constantLeaf(column, count: count, format: format, sink: &recorder)
       if recorder.nodes.count == 1 {
         encodedLeaves[c, default: [:]][count] = recorder.nodes[0]
         return sink.append(recorder.nodes[0])
       }
       multiNodeColumns.insert(c)
     }
-    return try Self.constantLeaf(column, count: count, sink: &sink)
+    return try Self.constantLeaf(column, count: count, format: format, sink: &sink)
   }
 
   /// The leaf of `count` copies of the column's value (§6); collections start empty (null refs).
-  static func constantLeaf<S: NodeSink>(_ column: ColumnEditor.NewColumn, count: Int, sink: inout S) throws(FormatError) -> Ref {
+  static func constantLeaf<S: NodeSink>(
+    _ column: ColumnEditor.NewColumn, count: Int, format: WritableFileFormat = .current, sink: inout S
+  ) throws(FormatError) -> Ref {
     let p = column.property
     guard p.collection == .single else {
       return CollectionLeafEncoder.collectionRefs([Ref](repeating: .null, count: count), into: &sink)
     }
     let values = ArraySlice(repeatElement(column.value, count: count))
     let nullable = p.isOptional || p.type == .mixed
-    return try TypedLeafEncoder.leaf(type: p.type, nullable: nullable, values: values, into: &sink)
+    return try TypedLeafEncoder.leaf(type: p.type, nullable: nullable, values: values, format: format, into: &sink)
   }
 }
 

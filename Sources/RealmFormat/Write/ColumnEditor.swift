@@ -77,6 +77,10 @@ public enum ColumnEditor {
   ///
   /// Checked before anything is written so that the caller can fall back to a rewrite.
   public static func unsupportedReason(_ edits: [String: TableEdit], in group: Group) -> String? {
+    // The new leaves are written in the file's own format, which must be one realmctl writes.
+    guard let format = WritableFileFormat(keeping: group.fileFormat), format.rawValue == group.fileFormat else {
+      return "file format \(group.fileFormat) is not written in place"
+    }
     for (name, edit) in edits {
       guard let table = group.table(named: name) else { return "there is no table '\(name)'" }
       if table.tombstoneCount > 0 { return "table '\(name)' has tombstones" }
@@ -108,6 +112,7 @@ public enum ColumnEditor {
           return "column '\(p.name)' is a link or indexed"
         }
         if p.name.isEmpty || p.name.utf8.count > 63 { return "column name '\(p.name)' must have 1 to 63 bytes" }
+        if let reason = TablePlan.unsupportedReason(p, format: format) { return "column '\(p.name)' \(reason)" }
         if p.collection != .single && !isEmptyCollection(a.value) { return "column '\(p.name)' starts with a non-empty collection" }
         if p.type == .mixed && p.collection == .single && !isPlainScalar(a.value) {
           return "column '\(p.name)' starts with a composite mixed value"
@@ -247,7 +252,8 @@ public enum ColumnEditor {
     // The cluster tree (§5).
     var walker = ClusterRewriter(
       reader: reader, removedLeaves: removedLeaves, added: addedLeaves, leafCount: leafCount,
-      keptSlotCount: keptSlotCount, tableName: table.name)
+      keptSlotCount: keptSlotCount, tableName: table.name,
+      format: WritableFileFormat(keeping: group.fileFormat) ?? .current)
     if !computed.isEmpty {
       guard let source = edit.values else { throw FormatError.corrupt("table '\(table.name)' has computed columns but no values") }
       walker.computation = try ClusterComputation(group: group, table: table, columns: computed, source: source)

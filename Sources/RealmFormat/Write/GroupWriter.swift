@@ -28,6 +28,10 @@ public enum GroupWriter {
     public var syncFileIdent: UInt64 = 0
     /// The values a new file gets.
     public init() {}
+    /// The values a new file of `format` gets: history schema version 0 before format 24.
+    public init(for format: WritableFileFormat) {
+      schemaVersion = format.historySchemaVersion
+    }
   }
 
   /// Writes names, tables array, free lists and the 11-slot top array after everything
@@ -39,11 +43,13 @@ public enum GroupWriter {
   /// array's end and the page-aligned file end is one free chunk of version 0, so the space
   /// accounting covers the file exactly (§8.4).
   public static func finish<S: SequentialNodeSink>(
-    tableNames: [String], tableRefs: [Ref], into sink: inout S
+    tableNames: [String], tableRefs: [Ref], fileFormat: WritableFileFormat = .current, into sink: inout S
   ) -> FinishedFile {
     let names = sink.append(StringLeafEncoder.shortStringNode(tableNames.map { Array($0.utf8) }))
     let tables = sink.append(NodeEncoder.refArray(tableRefs.map { Int64($0.rawValue) }))
-    return finish(namesRef: names, tablesRef: tables, history: HistorySlots(), into: &sink)
+    return finish(
+      namesRef: names, tablesRef: tables, history: HistorySlots(for: fileFormat), fileFormat: fileFormat.rawValue,
+      into: &sink)
   }
 
   /// Writes the free lists and the top array for already written names and tables arrays.

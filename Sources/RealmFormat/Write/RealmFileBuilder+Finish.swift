@@ -6,6 +6,7 @@ extension RealmFileBuilder {
   public func finish() throws(FormatError) -> GroupWriter.FinishedFile {
     guard !finished else { throw FormatError.corrupt("the file is already finished") }
     if let failedObject { throw FormatError.corrupt("the file cannot be finished after the error in \(failedObject)") }
+    if !heldObjects.isEmpty { try appendHeldObjects() }
     finished = true
     for t in states.indices {
       while !states[t].pendingKeys.isEmpty {
@@ -15,7 +16,7 @@ extension RealmFileBuilder {
     }
     var tableRefs = [Ref]()
     for t in tables.indices { tableRefs.append(try writeTable(t)) }
-    return GroupWriter.finish(tableNames: tables.map(\.name), tableRefs: tableRefs, into: &sink)
+    return GroupWriter.finish(tableNames: tables.map(\.name), tableRefs: tableRefs, fileFormat: fileFormat, into: &sink)
   }
 
   private func writeTable(_ t: Int) throws(FormatError) -> Ref {
@@ -45,7 +46,7 @@ extension RealmFileBuilder {
           }
           perObject.append(origins)
         }
-        columns.append(CollectionLeafEncoder.backlinks(perObject, into: &sink))
+        columns.append(CollectionLeafEncoder.backlinks(perObject, format: fileFormat, into: &sink))
       }
       let offset = state.clusters.count == 1 ? 0 : keys.first ?? 0
       leaves.append(ClusterTreeWriter.leaf(keys: keys[...], offset: offset, columns: columns, into: &sink))
@@ -70,6 +71,66 @@ extension RealmFileBuilder {
     return TableTopWriter.top(plan, clusterRoot: root, indexes: indexes, sequence: state.sequence, into: &sink)
   }
 
+  /// Format 20: gives the held objects of classes with a primary key the keys Realm Core 10
+  /// derives from it (§4.9), rewrites the links to them, and appends every held object in key
+  /// order.
+  private func appendHeldObjects() throws(FormatError) {
+    var newKeys: [Int: [Int64: Int64]] = [:]
+    for o in heldObjects {
+      guard let pk = tables[o.table].primaryKey else { continue }
+      guard let derived = PrimaryKeyObjectKey.key(for: o.values[pk]) else {
+        throw FormatError.corrupt("object \(o.key) of class '\(className(o.table))' has a primary key of the wrong type")
+      }
+      newKeys[o.table, default: [:]][o.key] = derived
+    }
+    var seen: [Int: [Int64: Int64]] = [:]
+    for o in heldObjects where tables[o.table].primaryKey != nil {
+      let derived = newKeys[o.table]![o.key]!
+      if let other = seen[o.table, default: [:]][derived] {
+        // Core 10 would give the second one a key from its collision map.
+        throw FormatError.corrupt(
+          "objects \(other) and \(o.key) of class '\(className(o.table))' have primary keys with the same format-20 object key \(derived), which is not written")
+      }
+      seen[o.table, default: [:]][derived] = o.key
+    }
+    let pkTables = Dictionary(uniqueKeysWithValues: newKeys.keys.map { (className($0), $0) })
+    func remap(_ v: RealmValue) -> RealmValue {
+      switch v {
+      case .link(var l):
+        if let t = pkTables[l.className], let k = newKeys[t]?[l.key] { l.key = k }
+        return .link(l)
+      case .list(let e): return .list(e.map(remap))
+      case .set(let e): return .set(e.map(remap))
+      case .dictionary(let entries): return .dictionary(entries.map { DictionaryEntry($0.key, remap($0.value)) })
+      case .embedded(var e):
+        for i in e.properties.indices { e.properties[i].value = remap(e.properties[i].value) }
+        return .embedded(e)
+      default: return v
+      }
+    }
+    var objects = heldObjects
+    heldObjects = []
+    for i in objects.indices {
+      if let k = newKeys[objects[i].table]?[objects[i].key] { objects[i].key = k }
+      objects[i].values = objects[i].values.map(remap)
+    }
+    objects.sort { ($0.table, $0.key) < ($1.table, $1.key) }
+    for t in Set(objects.map(\.table)) {
+      states[t].lastKey = nil
+      states[t].sequence = 0
+    }
+    for o in objects {
+      let key = try nextKey(table: o.table, requested: o.key)
+      do throws(FormatError) {
+        try appendRow(table: o.table, key: key, values: o.values)
+        try flushFullClusters()
+      } catch {
+        failedObject = "object \(key) of class '\(className(o.table))'"
+        throw error
+      }
+    }
+  }
+
   private func missingTarget(_ t: Int, _ key: Int64) -> FormatError {
     FormatError.corrupt("a link points to object \(key) of class '\(className(t))', which does not exist")
   }
@@ -79,9 +140,10 @@ extension RealmFileBuilder where Sink == BufferNodeSink {
   /// Builds a whole file in memory: `objects` gives, per class name, the objects in
   /// ascending key order (see ``append(className:key:values:)``).
   public static func build(
-    schema: Schema, objects: [(className: String, key: Int64?, values: [RealmValue])]
+    schema: Schema, objects: [(className: String, key: Int64?, values: [RealmValue])],
+    fileFormat: WritableFileFormat = .current
   ) throws(FormatError) -> [UInt8] {
-    let builder = try RealmFileBuilder(schema: schema, sink: BufferNodeSink())
+    let builder = try RealmFileBuilder(schema: schema, fileFormat: fileFormat, sink: BufferNodeSink())
     for o in objects { try builder.append(className: o.className, key: o.key, values: o.values) }
     let file = try builder.finish()
     builder.sink.finish(header: file.header, fileSize: file.fileSize)

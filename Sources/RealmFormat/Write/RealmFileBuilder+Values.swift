@@ -18,6 +18,7 @@ extension RealmFileBuilder {
       switch p.collection {
       case .single:
         if p.type == .mixed {
+          try checkNesting(value)
           try recordMixedLinks(value, table: t, column: c, originKey: originKey)
           return value
         }
@@ -31,9 +32,12 @@ extension RealmFileBuilder {
           if elements[i].isNull && !p.isOptional && p.type != .mixed {
             throw FormatError.corrupt("the elements are required but one is null")
           }
-          if p.type == .mixed { try recordMixedLinks(elements[i], table: t, column: c, originKey: originKey) }
+          if p.type == .mixed {
+            try checkNesting(elements[i])
+            try recordMixedLinks(elements[i], table: t, column: c, originKey: originKey)
+          }
         }
-        return p.collection == .set ? .set(SetOrdering.sortedUnique(elements)) : .list(elements)
+        return p.collection == .set ? .set(SetOrdering.sortedUnique(elements, format: fileFormat, mixedSet: p.type == .mixed)) : .list(elements)
       case .dictionary:
         guard case .dictionary(var entries) = value else {
           if value.isNull { return .dictionary([]) }
@@ -44,12 +48,25 @@ extension RealmFileBuilder {
           if entries[i].value.isNull && !p.isOptional && p.type != .mixed {
             throw FormatError.corrupt("the values are required but '\(entries[i].key)' is null")
           }
-          if p.type == .mixed { try recordMixedLinks(entries[i].value, table: t, column: c, originKey: originKey) }
+          if p.type == .mixed {
+            try checkNesting(entries[i].value)
+            try recordMixedLinks(entries[i].value, table: t, column: c, originKey: originKey)
+          }
         }
-        return .dictionary(MixedLeafEncoder.sortedEntries(entries))
+        return .dictionary(MixedLeafEncoder.sortedEntries(entries, format: fileFormat))
       }
     } catch {
       throw FormatError.corrupt("property '\(className(t)).\(p.name)' of object \(originKey): \(error.detail)")
+    }
+  }
+
+  /// Refuses a collection nested in a Mixed value below format 24 (§6.11).
+  private func checkNesting(_ value: RealmValue) throws(FormatError) {
+    guard fileFormat < .v24 else { return }
+    switch value {
+    case .list: throw FormatError.corrupt("holds a nested List inside a Mixed (format 24 only)")
+    case .dictionary: throw FormatError.corrupt("holds a nested Dictionary inside a Mixed (format 24 only)")
+    default: return
     }
   }
 
@@ -116,7 +133,7 @@ extension RealmFileBuilder {
       for i in entries.indices {
         entries[i].value = try link(entries[i].value).map { .link(ObjectLink(className: className(target), key: $0)) } ?? .null
       }
-      return .dictionary(MixedLeafEncoder.sortedEntries(entries))
+      return .dictionary(MixedLeafEncoder.sortedEntries(entries, format: fileFormat))
     }
   }
 
@@ -217,7 +234,8 @@ extension RealmFileBuilder {
         }
         return ScalarLeafEncoder.links(keys, into: &sink)
       }
-      return try TypedLeafEncoder.leaf(type: p.type, nullable: nullable, values: values, tableKeys: tableKeys, into: &sink)
+      return try TypedLeafEncoder.leaf(
+        type: p.type, nullable: nullable, values: values, tableKeys: tableKeys, format: fileFormat, into: &sink)
     case .list, .set:
       var refs = [Ref]()
       refs.reserveCapacity(values.count)
@@ -235,7 +253,7 @@ extension RealmFileBuilder {
       refs.reserveCapacity(values.count)
       for v in values {
         guard case .dictionary(let entries) = v else { refs.append(.null); continue }
-        refs.append(try MixedLeafEncoder.dictionary(entries, tableKeys: tableKeys, into: &sink))
+        refs.append(try MixedLeafEncoder.dictionary(entries, tableKeys: tableKeys, format: fileFormat, into: &sink))
       }
       return CollectionLeafEncoder.collectionRefs(refs, into: &sink)
     }
@@ -249,6 +267,6 @@ extension RealmFileBuilder {
       return CollectionLeafEncoder.linkCollection(keys, into: &sink)
     }
     return try CollectionLeafEncoder.primitiveCollection(
-      elements, type: p.type, nullable: nullable, tableKeys: tableKeys, into: &sink)
+      elements, type: p.type, nullable: nullable, tableKeys: tableKeys, format: fileFormat, into: &sink)
   }
 }

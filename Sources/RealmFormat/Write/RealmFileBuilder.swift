@@ -1,4 +1,5 @@
-/// Writes a complete, new format-24 Realm file from a schema and objects, streaming: the
+/// Writes a complete, new Realm file of format 24 (or 20, 22, 23: ``WritableFileFormat``) from
+/// a schema and objects, streaming: the
 /// column leaves of every 256 objects are written as soon as those objects are complete;
 /// only keys (as runs of consecutive keys), links (for backlinks) and index entries are kept
 /// until ``finish()``.
@@ -25,12 +26,17 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
   /// Backlink position in the target of each (origin table, origin leaf, target table) link.
   var backlinkColumn: [BacklinkSource: Int] = [:]
   let schemaVersion: Int64?
+  /// The file format written.
+  public let fileFormat: WritableFileFormat
   var finished = false
   /// Set when an append failed half-way: the tables may hold part of that object, so the
   /// builder refuses to go on rather than write an inconsistent file.
   var failedObject: String?
   /// Per table and public column, what `resolve` needs on its fast path (no reference counting).
   let columnKinds: [[ColumnKind]]
+  /// Format 20 only: the objects of top-level classes, held until ``finish()`` because the
+  /// keys of objects with a primary key derive from it (§4.9) and links to them follow.
+  var heldObjects: [HeldObject] = []
 
   /// Starts a file for `schema` (its `schemaVersion` goes into the `metadata` table; none is
   /// written when it is nil), writing into `sink`.
@@ -40,11 +46,17 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
   ///   - plainTables: tables that are not classes (no `class_` prefix: the tables of files
   ///     written with Realm Core directly), each named by its ``ObjectSchema/name``; their
   ///     objects are appended with that name as the class name.
+  ///   - fileFormat: the format written; the schema and values must fit it (format 24 only:
+  ///     nested collections in Mixed; 21 and later: Mixed, UUID, sets and dictionaries), else
+  ///     an error names the first property that does not.
   ///   - sink: where the nodes of the file go, in order.
-  public init(schema: Schema, plainTables: [ObjectSchema] = [], sink: Sink) throws(FormatError) {
+  public init(
+    schema: Schema, plainTables: [ObjectSchema] = [], fileFormat: WritableFileFormat = .current, sink: Sink
+  ) throws(FormatError) {
     self.sink = sink
+    self.fileFormat = fileFormat
     schemaVersion = schema.schemaVersion
-    tables = try TablePlan.plan(schema, plainTables: plainTables)
+    tables = try TablePlan.plan(schema, plainTables: plainTables, format: fileFormat)
     columnKinds = tables.map { t in
       t.columns.map { c in
         ColumnKind(
@@ -80,6 +92,10 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
   ///
   /// `key` nil assigns the next key: sequential for classes with a primary key, Realm's
   /// squeezed keys otherwise (§4.9). A given key must be larger than the class's previous one.
+  ///
+  /// In format 20 the objects of a class with a primary key get the key Realm Core 10 derives
+  /// from it instead (links given with the returned key are rewritten to it), and nothing is
+  /// written before ``finish()``.
   @discardableResult
   public func append(className: String, key: Int64?, values: [RealmValue]) throws(FormatError) -> Int64 {
     guard !finished else { throw FormatError.corrupt("objects cannot be added after the file is finished") }
@@ -91,6 +107,10 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
       throw FormatError.corrupt("objects of embedded class '\(className)' can only be added inside their parent")
     }
     let assigned = try nextKey(table: t, requested: key)
+    if fileFormat.derivesObjectKeysFromPrimaryKeys {
+      heldObjects.append(HeldObject(table: t, key: assigned, values: values))
+      return assigned
+    }
     do throws(FormatError) {
       try appendRow(table: t, key: assigned, values: values)
       try flushFullClusters()
@@ -123,7 +143,11 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
       }
     }
     states[t].lastKey = key
-    states[t].sequence = max(sequence, squeezedKeys ? TableState.sequenceAfter(squeezedKey: key) : key + 1)
+    // Format 20 derives the keys of objects with a primary key from it: their table's
+    // sequence stays 0, as Realm Core 10 leaves it.
+    if !(fileFormat.derivesObjectKeysFromPrimaryKeys && !squeezedKeys) {
+      states[t].sequence = max(sequence, squeezedKeys ? TableState.sequenceAfter(squeezedKey: key) : key + 1)
+    }
     return key
   }
 
@@ -151,6 +175,13 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
     }
     states[t].pendingRows[slot] = resolved
   }
+}
+
+/// An object held until the file is finished (format 20).
+struct HeldObject {
+  var table: Int
+  var key: Int64
+  var values: [RealmValue]
 }
 
 /// The shape of a public column, as plain values.

@@ -1,5 +1,7 @@
-/// The storage order of set elements and dictionary keys in format 24 (§6.13): sets are
-/// binary-searched by core, so the order is part of the format.
+/// The storage order of set elements and dictionary keys (§6.13): sets are binary-searched by
+/// core, so the order is part of the format. Format 24 orders strings and binaries by
+/// unsigned bytes; formats 20-23 by signed `char`, and formats 21/22 do not separate strings
+/// from binaries in Mixed sets (``WritableFileFormat``).
 public enum SetOrdering {
   /// Compares two elements of a set: -1, 0 (equal: one is dropped) or 1.
   ///
@@ -8,14 +10,29 @@ public enum SetOrdering {
   /// UUIDs by bytes, links by object key. Values of different types (Mixed sets) compare by
   /// rank first: bool, numbers (int, float, double, decimal compared numerically across
   /// types), string, binary, timestamp, ObjectId, UUID, link.
-  public static func compare(_ a: RealmValue, _ b: RealmValue) -> Int {
-    let ra = rank(a)
-    let rb = rank(b)
+  ///
+  /// `mixedSet`: the elements of a `Set<Mixed>`, whose strings Realm Core 11-13 order by their
+  /// collation (``RealmCollation``) below format 24.
+  public static func compare(
+    _ a: RealmValue, _ b: RealmValue, format: WritableFileFormat = .current, mixedSet: Bool = false
+  ) -> Int {
+    var ra = rank(a)
+    var rb = rank(b)
+    if !format.separatesStringsFromBinariesInMixedSets {
+      // Formats 21/22: one rank for strings and binaries; a string and a binary compare by
+      // unsigned bytes (`Mixed::compare`).
+      if ra == 3 { ra = 2 }
+      if rb == 3 { rb = 2 }
+    }
     if ra != rb { return ra < rb ? -1 : 1 }
     switch (a, b) {
     case (.bool(let x), .bool(let y)): return x == y ? 0 : x ? 1 : -1
-    case (.string(let x), .string(let y)): return ByteOrder.compare(x.utf8, y.utf8)
-    case (.data(let x), .data(let y)): return ByteOrder.compare(x, y)
+    case (.string(let x), .string(let y)):
+      if mixedSet && format < .v24 { return RealmCollation.compare(x, y) }
+      return compareBytes(x.utf8, y.utf8, unsigned: format.comparesBytesUnsigned)
+    case (.data(let x), .data(let y)): return compareBytes(x, y, unsigned: format.comparesBytesUnsigned)
+    case (.string(let x), .data(let y)): return ByteOrder.compare(x.utf8, y)
+    case (.data(let x), .string(let y)): return ByteOrder.compare(x, y.utf8)
     case (.date(let x), .date(let y)):
       return order((x.seconds, x.nanoseconds) < (y.seconds, y.nanoseconds), (x.seconds, x.nanoseconds) == (y.seconds, y.nanoseconds))
     case (.objectId(let x), .objectId(let y)): return order(x < y, x == y)
@@ -29,22 +46,25 @@ public enum SetOrdering {
     }
   }
 
-  /// Compares strings (dictionary keys, set elements) by unsigned UTF-8 bytes.
-  public static func compareStrings(_ a: String, _ b: String) -> Int {
-    ByteOrder.compare(a.utf8, b.utf8)
+  /// Compares strings (dictionary keys, set elements) by UTF-8 bytes: unsigned in format 24,
+  /// signed `char` before.
+  public static func compareStrings(_ a: String, _ b: String, format: WritableFileFormat = .current) -> Int {
+    compareBytes(a.utf8, b.utf8, unsigned: format.comparesBytesUnsigned)
   }
 
   /// Sorts `values` in storage order and drops duplicates, as inserting them into a Realm set
   /// one by one would.
-  public static func sortedUnique(_ values: [RealmValue]) -> [RealmValue] {
+  public static func sortedUnique(
+    _ values: [RealmValue], format: WritableFileFormat = .current, mixedSet: Bool = false
+  ) -> [RealmValue] {
     let sorted = values.enumerated().sorted { lhs, rhs in
-      let c = compare(lhs.element, rhs.element)
+      let c = compare(lhs.element, rhs.element, format: format, mixedSet: mixedSet)
       return c < 0 || (c == 0 && lhs.offset < rhs.offset)
     }
     var result = [RealmValue]()
     result.reserveCapacity(sorted.count)
     for (_, v) in sorted {
-      if let last = result.last, compare(last, v) == 0 { continue }
+      if let last = result.last, compare(last, v, format: format, mixedSet: mixedSet) == 0 { continue }
       result.append(v)
     }
     return result
@@ -64,6 +84,23 @@ public enum SetOrdering {
     case .uuid: return 6
     case .link, .embedded: return 7
     case .list, .set, .dictionary: return 9
+    }
+  }
+
+  /// Byte-wise comparison, shorter prefix first: unsigned (``ByteOrder``), or with
+  /// `unsigned: false` the bytes as signed `char`, as Realm Core compared them up to format 23.
+  static func compareBytes<A: Sequence, B: Sequence>(_ a: A, _ b: B, unsigned: Bool) -> Int
+  where A.Element == UInt8, B.Element == UInt8 {
+    if unsigned { return ByteOrder.compare(a, b) }
+    var ia = a.makeIterator()
+    var ib = b.makeIterator()
+    while true {
+      switch (ia.next(), ib.next()) {
+      case (nil, nil): return 0
+      case (nil, _): return -1
+      case (_, nil): return 1
+      case (let x?, let y?): if x != y { return Int8(bitPattern: x) < Int8(bitPattern: y) ? -1 : 1 }
+      }
     }
   }
 

@@ -75,6 +75,11 @@ extension TablePlan {
     }
   }
 
+  /// Why `format` cannot store property `p`, or nil (``WritableFileFormat/obstacle(for:)``).
+  static func unsupportedReason(_ p: Property, format: WritableFileFormat) -> String? {
+    format.obstacle(for: p)
+  }
+
   /// Types a search index can be built on (§4.6).
   static func isIndexable(_ p: Property) -> Bool {
     p.collection == .single && [.int, .bool, .string, .date, .objectId, .uuid, .mixed].contains(p.type)
@@ -83,7 +88,9 @@ extension TablePlan {
   /// Plans every table: `metadata` first when a schema version is set, then the classes in
   /// unsigned byte order of their names, then `plainTables` (tables that are not classes,
   /// named by their ``ObjectSchema/name`` as is); backlink columns for every link property.
-  static func plan(_ schema: Schema, plainTables: [ObjectSchema] = []) throws(FormatError) -> [TablePlan] {
+  static func plan(
+    _ schema: Schema, plainTables: [ObjectSchema] = [], format: WritableFileFormat = .current
+  ) throws(FormatError) -> [TablePlan] {
     var tables = [TablePlan]()
     if schema.schemaVersion != nil {
       let colKey = ColKey(leafIndex: 0, type: .int, attributes: [], tag: 0)
@@ -100,7 +107,7 @@ extension TablePlan {
       guard tableName.utf8.count <= 63 else {
         throw FormatError.corrupt("class name '\(c.name)' is longer than 57 bytes")
       }
-      tables.append(try planClass(c, key: tables.count))
+      tables.append(try planClass(c, key: tables.count, format: format))
     }
     for c in plainTables {
       guard !c.name.hasPrefix(FormatConstants.classPrefix), c.name != FormatConstants.metadataTable, !c.name.isEmpty,
@@ -111,7 +118,7 @@ extension TablePlan {
       guard names.insert(c.name).inserted else {
         throw FormatError.corrupt("the table '\(c.name)' has the name of a class or of another table")
       }
-      tables.append(try planClass(c, key: tables.count, tableName: c.name))
+      tables.append(try planClass(c, key: tables.count, tableName: c.name, format: format))
     }
     // Backlinks: one column in the target for every link property (§4.8).
     let index = Dictionary(uniqueKeysWithValues: tables.enumerated().compactMap { i, t in t.objectSchema.map { ($0.name, i) } })
@@ -130,7 +137,9 @@ extension TablePlan {
     return tables
   }
 
-  private static func planClass(_ c: ObjectSchema, key: Int, tableName: String? = nil) throws(FormatError) -> TablePlan {
+  private static func planClass(
+    _ c: ObjectSchema, key: Int, tableName: String? = nil, format: WritableFileFormat
+  ) throws(FormatError) -> TablePlan {
     var columns = [ColumnLayout]()
     var primaryKey: Int?
     var seen = Set<String>()
@@ -161,14 +170,19 @@ extension TablePlan {
       }
       if p.type == .object && p.collection == .list { attributes.remove(.nullable) }
       if p.type == .object && p.collection == .set { attributes.remove(.nullable) }
-      let wantsIndex = p.isIndexed || isPrimary
+      if let reason = unsupportedReason(p, format: format) {
+        throw FormatError.corrupt("property '\(c.name).\(p.name)' \(reason)")
+      }
+      // Format 20 has no index on primary keys (objects are found by their derived keys).
+      let wantsIndex = isPrimary ? format.indexesPrimaryKeys : p.isIndexed
       if wantsIndex && !isIndexable(p) {
         throw FormatError.corrupt("property '\(c.name).\(p.name)' of type '\(p.type.rawValue)' cannot be indexed")
       }
       // The primary key's index is not recorded in the spec attributes (§4.5).
       if p.isIndexed && !isPrimary { attributes.insert(.indexed) }
-      let colKey = ColKey(leafIndex: i, type: columnType(p.type), attributes: attributes, tag: UInt32(key))
-      var plan = ColumnLayout(name: p.name, property: p, type: columnType(p.type), attributes: attributes, colKey: colKey)
+      let type = p.type == .object && p.collection == .list ? format.linkListColumnType : columnType(p.type)
+      let colKey = ColKey(leafIndex: i, type: type, attributes: attributes, tag: UInt32(key))
+      var plan = ColumnLayout(name: p.name, property: p, type: type, attributes: attributes, colKey: colKey)
       plan.hasIndex = wantsIndex
       columns.append(plan)
     }

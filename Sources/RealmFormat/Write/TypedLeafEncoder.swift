@@ -12,7 +12,7 @@ public enum TypedLeafEncoder {
   /// keys, for links inside Mixed values.
   public static func leaf<S: NodeSink>(
     type: PropertyType, nullable: Bool, values: ArraySlice<RealmValue>,
-    tableKeys: [String: Int64] = [:], into sink: inout S
+    tableKeys: [String: Int64] = [:], format: WritableFileFormat = .current, into sink: inout S
   ) throws(FormatError) -> Ref {
     if !nullable && type != .mixed {
       for v in values where v.isNull { throw mismatch(type.rawValue, v) }
@@ -28,7 +28,7 @@ public enum TypedLeafEncoder {
     case .string: return try StringLeafEncoder.strings(try values.map(string), into: &sink)
     case .data: return try StringLeafEncoder.binaries(try values.map(data), into: &sink)
     case .date: return ScalarLeafEncoder.timestamps(try values.map(date), into: &sink)
-    case .mixed: return try MixedLeafEncoder.leaf(values, tableKeys: tableKeys, into: &sink)
+    case .mixed: return try MixedLeafEncoder.leaf(values, tableKeys: tableKeys, format: format, into: &sink)
     case .object:
       throw FormatError.corrupt("links are encoded by the table writer, not as a typed leaf")
     }

@@ -36,18 +36,28 @@ public enum RealmFileCreator {
   ///   - key: the encryption key of the new file, nil for a plain file.
   ///   - progress: counts the bytes of the data file read; its total is the file's size.
   public static func create(
-    output: String, schema: Schema, dataPath: String?, key: EncryptionKey? = nil, progress: ProgressCounter? = nil
+    output: String, schema: Schema, dataPath: String?, fileFormat: WritableFileFormat = .current,
+    key: EncryptionKey? = nil, progress: ProgressCounter? = nil
   ) throws -> Summary {
-    try create(output: output, schema: schema, data: dataPath.map { [.jsonLines($0)] } ?? [], key: key, progress: progress)
+    try create(
+      output: output, schema: schema, data: dataPath.map { [.jsonLines($0)] } ?? [], fileFormat: fileFormat, key: key,
+      progress: progress)
   }
 
-  /// Writes `output` (which must not exist) atomically from the data files, in order.
+  /// Writes `output` (which must not exist) atomically from the data files, in order, in
+  /// `fileFormat`.
   public static func create(
-    output: String, schema: Schema, data: [DataFile], key: EncryptionKey? = nil, progress: ProgressCounter? = nil
+    output: String, schema: Schema, data: [DataFile], fileFormat: WritableFileFormat = .current,
+    key: EncryptionKey? = nil, progress: ProgressCounter? = nil
   ) throws -> Summary {
     var summary = Summary()
     try AtomicFileCreation.create(path: output, encryptionKey: key) { out in
-      let builder = try RealmFileBuilder(schema: schema, sink: try FileNodeSink(output: out))
+      let builder: RealmFileBuilder<FileNodeSink>
+      do {
+        builder = try RealmFileBuilder(schema: schema, fileFormat: fileFormat, sink: try FileNodeSink(output: out))
+      } catch let e as FormatError {
+        throw InputError(.invalidInput, path: output, "file format \(fileFormat) cannot hold this schema: \(e.detail)")
+      }
       for file in data {
         guard case .jsonLines(let dataPath) = file else {
           guard case .csv(let dataPath, let className) = file else { continue }

@@ -42,12 +42,15 @@ extension DataEditor {
       let total = fileSchema.classes.reduce(0) { $0 + (group.table(forClass: $1.name).map { $0.isEmbedded ? 0 : $0.objectCount } ?? 0) }
       options.progress?.setTotal(total + objects.count)
       if options.dryRun {
-        let builder = try RealmFileBuilder(schema: fileSchema, sink: CountingNodeSink())
+        let builder = try RealmFileBuilder(
+          schema: fileSchema, fileFormat: Migrator.targetFormat(of: group, options: options), sink: CountingNodeSink())
         try batch.write(into: builder, progress: options.progress)
         _ = try builder.finish()
       } else {
         try Migrator.backup(path, to: options.backupPath)
-        try Migrator.rewrite(path: path, schema: fileSchema, lock: lock, options: options) { builder in
+        // The rewrite keeps the file's format (issue 16).
+        let format = Migrator.targetFormat(of: group, options: options)
+        try Migrator.rewrite(path: path, schema: fileSchema, format: format, lock: lock, options: options) { builder in
           try batch.write(into: builder, progress: options.progress)
           return []
         }

@@ -152,7 +152,8 @@ public enum DataEditor {
     }
     let source = GroupSource(group: group)
     if options.dryRun {
-      let builder: RealmFileBuilder<CountingNodeSink> = try RealmFileBuilder(schema: program.finalSchema, sink: CountingNodeSink())
+      let builder: RealmFileBuilder<CountingNodeSink> = try RealmFileBuilder(
+        schema: program.finalSchema, fileFormat: Migrator.targetFormat(of: group, options: options), sink: CountingNodeSink())
       let executor = MigrationExecutor(program: program, source: source)
       executor.progress = options.progress
       let reports = try executor.run(into: BuilderSink<CountingNodeSink>(builder))
@@ -161,7 +162,9 @@ public enum DataEditor {
     }
     try Migrator.backup(path, to: options.backupPath)
     var reports: [ClassReport] = []
-    try Migrator.rewrite(path: path, schema: program.finalSchema, lock: lock, options: options) { builder in
+    // The rewrite keeps the file's format (issue 16).
+    let format = Migrator.targetFormat(of: group, options: options)
+    try Migrator.rewrite(path: path, schema: program.finalSchema, format: format, lock: lock, options: options) { builder in
       let executor = MigrationExecutor(program: program, source: source)
       executor.progress = options.progress
       return try executor.run(into: BuilderSink<FileNodeSink>(builder))

@@ -44,7 +44,9 @@ extension Migrator {
   ///
   /// `progress` counts the objects whose values are computed (its total is set here).
   static func columnChangePlan(_ program: MigrationProgram, group: Group, progress: ProgressCounter? = nil) -> ColumnChangePlan? {
-    guard group.fileFormat == FormatConstants.currentFileFormat, program.deletedClasses.isEmpty else { return nil }
+    // The file's own format must be one realmctl writes: the new leaves keep it.
+    guard WritableFileFormat(keeping: group.fileFormat)?.rawValue == group.fileFormat, program.deletedClasses.isEmpty
+    else { return nil }
     var metadata = MetadataEditor.Edits()
     var columns: [String: ColumnEditor.TableEdit] = [:]
     var computesValues = false

@@ -32,6 +32,9 @@ public struct MigrationOptions: Sendable {
   /// Counts the objects streamed through a rewrite or computed by the column path (the
   /// command line draws it).
   public var progress: ProgressCounter?
+  /// The file format to write; nil keeps the file's (21 is written as 22; formats 2-11, which
+  /// have no writer, become 24). A format other than the file's takes the rewrite.
+  public var fileFormat: WritableFileFormat?
   /// Creates the defaults.
   public init() {}
 }
@@ -72,8 +75,14 @@ public struct MigrationResult: Sendable {
   public var method: Method
   /// The file format before.
   public var fromFileFormat: Int
-  /// The file format after (24 when the file was rewritten, else unchanged).
+  /// The file format after: the file's own unless `fileFormat` asked for another, or the file
+  /// had a format realmctl does not write (2-11: written as 24, 21: as 22).
   public var toFileFormat: Int
+  /// True when the file keeps its format (also for a file left unchanged).
+  public var keptFileFormat: Bool { fromFileFormat == toFileFormat }
+  /// True when an old file (formats 2-11) was written as format 24: apps on the SDK that wrote
+  /// it can no longer open it.
+  public var leavesOldSDKs: Bool { fromFileFormat < 20 && toFileFormat != fromFileFormat }
   /// The write path taken (or that would be taken, for a dry run).
   public var writePath: WritePath
   /// True for `--dry-run` (nothing was written).
@@ -112,18 +121,21 @@ public enum Migrator {
           throw MigrationError.plan(jsonPath, e.message)
         }
       })
+    let target = targetFormat(of: group, options: options)
+    // The in-place paths write nodes of the file's own format into it.
+    let inPlaceAllowed = target.rawValue == group.fileFormat
     func result(_ method: MigrationResult.Method, _ writePath: MigrationResult.WritePath, _ classes: [ClassReport]) -> MigrationResult {
       MigrationResult(
         path: path, fromVersion: fileSchema.schemaVersion, toVersion: plan.schemaVersion, method: method,
         fromFileFormat: group.fileFormat,
-        toFileFormat: method == .rewritten || method == .reset ? FormatConstants.currentFileFormat : group.fileFormat,
+        toFileFormat: method == .rewritten || method == .reset ? target.rawValue : group.fileFormat,
         writePath: writePath, dryRun: options.dryRun, classes: classes, seconds: monotonicSeconds() - start)
     }
 
     if options.resetIfNeeded && needsMigration(fileSchema, plan) {
       if !options.dryRun {
         try backup(path, to: options.backupPath)
-        try rewrite(path: path, schema: plan.targetSchema, lock: lock, options: options) { _ in [] }
+        try rewrite(path: path, schema: plan.targetSchema, format: target, lock: lock, options: options) { _ in [] }
       }
       return result(.reset, .reset, plan.targetSchema.classes.map { var r = ClassReport(name: $0.name); r.isNew = true; return r })
     }
@@ -140,9 +152,9 @@ public enum Migrator {
       }
       return reports
     }
-    if program.isNoOp { return result(.unchanged, .none, unchangedCounts()) }
+    if program.isNoOp && (inPlaceAllowed || options.fileFormat == nil) { return result(.unchanged, .none, unchangedCounts()) }
 
-    if program.isMetadataOnly, group.fileFormat == FormatConstants.currentFileFormat,
+    if program.isMetadataOnly, inPlaceAllowed,
       let edits = metadataEdits(program, fileSchema), MetadataEditor.canApply(edits, to: group)
     {
       let reports = unchangedCounts()
@@ -153,7 +165,7 @@ public enum Migrator {
       return result(.inPlace, .metadata, reports)
     }
 
-    if options.inPlaceColumnChanges, let columnPlan = columnChangePlan(program, group: group, progress: options.progress) {
+    if options.inPlaceColumnChanges, inPlaceAllowed, let columnPlan = columnChangePlan(program, group: group, progress: options.progress) {
       var reports = program.classes.map { $0.report }
       for (i, c) in program.classes.enumerated() {
         guard let t = group.table(forClass: c.sourceClass ?? c.finalSchema.name) else { continue }
@@ -171,7 +183,8 @@ public enum Migrator {
 
     let source = GroupSource(group: group)
     if options.dryRun {
-      let builder: RealmFileBuilder<CountingNodeSink> = try RealmFileBuilder(schema: program.finalSchema, sink: CountingNodeSink())
+      let builder: RealmFileBuilder<CountingNodeSink> = try RealmFileBuilder(
+        schema: program.finalSchema, fileFormat: target, sink: CountingNodeSink())
       let executor = MigrationExecutor(program: program, source: source)
       executor.progress = options.progress
       let reports = try executor.run(into: BuilderSink<CountingNodeSink>(builder))
@@ -180,12 +193,20 @@ public enum Migrator {
     }
     try backup(path, to: options.backupPath)
     var reports: [ClassReport] = []
-    try rewrite(path: path, schema: program.finalSchema, lock: lock, options: options) { builder in
+    try rewrite(path: path, schema: program.finalSchema, format: target, lock: lock, options: options) { builder in
       let executor = MigrationExecutor(program: program, source: source)
       executor.progress = options.progress
       return try executor.run(into: BuilderSink<FileNodeSink>(builder))
     } reportsOut: { reports = $0 }
     return result(.rewritten, .rewrite, reports)
+  }
+
+  /// The format a migration of `group` writes: the one asked for, else the file's own when
+  /// realmctl writes it (21 as 22), else 24.
+  static func targetFormat(of group: Group, options: MigrationOptions) -> WritableFileFormat {
+    if let f = options.fileFormat { return f }
+    if group.topRef.isNull { return .current }
+    return WritableFileFormat(keeping: group.fileFormat) ?? .current
   }
 
   /// Refuses files whose rewrite would lose something realmctl does not carry over: a sync
@@ -263,14 +284,15 @@ public enum Migrator {
 
   /// Writes a complete new file with `fill` and atomically replaces the realm with it.
   static func rewrite(
-    path: String, schema: Schema, lock: FileLock, options: MigrationOptions,
+    path: String, schema: Schema, format: WritableFileFormat = .current, lock: FileLock, options: MigrationOptions,
     _ fill: (RealmFileBuilder<FileNodeSink>) throws -> [ClassReport],
     reportsOut: ([ClassReport]) -> Void = { _ in }
   ) throws {
     try AtomicFileReplacement.replace(
       path: path, lock: lock, encryptionKey: options.encryptionKey, faultInjection: options.faultInjection
     ) { output in
-      let builder = try RealmFileBuilder(schema: schema, sink: try FileNodeSink(output: output, bufferSize: options.writeBufferSize))
+      let builder = try RealmFileBuilder(
+        schema: schema, fileFormat: format, sink: try FileNodeSink(output: output, bufferSize: options.writeBufferSize))
       reportsOut(try fill(builder))
       let finished = try builder.finish()
       // The builder appends nothing after finish(), so its sink's state can be taken over.

@@ -13,6 +13,8 @@ public struct FileSummary {
     public var isEmbedded: Bool
     /// The primary key property, when the table has one.
     public var primaryKey: String?
+    /// True for asymmetric (data ingest) classes of a synced realm.
+    public var isAsymmetric = false
   }
 
   /// The path as given.
@@ -45,6 +47,12 @@ public struct FileSummary {
   /// Every other table (`metadata`, `pk`, plain tables of files not written through the
   /// Object Store), in file order.
   public var otherTables: [TableCount]
+  /// What sync keeps in a synced realm (nil for a local realm, or when it cannot be read).
+  public var sync: SyncState?
+  /// Why the sync state of a synced realm cannot be read (a damaged sync history).
+  public var syncError: String?
+  /// For the sync client's own metadata realm (users, tokens, file actions): its users.
+  public var syncMetadataUsers: Int?
 
   /// Reads the summary of `file`.
   ///
@@ -70,7 +78,7 @@ public struct FileSummary {
     for table in group.tables {
       let count = TableCount(
         name: table.className ?? table.name, objects: table.objectCount, isEmbedded: table.isEmbedded,
-        primaryKey: table.primaryKey.flatMap { table.column(key: $0)?.name })
+        primaryKey: table.primaryKey.flatMap { table.column(key: $0)?.name }, isAsymmetric: table.type == .topLevelAsymmetric)
       if table.className != nil {
         classes.append(count)
       } else {
@@ -80,6 +88,21 @@ public struct FileSummary {
     classes.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     self.classes = classes
     otherTables = others
+    do {
+      sync = try group.syncState()
+    } catch {
+      syncError = error.detail
+    }
+    syncMetadataUsers = FileSummary.syncMetadataUsers(classes)
+  }
+
+  /// The users of a sync metadata realm (`sync_metadata.realm`, written by the SDKs' sync
+  /// client: classes `UserMetadata` and `FileActionMetadata`), nil for any other realm.
+  public static func syncMetadataUsers(_ classes: [TableCount]) -> Int? {
+    guard classes.contains(where: { $0.name == "FileActionMetadata" }),
+      let users = classes.first(where: { $0.name == "UserMetadata" })
+    else { return nil }
+    return users.objects
   }
 
   /// Realm Core's name of a history type (`Replication::HistoryType`), as its messages print it.

@@ -14,7 +14,7 @@ extension WriteTransaction {
   /// (an evacuation point in slot 11 is dropped), smaller ones with 7.
   ///
   /// Steps: write the free lists and top array past the end; grow the file to a page
-  /// multiple; `fsync`; write `top_ref[1-s]` and `file_format[1-s] = 24`; `fsync`; flip the
+  /// multiple; `fsync`; write `top_ref[1-s]` and `file_format[1-s]` (the file's format); `fsync`; flip the
   /// select bit; `fsync`. On an error before the flip the file is rolled back (the old
   /// version stays the file's); after the flip was issued it is left as it is.
   ///
@@ -140,7 +140,9 @@ extension WriteTransaction {
     let other = 1 - header.select
     try file.write(le64(UInt64(newTopRef)), at: 8 * other, stage: .headerSlot)
     wroteHeaderSlot = true
-    try file.write([24], at: 20 + other, stage: .headerSlot)
+    // The snapshot keeps the file's format (an empty realm's 0 becomes 24).
+    let format = header.currentFormat == 0 ? UInt8(WritableFileFormat.current.rawValue) : header.currentFormat
+    try file.write([format], at: 20 + other, stage: .headerSlot)
     try file.sync(stage: .headerSlot)
     issuedFlip = true
     try file.write([header.flags ^ 1], at: 23, stage: .selectBit)

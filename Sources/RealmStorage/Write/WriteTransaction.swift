@@ -7,7 +7,8 @@ import RealmFormat
   import Darwin
 #endif
 
-/// An in-place, atomic, durable write transaction on a Realm file (format 24), using Realm's
+/// An in-place, atomic, durable write transaction on a Realm file (format 20, 22, 23 or 24,
+/// which it keeps), using Realm's
 /// own copy-on-write commit protocol (§8.2).
 ///
 /// Nodes of the current snapshot are never modified. Callers path-copy: to change a node
@@ -110,7 +111,8 @@ public final class WriteTransaction: @unchecked Sendable {
   public var top: ArrayNode? { oldTop.ref.isNull ? nil : try? ArrayNode(file.reader, oldTop.ref) }
   /// The current snapshot version; the commit produces `snapshotVersion + 1`.
   public var snapshotVersion: UInt64 { oldTop.version }
-  /// The file format version of the current snapshot (24, or 0 for an empty realm).
+  /// The file format version of the current snapshot (20, 22, 23 or 24, or 0 for an empty
+  /// realm); the commit keeps it.
   public var fileFormat: Int { Int(header.currentFormat) }
   /// The current logical file size (§1.5).
   public var logicalSize: Int { oldTop.logicalSize }
@@ -119,7 +121,7 @@ public final class WriteTransaction: @unchecked Sendable {
   ///
   /// - Throws: ``StorageError/Code/locked`` when another process has the realm open;
   ///   ``StorageError/Code/corrupt`` for an invalid file; ``StorageError/Code/unsupported``
-  ///   for file formats other than 24 and for sync histories; I/O errors.
+  ///   for file formats other than 20, 22, 23 and 24 and for sync histories; I/O errors.
   public static func begin(path: String, options: Options = Options()) throws(StorageError)
     -> WriteTransaction
   {
@@ -189,16 +191,19 @@ public final class WriteTransaction: @unchecked Sendable {
   private static func checkWritable(header: HeaderState, top: GroupTopState, path: String)
     throws(StorageError)
   {
+    // The formats realmctl writes are written in place in their own format (the commit keeps
+    // the format byte); others must be rewritten first.
     let format = header.currentFormat
+    let writable = WritableFileFormat(rawValue: Int(format)) != nil
     if top.ref.isNull {
-      guard format == 0 || format == 24 else {
+      guard format == 0 || writable else {
         throw StorageError.unsupported(
-          path: path, "an empty realm with file format \(format) is not writable (only 24)")
+          path: path, "an empty realm with file format \(format) is not writable (only 20, 22, 23, 24)")
       }
-    } else if format != 24 {
+    } else if !writable {
       throw StorageError.unsupported(
         path: path,
-        "file format \(format) must be upgraded to 24 before it can be written in place"
+        "file format \(format) must be rewritten as format 20, 22, 23 or 24 before it can be written in place"
       )
     }
     switch top.historyType {

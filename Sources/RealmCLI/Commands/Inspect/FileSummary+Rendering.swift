@@ -23,6 +23,7 @@ extension FileSummary {
       ("Free space", freeText),
       ("Classes", classesText),
     ]
+    rows += syncRows
     if !otherTables.isEmpty {
       rows.append(("Other tables", otherTables.map { "\($0.name) (\(FileSummary.objectsText($0.objects)))" }.joined(separator: ", ")))
     }
@@ -37,6 +38,10 @@ extension FileSummary {
     }
     if !classes.isEmpty {
       out += "\n" + classTable
+    }
+    if let set = sync?.subscriptions, !set.subscriptions.isEmpty {
+      out += "\nSubscriptions:\n"
+      for sub in set.subscriptions { out += "  \(UnsyncReport.subscriptionLine(sub))\n" }
     }
     if let problems, !problems.isEmpty {
       out += "\nProblems:\n"
@@ -82,6 +87,14 @@ extension FileSummary {
     writeTables(classes, embedded: true, to: &w)
     w.key("otherTables")
     writeTables(otherTables, embedded: false, to: &w)
+    w.key("sync")
+    if let sync { UnsyncReport.writeSync(sync, to: &w) } else { w.nullValue() }
+    if let syncError {
+      w.key("syncError")
+      w.value(syncError)
+    }
+    w.key("syncMetadataRealm")
+    w.value(syncMetadataUsers != nil)
     if let problems {
       w.key("check")
       w.beginObject()
@@ -108,6 +121,43 @@ extension FileSummary {
   }
 
   // MARK: - Pieces
+
+  /// The rows of a synced realm (what a conversion drops) or of a sync metadata realm.
+  private var syncRows: [(String, String)] {
+    if let users = syncMetadataUsers {
+      return [("Sync metadata", "yes: the sync client's own realm (users, their tokens, file actions; \(FileSummary.objectsText(users).replacingOccurrences(of: "object", with: "user"))), not app data")]
+    }
+    if let syncError {
+      return [("Sync", "the sync history cannot be read: \(syncError)")]
+    }
+    guard let sync else { return [] }
+    var rows: [(String, String)] = []
+    var kind = UnsyncReport.kindText(sync.kind)
+    if sync.clientFileIdent != 0 { kind += ", client file ident \(sync.clientFileIdent)" }
+    if let entries = sync.historyEntries {
+      kind += ", \(entries) changeset\(entries == 1 ? "" : "s") in the history"
+    }
+    rows.append(("Sync", kind))
+    rows.append(("Not uploaded", UnsyncReport.pendingText(sync)))
+    if let set = sync.subscriptions {
+      rows.append(("Subscriptions", UnsyncReport.subscriptionsText(set)))
+    }
+    var drops = ["the history"]
+    if sync.subscriptions != nil { drops.append("the subscriptions") }
+    if !sync.syncTables.isEmpty { drops.append("\(sync.syncTables.count) sync table\(sync.syncTables.count == 1 ? "" : "s")") }
+    let empty = sync.asymmetricClasses.filter { $0.objects == 0 }
+    if !empty.isEmpty {
+      drops.append("\(empty.count) empty asymmetric class\(empty.count == 1 ? "" : "es")")
+    }
+    var text = "`realmctl unsync` drops " + drops.joined(separator: ", ")
+    let kept = sync.asymmetricClasses.filter { $0.objects > 0 }
+    if !kept.isEmpty {
+      text += "; asymmetric \(kept.map(\.name).joined(separator: ", ")) become\(kept.count == 1 ? "s an ordinary class" : " ordinary classes")"
+    }
+    rows.append(("To local realm", text))
+    return rows
+  }
+
 
   /// `Opens as is in` and `Upgraded by`: the SDK releases that open the file (docs/file-formats.md).
   private var sdkRows: [(String, String)] {
@@ -182,6 +232,7 @@ extension FileSummary {
       line += cls.objects == 1 ? " object" : " objects"
       var notes: [String] = []
       if cls.isEmbedded { notes.append("embedded") }
+      if cls.isAsymmetric { notes.append("asymmetric") }
       if let pk = cls.primaryKey { notes.append("primary key \(pk)") }
       if !notes.isEmpty { line += " (" + notes.joined(separator: ", ") + ")" }
       out += line + "\n"

@@ -17,7 +17,7 @@ enum MigrationReport {
     case .reset: how = r.dryRun ? "would be reset to an empty file" : "reset to an empty file"
     }
     let dry = r.dryRun ? " (dry run: nothing written)" : ""
-    let formats = r.fromFileFormat == r.toFileFormat ? "" : ", file format \(r.fromFileFormat) -> \(r.toFileFormat)"
+    let formats = FileFormatOption.change(from: r.fromFileFormat, to: r.toFileFormat).map { ", \($0)" } ?? ""
     lines.append("\(r.path): schema version \(from) -> \(r.toVersion)\(formats), \(how)\(dry) in \(seconds(r.seconds))")
     for c in r.classes where !isQuiet(c) {
       var head = "  \(c.name)"
@@ -56,6 +56,7 @@ enum MigrationReport {
     w.key("method"); w.value(r.method.rawValue)
     w.key("fromFileFormat"); w.value(Int64(r.fromFileFormat))
     w.key("toFileFormat"); w.value(Int64(r.toFileFormat))
+    w.key("fileFormatKept"); w.value(r.keptFileFormat)
     w.key("path"); w.value(r.writePath.rawValue)
     w.key("dryRun"); w.value(r.dryRun)
     w.key("seconds"); w.value(r.seconds)

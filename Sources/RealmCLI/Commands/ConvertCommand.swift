@@ -1,0 +1,80 @@
+import RealmMigration
+import RealmStorage
+
+/// `realmctl convert FILE --file-format N [--output NEW] [--backup PATH] [--dry-run]`.
+public struct ConvertCommand: Command {
+  /// Creates the command.
+  public init() {}
+
+  /// The declaration.
+  public var spec: CommandSpec {
+    CommandSpec(
+      name: "convert",
+      abstract: "Rewrite a Realm file in another file format (20, 22, 23 or 24), down too.",
+      discussion: """
+        Apps refuse files of a newer format than their SDK's Realm Core writes: format 24 \
+        opens only in SDKs built on Realm Core 14, format 23 in Core 13 and later (Realm \
+        Java, Realm JS 11-12.5, Realm Swift before 10.50), 22 in Core 11-12, 20 in Core 10. \
+        Realm only ever upgrades; convert writes the file exactly as that Core would have \
+        written it, up or down, with the same classes, objects and (except in format 20, \
+        whose object keys derive from the primary keys) object keys. A file holding \
+        something the target format cannot store (an asymmetric class below 22, a \
+        full-text index below 23, a collection nested in a Mixed below 24, a dictionary \
+        in 20) is refused before anything is written, naming the class, the property and \
+        the reason. The file is replaced \
+        atomically (after a crash it is either exactly as before or fully converted), or \
+        written to --output. A file already at the target format is left alone. An \
+        encrypted file keeps its key. 'upgrade' is the same as '--file-format 24'. The file \
+        must not be open in a Realm app.
+
+        Examples:
+          realmctl convert app.realm --file-format 23
+          realmctl convert app.realm --file-format 22 --output app-core12.realm
+          realmctl convert app.realm --file-format 23 --dry-run
+          realmctl convert app.realm --file-format 20 --backup app.realm.bak
+        """,
+      arguments: [
+        .positional("file", completion: .realmFile, help: "The Realm file to convert."),
+        {
+          var a = FileFormatOption.argument(default: "Required.")
+          a.isRequired = true
+          return a
+        }(),
+        .option(
+          "output", valueName: "new",
+          help: "Write the converted file to <new> (which must not exist) and leave the original unchanged."),
+        .option("backup", valueName: "path", help: "Copy the original file to <path> before replacing it."),
+        .flag("dry-run", help: "Read the whole file and report what would be written, but write nothing."),
+        .quietFlag,
+      ] + KeyOptions.arguments(purpose: "of the Realm file (the converted file keeps it)"))
+  }
+
+  /// Runs the command.
+  public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
+    let format = try FileFormatOption.format(invocation, command: spec.name) ?? .current
+    let result = try UpgradeCommand.rewrite(
+      UpgradeCommand().options(invocation), format: format, invocation: invocation, context: context,
+      command: spec.name)
+    try context.standardOutput.writeLine(Self.report(result))
+    return .success
+  }
+
+  /// The one-line report.
+  static func report(_ r: UpgradeResult) -> String {
+    guard r.upgraded else {
+      let copy = r.outputPath.map { r.dryRun ? "; it would be copied unchanged to \($0)" : "; copied unchanged to \($0)" } ?? ""
+      if r.fromFormat == 0 {
+        return "\(r.path) has never been written to (it has no file format yet): nothing to convert\(copy)"
+      }
+      return "\(r.path) is already at file format \(r.fromFormat): nothing to convert\(copy)"
+    }
+    return UpgradeCommand.report(r).replacingFirst("Upgraded ", with: "Converted ")
+  }
+}
+
+extension String {
+  /// The string with the first occurrence of `target` at its start replaced.
+  fileprivate func replacingFirst(_ target: String, with replacement: String) -> String {
+    hasPrefix(target) ? replacement + dropFirst(target.count) : self
+  }
+}

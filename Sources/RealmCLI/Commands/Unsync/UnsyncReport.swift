@@ -1,0 +1,205 @@
+import RealmFormat
+import RealmJSON
+import RealmMigration
+import RealmStorage
+
+/// The report of `realmctl unsync`, as text and as JSON (docs/commands/unsync.md), and the
+/// sync lines that `open` shares with it.
+enum UnsyncReport {
+  /// The text report: one summary line, then what was dropped and converted.
+  static func text(_ r: UnsyncResult) -> String {
+    guard let plan = r.plan, r.converted else {
+      let copy = r.outputPath.map { r.dryRun ? "; it would be copied unchanged to \($0)" : "; copied unchanged to \($0)" } ?? ""
+      return "\(r.path) is a local realm already (it has no sync history): nothing to convert\(copy)\n"
+    }
+    let objects = plan.classes.reduce(0) { $0 + $1.objects } + plan.otherTables.reduce(0) { $0 + $1.objects }
+    var what = "\(objects) object\(objects == 1 ? "" : "s") in \(plan.classes.count) class\(plan.classes.count == 1 ? "" : "es")"
+    if !plan.otherTables.isEmpty {
+      what += " and \(plan.otherTables.count) other table\(plan.otherTables.count == 1 ? "" : "s")"
+    }
+    let facts = "file format \(r.fromFormat) -> \(r.toFormat), \(what), \(r.sizeBefore) -> \(r.sizeAfter) bytes"
+    var out: String
+    if r.dryRun {
+      let target = r.outputPath.map { " to \($0)" } ?? ""
+      out = "\(r.path): a local realm would be written\(target) (dry run: nothing written): \(facts)\n"
+    } else if let output = r.outputPath {
+      out = "Converted \(r.path) to the local realm \(output): \(facts) in \(MigrationReport.seconds(r.seconds))\n"
+    } else {
+      out = "Converted \(r.path) to a local realm: \(facts) in \(MigrationReport.seconds(r.seconds))\n"
+    }
+    let verb = r.dryRun ? "Would drop" : "Dropped"
+    out += "  \(verb): \(historyText(plan.sync))\n"
+    if let set = plan.sync.subscriptions {
+      out += "  \(verb): \(subscriptionsText(set))\n"
+      for sub in set.subscriptions { out += "    \(subscriptionLine(sub))\n" }
+    }
+    if !plan.dropped.isEmpty {
+      out += "  \(verb): \(countsText(plan.dropped))\n"
+    }
+    if !plan.convertedAsymmetric.isEmpty {
+      let verb = r.dryRun ? "Would convert" : "Converted"
+      out += "  \(verb) asymmetric classes to ordinary classes (their objects were never uploaded): \(countsText(plan.convertedAsymmetric))\n"
+    }
+    if !plan.keptQueryBasedSyncClasses.isEmpty {
+      out += "  Kept (linked from the app's classes): \(countsText(plan.keptQueryBasedSyncClasses))\n"
+    }
+    return out
+  }
+
+  /// The sync history and what it says about uploads, in words.
+  static func historyText(_ s: SyncState) -> String {
+    var parts = ["the sync history (\(FileSummary.name(of: s.historyType)), \(kindText(s.kind))"]
+    if let entries = s.historyEntries {
+      parts.append("\(entries) changeset\(entries == 1 ? "" : "s")")
+    }
+    parts.append(pendingText(s))
+    var text = parts.joined(separator: ", ") + ")"
+    if s.clientFileIdent != 0 { text += ", the client file ident \(s.clientFileIdent)" }
+    return text
+  }
+
+  /// `3 local changes never uploaded`, or why it is not known.
+  static func pendingText(_ s: SyncState) -> String {
+    guard let pending = s.pendingUploads else {
+      switch s.kind {
+      case .server: return "a server's history: no uploads pending"
+      case .objectServer: return "local changes never uploaded: unknown (realmctl does not read Realm Object Server's history)"
+      default: return "local changes never uploaded: unknown (realmctl does not read history schema version \(s.historySchemaVersion))"
+      }
+    }
+    return pending == 1 ? "1 local change never uploaded" : "\(pending) local changes never uploaded"
+  }
+
+  /// The kind of sync, in words.
+  static func kindText(_ kind: SyncState.Kind) -> String {
+    switch kind {
+    case .flexible: "flexible sync"
+    case .partition: "partition-based sync"
+    case .objectServer: "Realm Object Server sync"
+    case .server: "sync server file"
+    }
+  }
+
+  /// `2 flexible-sync subscriptions (set version 3, complete)`.
+  static func subscriptionsText(_ set: SubscriptionSet) -> String {
+    let n = set.subscriptions.count
+    var text = "\(n) flexible-sync subscription\(n == 1 ? "" : "s") (set version \(set.version), \(set.state.rawValue)"
+    if let error = set.error, !error.isEmpty { text += ": \(error)" }
+    return text + ")"
+  }
+
+  /// `dogs: Dog where age > 2`.
+  static func subscriptionLine(_ s: SubscriptionSet.Subscription) -> String {
+    "\(s.name ?? "(unnamed)"): \(s.className) where \(s.query)"
+  }
+
+  /// `flx_subscriptions (2 objects), sync_internal_schemas (2 objects)`.
+  static func countsText(_ counts: [SyncState.TableCount]) -> String {
+    counts.map { "\($0.name) (\($0.objects == 1 ? "1 object" : "\($0.objects) objects"))" }.joined(separator: ", ")
+  }
+
+  // MARK: - JSON
+
+  /// The JSON report.
+  static func json(_ r: UnsyncResult) -> [UInt8] {
+    var w = JSONWriter(indent: 2, capacity: 2048)
+    w.beginObject()
+    w.key("path")
+    w.value(r.path)
+    w.key("output")
+    if let o = r.outputPath { w.value(o) } else { w.nullValue() }
+    w.key("converted")
+    w.value(r.converted)
+    w.key("dryRun")
+    w.value(r.dryRun)
+    w.key("fromFormat")
+    w.value(Int64(r.fromFormat))
+    w.key("toFormat")
+    w.value(Int64(r.toFormat))
+    w.key("sizeBefore")
+    w.value(Int64(r.sizeBefore))
+    w.key("sizeAfter")
+    w.value(Int64(r.sizeAfter))
+    if let plan = r.plan {
+      w.key("sync")
+      writeSync(plan.sync, to: &w)
+      w.key("classes")
+      writeCounts(plan.classes, to: &w)
+      w.key("otherTables")
+      writeCounts(plan.otherTables, to: &w)
+      w.key("dropped")
+      writeCounts(plan.dropped, to: &w)
+      w.key("asymmetricConverted")
+      writeCounts(plan.convertedAsymmetric, to: &w)
+      w.key("keptLinkedSyncClasses")
+      writeCounts(plan.keptQueryBasedSyncClasses, to: &w)
+    } else {
+      w.key("sync")
+      w.nullValue()
+    }
+    w.endObject()
+    w.buffer.append(0x0A)
+    return w.buffer
+  }
+
+  /// The `sync` object shared by `unsync --json` and `open --json`.
+  static func writeSync(_ s: SyncState, to w: inout JSONWriter) {
+    w.beginObject()
+    w.key("kind")
+    w.value(s.kind.rawValue)
+    w.key("historyType")
+    w.value(FileSummary.name(of: s.historyType))
+    w.key("historySchemaVersion")
+    w.value(Int64(s.historySchemaVersion))
+    w.key("clientFileIdent")
+    w.value(s.clientFileIdent)
+    w.key("historyEntries")
+    if let n = s.historyEntries { w.value(Int64(n)) } else { w.nullValue() }
+    w.key("pendingUploads")
+    if let n = s.pendingUploads { w.value(Int64(n)) } else { w.nullValue() }
+    w.key("subscriptions")
+    if let set = s.subscriptions {
+      w.beginObject()
+      w.key("version")
+      w.value(set.version)
+      w.key("state")
+      w.value(set.state.rawValue)
+      w.key("error")
+      if let e = set.error { w.value(e) } else { w.nullValue() }
+      w.key("subscriptions")
+      w.beginArray()
+      for sub in set.subscriptions {
+        w.beginObject()
+        w.key("name")
+        if let n = sub.name { w.value(n) } else { w.nullValue() }
+        w.key("class")
+        w.value(sub.className)
+        w.key("query")
+        w.value(sub.query)
+        w.endObject()
+      }
+      w.endArray()
+      w.endObject()
+    } else {
+      w.nullValue()
+    }
+    w.key("syncTables")
+    writeCounts(s.syncTables, to: &w)
+    w.key("asymmetricClasses")
+    writeCounts(s.asymmetricClasses, to: &w)
+    w.endObject()
+  }
+
+  private static func writeCounts(_ counts: [SyncState.TableCount], to w: inout JSONWriter) {
+    w.beginArray()
+    for c in counts {
+      w.beginObject()
+      w.key("name")
+      w.value(c.name)
+      w.key("objects")
+      w.value(Int64(c.objects))
+      w.endObject()
+    }
+    w.endArray()
+  }
+}

@@ -1,0 +1,96 @@
+import RealmFormat
+import RealmJSON
+import RealmMigration
+import RealmStorage
+
+/// `realmctl unsync FILE [--output NEW] [--backup PATH] [--dry-run] [--json]`: a synced realm
+/// converted into a local realm.
+public struct UnsyncCommand: Command {
+  /// Creates the command.
+  public init() {}
+
+  /// The declaration.
+  public var spec: CommandSpec {
+    CommandSpec(
+      name: "unsync",
+      abstract: "Convert a synced realm into a local realm.",
+      discussion: """
+        A synced realm (Atlas Device Sync, or Realm Object Server before it) carries the \
+        sync client's history and tables that only sync uses, and a Realm SDK refuses to open it with a local configuration ("Incompatible \
+        histories"). unsync writes it as a local realm that an app with the same schema \
+        opens offline, without a sync user, a server or a migration: the same classes, \
+        objects and object keys, primary keys and links. It drops the sync history (with \
+        any local changes that were never uploaded: the report counts them), the client \
+        file identifier, the flexible-sync subscriptions and the sync-only tables. \
+        Asymmetric classes that hold objects become ordinary classes; empty ones are \
+        dropped. The file is replaced atomically (after a crash it is either exactly as \
+        before or fully converted), or written to --output, leaving the original as it is. \
+        An encrypted file is read with its key and the local realm is encrypted with the \
+        same key. A local realm is left alone. The file must not be open in a Realm app. \
+        'realmctl open' shows what a conversion would drop.
+
+        Examples:
+          realmctl unsync synced.realm --dry-run
+          realmctl unsync synced.realm --output local.realm
+          realmctl unsync synced.realm --backup synced.realm.bak
+          realmctl unsync synced.realm --json
+          realmctl unsync synced.realm --key-file app.key
+        """,
+      arguments: [
+        .positional("file", completion: .realmFile, help: "The synced realm to convert."),
+        .option(
+          "output", valueName: "new",
+          help: "Write the local realm to <new> (which must not exist) and leave the original unchanged."),
+        .option("backup", valueName: "path", help: "Copy the original file to <path> before replacing it."),
+        .flag("dry-run", help: "Read the whole file and report what would be written and dropped, but write nothing."),
+        .flag("json", help: "Print the report as one JSON object."),
+        FileFormatOption.argument(default: "Default: the file's own format (24 for formats 2 to 11)."),
+        .quietFlag,
+      ] + KeyOptions.arguments(purpose: "of the Realm file (the local realm keeps it)"))
+  }
+
+  /// Runs the command.
+  public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
+    let file = invocation.string("file") ?? ""
+    let output = invocation.string("output")
+    let backup = invocation.string("backup")
+    if backup != nil && output != nil {
+      throw UsageError(
+        .unexpectedArgument,
+        "'--backup <path>' keeps a copy of a file converted in place; with '--output <new>' the original is not changed",
+        command: spec.name)
+    }
+    if let output, output == file {
+      throw UsageError(
+        .invalidValue,
+        "The value '\(output)' is invalid for '--output <new>': it is the file being converted; leave out --output to convert in place",
+        command: spec.name)
+    }
+    let fileFormat = try FileFormatOption.format(invocation, command: spec.name)
+    try InputFiles.requireReadableFile(file)
+    var options = UpgradeOptions()
+    options.encryptionKey = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
+    options.dryRun = invocation.flag("dry-run")
+    options.backupPath = backup
+    options.outputPath = output
+    let progress = ProgressCounter(unit: .bytes)
+    options.progress = progress
+    let display = ProgressDisplay.start(
+      "Converting \(file)", counter: progress, context: context,
+      quiet: invocation.flag("quiet") || options.dryRun)
+    let result: UnsyncResult
+    do {
+      defer { display?.finish() }
+      result = try Unsyncer.unsync(path: file, options: options, fileFormat: fileFormat)
+    }
+    if !result.converted, let output, !options.dryRun {
+      try FileCopy.copy(from: file, to: output)
+    }
+    if invocation.flag("json") {
+      try context.standardOutput.write(bytes: UnsyncReport.json(result))
+    } else {
+      try context.standardOutput.write(UnsyncReport.text(result))
+    }
+    return .success
+  }
+}
