@@ -22,9 +22,11 @@ if [ -z "$DOCC" ]; then
 fi
 # Kept between runs: the build re-emits the graph of every module it recompiles.
 mkdir -p "$graphs"
-# Exit status 2 when the build fails (1 for docc warnings).
+# Exit status 2 when the build fails (1 for docc warnings). The build plan is made afresh each
+# time (--disable-build-manifest-caching): a cached plan does not see source files added to the
+# root package, which is a dependency here.
 build() {
-  "$SWIFT" build --package-path "$examples" \
+  "$SWIFT" build --package-path "$examples" --disable-build-manifest-caching \
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" || exit 2
 }
 build

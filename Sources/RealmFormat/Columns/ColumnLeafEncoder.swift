@@ -3,7 +3,7 @@
 /// type (strings from one byte buffer, numbers from plain arrays).
 public enum ColumnLeafEncoder {
   /// Writes the leaf of a single-value column of element type `type` (not `.object`);
-  /// byte for byte what ``TypedLeafEncoder/leaf(type:nullable:values:tableKeys:into:)``
+  /// byte for byte what ``TypedLeafEncoder/leaf(type:nullable:values:tableKeys:format:into:)``
   /// writes for `values.realmValues`, with the same errors.
   public static func leaf<S: NodeSink>(
     type: PropertyType, nullable: Bool, values: ColumnValues, tableKeys: [String: Int64] = [:], into sink: inout S

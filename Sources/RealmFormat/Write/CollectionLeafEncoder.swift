@@ -35,7 +35,7 @@ public enum CollectionLeafEncoder {
   }
 
   /// A list or set of a primitive element type: a B+-tree of typed leaves; 0 when empty.
-  /// Sets must already be in storage order (``SetOrdering/sortedUnique(_:)``).
+  /// Sets must already be in storage order (``SetOrdering/sortedUnique(_:format:mixedSet:)``).
   public static func primitiveCollection<S: NodeSink>(
     _ elements: [RealmValue], type: PropertyType, nullable: Bool, tableKeys: [String: Int64] = [:],
     format: WritableFileFormat = .current, into sink: inout S

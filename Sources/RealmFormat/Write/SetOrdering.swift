@@ -12,7 +12,7 @@ public enum SetOrdering {
   /// types), string, binary, timestamp, ObjectId, UUID, link.
   ///
   /// `mixedSet`: the elements of a `Set<Mixed>`, whose strings Realm Core 11-13 order by their
-  /// collation (``RealmCollation``) below format 24.
+  /// collation (`RealmCollation`) below format 24.
   public static func compare(
     _ a: RealmValue, _ b: RealmValue, format: WritableFileFormat = .current, mixedSet: Bool = false
   ) -> Int {

@@ -35,6 +35,7 @@ public enum RealmFileCreator {
   ///   - dataPath: the JSON Lines of its objects, nil for none.
   ///   - key: the encryption key of the new file, nil for a plain file.
   ///   - progress: counts the bytes of the data file read; its total is the file's size.
+  ///   - fileFormat: the file format to write.
   public static func create(
     output: String, schema: Schema, dataPath: String?, fileFormat: WritableFileFormat = .current,
     key: EncryptionKey? = nil, progress: ProgressCounter? = nil

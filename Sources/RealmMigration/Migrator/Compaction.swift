@@ -3,7 +3,7 @@ import RealmStorage
 
 /// `compact`: rewrites a realm without free space, keeping its file format. A file of format
 /// 20, 22, 23 or 24, or a synced file of formats 10-23, is copied node by node in its own
-/// format (``RealmCompaction``); a local file of a format realmctl does not write (2-11, 21)
+/// format (`RealmCompaction`); a local file of a format realmctl does not write (2-11, 21)
 /// is rewritten through ``Upgrader`` as 24 (21 as 22), as Realm itself upgrades a file it
 /// opens before compacting it; `fileFormat` asks for another format (a rewrite).
 public enum Compaction {

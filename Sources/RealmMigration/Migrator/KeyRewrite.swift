@@ -2,7 +2,7 @@ import RealmFormat
 import RealmStorage
 
 /// `encrypt`, `decrypt` and re-keying, optionally in another file format: the pages are copied
-/// with the new key when the format stays (``RealmEncryption/rewrite(path:key:newKey:outputPath:faultInjection:)``),
+/// with the new key when the format stays (`RealmEncryption.rewrite(path:key:newKey:outputPath:faultInjection:)`),
 /// else the objects are rewritten in the asked format by ``Upgrader`` with the new key.
 public enum KeyRewrite {
   /// What was written.

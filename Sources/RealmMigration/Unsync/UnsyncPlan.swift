@@ -4,7 +4,7 @@ import RealmFormat
 /// file alone (nothing is written here).
 ///
 /// - Dropped: the sync history (never copied: the new file gets a local history), the
-///   sync-only tables (``SyncBookkeeping/tableNames``), the classes of Realm Object Server's
+///   sync-only tables (`SyncBookkeeping.tableNames`), the classes of Realm Object Server's
 ///   query-based sync when no kept class links to them, asymmetric classes without objects,
 ///   and embedded classes that only dropped classes link to.
 /// - Converted: asymmetric classes that hold objects become ordinary top-level classes (a
@@ -29,7 +29,7 @@ public struct UnsyncPlan: Sendable {
 
   /// Decides the conversion of `group`, a synced realm.
   ///
-  /// - Throws: ``FormatError`` when the sync history or the schema cannot be read;
+  /// - Throws: `FormatError` when the sync history or the schema cannot be read;
   ///   ``MigrationError`` `unsupported` when `group` has no sync history.
   public init(_ group: Group) throws {
     guard let sync = try group.syncState() else {

@@ -37,7 +37,7 @@ public struct UnsyncResult: Sendable {
 public enum Unsyncer {
   /// Reads what a conversion of the realm at `path` would keep and drop, without writing.
   ///
-  /// - Throws: ``StorageError`` for unreadable or damaged files (`corrupt` for a damaged sync
+  /// - Throws: `StorageError` for unreadable or damaged files (`corrupt` for a damaged sync
   ///   history), ``MigrationError`` `unsupported` for a local realm.
   public static func plan(path: String, key: EncryptionKey? = nil) throws -> UnsyncPlan {
     let file = try RealmFile.open(path: path, key: key)
@@ -47,7 +47,7 @@ public enum Unsyncer {
   /// Converts the realm at `path`; `options` are those of `upgrade` (output, backup, dry run,
   /// key, progress, fault injection).
   ///
-  /// - Throws: ``StorageError`` (locked, unreadable, damaged, I/O): the file is then unchanged.
+  /// - Throws: `StorageError` (locked, unreadable, damaged, I/O): the file is then unchanged.
   ///
   /// The local realm keeps the file's format when realmctl writes it (20, 22, 23, 24; format 21
   /// becomes 22), else it is written as format 24; `fileFormat` chooses another.
