@@ -59,7 +59,7 @@ public final class CommandContext {
 public enum CommandRegistry {
   /// The commands.
   public static let all: [any Command] = [
-    OpenCommand(), SchemaCommand(), DumpCommand(), MigrateCommand(), RenamePropertyCommand(),
+    OpenCommand(), SchemaCommand(), DumpCommand(), DiffCommand(), MigrateCommand(), RenamePropertyCommand(),
     CreateCommand(), CompactCommand(), UpgradeCommand(), EncryptCommand(), DecryptCommand(),
     ShellCommand(), CompletionCommand(), GenerateManualCommand(),
   ]
