@@ -120,7 +120,16 @@ public struct DiffCommand: Command {
     }
     let realm = try RealmInput.open(file, key: key)
     let fileSchema = try RealmInput.reading(realm) { () throws(FormatError) in try realm.group.schema() }
-    let check = AppSchemaCheck(fileSchema: fileSchema, appSchema: app.schema, appVersion: version)
+    let check = try RealmInput.reading(realm) { () throws(FormatError) in
+      do {
+        return try AppSchemaCheck(fileSchema: fileSchema, appSchema: app.schema, appVersion: version)
+          .checkingData(in: realm.group, fileSchema: fileSchema)
+      } catch let error as FormatError {
+        throw error
+      } catch {
+        throw FormatError(.corrupt, "\(error)")
+      }
+    }
     let format = invocation.string("format").flatMap(RealmDiffFormat.init(rawValue:)) ?? .text
     let report = format == .jsonl ? Self.jsonReport(check) : check.report + "\n"
     if invocation.flag("plan-skeleton") {

@@ -17,10 +17,16 @@ public struct AppSchemaCheck: Sendable, Equatable {
     case migratesOnOpen
     /// Same version but some change needs a migration: Realm refuses.
     case migrationRequired
+    /// Realm would migrate, but the data breaks a rule of the new schema (duplicate primary
+    /// keys, an object made embedded without exactly one parent): without a migration block
+    /// that fixes the data, Realm refuses.
+    case dataRefused
     /// The app's version is lower than the file's: Realm refuses.
     case versionLower
   }
 
+  /// Realm's message for data it would refuse (``Verdict/dataRefused``).
+  public var dataMessage: String?
   /// The file's schema version, nil when it has none.
   public var fileVersion: Int64?
   /// The app's schema version.
@@ -49,7 +55,21 @@ public struct AppSchemaCheck: Sendable, Equatable {
   }
 
   /// True when Realm refuses to open the file: the app needs a version bump and a migration.
-  public var needsMigration: Bool { verdict == .migrationRequired || verdict == .versionLower }
+  public var needsMigration: Bool { verdict == .migrationRequired || verdict == .versionLower || verdict == .dataRefused }
+
+  /// The check with the data of the file looked at too, when Realm would migrate it on open:
+  /// the rules Realm applies to the data then (see ``Verdict/dataRefused``).
+  ///
+  /// - Throws: `FormatError` for a damaged file.
+  public func checkingData(in group: Group, fileSchema: Schema) throws -> AppSchemaCheck {
+    guard verdict == .migratesOnOpen,
+      let message = try AppSchemaDataCheck.firstFailure(changes, fileSchema: fileSchema, group: group)
+    else { return self }
+    var checked = self
+    checked.verdict = .dataRefused
+    checked.dataMessage = message
+    return checked
+  }
 
   /// Realm's exact message when it refuses, nil when it opens the file.
   public var realmMessage: String? {
@@ -58,6 +78,8 @@ public struct AppSchemaCheck: Sendable, Equatable {
       return "Provided schema version \(appVersion) is less than last set version \(fileVersion ?? 0)."
     case .migrationRequired:
       return SchemaComparison.sameVersionError(changes)?.message
+    case .dataRefused:
+      return dataMessage
     case .noChanges, .additiveOnly, .migratesOnOpen:
       return nil
     }
