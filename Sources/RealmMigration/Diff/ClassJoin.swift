@@ -165,10 +165,9 @@ struct ClassJoin {
   }
 
   private func identity(_ cls: ObjectSchema, _ values: [RealmValue], _ key: Int64, old isOld: Bool) -> DiffObject.Identity {
+    // The identity the objects were matched by: a class whose primary key differs between
+    // the files is matched by key.
     if let pk = primaryKey { return .primaryKey(name: pk.name, value: values[isOld ? pk.old : pk.new]) }
-    if let name = cls.primaryKey, let i = cls.properties.firstIndex(where: { $0.name == name }), i < values.count {
-      return .primaryKey(name: name, value: values[i])
-    }
     return .key(key)
   }
 

@@ -9,6 +9,14 @@ struct DiffValues {
   let oldLinks: LinkResolver
   /// Resolves links of the new file.
   let newLinks: LinkResolver
+  /// Whether keys of a class name the same objects in both files.
+  let alignment: KeyAlignment
+
+  init(oldLinks: LinkResolver, newLinks: LinkResolver) {
+    self.oldLinks = oldLinks
+    self.newLinks = newLinks
+    alignment = KeyAlignment(old: oldLinks, new: newLinks)
+  }
 
   /// True when `a` (old file) and `b` (new file) hold the same value.
   func equal(_ a: RealmValue, _ b: RealmValue) throws -> Bool {
@@ -17,10 +25,11 @@ struct DiffValues {
     case (.float(let x), .float(let y)): return Self.same(Double(x), Double(y))
     case (.link(let x), .link(let y)):
       guard x.className == y.className else { return false }
-      // The same key in both files is the same object: objects keep their keys from one
-      // version of a file to the next (see RealmDiff).
-      if x.key == y.key { return true }
-      guard let p = try oldLinks.primaryKey(of: x), let q = try newLinks.primaryKey(of: y) else { return false }
+      // The same key is the same object when the target class has no primary key, or when
+      // its keys name the same primary keys in both files (the usual case: objects keep
+      // their keys from one version of a file to the next).
+      if x.key == y.key, try alignment.aligned(x.className) { return true }
+      guard let p = try oldLinks.primaryKey(of: x), let q = try newLinks.primaryKey(of: y) else { return x.key == y.key }
       return try equal(p, q)
     case (.embedded(let x), .embedded(let y)):
       guard x.className == y.className else { return false }
@@ -106,8 +115,59 @@ final class LinkResolver {
     return values[index]
   }
 
+  /// The table of `className` and the position of its primary key, nil without one.
+  func primaryKeyColumn(_ className: String) -> (Table, Int)? {
+    guard let cls = schema.objectSchema(named: className), let pk = cls.primaryKey,
+      let i = cls.properties.firstIndex(where: { $0.name == pk }), let table = group.table(forClass: className)
+    else { return nil }
+    return (table, i)
+  }
+
   /// True when links to `className` are shown by primary key.
   func hasPrimaryKey(_ className: String) -> Bool {
     schema.objectSchema(named: className)?.primaryKey != nil
+  }
+}
+
+/// Whether the keys of a class with a primary key name the same objects (the same primary key
+/// values) in both files: then links to it compare by key, without looking their targets up.
+/// Found once per class by walking both tables side by side in key order (flat memory).
+final class KeyAlignment {
+  let old: LinkResolver
+  let new: LinkResolver
+  private var known: [String: Bool] = [:]
+
+  init(old: LinkResolver, new: LinkResolver) {
+    self.old = old
+    self.new = new
+  }
+
+  /// True when every key present in both files holds the same primary key value (always true
+  /// for classes without a primary key: the key is the identity).
+  func aligned(_ className: String) throws -> Bool {
+    if let answer = known[className] { return answer }
+    let answer = try walk(className)
+    known[className] = answer
+    return answer
+  }
+
+  private func walk(_ className: String) throws -> Bool {
+    guard let (oldTable, i) = old.primaryKeyColumn(className), let (newTable, j) = new.primaryKeyColumn(className) else {
+      return true
+    }
+    var a = try ObjectCursor(group: old.group, table: oldTable)
+    var b = try ObjectCursor(group: new.group, table: newTable)
+    while let x = try a.current(), let y = try b.current() {
+      if x.key < y.key {
+        a.advance()
+      } else if y.key < x.key {
+        b.advance()
+      } else {
+        guard i < x.values.count, j < y.values.count, x.values[i] == y.values[j] else { return false }
+        a.advance()
+        b.advance()
+      }
+    }
+    return true
   }
 }
