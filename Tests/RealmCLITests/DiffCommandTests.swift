@@ -269,3 +269,50 @@ import Testing
     return out
   }
 }
+
+/// `realmctl dump --for-diff`: the same data gives the same text, whatever keys Realm gave
+/// the objects.
+@Suite struct StableDumpTests {
+  typealias T = CommandTestSupport
+
+  @Test func sameDataUnderOtherKeysGivesTheSameText() throws {
+    let dir = try T.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let schema = """
+      {"schemaVersion": 3, "classes": [
+       {"name": "Dog", "embedded": false, "primaryKey": "name", "properties": [
+         {"name": "name", "type": "string", "optional": false, "indexed": true},
+         {"name": "friend", "type": "object", "objectType": "Dog", "optional": true, "indexed": false}]}]}
+      """
+    let a = """
+      {"$class":"Dog","$key":0,"name":"rex","friend":{"$ref":"Dog","$key":1}}
+      {"$class":"Dog","$key":1,"name":"fido","friend":null}
+      """
+    let b = """
+      {"$class":"Dog","$key":7,"name":"fido","friend":null}
+      {"$class":"Dog","$key":9,"name":"rex","friend":{"$ref":"Dog","$key":7}}
+      """
+    let schemaPath = try T.write(schema, to: dir, as: "s.json")
+    var dumps: [String] = []
+    var plain: [String] = []
+    for (name, data) in [("a", a), ("b", b)] {
+      let path = dir.appendingPathComponent("\(name).realm").path
+      #expect(T.run(["create", "--schema", schemaPath, "--data", try T.write(data + "\n", to: dir, as: "\(name).jsonl"), path]).status == 0)
+      let out = T.run(["dump", path, "--for-diff"])
+      #expect(out.status == 0, "\(out.stderr)")
+      dumps.append(out.stdout)
+      plain.append(T.run(["dump", path, "--format", "jsonl"]).stdout)
+    }
+    #expect(plain[0] != plain[1])
+    #expect(dumps[0] == dumps[1])
+    #expect(dumps[0] == """
+      # schema version 3, file format 24
+      # Dog: primary key name; name string, friend <Dog>
+      {"$class":"Dog","name":"fido","friend":null}
+      {"$class":"Dog","name":"rex","friend":{"$ref":"Dog","$pk":"fido"}}
+
+      """)
+    #expect(T.run(["diff", dir.appendingPathComponent("a.realm").path, dir.appendingPathComponent("b.realm").path]).status == 0)
+    #expect(T.run(["dump", dir.appendingPathComponent("a.realm").path, "--for-diff", "--format", "json"]).status == 64)
+  }
+}

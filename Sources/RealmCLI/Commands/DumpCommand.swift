@@ -1,5 +1,6 @@
 import RealmFormat
 import RealmJSON
+import RealmMigration
 import RealmStorage
 
 /// `realmctl dump FILE [--format jsonl|json|csv|table|sql] [--class NAME] [--limit N] [--offset N]
@@ -35,6 +36,8 @@ public struct DumpCommand: Command {
     public var query: String?
     /// No progress on standard error.
     public var quiet = false
+    /// The stable dump for line diffs (`--for-diff`).
+    public var forDiff = false
   }
 
   /// Creates the command.
@@ -78,6 +81,7 @@ public struct DumpCommand: Command {
           realmctl dump app.realm --class Person \\
             --where "name BEGINSWITH[c] 'a' AND dogs.@count > 0"
           realmctl dump app.realm --class Person --where "age > 30 SORT(age DESC) LIMIT(3)"
+          realmctl dump app.realm --for-diff
         """,
       arguments: [
         .positional("file", completion: .realmFile, help: "The Realm file to read."),
@@ -94,6 +98,7 @@ public struct DumpCommand: Command {
         .option(
           "where", valueName: "query", completion: .text,
           help: "Print only objects of --class matching this Realm Query Language filter."),
+        .flag("for-diff", help: "Print a stable dump for line diffs: sorted, one object a line, no object keys."),
         .quietFlag,
       ] + KeyOptions.arguments())
   }
@@ -106,7 +111,7 @@ public struct DumpCommand: Command {
       format: invocation.string("format").flatMap(Format.init(rawValue:)) ?? defaultFormat,
       className: invocation.string("class"), limit: invocation.integer("limit"),
       offset: invocation.integer("offset") ?? 0, query: invocation.string("where"),
-      quiet: invocation.flag("quiet"))
+      quiet: invocation.flag("quiet"), forDiff: invocation.flag("for-diff"))
   }
 
   /// The writer format of RealmJSON for a `--format` value.
@@ -164,6 +169,12 @@ public struct DumpCommand: Command {
         .missingArgument, "--where filters one class: add '--class <name>'", command: spec.name)
     }
     let key = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
+    if options.forDiff {
+      for name in ["format", "limit", "offset", "where"] where invocation.isGiven(name) {
+        throw UsageError(.unexpectedArgument, "--for-diff prints every object in its own form: it does not go with --\(name)", command: spec.name)
+      }
+      return try writeForDiff(options, key: key, context)
+    }
     let file = try RealmInput.open(options.file, key: key)
     var dump = try ObjectDump(file: file, options: options)
     if options.format == .sql, let embedded = dump.classes.first(where: { $0.0.isEmbedded })?.0 {
@@ -185,6 +196,20 @@ public struct DumpCommand: Command {
       resultsShareTheTerminal: true)
     defer { display?.finish() }
     try dump.run(&writer)
+    return .success
+  }
+
+  /// `--for-diff`: the ``StableDump``.
+  private func writeForDiff(_ options: Options, key: EncryptionKey?, _ context: CommandContext) throws -> ExitCode {
+    let file = try RealmInput.open(options.file, key: key)
+    let schema = try RealmInput.reading(file) { () throws(FormatError) in try file.group.schema() }
+    if let name = options.className {
+      _ = try RealmInput.objectSchema(named: name, in: schema, path: options.file)
+    }
+    let output = context.standardOutput
+    try RealmInput.readingObjects(file) {
+      try StableDump(file: file, schema: schema, className: options.className).run { try output.write(bytes: $0) }
+    }
     return .success
   }
 }

@@ -18,6 +18,16 @@ public struct DiffValueText {
     links = diff.links
   }
 
+  /// Creates the writer for the values of one file (`isOld` is then ignored).
+  public init(file: RealmFile, schema: Schema) {
+    oldSchema = schema
+    newSchema = schema
+    oldEncoder = CanonicalEncoder(schema: schema)
+    newEncoder = oldEncoder
+    let resolver = LinkResolver(group: file.group, schema: schema)
+    links = DiffLinks(old: resolver, new: resolver)
+  }
+
   /// The JSON text of a value of the old (`isOld`) or new file.
   public func text(_ value: RealmValue, inMixed: Bool, isOld: Bool) throws -> String {
     var w = JSONWriter(indent: 0, capacity: 64)
