@@ -40,7 +40,7 @@ public struct DiffCommand: Command {
           realmctl diff old.realm new.realm --format jsonl --class Person
           realmctl diff old.realm new.realm --class Person --where "age >= 18"
           realmctl diff fixture.realm --schema app-schema.json --schema-version 3
-          realmctl diff fixture.realm --schema app-schema.json --plan-skeleton > plan.json
+          realmctl diff fixture.realm --schema app.json --plan-skeleton > plan.json
         """,
       arguments: [
         .positional("old", valueName: "file", completion: .realmFile, help: "The Realm file (the old one of two)."),
