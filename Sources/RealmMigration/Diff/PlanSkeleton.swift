@@ -4,7 +4,7 @@
 /// The skeleton is a valid plan: the app's schema, a schema version above the file's, and one
 /// version group with a step for each change that loses data without one (a type change gets
 /// a `transform` that converts the old value; a property removed and one of the same type added
-/// in the same class get a `renameProperty`, to be checked). Every other change is done by the
+/// in the same class (and as optional) get a `renameProperty`, to be checked). Every other change is done by the
 /// plan's automatic reconciliation. Each step says why it is there in its `description`.
 public enum PlanSkeleton {
   /// The plan's JSON text, pretty-printed, ending with a line break.
@@ -82,7 +82,7 @@ public enum PlanSkeleton {
   }
 
   private static func sameType(_ a: Property, _ b: Property) -> Bool {
-    a.type == b.type && a.collection == b.collection && a.objectType == b.objectType
+    a.type == b.type && a.collection == b.collection && a.objectType == b.objectType && a.isOptional == b.isOptional
   }
 
   /// The expression that converts `old`'s value to `new`'s type, where the expression
