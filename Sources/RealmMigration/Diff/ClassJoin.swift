@@ -97,7 +97,7 @@ struct ClassJoin {
   // MARK: - Private
 
   private func cursor(_ file: RealmFile, _ cls: ObjectSchema?) throws -> ObjectCursor {
-    try ObjectCursor(group: file.group, table: cls.flatMap { file.group.table(forClass: $0.name) })
+    try reading(file.path) { try ObjectCursor(group: file.group, table: cls.flatMap { file.group.table(forClass: $0.name) }) }
   }
 
   private func read(_ cursor: inout ObjectCursor, _ file: RealmFile) throws -> (key: Int64, values: [RealmValue])? {

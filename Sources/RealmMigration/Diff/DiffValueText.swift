@@ -24,7 +24,7 @@ public struct DiffValueText {
     newSchema = schema
     oldEncoder = CanonicalEncoder(schema: schema)
     newEncoder = oldEncoder
-    let resolver = LinkResolver(group: file.group, schema: schema)
+    let resolver = LinkResolver(group: file.group, schema: schema, path: file.path)
     links = DiffLinks(old: resolver, new: resolver)
   }
 

@@ -85,14 +85,17 @@ public struct PropertyChange: Sendable, Equatable {
 /// The primary keys of link targets in one file, looked up by key (a few recent ones cached).
 final class LinkResolver {
   let group: Group
+  /// The file's path, for errors.
+  let path: String
   /// Per class: its table and the position of its primary key property, nil without one.
   private var classes: [String: (Table, Int)?] = [:]
   private let schema: Schema
   private var cache: [ObjectLink: RealmValue] = [:]
 
-  init(group: Group, schema: Schema) {
+  init(group: Group, schema: Schema, path: String) {
     self.group = group
     self.schema = schema
+    self.path = path
   }
 
   /// The primary key value of the link's target, nil when its class has none (or the target
@@ -109,7 +112,8 @@ final class LinkResolver {
       classes[link.className] = target
     }
     guard let (table, index) = target else { return nil }
-    guard let values = try group.object(in: table, key: link.key, columns: [index]), index < values.count else { return nil }
+    guard let values = try reading(path, { try group.object(in: table, key: link.key, columns: [index]) }), index < values.count
+    else { return nil }
     if cache.count > 4096 { cache.removeAll(keepingCapacity: true) }
     cache[link] = values[index]
     return values[index]
@@ -155,9 +159,9 @@ final class KeyAlignment {
     guard let (oldTable, i) = old.primaryKeyColumn(className), let (newTable, j) = new.primaryKeyColumn(className) else {
       return true
     }
-    var a = try ObjectCursor(group: old.group, table: oldTable)
-    var b = try ObjectCursor(group: new.group, table: newTable)
-    while let x = try a.current(), let y = try b.current() {
+    var a = try reading(old.path) { try ObjectCursor(group: old.group, table: oldTable) }
+    var b = try reading(new.path) { try ObjectCursor(group: new.group, table: newTable) }
+    while let x = try reading(old.path, { try a.current() }), let y = try reading(new.path, { try b.current() }) {
       if x.key < y.key {
         a.advance()
       } else if y.key < x.key {

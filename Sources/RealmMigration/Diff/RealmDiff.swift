@@ -70,8 +70,8 @@ public struct RealmDiff {
     newSchema = try Self.schema(of: new)
     self.options = options
     values = DiffValues(
-      oldLinks: LinkResolver(group: old.group, schema: oldSchema),
-      newLinks: LinkResolver(group: new.group, schema: newSchema))
+      oldLinks: LinkResolver(group: old.group, schema: oldSchema, path: old.path),
+      newLinks: LinkResolver(group: new.group, schema: newSchema, path: new.path))
     if let name = options.className, oldSchema.objectSchema(named: name) == nil, newSchema.objectSchema(named: name) == nil {
       let names = Set(oldSchema.classes.map(\.name) + newSchema.classes.map(\.name))
       throw Failure.unknownClass(name, suggestion: Suggestion.closest(to: name, among: Array(names)))
