@@ -1,5 +1,6 @@
 import RealmJSON
 import RealmMigration
+import RealmStorage
 
 /// `realmctl diff OLD NEW [--format text|jsonl] [--stat] [--class NAME [--where QUERY]]` and
 /// `realmctl diff FILE --schema APP-SCHEMA [--schema-version N] [--plan-skeleton]`.
@@ -120,15 +121,12 @@ public struct DiffCommand: Command {
     }
     let realm = try RealmInput.open(file, key: key)
     let fileSchema = try RealmInput.reading(realm) { () throws(FormatError) in try realm.group.schema() }
-    let check = try RealmInput.reading(realm) { () throws(FormatError) in
-      do {
-        return try AppSchemaCheck(fileSchema: fileSchema, appSchema: app.schema, appVersion: version)
-          .checkingData(in: realm.group, fileSchema: fileSchema)
-      } catch let error as FormatError {
-        throw error
-      } catch {
-        throw FormatError(.corrupt, "\(error)")
-      }
+    let check: AppSchemaCheck
+    do {
+      check = try AppSchemaCheck(fileSchema: fileSchema, appSchema: app.schema, appVersion: version)
+        .checkingData(in: realm.group, fileSchema: fileSchema)
+    } catch let error as FormatError {
+      throw StorageError.from(error, path: realm.path)
     }
     let format = invocation.string("format").flatMap(RealmDiffFormat.init(rawValue:)) ?? .text
     let report = format == .jsonl ? Self.jsonReport(check) : check.report + "\n"

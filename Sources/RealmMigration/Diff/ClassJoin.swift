@@ -65,11 +65,11 @@ struct ClassJoin {
   }
 
   mutating func run(_ report: (RealmDiffChange) throws -> Void) throws {
-    var o = try cursor(old, oldClass)
-    var n = try cursor(new, newClass)
+    let o = try cursor(old, oldClass)
+    let n = try cursor(new, newClass)
     while true {
-      let a = try read(&o, old)
-      let b = try read(&n, new)
+      let a = try read(o, old)
+      let b = try read(n, new)
       switch (a, b) {
       case (nil, nil):
         return try finish(report)
@@ -100,7 +100,7 @@ struct ClassJoin {
     try reading(file.path) { try ObjectCursor(group: file.group, table: cls.flatMap { file.group.table(forClass: $0.name) }) }
   }
 
-  private func read(_ cursor: inout ObjectCursor, _ file: RealmFile) throws -> (key: Int64, values: [RealmValue])? {
+  private func read(_ cursor: ObjectCursor, _ file: RealmFile) throws -> (key: Int64, values: [RealmValue])? {
     do {
       return try cursor.current()
     } catch let error as FormatError {
@@ -154,7 +154,9 @@ struct ClassJoin {
   private mutating func matches(inOld: Bool, _ values: [RealmValue], _ key: Int64) throws -> Bool {
     guard hasQuery else { return true }
     let file = inOld ? old : new
+    // Taken out while it runs, so that its caches are not copied on every object.
     var filter = inOld ? oldFilter : newFilter
+    if inOld { oldFilter = nil } else { newFilter = nil }
     defer { if inOld { oldFilter = filter } else { newFilter = filter } }
     guard filter != nil else { return false }
     do {

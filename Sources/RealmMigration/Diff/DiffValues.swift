@@ -159,8 +159,8 @@ final class KeyAlignment {
     guard let (oldTable, i) = old.primaryKeyColumn(className), let (newTable, j) = new.primaryKeyColumn(className) else {
       return true
     }
-    var a = try reading(old.path) { try ObjectCursor(group: old.group, table: oldTable) }
-    var b = try reading(new.path) { try ObjectCursor(group: new.group, table: newTable) }
+    let a = try reading(old.path) { try ObjectCursor(group: old.group, table: oldTable) }
+    let b = try reading(new.path) { try ObjectCursor(group: new.group, table: newTable) }
     while let x = try reading(old.path, { try a.current() }), let y = try reading(new.path, { try b.current() }) {
       if x.key < y.key {
         a.advance()
