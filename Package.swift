@@ -11,6 +11,9 @@ let package = Package(
   products: [
     .library(name: "RealmFormat", targets: ["RealmFormat"]),
     .library(name: "RealmStorage", targets: ["RealmStorage"]),
+    .library(name: "RealmQuery", targets: ["RealmQuery"]),
+    .library(name: "RealmExport", targets: ["RealmExport"]),
+    .library(name: "RealmMigration", targets: ["RealmMigration"]),
     .executable(name: "realmctl", targets: ["realmctl"]),
     // For the fuzzing package in FuzzTesting/ only: the fuzz targets' logic (not an API).
     .library(name: "RealmFuzzing", targets: ["RealmFuzzing"]),
@@ -26,14 +29,23 @@ let package = Package(
     // Files: mapping, locking, read and write transactions, atomic commits, encryption.
     .target(
       name: "RealmStorage", dependencies: ["RealmFormat", "RealmCrypto"], swiftSettings: strict),
-    // JSON: the canonical dump and schema formats (no Foundation in the hot path).
+    // JSON only: parser, writer, the canonical dump codec, schema JSON, the JSON Lines decoder.
     .target(name: "RealmJSON", dependencies: ["RealmFormat"], swiftSettings: strict),
-    // Migration plans, the expression language and the migrator.
+    // Realm Query Language: parser, binder, evaluation with Realm's semantics, SORT/DISTINCT/LIMIT.
+    .target(name: "RealmQuery", dependencies: ["RealmFormat"], swiftSettings: strict),
+    // The dump engine and every output format: JSON Lines, JSON, CSV, table, SQL, model code.
     .target(
-      name: "RealmMigration", dependencies: ["RealmStorage", "RealmJSON"], swiftSettings: strict),
+      name: "RealmExport", dependencies: ["RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery"],
+      swiftSettings: strict),
+    // Migration plans, the expression language, the migrator, the upgrader, exec steps, the
+    // file creator.
+    .target(
+      name: "RealmMigration", dependencies: ["RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery"],
+      swiftSettings: strict),
     // The command layer: argument parsing, help, commands, exit codes. Testable in-process.
     .target(
-      name: "RealmCLI", dependencies: ["RealmMigration", "RealmStorage", "RealmJSON", "LineEditor"],
+      name: "RealmCLI",
+      dependencies: ["RealmMigration", "RealmExport", "RealmQuery", "RealmStorage", "RealmJSON", "RealmCrypto", "LineEditor"],
       swiftSettings: strict),
     .executableTarget(name: "realmctl", dependencies: ["RealmCLI"], swiftSettings: strict),
     // What each fuzz target does with one input: run by FuzzTesting/ under libFuzzer and by
@@ -45,27 +57,41 @@ let package = Package(
     .target(name: "LineEditor", swiftSettings: strict),
     // Shared test helpers: fixture paths, seeded random numbers, byte mutators.
     .target(
-      name: "RealmTestSupport", dependencies: ["RealmStorage", "RealmJSON"], path: "Sources/RealmTestSupport",
+      name: "RealmTestSupport", dependencies: ["RealmStorage", "RealmFormat", "RealmJSON"],
+      path: "Sources/RealmTestSupport",
       swiftSettings: strict),
     .testTarget(
       name: "RealmFormatTests", dependencies: ["RealmFormat", "RealmTestSupport"],
       swiftSettings: strict),
     .testTarget(name: "RealmCryptoTests", dependencies: ["RealmCrypto"], swiftSettings: strict),
     .testTarget(
-      name: "RealmStorageTests", dependencies: ["RealmStorage", "RealmJSON", "RealmTestSupport"],
+      name: "RealmStorageTests", dependencies: ["RealmStorage", "RealmFormat", "RealmJSON", "RealmTestSupport"],
       swiftSettings: strict),
     .testTarget(
-      name: "RealmJSONTests", dependencies: ["RealmJSON", "RealmTestSupport"], swiftSettings: strict),
-    .testTarget(
-      name: "RealmMigrationTests", dependencies: ["RealmMigration", "RealmTestSupport"],
+      name: "RealmJSONTests", dependencies: ["RealmJSON", "RealmFormat", "RealmStorage", "RealmTestSupport"],
       swiftSettings: strict),
     .testTarget(
-      name: "RealmFuzzingTests", dependencies: ["RealmFuzzing", "RealmFormat", "RealmJSON", "RealmTestSupport"],
+      name: "RealmQueryTests", dependencies: ["RealmQuery", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"],
+      swiftSettings: strict),
+    .testTarget(
+      name: "RealmExportTests",
+      dependencies: ["RealmExport", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"],
+      swiftSettings: strict),
+    .testTarget(
+      name: "RealmMigrationTests",
+      dependencies: ["RealmMigration", "RealmQuery", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"],
+      swiftSettings: strict),
+    .testTarget(
+      name: "RealmFuzzingTests", dependencies: ["RealmFuzzing", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"],
       swiftSettings: strict),
     .testTarget(
       name: "LineEditorTests", dependencies: ["LineEditor", "RealmTestSupport"], swiftSettings: strict),
     .testTarget(
-      name: "RealmCLITests", dependencies: ["RealmCLI", "RealmTestSupport"], exclude: ["Snapshots", "ModelStubs"],
+      name: "RealmCLITests",
+      dependencies: [
+        "RealmCLI", "RealmMigration", "RealmExport", "RealmQuery", "RealmStorage", "RealmJSON", "RealmFormat",
+        "RealmCrypto", "RealmTestSupport",
+      ], exclude: ["Snapshots", "ModelStubs"],
       swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]

@@ -2,6 +2,9 @@ import RealmFormat
 import RealmJSON
 import RealmMigration
 import RealmStorage
+import RealmExport
+import RealmQuery
+import RealmCrypto
 
 /// The status `realmctl` exits with, following sysexits(3) (style guide §2.5).
 ///
@@ -65,25 +68,13 @@ public enum ExitCode: Int32, Sendable, Hashable, CaseIterable {
   }
 }
 
-/// An error that knows its own exit code: the extension point for errors of other modules.
-///
-/// ``ExitCode/forError(_:)`` asks this protocol for error types it does not switch on itself,
-/// so a module can be wired without touching this file:
-/// ```swift
-/// extension StorageError: ExitCodeMapping {
-///   public var exitCode: ExitCode { switch code { case .locked: .temporaryFailure ... } }
-/// }
-/// ```
-public protocol ExitCodeMapping: Error {
-  /// The status the process exits with when this error ends a command.
-  var exitCode: ExitCode { get }
-}
-
 extension ExitCode {
   /// The exit code for an error that ended a command: the one place errors become codes.
   ///
-  /// Known error types are switched on exhaustively by their `code`; other modules' errors
-  /// conform to ``ExitCodeMapping``. Anything else is a bug (70).
+  /// Every public error type of the libraries and of the command layer is switched on here,
+  /// by its `code` where it has one, so each reaches a deliberate exit code (a new error type
+  /// must be added here: `ExitCodeTests` throws every one through the command layer).
+  /// Anything else is a bug (70).
   public static func forError(_ error: any Error) -> ExitCode {
     switch error {
     case is UsageError:
@@ -94,14 +85,39 @@ extension ExitCode {
       return forCode(error.code)
     case let error as StorageError:
       return forCode(error.code)
+    case let error as InputError:
+      return forCode(error.code)
     case let error as MigrationError:
       return forCode(error.code)
+    // A filter or an expression given on the command line or in a file that does not compile,
+    // or fails on an object: the input is refused.
+    case is QueryError, is QueryEvaluationError, is ExpressionError, is EvaluationError:
+      return .dataError
+    // Data files (JSON, JSON Lines, schema) that are not valid; an export the format refuses.
     case is JSONParseError, is CanonicalDecodingError, is DumpOutputError:
       return .dataError
-    case let error as any ExitCodeMapping:
-      return error.exitCode
+    // A key that is not 64 bytes (from a key file) or a failure of the ciphers on a page.
+    case is EncryptionKey.FormatProblem:
+      return .usage
+    case is CryptoError:
+      return .dataError
+    // Cancelled by the user (Ctrl-C in the shell): the command did not complete.
+    case is ProgressCancelled:
+      return .failure
+    // Internal signals that a caller must catch: reaching the command layer is a bug.
+    case is KernelFallback:
+      return .software
     default:
       return .software
+    }
+  }
+
+  static func forCode(_ code: InputError.Code) -> ExitCode {
+    switch code {
+    case .fileNotFound, .unreadable: .noInput
+    case .permissionDenied: .noPermission
+    case .cannotCreateOutput: .cannotCreate
+    case .invalidInput: .dataError
     }
   }
 

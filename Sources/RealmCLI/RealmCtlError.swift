@@ -5,6 +5,9 @@
 /// cannot create, standard output that cannot be written) and command bodies that are not
 /// wired to their implementation yet. (``UsageError`` is the parser's.)
 /// Equality and hashing use ``code`` only.
+import RealmMigration
+import RealmStorage
+import RealmFormat
 public struct RealmCtlError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The kind of failure; ``ExitCode/forError(_:)`` maps each to its exit code.
   public enum Code: String, Sendable, Hashable, CaseIterable {

@@ -1,4 +1,4 @@
-/// A dump line or schema document that does not follow `specs/dump-format.md`: where it is
+/// A dump line or schema document that does not follow `docs/dump-format.md`: where it is
 /// (line, property path) and what is wrong (expected vs found).
 public struct CanonicalDecodingError: Error, Sendable, Equatable, CustomStringConvertible {
   /// 1-based line of the dump (0 for a whole document such as a schema).

@@ -1,6 +1,6 @@
 import RealmFormat
 
-/// Writes objects and values in the canonical dump form of `specs/dump-format.md`.
+/// Writes objects and values in the canonical dump form of `docs/dump-format.md`.
 ///
 /// One encoder serves a whole dump: it knows the schema so that the properties of embedded
 /// objects (inline in their parent) are encoded by their declared types, which matters for

@@ -272,6 +272,6 @@ public struct JSONWriter: Sendable {
 }
 
 @inline(__always)
-func hexDigit(_ v: UInt8) -> UInt8 {
+package func hexDigit(_ v: UInt8) -> UInt8 {
   v < 10 ? UInt8(ascii: "0") &+ v : UInt8(ascii: "a") &+ (v &- 10)
 }

@@ -1,15 +1,15 @@
 import RealmFormat
 
 /// Text forms of ObjectId and UUID used by the dump (`$oid`, `$uuid`): lowercase hex.
-enum HexText {
+package enum HexText {
   /// Appends the 24 lowercase hex digits of an ObjectId.
-  static func append(_ id: ObjectId, to out: inout [UInt8]) {
+  package static func append(_ id: ObjectId, to out: inout [UInt8]) {
     appendHex(id.high, digits: 16, to: &out)
     appendHex(UInt64(id.low), digits: 8, to: &out)
   }
 
   /// Appends a UUID as lowercase `8-4-4-4-12`.
-  static func append(_ id: RealmUUID, to out: inout [UInt8]) {
+  package static func append(_ id: RealmUUID, to out: inout [UInt8]) {
     appendHex(id.high >> 32, digits: 8, to: &out)
     out.append(UInt8(ascii: "-"))
     appendHex(id.high >> 16 & 0xFFFF, digits: 4, to: &out)

@@ -1,6 +1,6 @@
 import RealmFormat
 
-/// The schema document of `realmctl schema --format json` (`specs/dump-format.md`), written in
+/// The schema document of `realmctl schema --format json` (`docs/dump-format.md`), written in
 /// exactly the layout of Realm's reference files, and read back (`create --schema`).
 public enum SchemaJSON {
   /// The document for `schema`, ending with a line break. Classes are written in the order

@@ -3,12 +3,12 @@
 /// the digits are the shortest round-trip digits (Swift's `description` computes the same
 /// ones), and the fixed form is used when it is not longer than the exponent form, with a
 /// two-digit minimum exponent (`1e-07`, `6.52194e+21`, `0.001`, `756479168`).
-enum ShortestDecimal {
+package enum ShortestDecimal {
   /// The most bytes ``write(_:to:)`` writes.
-  static let maxLength = 48
+  package static let maxLength = 48
 
   /// Appends `v` (finite) to `out`; `-0.0` stays `-0.0`; a non-finite value appends `null`.
-  static func append<F: BinaryFloatingPoint & LosslessStringConvertible>(
+  package static func append<F: BinaryFloatingPoint & LosslessStringConvertible>(
     _ v: F, to out: inout [UInt8]
   ) {
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxLength) { text in
@@ -20,7 +20,7 @@ enum ShortestDecimal {
 
   /// Writes `v` as ``append(_:to:)`` appends it, at `out` (room for ``maxLength`` bytes);
   /// returns the number of bytes written.
-  static func write<F: BinaryFloatingPoint & LosslessStringConvertible>(
+  package static func write<F: BinaryFloatingPoint & LosslessStringConvertible>(
     _ v: F, to out: UnsafeMutablePointer<UInt8>
   ) -> Int {
     var o = Output(out)

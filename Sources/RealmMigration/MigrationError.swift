@@ -2,6 +2,8 @@
 ///
 /// Every error is raised before the file is touched, or rolls the whole migration back.
 /// `path` is the JSON path in the plan (`migrations[1].steps[0].from`) when the plan is at fault.
+import RealmFormat
+import RealmStorage
 public struct MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The kind of failure.
   public enum Code: String, Sendable, Hashable {

@@ -1,3 +1,4 @@
+import RealmFormat
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)

@@ -9,6 +9,7 @@
 /// for table in file.group.tables { print(table.name, table.objectCount) }
 /// let secret = try RealmFile.open(path: "secret.realm", key: key)
 /// ```
+import RealmFormat
 public struct RealmFile: Sendable {
   /// The path the file was opened with.
   public let path: String

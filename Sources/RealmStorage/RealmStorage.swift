@@ -1,2 +1,2 @@
-// Files: mapping, locking, read and write transactions. See docs/Architecture.md.
-@_exported import RealmFormat
+// Files: mapping, locking, read and write transactions, encryption, file facts.
+// See docs/Architecture.md.

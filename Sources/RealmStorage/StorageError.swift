@@ -5,6 +5,8 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import RealmFormat
+import RealmCrypto
 
 /// An error from the storage layer: opening, reading, locking and writing Realm files.
 ///

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import RealmCLI
+import RealmFormat
 
 /// What the parser makes of realmctl's own command lines.
 @Suite struct CommandLineParserTests {
@@ -173,10 +174,10 @@ import Testing
   }
 
   @Test func editDistance() {
-    #expect(Suggestion.editDistance("--plna", "--plan") == 2)
-    #expect(Suggestion.editDistance("", "abc") == 3)
-    #expect(Suggestion.editDistance("kitten", "sitting") == 3)
-    #expect(Suggestion.editDistance("same", "same") == 0)
-    #expect(Suggestion.closest(to: "--jsn", among: ["--check", "--json"]) == "--json")
+    #expect(Suggestion.distance(Array("--plna"), Array("--plan"), swaps: false) == 2)
+    #expect(Suggestion.distance(Array(""), Array("abc"), swaps: false) == 3)
+    #expect(Suggestion.distance(Array("kitten"), Array("sitting"), swaps: false) == 3)
+    #expect(Suggestion.distance(Array("same"), Array("same"), swaps: false) == 0)
+    #expect(Suggestion.closest(to: "--jsn", among: ["--check", "--json"], rule: .option) == "--json")
   }
 }

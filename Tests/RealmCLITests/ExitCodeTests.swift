@@ -1,5 +1,10 @@
+import RealmCrypto
+import RealmExport
 import RealmFormat
 import RealmJSON
+import RealmMigration
+import RealmQuery
+import RealmStorage
 import Testing
 
 @testable import RealmCLI
@@ -41,14 +46,46 @@ import Testing
     }
   }
 
-  private struct LockedElsewhere: ExitCodeMapping {
-    var exitCode: ExitCode { .temporaryFailure }
-  }
-
   private struct Unknown: Error {}
 
-  @Test func asksOtherModulesErrorsThroughTheProtocol() {
-    #expect(ExitCode.forError(LockedElsewhere()) == .temporaryFailure)
+  /// One value of every public error type of the libraries and the command layer, with the
+  /// exit code it must reach.
+  private static let everyErrorType: [(any Error, ExitCode)] = [
+    (UsageError(.unknownOption, "x"), .usage),
+    (RealmCtlError(.locked, "x"), .temporaryFailure),
+    (FormatError(.corrupt), .dataError),
+    (StorageError(.locked, "x"), .temporaryFailure),
+    (InputError(.fileNotFound, "x"), .noInput),
+    (InputError(.invalidInput, "x"), .dataError),
+    (MigrationError(.invalidPlan, "x"), .dataError),
+    (QueryError(column: 1, message: "x"), .dataError),
+    (QueryEvaluationError.unsupported("x"), .dataError),
+    (ExpressionError(column: 1, message: "x"), .dataError),
+    (EvaluationError(column: 1, message: "x"), .dataError),
+    (CanonicalDecodingError(line: 1, path: "$", message: "x"), .dataError),
+    (DumpOutputError("x"), .dataError),
+    (CryptoError(description: "x"), .dataError),
+    (ProgressCancelled(), .failure),
+    (KernelFallback(), .software),
+  ]
+
+  @Test func everyErrorTypeReachesADeliberateExitCode() throws {
+    for (error, expected) in Self.everyErrorType {
+      #expect(ExitCode.forError(error) == expected, "\(type(of: error))")
+      // Through the command layer: its message is the error's own, not "Internal error".
+      if expected != .software {
+        #expect(!RealmCtl.errorMessage(for: error).hasPrefix("Internal error"), "\(type(of: error))")
+      }
+    }
+    let keyProblem: any Error
+    do {
+      _ = try EncryptionKey(bytes: [1, 2, 3])
+      Issue.record("a 3-byte key was accepted")
+      return
+    } catch {
+      keyProblem = error
+    }
+    #expect(ExitCode.forError(keyProblem) == .usage)
   }
 
   @Test func treatsUnknownErrorsAsInternal() {

@@ -4,6 +4,7 @@ import RealmTestSupport
 import Testing
 
 @testable import RealmCLI
+import RealmFormat
 
 /// `realmctl migrate` through the command layer: several files, `--dry-run`, `--backup`,
 /// `--reset-if-needed`, `--json`, plan and version errors; every written file passes the

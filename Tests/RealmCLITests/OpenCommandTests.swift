@@ -2,6 +2,7 @@ import Foundation
 import RealmJSON
 import RealmTestSupport
 import Testing
+import RealmFormat
 
 /// `realmctl open`: the summary in text and JSON, and `--check`. Expected values come from
 /// Realm's answers for the fixtures (schema.json, dump.jsonl, info.txt, the README).

@@ -6,6 +6,7 @@ import RealmTestSupport
 import Testing
 
 @testable import RealmCLI
+import RealmExport
 
 /// Progress on standard error: the line is a pure function of counts and times; it is shown
 /// only when standard error is a terminal (and not with --quiet); and a run through a
@@ -93,7 +94,7 @@ import Testing
     let path = try Self.makeFile(objects: 3000, in: dir)
     // dump: every object read.
     let file = try RealmInput.open(path)
-    var dump = try ObjectDump(file: file, options: .init(file: path, format: .jsonl, className: nil, limit: nil, offset: 0, query: nil))
+    var dump = try ObjectDump(file: file, selection: ObjectDump.Selection())
     let counter = ProgressCounter()
     dump.progress = counter
     var writer = CountingWriter()

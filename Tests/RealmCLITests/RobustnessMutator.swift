@@ -1,5 +1,6 @@
 import RealmStorage
 import RealmTestSupport
+import RealmFormat
 
 /// The nodes of a Realm file, found by walking it from the top ref, and deterministic
 /// mutations of its bytes aimed at them: the damage a robustness test feeds to the commands.

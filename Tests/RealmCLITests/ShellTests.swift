@@ -3,6 +3,7 @@ import RealmTestSupport
 import Testing
 
 @testable import RealmCLI
+import RealmStorage
 
 /// `realmctl shell`: its commands in-process, from a pipe (the built binary, standard input
 /// not a terminal) and through a real pseudo-terminal (line editing, history, queries, modes).

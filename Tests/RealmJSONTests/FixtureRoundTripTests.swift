@@ -9,32 +9,10 @@ import Testing
 /// `../shared`), read with our decoders and written again with our encoders, must come back the
 /// same by meaning; the schema documents byte for byte.
 @Suite struct FixtureRoundTripTests {
-  /// A dump answer and its schema answer, relative to the root of `location`.
-  struct Pair: CustomStringConvertible, Sendable {
-    var dump: String
-    var schema: String
-    var location: FixtureLocation
-    var description: String { dump }
-  }
-
-  /// The (dump, schema) pairs below `directory` of `location`: `dump.jsonl` + `schema.json`,
-  /// `after.dump.jsonl` + `after.schema.json`, `copy.*`, `steps/v*/after.*`.
-  static func pairs(in location: FixtureLocation, below directory: String = "") -> [Pair] {
-    location.files(below: directory).filter { $0.hasSuffix("dump.jsonl") }.compactMap { dump in
-      let schema = String(dump.dropLast("dump.jsonl".count)) + "schema.json"
-      return location.exists(schema) ? Pair(dump: dump, schema: schema, location: location) : nil
-    }
-  }
-
-  /// The committed pairs.
-  static let pairs = pairs(in: .committed)
-  /// Realm Core's samples (`../shared`; empty when it is absent).
-  static let realmCoreSamplePairs = pairs(in: .shared, below: SharedFixtures.realmCoreSamples)
-
-  static func schemaFiles(_ pairs: [Pair]) -> [Pair] {
-    var seen = Set<String>()
-    return pairs.filter { seen.insert($0.schema).inserted }
-  }
+  typealias Pair = FixturePair
+  static let pairs = FixturePair.committed
+  static let realmCoreSamplePairs = FixturePair.realmCoreSamples
+  static func schemaFiles(_ pairs: [Pair]) -> [Pair] { FixturePair.schemaFiles(pairs) }
 
   @Test func findsTheFixtures() {
     // 18 cases with dump.jsonl, 10 after.*, 1 copy.*, 3 tutorial steps.
@@ -90,7 +68,7 @@ import Testing
       if !written.elementsEqual(line) {
         differingLines += 1
         if firstDifference == nil {
-          firstDifference = Self.firstDifference(Array(line), Array(written))
+          firstDifference = firstByteDifference(Array(line), Array(written))
         }
       }
     }
@@ -105,13 +83,5 @@ import Testing
     )
   }
 
-  /// The neighbourhood of the first differing byte, for messages.
-  static func firstDifference(_ a: [UInt8], _ b: [UInt8]) -> String {
-    var i = 0
-    while i < a.count && i < b.count && a[i] == b[i] { i += 1 }
-    let from = max(0, i - 40)
-    let ea = String(decoding: a[from..<min(a.count, i + 40)], as: UTF8.self)
-    let eb = String(decoding: b[from..<min(b.count, i + 40)], as: UTF8.self)
-    return "expected …\(ea)… got …\(eb)…"
-  }
+
 }

@@ -2,6 +2,8 @@ import Foundation
 import RealmTestSupport
 import Testing
 @testable import RealmMigration
+import RealmFormat
+import RealmStorage
 
 /// Column-wise transforms (`Migrator+Columns.swift`, `ColumnEditor+Computed.swift`): transforms,
 /// type and optionality changes computed cluster by cluster and committed in place must give

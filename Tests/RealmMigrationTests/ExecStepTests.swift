@@ -2,6 +2,8 @@ import Foundation
 import RealmTestSupport
 import Testing
 @testable import RealmMigration
+import RealmStorage
+import RealmJSON
 
 /// `exec` steps that succeed: the results are checked against Realm's own migration of the same
 /// file (the fixture's `after.*`) or against the input objects.

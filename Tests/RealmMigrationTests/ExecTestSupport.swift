@@ -1,6 +1,7 @@
 import Foundation
 import RealmTestSupport
 @testable import RealmMigration
+import RealmJSON
 
 /// Helpers for the `exec` tests: a copy of the 1000-person fixture, scripts in a temporary
 /// directory, plans around one `exec` step.

@@ -1,5 +1,7 @@
 import Testing
 @testable import RealmMigration
+import RealmQuery
+import RealmFormat
 
 /// The examples of docs/expression-language.md compile, with the types the docs imply.
 @Suite struct ExpressionDocExamplesTests {

@@ -1,5 +1,7 @@
 import Testing
 @testable import RealmMigration
+import RealmQuery
+import RealmFormat
 
 /// The migrator-facing engine: one environment per migration, errors with the object key.
 @Suite struct ExpressionEngineTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import RealmMigration
+import RealmFormat
 
 /// Operators, paths and null propagation, evaluated on objects.
 @Suite struct ExpressionEvaluationTests {

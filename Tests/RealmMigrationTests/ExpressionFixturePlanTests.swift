@@ -2,6 +2,7 @@ import RealmJSON
 import RealmTestSupport
 import Testing
 @testable import RealmMigration
+import RealmFormat
 
 /// The fixtures' plans, evaluated on the objects of `dump.jsonl` (written by Realm), must give
 /// the values of `after.dump.jsonl` (what Realm's own migration block produced).

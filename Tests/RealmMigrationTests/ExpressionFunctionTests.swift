@@ -1,6 +1,7 @@
 import Testing
 import RealmTestSupport
 @testable import RealmMigration
+import RealmFormat
 
 /// Every function, with failing conversions with and without defaults.
 @Suite struct ExpressionFunctionTests {

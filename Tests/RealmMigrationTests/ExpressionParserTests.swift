@@ -1,5 +1,6 @@
 import Testing
 @testable import RealmMigration
+import RealmFormat
 
 /// Syntax: precedence and associativity, literals, and syntax errors with their columns.
 @Suite struct ExpressionParserTests {

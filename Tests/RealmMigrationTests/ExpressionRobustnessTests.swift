@@ -1,6 +1,7 @@
 import RealmTestSupport
 import Testing
 @testable import RealmMigration
+import RealmFormat
 
 /// Random sources built from the language's own pieces: each compiles or fails with an
 /// `ExpressionError` whose column lies inside the source, and each compiled one evaluates

@@ -1,5 +1,7 @@
 import Testing
 @testable import RealmMigration
+@testable import RealmQuery
+import RealmFormat
 
 /// A schema with every kind of property, and helpers to compile and evaluate against it.
 enum ExpressionFixture {
@@ -141,6 +143,9 @@ enum ExpressionFixture {
       return (nil, expectedColumn)
     } catch let error as ExpressionError {
       return (error, expectedColumn)
+    } catch let error as QueryError {
+      // RealmQuery's own error has the same column and message.
+      return (ExpressionError(column: error.column, message: error.message), expectedColumn)
     } catch {
       return (ExpressionError(column: -1, message: "\(error)"), expectedColumn)
     }

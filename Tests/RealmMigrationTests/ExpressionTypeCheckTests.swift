@@ -1,5 +1,6 @@
 import Testing
 @testable import RealmMigration
+import RealmFormat
 
 /// Names, suggestions and static types, checked before any object is read.
 @Suite struct ExpressionTypeCheckTests {

@@ -2,6 +2,8 @@ import Foundation
 import RealmTestSupport
 import Testing
 @testable import RealmMigration
+import RealmFormat
+import RealmStorage
 
 /// The in-place column path (`Migrator+Columns.swift`, `ColumnEditor`): every plan it takes must
 /// give the same file contents as the rewrite, Realm's results where the fixtures have them,

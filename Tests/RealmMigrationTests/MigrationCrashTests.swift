@@ -4,6 +4,7 @@ import Testing
 
 @testable import RealmMigration
 @testable import RealmStorage
+import RealmFormat
 
 #if canImport(Glibc)
   import Glibc

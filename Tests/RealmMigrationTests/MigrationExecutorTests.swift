@@ -1,5 +1,6 @@
 import Testing
 @testable import RealmMigration
+import RealmFormat
 
 /// In-memory objects per class, standing in for a Realm file.
 final class MemorySource: MigrationSource {

@@ -2,6 +2,7 @@ import Foundation
 import RealmTestSupport
 import Testing
 @testable import RealmMigration
+import RealmStorage
 
 /// Every migration case of the fixtures: Realm Core migrated `before.realm` (or refused to);
 /// realmctl must produce the same schema and objects (by meaning), or Realm's error.

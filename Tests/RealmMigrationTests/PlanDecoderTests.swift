@@ -2,6 +2,7 @@ import Foundation
 import RealmTestSupport
 import Testing
 @testable import RealmMigration
+import RealmFormat
 
 @Suite struct PlanDecoderTests {
   static var fixturePlans: [String] {

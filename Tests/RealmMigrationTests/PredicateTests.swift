@@ -1,5 +1,7 @@
 import Testing
 @testable import RealmMigration
+@testable import RealmQuery
+import RealmFormat
 
 /// `where` queries (Realm Query Language) on one object of the expression fixture, links
 /// followed in memory: the semantics the fixture file does not pin down, with Realm's

@@ -2,6 +2,8 @@ import RealmTestSupport
 import Testing
 
 @testable import RealmMigration
+@testable import RealmQuery
+import RealmFormat
 
 /// Realm Query Language text: the scanner's longest-match rules, every literal form, the
 /// grammar's accepted and refused shapes.
@@ -11,7 +13,7 @@ import Testing
   static func constant(_ text: String) throws -> QueryValue {
     let query = try QueryParser.parse("age == \(text)")
     guard case .comparison(let c) = query.predicate, case .constant(let k) = c.right else {
-      throw ExpressionError(column: 0, message: "not a constant")
+      throw QueryError(column: 0, message: "not a constant")
     }
     return try QueryConstants.value(of: k, schema: schema, lookup: nil)
   }
@@ -62,8 +64,8 @@ import Testing
     #expect(try Self.constant("'été'").isString("été"))
     #expect(try Self.constant(#"B64"SGVsbG8=""#).isString("Hello"))
     #expect(try Self.constant(#"B64"SGVsbG8""#).isString("Hello"))  // padding is optional
-    #expect(throws: ExpressionError.Located.self) { try Self.constant(#"'\q'"#) }  // not an escape Realm knows
-    #expect(throws: ExpressionError.Located.self) { try Self.constant(#"B64"SGVsb=G8=""#) }
+    #expect(throws: QueryError.Located.self) { try Self.constant(#"'\q'"#) }  // not an escape Realm knows
+    #expect(throws: QueryError.Located.self) { try Self.constant(#"B64"SGVsb=G8=""#) }
   }
 
   @Test func binaryUUIDObjectIdAndLinks() throws {
@@ -76,7 +78,7 @@ import Testing
     guard case .objectKey(let link) = try Self.constant("O12") else { Issue.record("O12"); return }
     #expect(link.key == 12)
     // `oid(` with a character that is not hex is not the literal: Realm's syntax error.
-    #expect(throws: ExpressionError.Located.self) { try QueryParser.parse("_id == oid(xyz)") }
+    #expect(throws: QueryError.Located.self) { try QueryParser.parse("_id == oid(xyz)") }
   }
 
   @Test func dates() throws {
@@ -89,8 +91,8 @@ import Testing
     // Realm computes readable dates in 32 bits: years past 2038 wrap around.
     #expect(try Self.constant("2050-01-01@00:00:00").isDate(Int64(Int32(truncatingIfNeeded: 2_524_608_000)), 0))
     #expect(try Self.constant("1950-06-01@00:00:00:7").isDate(-618_105_600, -7))
-    #expect(throws: ExpressionError.Located.self) { try Self.constant("1899-12-31@00:00:00") }
-    #expect(throws: ExpressionError.Located.self) { try Self.constant("T5:-1") }
+    #expect(throws: QueryError.Located.self) { try Self.constant("1899-12-31@00:00:00") }
+    #expect(throws: QueryError.Located.self) { try Self.constant("T5:-1") }
   }
 
   @Test func grammarAcceptsWhatRealmAccepts() throws {
@@ -119,7 +121,7 @@ import Testing
       "a..b == 1", "not.a == 0", "a > 1 > 2", "a == 'x", "a == '\\a'", "a.@size.b > 1", "a @links > 1",
     ]
     for q in refused {
-      #expect(throws: ExpressionError.Located.self, "\(q)") { try QueryParser.parse(q) }
+      #expect(throws: QueryError.Located.self, "\(q)") { try QueryParser.parse(q) }
     }
   }
 

@@ -3,6 +3,7 @@ import RealmTestSupport
 import Testing
 
 @testable import RealmMigration
+import RealmJSON
 
 /// `where` in migration plans is Realm Query Language; with SORT, DISTINCT or LIMIT it
 /// selects among the class's objects as they are in the file.

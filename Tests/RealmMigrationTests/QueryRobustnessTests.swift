@@ -2,9 +2,11 @@ import RealmTestSupport
 import Testing
 
 @testable import RealmMigration
+@testable import RealmQuery
+import RealmFormat
 
 /// Queries come from users and plans: whatever the text, compiling ends with a query or an
-/// `ExpressionError` whose column lies in the text, and running ends with an answer or an
+/// `QueryError` whose column lies in the text, and running ends with an answer or an
 /// error, in bounded time and stack. A trap or a hang would end the test process.
 @Suite struct QueryRobustnessTests {
   typealias F = ExpressionFixture
@@ -87,15 +89,15 @@ import Testing
 
   @Test func nestingAndLengthAreBounded() {
     let deep = String(repeating: "(", count: 5_000) + "age == 1" + String(repeating: ")", count: 5_000)
-    #expect(throws: ExpressionError.self) { try RealmQuery(deep, className: "Person", schema: F.schema) }
+    #expect(throws: QueryError.self) { try RealmQuery(deep, className: "Person", schema: F.schema) }
     let nots = String(repeating: "NOT ", count: 5_000) + "age == 1"
-    #expect(throws: ExpressionError.self) { try RealmQuery(nots, className: "Person", schema: F.schema) }
+    #expect(throws: QueryError.self) { try RealmQuery(nots, className: "Person", schema: F.schema) }
     let sum = "age" + String(repeating: " + 1", count: 5_000) + " > 0"
-    #expect(throws: ExpressionError.self) { try RealmQuery(sum, className: "Person", schema: F.schema) }
+    #expect(throws: QueryError.self) { try RealmQuery(sum, className: "Person", schema: F.schema) }
     let long = "firstName == '" + String(repeating: "x", count: 70_000) + "'"
-    #expect(throws: ExpressionError.self) { try RealmQuery(long, className: "Person", schema: F.schema) }
+    #expect(throws: QueryError.self) { try RealmQuery(long, className: "Person", schema: F.schema) }
     let subqueries = String(repeating: "SUBQUERY(dogs, $d, ", count: 300) + "age > 1" + String(repeating: ").@count > 0", count: 300)
-    #expect(throws: ExpressionError.self) { try RealmQuery(subqueries, className: "Person", schema: F.schema) }
+    #expect(throws: QueryError.self) { try RealmQuery(subqueries, className: "Person", schema: F.schema) }
   }
 
   /// Many conditions side by side are fine (they are a list, not a nesting).

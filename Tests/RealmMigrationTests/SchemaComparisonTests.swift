@@ -1,5 +1,6 @@
 import Testing
 @testable import RealmMigration
+import RealmFormat
 
 @Suite struct SchemaComparisonTests {
   let person = ObjectSchema(name: "Person", properties: [

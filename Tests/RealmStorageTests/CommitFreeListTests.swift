@@ -1,6 +1,7 @@
 import Testing
 
 @testable import RealmStorage
+import RealmFormat
 
 @Suite struct CommitFreeListTests {
   func chunk(_ p: Int, _ l: Int, _ v: UInt64) -> FreeChunk {

@@ -3,6 +3,7 @@ import RealmTestSupport
 import Testing
 
 @testable import RealmStorage
+import RealmFormat
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,8 @@
 /// The state of parsing one command's tokens: values found so far and the first deferred error.
+import RealmMigration
+import RealmStorage
+import LineEditor
+import RealmFormat
 struct ArgumentAssignment {
   let command: CommandSpec
   /// Long option names offered in "Did you mean" suggestions.
@@ -103,14 +107,14 @@ struct ArgumentAssignment {
     }
     let typed = "-" + String(names)
     return .unknownOption(
-      typed, suggestion: Suggestion.closest(to: typed, among: candidates), command: command)
+      typed, suggestion: Suggestion.closest(to: typed, among: candidates, rule: .option), command: command)
   }
 
   // MARK: - Private
 
   private mutating func noteUnknown(_ typed: String, suggest: Bool) {
     guard firstUnknownOption == nil else { return }
-    let suggestion = suggest ? Suggestion.closest(to: typed, among: candidates) : nil
+    let suggestion = suggest ? Suggestion.closest(to: typed, among: candidates, rule: .option) : nil
     firstUnknownOption = .unknownOption(typed, suggestion: suggestion, command: name)
   }
 

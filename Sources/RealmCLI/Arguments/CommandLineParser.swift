@@ -10,6 +10,10 @@
 /// version if asked for, then unknown options, missing required arguments and extra
 /// positional arguments (SAP reports missing arguments before unknown options; realmctl
 /// reports the unknown option first, with its "Did you mean" suggestion).
+import RealmMigration
+import RealmStorage
+import LineEditor
+import RealmFormat
 public struct CommandLineParser: Sendable {
   /// The root command, whose subcommands are the commands.
   public let root: CommandSpec
@@ -145,7 +149,7 @@ public struct CommandLineParser: Sendable {
     switch token {
     case .long(let name, _, _):
       let typed = "--" + name
-      let suggestion = Suggestion.closest(to: typed, among: optionNames(of: command))
+      let suggestion = Suggestion.closest(to: typed, among: optionNames(of: command), rule: .option)
       return .unknownOption(typed, suggestion: suggestion, command: subcommand)
     case .short(let names, _, _):
       return ArgumentAssignment.unknownShortOption(

@@ -3,6 +3,8 @@
 /// Messages use swift-argument-parser's wording; ``HelpRenderer/renderError(_:)`` adds the
 /// `Help:` line, the usage line and the `See '… --help'` line around them.
 /// Equality and hashing use ``code`` only.
+import RealmMigration
+import RealmStorage
 public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The kind of mistake.
   public enum Code: String, Sendable, Hashable, CaseIterable {

@@ -1,4 +1,8 @@
 import RealmMigration
+import RealmExport
+import RealmStorage
+import LineEditor
+import RealmFormat
 
 /// `realmctl compact FILE`: rewrite a Realm file without free space.
 public struct CompactCommand: Command {

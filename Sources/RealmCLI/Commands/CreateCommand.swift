@@ -1,5 +1,8 @@
 import RealmJSON
 import RealmStorage
+import RealmMigration
+import RealmExport
+import RealmFormat
 
 /// `realmctl create OUT --schema SCHEMA.json [--data DATA.jsonl] [--schema-version N]`.
 public struct CreateCommand: Command {

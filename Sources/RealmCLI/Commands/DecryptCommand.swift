@@ -1,4 +1,5 @@
 import RealmStorage
+import RealmCrypto
 
 /// `realmctl decrypt FILE [--output NEW] [--key-file K]`: removes the encryption of a realm.
 public struct DecryptCommand: Command {

@@ -1,3 +1,4 @@
+import RealmFormat
 import RealmJSON
 import RealmMigration
 import RealmStorage

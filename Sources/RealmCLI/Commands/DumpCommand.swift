@@ -2,6 +2,8 @@ import RealmFormat
 import RealmJSON
 import RealmMigration
 import RealmStorage
+import RealmExport
+import RealmQuery
 
 /// `realmctl dump FILE [--format jsonl|json|csv|table|sql] [--class NAME] [--limit N] [--offset N]
 /// [--where QUERY]`.
@@ -176,7 +178,15 @@ public struct DumpCommand: Command {
       return try writeForDiff(options, key: key, context)
     }
     let file = try RealmInput.open(options.file, key: key)
-    var dump = try ObjectDump(file: file, options: options)
+    var dump: ObjectDump
+    do {
+      dump = try ObjectDump(file: file, selection: options.selection)
+    } catch let error as QueryError {
+      throw UsageError(
+        .invalidValue, "The value '\(options.query ?? "")' is invalid for '--where <query>': \(error.description)",
+        helpLine: "--where <query>  Print only objects of --class matching this Realm Query Language filter.",
+        command: "dump")
+    }
     if options.format == .sql, let embedded = dump.classes.first(where: { $0.0.isEmbedded })?.0 {
       // Its rows need the keys of the objects that hold them: they come with those.
       let holders = Self.topLevelHolders(of: embedded.name, in: dump.schema)
@@ -211,5 +221,12 @@ public struct DumpCommand: Command {
       try StableDump(file: file, schema: schema, className: options.className).run { try output.write(bytes: $0) }
     }
     return .success
+  }
+}
+
+extension DumpCommand.Options {
+  /// The objects these options select.
+  var selection: ObjectDump.Selection {
+    ObjectDump.Selection(className: className, query: query, offset: offset, limit: limit)
   }
 }

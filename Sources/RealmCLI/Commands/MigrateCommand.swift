@@ -1,5 +1,8 @@
 import RealmJSON
 import RealmMigration
+import RealmExport
+import RealmStorage
+import RealmFormat
 
 /// `realmctl migrate --plan PLAN FILE... [--dry-run] [--backup PATH] [--reset-if-needed] [--json]`.
 public struct MigrateCommand: Command {

@@ -1,4 +1,6 @@
 import RealmMigration
+import RealmExport
+import RealmStorage
 
 /// `realmctl rename-property FILE CLASS OLD NEW [--schema-version N]`.
 public struct RenamePropertyCommand: Command {

@@ -1,6 +1,7 @@
 import RealmFormat
 import RealmJSON
 import RealmStorage
+import RealmExport
 
 /// `realmctl schema FILE [--format text|json|swift|kotlin|java|javascript|typescript|dart|csharp]
 /// [--class NAME]`.

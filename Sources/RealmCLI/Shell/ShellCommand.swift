@@ -10,6 +10,8 @@ import LineEditor
 import RealmFormat
 import RealmStorage
 import Synchronization
+import RealmMigration
+import RealmExport
 
 /// `realmctl shell FILE [--bail]`: an interactive session over one Realm file, or the same
 /// commands read from standard input when it is not a terminal.

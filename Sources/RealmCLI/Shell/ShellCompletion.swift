@@ -1,5 +1,4 @@
 import LineEditor
-import RealmFormat
 
 extension ShellSession {
   /// What Tab completes at `cursor` in `line`: dot commands and class names first, class

@@ -1,6 +1,7 @@
 import RealmFormat
 import RealmJSON
 import RealmStorage
+import RealmExport
 
 /// The commands of `realmctl shell`, one line at a time, over one open Realm file.
 ///
@@ -126,7 +127,7 @@ final class ShellSession {
         """)
     default:
       var message = "unknown command '\(name)'"
-      if let close = Suggestion.closest(to: name, among: Self.commands.map(\.name)) {
+      if let close = Suggestion.closest(to: name, among: Self.commands.map(\.name), rule: .option) {
         message += " (did you mean '\(close)'?)"
       }
       throw UsageError(.unknownOption, message + "; .help lists the commands")
@@ -204,7 +205,7 @@ final class ShellSession {
   /// Prints the objects of `className` matching `query` in the current mode and limit.
   func runQuery(_ className: String, _ query: String?) throws {
     let options = try dumpOptions(className, query, limit: limit.map { $0 + 1 })
-    var dump = try ObjectDump(file: file, options: options)
+    var dump = try ObjectDump(file: file, selection: options.selection)
     dump.progress = progress
     let out = context.standardOutput
     let inner = DumpCommand.makeWriter(
@@ -225,7 +226,7 @@ final class ShellSession {
     if query == nil, let table = file.group.table(forClass: options.className ?? "") {
       return table.objectCount
     }
-    var dump = try ObjectDump(file: file, options: options)
+    var dump = try ObjectDump(file: file, selection: options.selection)
     dump.progress = progress
     var counter = CountingWriter()
     try dump.run(&counter)

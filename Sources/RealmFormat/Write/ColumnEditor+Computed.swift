@@ -13,7 +13,7 @@ import Dispatch
 
 /// Computes the new values of a table's computed columns, one cluster leaf at a time.
 ///
-/// ``ColumnEditor`` calls ``values(keys:rows:)`` once per cluster leaf, in key order, with the
+/// ``ColumnEditor`` calls ``ColumnValueSource/values(keys:columns:)`` once per cluster leaf, in key order, with the
 /// objects' current values; the memory in use is one cluster's worth. A progress report
 /// (objects done) fits naturally in an implementation: it sees every object once.
 public protocol ColumnValueSource: AnyObject, Sendable {
@@ -102,7 +102,12 @@ struct ClusterComputation {
     indexEntries = columns.map { _ in SearchIndexEntries() }
     var leaves: [(Ref, UInt64)] = []
     try group.clusterTree.forEachLeaf(root: table.clusterRoot) { leaf in leaves.append((leaf.node.ref, leaf.offset)) }
-    ahead = ValuesAhead(leaves: source.allowsConcurrentCalls ? leaves : [])
+    let plans = self.plans
+    let read = self.read
+    ahead = ValuesAhead(leaves: source.allowsConcurrentCalls ? leaves : []) { ref, offset in
+      let leaf = try ClusterLeaf(try ArrayNode(elements: group.reader, ref), offset: offset)
+      return try Self.compute(leaf, group: group, plans: plans, read: read, source: source)
+    }
   }
 
   /// The keys and computed values of one cluster leaf (in the calling thread).
@@ -131,10 +136,8 @@ struct ClusterComputation {
   ) throws {
     let n = leaf.count
     let (group, plans, read, source) = (self.group, self.plans, self.read, self.source)
-    let (keys, values) = try ahead.take(taken, ref: leaf.node.ref) { ref, offset in
-      let leaf = try ClusterLeaf(try ArrayNode(elements: group.reader, ref), offset: offset)
-      return try Self.compute(leaf, group: group, plans: plans, read: read, source: source)
-    } ?? Self.compute(leaf, group: group, plans: plans, read: read, source: source)
+    let (keys, values) = try ahead.take(taken, ref: leaf.node.ref)
+      ?? Self.compute(leaf, group: group, plans: plans, read: read, source: source)
     taken += 1
     guard keys.count == n, values.count == columns.count, values.allSatisfy({ $0.count == n }) else {
       throw FormatError.corrupt("the computed values of '\(tableName)' do not match its cluster of \(n) objects")
@@ -152,45 +155,31 @@ struct ClusterComputation {
   }
 }
 
-/// Computes the values of the next clusters on other threads, a bounded number ahead.
-final class ValuesAhead: @unchecked Sendable {
+/// Computes the values of the next clusters on other threads, a bounded number ahead
+/// (``OrderedParallelMap``), for a walk that takes them leaf by leaf in key order.
+final class ValuesAhead {
   typealias Computed = (keys: [Int64], values: [ColumnValues])
-  private final class Slot: @unchecked Sendable {
-    let done = DispatchSemaphore(value: 0)
-    var result: Result<Computed, any Error> = .failure(FormatError.corrupt("not computed"))
-  }
   private let leaves: [(ref: Ref, offset: UInt64)]
-  private var slots: [Int: Slot] = [:]
+  private let pipeline: OrderedParallelMap<(Ref, UInt64), Computed>?
   private var scheduled = 0
-  private let tasks = DispatchGroup()
-  /// Clusters computed ahead at most (each holds one cluster's values).
-  private let window: Int
+  private var next = 0
 
-  init(leaves: [(Ref, UInt64)]) {
+  /// Leaves to compute ahead with `compute` (none: the caller computes every leaf itself).
+  init(leaves: [(Ref, UInt64)], compute: @escaping @Sendable (Ref, UInt64) throws -> Computed) {
     self.leaves = leaves.map { (ref: $0.0, offset: $0.1) }
-    window = 2 * max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    let window = 2 * OrderedParallelMap<Int, Int>.processorCount
+    pipeline = window > 1 && !leaves.isEmpty ? OrderedParallelMap(window: window) { try compute($0.0, $0.1) } : nil
   }
 
-  deinit { tasks.wait() }
-
-  /// The values of leaf number `i` (which must be at `ref`), computed ahead with `compute`;
-  /// nil when the walk does not follow the enumerated leaves (then the caller computes).
-  func take(
-    _ i: Int, ref: Ref, _ compute: @escaping @Sendable (Ref, UInt64) throws -> Computed
-  ) throws -> Computed? {
-    guard window > 1, i < leaves.count, leaves[i].ref == ref else { return nil }
-    while scheduled < leaves.count && scheduled <= i + window {
-      let slot = Slot()
-      slots[scheduled] = slot
-      let (r, o) = leaves[scheduled]
-      DispatchQueue.global().async(group: tasks) {
-        slot.result = Result { try compute(r, o) }
-        slot.done.signal()
-      }
+  /// The values of leaf number `i` (which must be at `ref`); nil when the walk does not follow
+  /// the enumerated leaves (then the caller computes, and nothing more is computed ahead).
+  func take(_ i: Int, ref: Ref) throws -> Computed? {
+    guard let pipeline, i == next, i < leaves.count, leaves[i].ref == ref else { return nil }
+    while scheduled < leaves.count && pipeline.inFlight <= pipeline.window {
+      pipeline.submitAhead(leaves[scheduled])
       scheduled += 1
     }
-    guard let slot = slots.removeValue(forKey: i) else { return nil }
-    slot.done.wait()
-    return try slot.result.get()
+    next += 1
+    return try pipeline.nextResult()
   }
 }

@@ -6,12 +6,6 @@
 /// slot 3 a string leaf (strings, binaries, ObjectIds, UUIDs); slot 4 refs of nested
 /// collections; slot 5 per-element salts of nested collections. Unused slots are 0.
 public enum MixedLeafEncoder {
-  /// `DataType` numbers used in composite values.
-  enum DataType: Int64 {
-    case int = 0, bool = 1, string = 2, binary = 4, timestamp = 8, float = 9, double = 10
-    case decimal = 11, objectId = 15, typedLink = 16, uuid = 17, list = 19, dictionary = 21
-  }
-
   /// Deepest nesting of collections inside Mixed values that is written.
   public static let maxNesting = Limits.default.maxNesting
 
@@ -34,8 +28,8 @@ public enum MixedLeafEncoder {
     var salts = [Int64]()
     var hasCollection = false
 
-    func inline(_ type: DataType, _ payload: Int64) -> Int64 { (payload << 8) | (type.rawValue + 1) }
-    func indirect(_ type: DataType, kind: Int64, _ index: Int) -> Int64 {
+    func inline(_ type: MixedDataType, _ payload: Int64) -> Int64 { (payload << 8) | (type.rawValue + 1) }
+    func indirect(_ type: MixedDataType, kind: Int64, _ index: Int) -> Int64 {
       (Int64(index) << 8) | (kind << 5) | (type.rawValue + 1)
     }
 

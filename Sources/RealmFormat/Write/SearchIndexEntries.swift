@@ -146,7 +146,7 @@ public struct SearchIndexEntries: Sendable {
       let y = UInt64(bitPattern: ints[b]).byteSwapped
       return x == y ? 0 : x < y ? -1 : 1
     }
-    return SetOrdering.compareBytes(data(a), data(b))
+    return ByteOrder.compare(data(a), data(b))
   }
 
   /// The 32-bit key of entry `i` at byte `offset` (`create_key`, §4.6): null and

@@ -14,14 +14,14 @@ public enum SetOrdering {
     if ra != rb { return ra < rb ? -1 : 1 }
     switch (a, b) {
     case (.bool(let x), .bool(let y)): return x == y ? 0 : x ? 1 : -1
-    case (.string(let x), .string(let y)): return compareBytes(x.utf8, y.utf8)
-    case (.data(let x), .data(let y)): return compareBytes(x, y)
+    case (.string(let x), .string(let y)): return ByteOrder.compare(x.utf8, y.utf8)
+    case (.data(let x), .data(let y)): return ByteOrder.compare(x, y)
     case (.date(let x), .date(let y)):
       return order((x.seconds, x.nanoseconds) < (y.seconds, y.nanoseconds), (x.seconds, x.nanoseconds) == (y.seconds, y.nanoseconds))
     case (.objectId(let x), .objectId(let y)): return order(x < y, x == y)
     case (.uuid(let x), .uuid(let y)): return order(x < y, x == y)
     case (.link(let x), .link(let y)):
-      if x.className != y.className { return compareBytes(x.className.utf8, y.className.utf8) }
+      if x.className != y.className { return ByteOrder.compare(x.className.utf8, y.className.utf8) }
       return order(x.key < y.key, x.key == y.key)
     default:
       if ra == 1 { return compareNumbers(a, b) }
@@ -31,7 +31,7 @@ public enum SetOrdering {
 
   /// Compares strings (dictionary keys, set elements) by unsigned UTF-8 bytes.
   public static func compareStrings(_ a: String, _ b: String) -> Int {
-    compareBytes(a.utf8, b.utf8)
+    ByteOrder.compare(a.utf8, b.utf8)
   }
 
   /// Sorts `values` in storage order and drops duplicates, as inserting them into a Realm set
@@ -64,20 +64,6 @@ public enum SetOrdering {
     case .uuid: return 6
     case .link, .embedded: return 7
     case .list, .set, .dictionary: return 9
-    }
-  }
-
-  static func compareBytes<A: Sequence, B: Sequence>(_ a: A, _ b: B) -> Int
-  where A.Element == UInt8, B.Element == UInt8 {
-    var ia = a.makeIterator()
-    var ib = b.makeIterator()
-    while true {
-      switch (ia.next(), ib.next()) {
-      case (nil, nil): return 0
-      case (nil, _): return -1
-      case (_, nil): return 1
-      case (let x?, let y?): if x != y { return x < y ? -1 : 1 }
-      }
     }
   }
 

@@ -1,3 +1,5 @@
+import RealmFormat
+
 /// Would an app with this schema and schema version open the file without a migration block?
 ///
 /// The answer follows Realm's Object Store when an SDK opens a local realm with no migration

@@ -1,3 +1,6 @@
+import RealmFormat
+import RealmQuery
+
 /// The checks Realm makes on the data when it migrates a file with no migration block: a new
 /// primary key must have unique values, and a class made embedded must have exactly one parent
 /// per object. Run by ``AppSchemaCheck/checkingData(in:)`` when Realm would migrate on open.

@@ -1,3 +1,6 @@
+import RealmFormat
+import RealmJSON
+
 /// Reads the app schema file of `realmctl diff FILE --schema S`: either a schema document (the
 /// `classes` form that `realmctl schema --format json` prints) or a migration plan (its
 /// `schema` and `schemaVersion`; the form Realm's oracle reads, `{"schemaVersion": 1,

@@ -1,3 +1,8 @@
+import RealmFormat
+import RealmJSON
+import RealmQuery
+import RealmStorage
+
 /// The merge-join of one class's objects in two files (see ``RealmDiff``).
 struct ClassJoin {
   let oldClass: ObjectSchema?

@@ -1,3 +1,7 @@
+import RealmFormat
+import RealmJSON
+import RealmStorage
+
 /// Writes the values of a diff as JSON, in the canonical dump form (`docs/dump-format.md`)
 /// except for links, which name their target by primary key where its class has one
 /// (`{"$ref":"Dog","$pk":"rex"}`, else `{"$ref":"Dog","$key":3}`), so that they read the same

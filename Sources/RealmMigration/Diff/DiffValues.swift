@@ -1,3 +1,5 @@
+import RealmFormat
+
 /// How two values of the same property compare across two files, and where they differ.
 ///
 /// Embedded objects compare property by property inside their parent (their keys are not part

@@ -1,3 +1,6 @@
+import RealmFormat
+import RealmJSON
+
 /// Where a diff writer sends its bytes.
 public typealias DiffSink = ([UInt8]) throws -> Void
 

@@ -1,3 +1,6 @@
+import RealmFormat
+import RealmJSON
+
 /// The skeleton of a migration plan (`docs/migration-plans.md`) that takes a file to an app's
 /// schema: `realmctl diff FILE --schema S --plan-skeleton`.
 ///

@@ -1,3 +1,6 @@
+import RealmFormat
+import RealmStorage
+
 /// Compares two Realm files: their schema version, file format and schema (in Realm's words),
 /// then their objects, class by class.
 ///

@@ -1,3 +1,5 @@
+import RealmFormat
+
 /// One difference between two Realm files, as `realmctl diff OLD NEW` reports it.
 public enum RealmDiffChange: Sendable {
   /// The schema versions differ (nil: the file has none).

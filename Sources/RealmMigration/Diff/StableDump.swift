@@ -1,3 +1,7 @@
+import RealmFormat
+import RealmJSON
+import RealmStorage
+
 /// The dump of `realmctl dump --for-diff`, made for line diffs (`git diff` through a textconv
 /// filter): stable and short.
 ///

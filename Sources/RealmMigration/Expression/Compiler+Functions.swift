@@ -1,5 +1,6 @@
 /// The functions: conversions, string functions, `length`, `contains`, `matches`,
 /// `coalesce`, `now`, `uuid`, `objectId`.
+import RealmFormat
 enum FunctionTable {
   /// Every function name with its accepted argument counts.
   static let arity: [String: ClosedRange<Int>] = [

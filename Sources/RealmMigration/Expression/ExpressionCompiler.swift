@@ -9,6 +9,8 @@
 /// context.old = values  // the object's values in Person's property order
 /// let value = try fullName.evaluate(&context)
 /// ```
+import RealmFormat
+import RealmQuery
 public struct ExpressionCompiler: Sendable {
   /// The whole schema (link targets are looked up here).
   public let schema: Schema

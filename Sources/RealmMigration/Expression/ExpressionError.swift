@@ -1,3 +1,5 @@
+import RealmQuery
+
 /// A fault found while compiling an expression or a `where` filter: a syntax error, an
 /// unknown name, a type mismatch or a limit.
 ///
@@ -45,26 +47,5 @@ public struct EvaluationError: Error, Sendable, CustomStringConvertible {
   /// `column N: message`, after `object K, ` when the object key is known.
   public var description: String {
     (objectKey.map { "object \($0), " } ?? "") + "column \(column): \(message)"
-  }
-}
-
-/// Where a node starts in the source: a byte offset, turned into a character column
-/// only when an error is reported.
-struct SourcePosition: Hashable, Sendable {
-  /// Byte offset into the UTF-8 source.
-  var offset: Int
-}
-
-/// Converts byte offsets of one source text into 1-based character columns.
-struct ColumnMap: Sendable {
-  let source: String
-
-  /// The 1-based character column of the byte at `offset`.
-  func column(of location: SourcePosition) -> Int {
-    let utf8 = source.utf8
-    let end = utf8.index(utf8.startIndex, offsetBy: min(max(0, location.offset), utf8.count))
-    // Round down to a character boundary so a fault inside a character points at it.
-    let prefix = source[source.startIndex..<end]
-    return prefix.count + 1
   }
 }

@@ -2,6 +2,7 @@
 ///
 /// The migrator creates a property set by a `transform` "with the expression's type":
 /// ``property(named:)`` gives that property.
+import RealmFormat
 public struct ExpressionType: Sendable, Hashable, CustomStringConvertible {
   /// The kinds of value.
   public indirect enum Kind: Sendable, Hashable {

@@ -1,4 +1,6 @@
 import Synchronization
+import RealmFormat
+import RealmQuery
 
 /// The expression engine in the shape the migrator calls it (``ExpressionCompiling``):
 /// evaluation without a context argument. It keeps the one ``ExpressionEnvironment`` of a migration (so `now()` is the same
@@ -76,7 +78,12 @@ public final class MigrationExpressionEngine: ExpressionCompiling {
     classes.append(objectSchema)
     let querySchema = Schema(schemaVersion: schema.schemaVersion, fileFormat: schema.fileFormat, classes: classes)
     let file = state.withLock { $0.file }
-    let query = try RealmQuery(source, className: objectSchema.name, schema: querySchema, group: file?.group)
+    let query: RealmQuery
+    do {
+      query = try RealmQuery(source, className: objectSchema.name, schema: querySchema, group: file?.group)
+    } catch {
+      throw ExpressionError(column: error.column, message: error.message)
+    }
     guard query.hasDescriptors else {
       let objects = file.map { MigrationQuerySource(group: $0.group, fileSchema: $0.schema, workingSchema: querySchema) }
       return QueryFilter(query: query, source: objects)

@@ -4,6 +4,7 @@
 /// Precedence, loosest first: `?:`, `||`/`OR`, `&&`/`AND`, `!`/`NOT` (applies to a whole
 /// comparison, as in Realm Query Language), comparisons (not chainable), `??`, `+ -`,
 /// `* / %`, prefix `-`/`!`, postfix `.name` `.@count` `[i]`. See docs/expression-language.md.
+import RealmFormat
 struct Parser {
   private let tokens: [Token]
   private var index = 0

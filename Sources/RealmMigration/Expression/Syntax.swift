@@ -1,4 +1,5 @@
 /// A node of the syntax tree, with the byte range of its source and its nesting depth.
+import RealmFormat
 struct Syntax: Sendable {
   var kind: Kind
   /// Byte offset of the first byte.

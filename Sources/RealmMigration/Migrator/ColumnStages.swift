@@ -4,6 +4,7 @@
 /// no delete, no exec, every expression with a kernel, single-value properties); any batch
 /// where a kernel or a conversion would fail throws ``KernelFallback`` and is computed object
 /// by object instead (which reports the error with its object).
+import RealmFormat
 struct ColumnStages: Sendable {
   /// The stages before the final reconcile.
   let stages: [Stage]

@@ -2,6 +2,8 @@
 /// rewritten as format 24 through ``Upgrader`` (as Realm itself upgrades a file it opens
 /// before compacting it); a file at format 24, or a synced file of formats 10-23, is copied
 /// node by node in its own format (``RealmCompaction``).
+import RealmFormat
+import RealmStorage
 public enum Compaction {
   /// What a compaction did.
   public struct Result: Sendable {

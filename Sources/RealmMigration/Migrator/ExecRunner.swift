@@ -7,6 +7,8 @@
 /// to the program; they wait (with those sent before them) until the program has answered
 /// everything sent before them, so the order of keys is kept. Memory is what the program
 /// holds back: one object at a time for a program that answers line by line.
+import RealmFormat
+import RealmJSON
 final class ExecRunner {
   let stage: ExecStage
   let codec: ExecCodec

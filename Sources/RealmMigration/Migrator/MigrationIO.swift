@@ -1,4 +1,5 @@
 /// Where the migrator reads the file's objects from.
+import RealmFormat
 public protocol MigrationSource {
   /// Calls `body` with every object of `className` (top-level or embedded table) in ascending
   /// key order, values in the class's column order as the file has them.

@@ -1,3 +1,4 @@
+import RealmFormat
 extension MigrationPlanner {
   /// Reconciles every class of the working schema with the target and returns the programs.
   func reconcileAll(

@@ -4,6 +4,8 @@
 /// (so that each step is checked against the schema as earlier steps left it), then reconciles
 /// the result with the plan's target schema. Every error is raised here, before any object is
 /// read, with the JSON path of the step or property at fault.
+import RealmFormat
+import RealmJSON
 public struct MigrationPlanner {
   /// The compiler used for `transform` expressions and `where` filters.
   public var expressions: any ExpressionCompiling

@@ -4,6 +4,8 @@
 /// committed copy-on-write with ``ColumnEditor`` and ``MetadataEditor`` in one transaction,
 /// instead of rewriting the file. Only the changed columns' leaves (and the cluster nodes
 /// above them) are written.
+import RealmFormat
+import RealmStorage
 extension Migrator {
   /// The edits of a program the in-place column path can commit.
   struct ColumnChangePlan {

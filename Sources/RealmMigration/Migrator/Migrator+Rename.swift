@@ -1,3 +1,5 @@
+import RealmFormat
+import RealmStorage
 extension Migrator {
   /// Renames a property, keeping its values, and sets the schema version: `file's version + 1`
   /// unless `schemaVersion` is given. The same change as a plan's `renameProperty` step, done

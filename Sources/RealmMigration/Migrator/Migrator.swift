@@ -1,3 +1,6 @@
+import RealmFormat
+import RealmStorage
+import RealmJSON
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

@@ -3,6 +3,7 @@
 /// (and for any batch a kernel sends back) each object's values go through the class's stages
 /// exactly as in the rewrite (``MigrationExecutor/apply(_:to:key:)``), and the final values
 /// of the computed columns are kept.
+import RealmFormat
 final class TransformColumnSource: ColumnValueSource, @unchecked Sendable {
   let className: String
   let stages: [Stage]

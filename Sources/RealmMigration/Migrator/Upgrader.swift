@@ -1,4 +1,6 @@
 /// How `upgrade` treats the file.
+import RealmFormat
+import RealmStorage
 public struct UpgradeOptions: Sendable {
   /// Do everything but the final write (the new file is built and counted, not stored).
   public var dryRun = false

@@ -1,4 +1,5 @@
 import Foundation
+import RealmFormat
 
 /// Fits a value computed by an expression or an external program to the property it is
 /// written to: numbers widen (int -> double, float, decimal128), collections are checked

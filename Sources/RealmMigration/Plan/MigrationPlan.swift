@@ -2,6 +2,8 @@
 ///
 /// The format is specified in `docs/migration-plans.md`; ``PlanDecoder`` builds it from JSON and
 /// checks everything that can be checked without the file.
+import RealmFormat
+import RealmJSON
 public struct MigrationPlan: Sendable {
   /// How schema differences are reconciled.
   public enum Mode: String, Sendable {

@@ -5,6 +5,8 @@
 /// link targets that are not classes of the schema, primary keys that are not properties,
 /// duplicate or out-of-range versions. Checks that need the file's schema (unknown classes
 /// and properties in steps) are done by the migrator before anything is written.
+import RealmFormat
+import RealmJSON
 public struct PlanDecoder {
   /// Largest plan file accepted (bytes).
   public static let maxPlanSize = 16 << 20

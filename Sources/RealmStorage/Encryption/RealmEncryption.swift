@@ -7,6 +7,7 @@
 /// as Realm's `write_copy` pads for encryption). Encryption writes each page once with IV 1,
 /// as Realm Core writes a new encrypted file, so encrypting the same plaintext with the same key
 /// gives the same bytes as Realm.
+import RealmFormat
 public enum RealmEncryption {
   /// What a conversion did.
   public struct Result: Sendable, Equatable {

@@ -4,6 +4,7 @@
 /// The first 24 bytes are reserved for the header, written by ``finish(header:fileSize:)``.
 /// `NodeSink.append` cannot throw, so the first write error is kept and rethrown by
 /// ``finish(header:fileSize:)``; nothing is written after it.
+import RealmFormat
 public struct FileNodeSink: SequentialNodeSink {
   let output: AtomicFileReplacement.Output
   var buffer: [UInt8] = []

@@ -1,4 +1,5 @@
 /// The parts of the current group top array (§3.1) that a commit carries over or replaces.
+import RealmFormat
 struct GroupTopState: Sendable {
   /// The top ref (null for an empty realm).
   var ref: Ref

@@ -1,4 +1,5 @@
 /// The 24-byte file header as the writer needs it (§1.1), plus the streaming footer (§1.2).
+import RealmFormat
 struct HeaderState: Sendable, Equatable {
   /// `top_ref[0]`, `top_ref[1]` as stored.
   var topRefs: [UInt64]

@@ -7,6 +7,7 @@
 /// in the file. Without that bound, refs into the middle of one large node (each a "node" of
 /// its own, with a header read from the large node's payload) would make the walk read the
 /// same bytes again for every such ref, quadratic in the file's size.
+import RealmFormat
 struct NodeWalk {
   let reader: ByteReader
   var maxNodes: Int

@@ -4,6 +4,7 @@ import RealmJSON
 import RealmStorage
 import RealmTestSupport
 import Testing
+import RealmExport
 
 /// A Realm file and the dump its SQL export must reproduce: Realm's own `dump.jsonl` where
 /// there is one, realmctl's canonical dump otherwise (itself checked against Realm wherever

@@ -4,6 +4,8 @@ import RealmJSON
 import RealmStorage
 import RealmTestSupport
 import Testing
+import RealmMigration
+import RealmExport
 
 /// `dump --format sql` beyond the fixtures: names that are SQL keywords or collide, `--class`,
 /// partial exports, and values at the edges of SQLite (docs/sql-export.md).

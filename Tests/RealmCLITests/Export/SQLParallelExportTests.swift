@@ -5,6 +5,7 @@ import RealmTestSupport
 import Testing
 
 @testable import RealmCLI
+import RealmExport
 
 /// `dump --format sql` through the parallel dump (``ParallelDump``, ``SQLDumpWriter/chunkEncoder()``):
 /// chunks encoded on other threads give the object-by-object script byte for byte, including
@@ -18,7 +19,7 @@ import Testing
     let options = DumpCommand.Options(
       file: path, format: .sql, className: className, limit: nil, offset: 0, query: nil)
     var out: [UInt8] = []
-    var dump = try ObjectDump(file: file, options: options)
+    var dump = try ObjectDump(file: file, selection: options.selection)
     dump.parallel = parallel
     var writer = DumpCommand.makeWriter(
       options, classNames: dump.classes.map(\.0.name), sink: { out += $0 }, terminalWidth: 80)

@@ -2,6 +2,7 @@ import Foundation
 import RealmFormat
 import RealmJSON
 import Testing
+import RealmExport
 
 /// Loads a `dump --format sql` script into `sqlite3` and reads every table back in the same
 /// run, then rebuilds the Realm objects from the rows, following the documented mapping

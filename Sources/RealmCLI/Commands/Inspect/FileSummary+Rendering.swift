@@ -1,5 +1,8 @@
 import RealmFormat
 import RealmJSON
+import RealmStorage
+import RealmCrypto
+import LineEditor
 
 /// The two shapes of `realmctl open`: aligned text for people and one JSON object for scripts
 /// (documented in docs/commands/open.md).

@@ -44,18 +44,11 @@ struct MixedLeaf: Sendable {
     case dictionary(Ref)
   }
 
-  /// Data types used in the composite array (`realm::DataType`).
-  private enum DataType: Int64 {
-    case int = 0, bool = 1, string = 2, binary = 4, mixed = 6, timestamp = 8, float = 9
-    case double = 10, decimal = 11, link = 12, objectId = 15, typedLink = 16, uuid = 17
-    case list = 19, set = 20, dictionary = 21
-  }
-
   /// Decodes element `i` (below ``count``).
   func element(_ i: Int) throws(FormatError) -> Element {
     let v = composite.uncheckedGet(i)
     if v == 0 { return .value(.null) }
-    guard let type = DataType(rawValue: (v & 0x1F) &- 1) else {
+    guard let type = MixedDataType(rawValue: (v & 0x1F) &- 1) else {
       throw FormatError.corrupt("mixed element \(i) at \(composite.ref) has unknown type \((v & 0x1F) - 1)", at: composite.ref.rawValue)
     }
     let payload = v >> 8  // arithmetic shift, §6.11

@@ -9,6 +9,7 @@
 /// every object (no short-circuit); that is safe because they throw nothing else: an operand
 /// that would fail on an object the closure never evaluates it for just sends the batch down
 /// the object-by-object path.
+import RealmFormat
 
 /// What a kernel reads: the batch's objects as columns.
 public struct KernelInput: Sendable {

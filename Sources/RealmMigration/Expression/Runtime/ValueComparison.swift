@@ -1,9 +1,10 @@
 /// Equality and order of values, as `==`, `<`, `IN` and the collection functions use them.
 ///
-/// Numbers compare by value across int, float, double and decimal128 (decimal128 through
-/// the nearest double). Strings compare by their UTF-8 bytes (Unicode scalar order), as
+/// Numbers compare by value across int, float, double and decimal128 (with a decimal128,
+/// exactly, as Realm's queries compare). Strings compare by their UTF-8 bytes (Unicode scalar order), as
 /// Realm does; `[c]` compares lower-cased text. Null equals only null and is never less or
 /// greater than anything. Values of unrelated types are unequal and unordered.
+import RealmFormat
 enum ValueComparison {
   /// `a == b`.
   static func equal(_ a: RealmValue, _ b: RealmValue, caseInsensitive: Bool = false) -> Bool {
@@ -25,12 +26,12 @@ enum ValueComparison {
   static func order(_ a: RealmValue, _ b: RealmValue, caseInsensitive: Bool = false) -> Int? {
     switch (a, b) {
     case (.string(let x), .string(let y)):
-      if caseInsensitive { return bytesOrder(x.lowercased().utf8, y.lowercased().utf8) }
-      return bytesOrder(x.utf8, y.utf8)
+      if caseInsensitive { return ByteOrder.compare(x.lowercased().utf8, y.lowercased().utf8) }
+      return ByteOrder.compare(x.utf8, y.utf8)
     case (.date(let x), .date(let y)): return sign3((x.seconds, x.nanoseconds), (y.seconds, y.nanoseconds))
     case (.objectId(let x), .objectId(let y)): return x < y ? -1 : (x == y ? 0 : 1)
     case (.uuid(let x), .uuid(let y)): return x < y ? -1 : (x == y ? 0 : 1)
-    case (.data(let x), .data(let y)): return bytesOrder(x, y)
+    case (.data(let x), .data(let y)): return ByteOrder.compare(x, y)
     case (.bool(let x), .bool(let y)): return x == y ? 0 : (!x ? -1 : 1)
     case (.link(let x), .link(let y)):
       guard x.className == y.className else { return nil }
@@ -49,21 +50,13 @@ enum ValueComparison {
   private static func sign3<T: Comparable>(_ x: T, _ y: T) -> Int { x < y ? -1 : (x == y ? 0 : 1) }
   private static func sign3(_ x: (Int64, Int32), _ y: (Int64, Int32)) -> Int { x < y ? -1 : (x == y ? 0 : 1) }
 
-  private static func bytesOrder<C: Sequence>(_ x: C, _ y: C) -> Int where C.Element == UInt8 {
-    var i = x.makeIterator()
-    var j = y.makeIterator()
-    while true {
-      switch (i.next(), j.next()) {
-      case (nil, nil): return 0
-      case (nil, _): return -1
-      case (_, nil): return 1
-      case (let p?, let q?): if p != q { return p < q ? -1 : 1 }
-      }
-    }
-  }
-
-  /// Order of two numbers; exact between ints and doubles.
+  /// Order of two numbers; exact between ints and doubles, and with a decimal128 exactly as
+  /// Realm's queries compare them (the other number converted to decimal128 first).
   static func numericOrder(_ a: RealmValue, _ b: RealmValue) -> Int? {
+    if a.isDecimal || b.isDecimal {
+      guard let x = asDecimal(a), let y = asDecimal(b), !x.isNaN, !y.isNaN else { return nil }
+      return x.compareNumerically(to: y)
+    }
     switch (a, b) {
     case (.int(let x), .int(let y)): return sign3(x, y)
     case (.int(let x), _):
@@ -89,6 +82,17 @@ enum ValueComparison {
     return f == 0 ? 0 : (f > 0 ? -1 : 1)
   }
 
+  /// A number as a decimal128, converted as Realm's queries convert it; nil for other values.
+  private static func asDecimal(_ v: RealmValue) -> Decimal128? {
+    switch v {
+    case .decimal128(let d): return d
+    case .int(let i): return DecimalMath.from(i)
+    case .float(let f): return DecimalMath.from(f)
+    case .double(let d): return DecimalMath.from(d)
+    default: return nil
+    }
+  }
+
   /// Float, double and decimal128 as a double; nil for other values.
   static func asDouble(_ v: RealmValue) -> Double? {
     switch v {
@@ -98,5 +102,12 @@ enum ValueComparison {
     case .int(let i): return Double(i)
     default: return nil
     }
+  }
+}
+
+extension RealmValue {
+  fileprivate var isDecimal: Bool {
+    if case .decimal128 = self { return true }
+    return false
   }
 }

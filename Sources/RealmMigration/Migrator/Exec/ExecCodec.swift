@@ -1,10 +1,12 @@
 /// The two sides of the `exec` protocol for one step: objects out as canonical dump lines,
-/// answers back in (`specs/dump-format.md`).
+/// answers back in (`docs/dump-format.md`).
 ///
 /// Objects are shown as the stage holds them: the class under its name at that point of the
 /// migration, with its properties at that point; links and embedded objects as the file has
 /// them (the migrator renames and re-nests them after the last stage). So the schema used to
 /// encode and decode is the stage's class followed by the source classes of the file.
+import RealmFormat
+import RealmJSON
 struct ExecCodec {
   let layout: ObjectSchema
   let encoder: CanonicalEncoder

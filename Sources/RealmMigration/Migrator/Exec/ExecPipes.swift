@@ -1,4 +1,5 @@
 import Foundation
+import RealmJSON
 
 #if canImport(Glibc)
   import Glibc

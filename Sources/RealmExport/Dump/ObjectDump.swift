@@ -1,0 +1,203 @@
+import RealmFormat
+import RealmJSON
+import RealmStorage
+import RealmQuery
+
+/// The body of `realmctl dump`: which classes, which objects, in which writer.
+///
+/// Classes are the file's top-level classes in byte order of their names (or the one
+/// `--class` names, which may be an embedded class: its objects are then listed on their own,
+/// with their keys in the class's table); objects come in key order straight from the file
+/// into the writer, which hands 64 KiB chunks of encoded bytes to standard output, so memory
+/// stays flat whatever the size of the file. `--where` is a Realm Query Language query
+/// (``RealmQuery``); `--offset` and `--limit` count the objects it selects. A query with
+/// SORT, DISTINCT or LIMIT is run first (it reads only the properties it needs and keeps the
+/// selected keys), then its objects are read by key in the query's order.
+public struct ObjectDump {
+  /// Which objects a dump prints.
+  public struct Selection: Sendable {
+    /// The one class to print (top-level or embedded), nil for every top-level class.
+    public var className: String?
+    /// A Realm Query Language filter on ``className``'s objects, nil for all.
+    public var query: String?
+    /// Objects of each class to skip (after filtering).
+    public var offset: Int
+    /// Objects of each class to print at most (after filtering), nil for all.
+    public var limit: Int?
+
+    /// A selection; by default every object of every top-level class.
+    public init(className: String? = nil, query: String? = nil, offset: Int = 0, limit: Int? = nil) {
+      self.className = className
+      self.query = query
+      self.offset = offset
+      self.limit = limit
+    }
+  }
+
+  /// The open file.
+  public var file: RealmFile
+  /// The schema of the file.
+  public var schema: Schema
+  /// The classes to print with their tables, in output order.
+  public var classes: [(ObjectSchema, Table)]
+  /// Objects of each class to skip (after filtering).
+  public var offset: Int
+  /// Objects of each class to print at most (after filtering), nil for all.
+  public var limit: Int?
+  /// The filter, compiled for the one class.
+  public var query: RealmQuery?
+  /// Counts the objects read (its total is set by ``run(_:)``); cancelling it stops the dump
+  /// with ``ProgressCancelled``.
+  public var progress: ProgressCounter?
+  /// Encodes classes on every core when the format allows it (see ``ParallelDump``); nil
+  /// dumps object by object.
+  public var parallel: ParallelDump? = ParallelDump.processorCount > 1 ? ParallelDump() : nil
+
+  /// Prepares the dump of `file` for one selection.
+  ///
+  /// - Throws: ``InputError`` `invalidInput` for an unknown class, ``QueryError`` for a filter
+  ///   that does not compile, ``StorageError`` for a damaged file.
+  public init(file: RealmFile, selection options: Selection) throws {
+    self.file = file
+    let group = file.group
+    schema = try RealmInput.reading(file) { () throws(FormatError) in try group.schema() }
+    if let name = options.className {
+      let cls = try RealmInput.objectSchema(named: name, in: schema, path: file.path)
+      classes = [(cls, try ObjectDump.table(of: cls, in: file))]
+    } else {
+      classes = try schema.classes.filter { !$0.isEmbedded }.map { ($0, try ObjectDump.table(of: $0, in: file)) }
+    }
+    offset = options.offset
+    limit = options.limit
+    if let text = options.query, let (cls, _) = classes.first {
+      query = try ObjectDump.compileFilter(text, for: cls, in: schema, group: group)
+    }
+  }
+
+  /// Compiles a filter for the objects of `cls`: the one place where a dump (and the shell)
+  /// turns Realm Query Language into a query.
+  public static func compileFilter(_ query: String, for cls: ObjectSchema, in schema: Schema, group: Group? = nil)
+    throws(QueryError) -> RealmQuery
+  {
+    try RealmQuery(query, className: cls.name, schema: schema, group: group)
+  }
+
+  /// Writes every selected object with `writer`.
+  public func run(_ writer: inout some DumpWriter) throws {
+    // Saturating: a damaged file may claim absurd counts (the walk itself is bounded).
+    progress?.setTotal(classes.reduce(0) { $0.addingReportingOverflow($1.1.objectCount).overflow ? .max : $0 + $1.1.objectCount })
+    try writer.begin(schema: schema)
+    for (cls, table) in classes {
+      try writer.beginClass(cls)
+      if let query, query.hasDescriptors {
+        try writeSelected(by: query, cls, table, to: &writer)
+      } else {
+        try writeObjects(of: cls, table, to: &writer)
+      }
+      try writer.endClass()
+    }
+    try writer.finish()
+  }
+
+  // MARK: - Private
+
+  /// Thrown by the per-object body to end a class once `--limit` objects are printed.
+  private struct LimitReached: Error {}
+
+  private func writeObjects(of cls: ObjectSchema, _ table: Table, to writer: inout some DumpWriter) throws {
+    if limit == 0 { return }
+    let group = file.group
+    if let parallel, query == nil, limit == nil, offset == 0, let encoder = writer.chunkEncoder() {
+      try RealmInput.readingObjects(file) {
+        try parallel.writeObjects(of: table, in: group, encoder: encoder, progress: progress, to: &writer)
+      }
+      return
+    }
+    var printed = 0
+    var toSkip = offset
+    var evaluator = query?.evaluator(source: GroupQuerySource(group: group, schema: schema))
+    var ticker = ProgressTicker(progress)
+    defer { ticker.flush() }
+    if query == nil { progress?.add(min(offset, table.objectCount)) }
+    do {
+      try RealmInput.readingObjects(file) {
+        // Without a filter the reader skips leading objects without decoding them.
+        try group.forEachObject(in: table, skip: query == nil ? offset : 0) { key, values in
+          try ticker.tickCheckingCancellation()
+          if evaluator != nil {
+            guard try matches(&evaluator!, cls, key, values) else { return }
+            if toSkip > 0 {
+              toSkip -= 1
+              return
+            }
+          }
+          try writer.writeObject(key: key, values: values)
+          printed += 1
+          if let limit, printed >= limit { throw LimitReached() }
+        }
+      }
+    } catch is LimitReached {
+      return
+    }
+  }
+
+  private func matches(_ evaluator: inout RealmQuery.Evaluator, _ cls: ObjectSchema, _ key: Int64, _ values: [RealmValue]) throws -> Bool {
+    do {
+      return try evaluator.matches(values: values, key: key)
+    } catch let damage as FormatError {
+      throw damage
+    } catch {
+      throw InputError(.invalidInput, path: file.path, "--where failed on \(cls.name) object \(key): \(error)")
+    }
+  }
+
+  /// Runs a query with SORT, DISTINCT or LIMIT, then prints its objects in its order.
+  private func writeSelected(by query: RealmQuery, _ cls: ObjectSchema, _ table: Table, to writer: inout some DumpWriter) throws {
+    let group = file.group
+    var ticker = ProgressTicker(progress)
+    defer { ticker.flush() }
+    try RealmInput.readingObjects(file) {
+      let keys: [Int64]
+      do {
+        let source = GroupQuerySource(group: group, schema: schema)
+        let columns = query.propertiesRead
+        keys = try query.objectKeys(source: source) { body in
+          try group.forEachObject(in: table, columns: columns) { key, values in
+            try ticker.tickCheckingCancellation()
+            try body(key, values)
+          }
+        }
+      } catch let damage as FormatError {
+        throw damage
+      } catch let cancelled as ProgressCancelled {
+        throw cancelled
+      } catch {
+        throw InputError(.invalidInput, path: file.path, "--where failed on \(cls.name): \(error)")
+      }
+      for key in keys.dropFirst(offset).prefix(limit ?? Int.max) {
+        guard let values = try group.object(in: table, key: key) else { continue }
+        try writer.writeObject(key: key, values: values)
+      }
+    }
+  }
+
+  /// The table of a class of the schema (the schema was read from the same group).
+  private static func table(of cls: ObjectSchema, in file: RealmFile) throws(StorageError) -> Table {
+    guard let table = file.group.table(forClass: cls.name) else {
+      throw StorageError.from(FormatError.corrupt("class '\(cls.name)' has no table"), path: file.path)
+    }
+    return table
+  }
+}
+
+extension RealmInput {
+  /// Runs an object walk: a ``FormatError`` from the file becomes a ``StorageError`` naming
+  /// it; errors of the caller's body (output, filter, limit) pass through unchanged.
+  public static func readingObjects(_ file: RealmFile, _ body: () throws -> Void) throws {
+    do {
+      try body()
+    } catch let error as FormatError {
+      throw StorageError.from(error, path: file.path)
+    }
+  }
+}

@@ -1,0 +1,55 @@
+/// A fault found while compiling a Realm Query Language filter: a syntax error, an unknown
+/// name, a type mismatch or a limit.
+///
+/// `column` is 1-based and counts characters of the query text. Callers that embed a query in
+/// a larger document (a migration plan) prefix their own location.
+public struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// 1-based character column of the fault in the query text.
+  public var column: Int
+  /// One sentence saying what is wrong, without the column.
+  public var message: String
+
+  /// Creates an error.
+  public init(column: Int, message: String) {
+    self.column = column
+    self.message = message
+  }
+
+  /// `column N: message`.
+  public var description: String { "column \(column): \(message)" }
+
+  /// An error located by byte offset; turned into a ``QueryError`` with a column at the API.
+  struct Located: Error, Sendable {
+    var offset: Int
+    var message: String
+    init(_ offset: Int, _ message: String) {
+      self.offset = offset
+      self.message = message
+    }
+  }
+}
+
+/// Where a node starts in a source text: a byte offset, turned into a character column only
+/// when an error is reported. Shared by the query language and the expression language.
+package struct SourcePosition: Hashable, Sendable {
+  /// Byte offset into the UTF-8 source.
+  package var offset: Int
+
+  package init(offset: Int) { self.offset = offset }
+}
+
+/// Converts byte offsets of one source text into 1-based character columns.
+package struct ColumnMap: Sendable {
+  package let source: String
+
+  package init(source: String) { self.source = source }
+
+  /// The 1-based character column of the byte at `offset`.
+  package func column(of location: SourcePosition) -> Int {
+    let utf8 = source.utf8
+    let end = utf8.index(utf8.startIndex, offsetBy: min(max(0, location.offset), utf8.count))
+    // Round down to a character boundary so a fault inside a character points at it.
+    let prefix = source[source.startIndex..<end]
+    return prefix.count + 1
+  }
+}

@@ -1,0 +1,138 @@
+/// A Realm Query Language query compiled for one class: the same text Realm's own parser
+/// accepts, selecting the same objects in the same order.
+///
+/// ```swift
+/// let query = try RealmQuery("age > 30 SORT(age DESC) LIMIT(3)", className: "Person", schema: schema)
+/// let keys = try query.objectKeys(in: group)        // Realm's result, in Realm's order
+/// let ok = try query.matches(values, key: 7, source: GroupQuerySource(group: group))
+/// ```
+///
+/// Compiling checks the text against the schema (unknown properties, type mismatches,
+/// malformed literals) and throws ``QueryError`` with the 1-based column of the fault.
+/// A compiled query is immutable and `Sendable`; every evaluation takes its own context.
+import RealmFormat
+public struct RealmQuery: Sendable {
+  /// The query text.
+  public let text: String
+  /// The class queried (top-level or embedded).
+  public let className: String
+  let schema: QuerySchema
+  let classIndex: Int
+  let predicate: any QueryPredicate
+  let descriptors: [BoundDescriptor]
+  /// Properties of the queried class the predicate and descriptors read (positions in the
+  /// class's properties); the others need not be decoded.
+  public var propertiesRead: Set<Int> { reads[classIndex] ?? [] }
+  /// The properties read per class.
+  let reads: [Int: Set<Int>]
+
+  /// True when the query has `SORT`, `DISTINCT` or `LIMIT`: its result depends on the whole
+  /// class, not only on each object.
+  public var hasDescriptors: Bool { !descriptors.isEmpty }
+
+  /// Compiles `text` for the class `className` of `schema`. With `group`, `obj('Class', key)`
+  /// and typed-link literals (`L1:2`) are resolved in that file.
+  public init(_ text: String, className: String, schema: Schema, group: Group? = nil) throws(QueryError) {
+    let columns = ColumnMap(source: text)
+    let qs = QuerySchema(schema)
+    guard let ci = qs.classIndex(className) else {
+      let hint = Suggestion.hint(for: className, among: schema.classes.map(\.name))
+      throw QueryError(column: 1, message: "the schema has no class '\(className)'\(hint)")
+    }
+    var lookup: QueryConstants.Lookup?
+    if let group {
+      let source = GroupQuerySource(group: group, schema: schema)
+      lookup = QueryConstants.Lookup(
+        classOfTableKey: { key in group.table(key: key)?.className },
+        objectKey: { cls, value in try source.objectKey(ofClass: cls, primaryKey: value) })
+    }
+    do {
+      let syntax = try QueryParser.parse(text)
+      var binder = QueryBinder(schema: qs, base: ci, source: text, lookup: lookup)
+      predicate = try binder.bind(syntax.predicate)
+      descriptors = try binder.bindDescriptors(syntax.descriptors)
+      reads = binder.reads.byClass
+    } catch {
+      throw QueryError(column: columns.column(of: SourcePosition(offset: error.offset)), message: error.message)
+    }
+    self.text = text
+    self.className = className
+    self.schema = qs
+    classIndex = ci
+  }
+
+  /// True when the object with these values (the class's properties in schema order) and
+  /// key matches the condition. SORT/DISTINCT/LIMIT are not applied here. `source` follows
+  /// links and backlinks; without one, such queries throw ``QueryEvaluationError``.
+  public func matches(values: [RealmValue], key: Int64, source: (any QueryObjectSource)?) throws -> Bool {
+    var ctx = QueryContext(source: source, schema: schema, reads: reads)
+    return try predicate.matches(QueryObject(classIndex: classIndex, key: key, values: values), &ctx)
+  }
+
+  /// A reusable evaluator for many objects (keeps its cache of linked objects).
+  public func evaluator(source: (any QueryObjectSource)?) -> Evaluator {
+    Evaluator(query: self, context: QueryContext(source: source, schema: schema, reads: reads))
+  }
+
+  /// Evaluates one query on many objects.
+  public struct Evaluator {
+    let query: RealmQuery
+    var context: QueryContext
+
+    /// True when the object matches the condition.
+    public mutating func matches(values: [RealmValue], key: Int64) throws -> Bool {
+      try query.predicate.matches(QueryObject(classIndex: query.classIndex, key: key, values: values), &context)
+    }
+  }
+
+  /// The keys of the objects Realm returns for this query in `group`, in Realm's order: the
+  /// matching objects in key order, then each SORT (stable), DISTINCT (keeps the first of
+  /// each value) and LIMIT in the order written.
+  public func objectKeys(in group: Group) throws -> [Int64] {
+    guard let table = group.table(forClass: className) else {
+      throw QueryEvaluationError.unsupported("the file has no class '\(className)'")
+    }
+    let source = GroupQuerySource(group: group, schema: schema.schema)
+    let columns = propertiesRead
+    return try objectKeys(source: source) { body in
+      try group.forEachObject(in: table, columns: columns) { key, values in try body(key, values) }
+    }
+  }
+
+  /// The keys of the matching objects among those `scan` passes (in key order), after the
+  /// descriptors.
+  public func objectKeys(
+    source: (any QueryObjectSource)?,
+    scan: (_ body: (Int64, [RealmValue]) throws -> Void) throws -> Void
+  ) throws -> [Int64] {
+    var ctx = QueryContext(source: source, schema: schema, reads: reads)
+    var offsets: [Int] = []
+    var columns: [DescriptorColumn] = []
+    for d in descriptors {
+      offsets.append(columns.count)
+      switch d {
+      case .sort(let c): columns.append(contentsOf: c.map(\.0))
+      case .distinct(let c): columns.append(contentsOf: c)
+      case .limit: break
+      }
+    }
+    var stopAfter = Int.max
+    if case .limit(let n)? = descriptors.first { stopAfter = n }
+    var rows: [DescriptorRow] = []
+    struct Enough: Error {}
+    if stopAfter == 0 { return [] }
+    do {
+      try scan { key, values in
+        let object = QueryObject(classIndex: classIndex, key: key, values: values)
+        guard try predicate.matches(object, &ctx) else { return }
+        var row = DescriptorRow(key: key, index: rows.count, values: [])
+        for c in columns { row.values.append(try c.value(object, &ctx)) }
+        rows.append(row)
+        if rows.count >= stopAfter { throw Enough() }
+      }
+    } catch is Enough {}
+    if descriptors.isEmpty { return rows.map(\.key) }
+    return DescriptorExecution.apply(descriptors, to: rows, offsets: offsets)
+  }
+}
+

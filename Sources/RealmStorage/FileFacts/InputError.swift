@@ -1,0 +1,46 @@
+/// A failure to use an input file that is not a fault of the Realm file's bytes: a path that
+/// does not exist or cannot be read, an output that cannot be created, a data file (schema,
+/// JSON Lines, CSV) or a name (class, property) that is not valid for the file.
+///
+/// Equality and hashing use ``code`` only.
+import RealmFormat
+public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The kind of failure.
+  public enum Code: String, Sendable, Hashable, CaseIterable {
+    /// The file does not exist.
+    case fileNotFound
+    /// The file exists but cannot be read.
+    case unreadable
+    /// The operating system refused access.
+    case permissionDenied
+    /// An output file cannot be created (it exists, or its directory refuses).
+    case cannotCreateOutput
+    /// The input is readable but not valid: a data line, a class name, a filter's result.
+    case invalidInput
+  }
+
+  /// The kind of failure.
+  public var code: Code
+  /// The path the failure is about, when there is one.
+  public var path: String?
+  /// One sentence, no final period.
+  public var detail: String
+
+  /// Creates an error.
+  public init(_ code: Code, path: String? = nil, _ detail: String) {
+    self.code = code
+    self.path = path
+    self.detail = detail
+  }
+
+  public static func == (lhs: InputError, rhs: InputError) -> Bool { lhs.code == rhs.code }
+  public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+  /// The message, without a final period.
+  public var description: String { detail }
+
+  /// `path` does not exist.
+  public static func fileNotFound(_ path: String) -> InputError {
+    InputError(.fileNotFound, path: path, "No such file: '\(path)'")
+  }
+}
