@@ -11,45 +11,71 @@ import Testing
 @Suite struct DiffCommandTests {
   typealias T = CommandTestSupport
 
-  /// The migration cases with an `after.realm` written by Realm.
-  static let migrationCases: [String] = FixtureLocation.committed.listing("").filter {
-    FixtureLocation.committed.exists("\($0)/after.realm") && FixtureLocation.committed.exists("\($0)/after.dump.jsonl")
+  /// Two versions of a file written by Realm: a migration case's `before` and `after`, or two
+  /// consecutive steps of `user-tutorial/steps`. Each side is `<prefix>realm`,
+  /// `<prefix>schema.json` and `<prefix>dump.jsonl` (prefix `before.`/`` or `after.`).
+  struct MigrationPair: Sendable, CustomStringConvertible {
+    var location: FixtureLocation
+    var old: (realm: String, schema: String, dump: String)
+    var new: (realm: String, schema: String, dump: String)
+    var description: String { "\(location): \(old.realm) -> \(new.realm)" }
+
+    func path(_ relative: String) throws -> String { try location.path(relative) }
+    func text(_ relative: String) throws -> String { String(decoding: try location.bytes(relative), as: UTF8.self) }
   }
 
-  /// For every migration case: the schema lines that need a migration are exactly Realm's
-  /// "Migration is required" lines for opening `before` with the schema of `after` at the
-  /// version of `before`.
-  @Test(RealmOracle.enabled, arguments: migrationCases)
-  func schemaChangesAreRealms(_ name: String) throws {
+  /// Every migration case with an `after.realm` written by Realm, in `Tests/Fixtures` and in
+  /// `../shared/fixtures`, and the steps of `user-tutorial`.
+  static let migrationPairs: [MigrationPair] = FixtureLocation.allCases.filter(\.isAvailable).flatMap { location in
+    var pairs: [MigrationPair] = location.listing("").filter {
+      location.exists("\($0)/after.realm") && location.exists("\($0)/after.dump.jsonl")
+    }.map { name in
+      MigrationPair(
+        location: location, old: ("\(name)/before.realm", "\(name)/schema.json", "\(name)/dump.jsonl"),
+        new: ("\(name)/after.realm", "\(name)/after.schema.json", "\(name)/after.dump.jsonl"))
+    }
+    var previous = ("user-tutorial/before.realm", "user-tutorial/schema.json", "user-tutorial/dump.jsonl")
+    for step in ["v1", "v2", "v3"] where location.exists("user-tutorial/steps/\(step)/after.realm") {
+      let next = ("user-tutorial/steps/\(step)/after.realm", "user-tutorial/steps/\(step)/after.schema.json", "user-tutorial/steps/\(step)/after.dump.jsonl")
+      pairs.append(MigrationPair(location: location, old: previous, new: next))
+      previous = next
+    }
+    return pairs
+  }
+
+  /// For every pair: the schema lines that need a migration are exactly Realm's "Migration is
+  /// required" lines for opening the old file with the new file's schema at the old version.
+  @Test(RealmOracle.enabled, arguments: migrationPairs)
+  func schemaChangesAreRealms(_ pair: MigrationPair) throws {
     let dir = try T.directory()
     defer { try? FileManager.default.removeItem(at: dir) }
-    let out = T.run(["diff", fixturePath("\(name)/before.realm"), fixturePath("\(name)/after.realm"), "--format", "jsonl"])
+    let out = T.run(["diff", try pair.path(pair.old.realm), try pair.path(pair.new.realm), "--format", "jsonl"])
     #expect(out.status == 1, "\(out.stderr)")
     let ours = try Self.lines(out.stdout).filter { $0["change"] == .string("schema") && $0["needsMigration"] == .bool(true) }
       .compactMap { line -> String? in if case .string(let m)? = line["message"] { "- " + m } else { nil } }
-    let version = try #require(try SchemaJSON.decode(Fixtures.bytes("\(name)/schema.json")).schemaVersion)
-    let copy = try T.copy("\(name)/before.realm", to: dir, as: "copy.realm")
-    let realm = try RealmOracle.core14.open(copy, schema: fixturePath("\(name)/after.schema.json"), version: version)
+    let version = try #require(try SchemaJSON.decode(pair.location.bytes(pair.old.schema)).schemaVersion)
+    let copy = dir.appendingPathComponent("copy.realm").path
+    try T.write(try pair.location.bytes(pair.old.realm), to: copy)
+    let realm = try RealmOracle.core14.open(copy, schema: try pair.path(pair.new.schema), version: version)
     let realmLines = realm == "ok" ? [] : realm.split(separator: "\n").dropFirst().map(String.init)
     if realm != "ok" { #expect(realm.hasPrefix("Migration is required due to the following errors:"), "\(realm)") }
-    #expect(ours == realmLines, "\(name)")
+    #expect(ours == realmLines, "\(pair)")
     let versionLine = try Self.lines(out.stdout).first { $0["change"] == .string("schemaVersion") }
     #expect(versionLine?["old"] == .int(version))
   }
 
-  /// For every migration case: the objects reported added, removed and changed (and which
-  /// properties) are those that differ between Realm's dumps of `before` and `after`.
-  @Test(arguments: migrationCases)
-  func objectChangesAgreeWithTheDumps(_ name: String) throws {
-    let out = T.run(["diff", fixturePath("\(name)/before.realm"), fixturePath("\(name)/after.realm"), "--format", "jsonl"])
+  /// For every pair: the objects reported added, removed and changed (and which properties)
+  /// are those that differ between Realm's dumps of the two files.
+  @Test(arguments: migrationPairs)
+  func objectChangesAgreeWithTheDumps(_ pair: MigrationPair) throws {
+    let out = T.run(["diff", try pair.path(pair.old.realm), try pair.path(pair.new.realm), "--format", "jsonl"])
     #expect(out.status == 1, "\(out.stderr)")
     let ours = Set(try Self.lines(out.stdout).compactMap(Self.objectChange))
     let expected = try Self.dumpDifferences(
-      oldSchema: SchemaJSON.decode(Fixtures.bytes("\(name)/schema.json")),
-      newSchema: SchemaJSON.decode(Fixtures.bytes("\(name)/after.schema.json")),
-      old: Self.lines(String(decoding: Fixtures.bytes("\(name)/dump.jsonl"), as: UTF8.self)),
-      new: Self.lines(String(decoding: Fixtures.bytes("\(name)/after.dump.jsonl"), as: UTF8.self)))
-    #expect(ours == expected, "\(name): only ours \(ours.subtracting(expected).sorted().prefix(5)), only the dumps' \(expected.subtracting(ours).sorted().prefix(5))")
+      oldSchema: SchemaJSON.decode(pair.location.bytes(pair.old.schema)),
+      newSchema: SchemaJSON.decode(pair.location.bytes(pair.new.schema)),
+      old: Self.lines(pair.text(pair.old.dump)), new: Self.lines(pair.text(pair.new.dump)))
+    #expect(ours == expected, "\(pair): only ours \(ours.subtracting(expected).sorted().prefix(5)), only the dumps' \(expected.subtracting(ours).sorted().prefix(5))")
   }
 
   /// A file rebuilt from Realm's own dump of it (every type, edge values, embedded objects,
