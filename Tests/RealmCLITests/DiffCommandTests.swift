@@ -342,3 +342,32 @@ import Testing
     #expect(T.run(["dump", dir.appendingPathComponent("a.realm").path, "--for-diff", "--format", "json"]).status == 64)
   }
 }
+
+/// `diff` of encrypted files: the key applies to both; without it, the usual error.
+@Suite struct DiffEncryptedTests {
+  typealias T = CommandTestSupport
+
+  @Test func encryptedFilesCompareWithTheirKey() throws {
+    let old = fixturePath("encrypted/after-migrate/before.realm")
+    let new = fixturePath("encrypted/after-migrate/after.realm")
+    let key = fixturePath("encrypted/after-migrate/before.key")
+    // Realm's migration added 'email' (optional) at version 2; the objects are the same.
+    let out = T.run(["diff", old, new, "--key-file", key])
+    #expect(out.status == 1, "\(out.stderr)")
+    #expect(out.stdout == """
+      Schema version: 1 -> 2
+      Schema:
+        Property 'Person.email' has been added.
+
+      """)
+    // One key for both files: a plain file given with it is refused, as everywhere.
+    let plain = T.run(["diff", fixturePath("person-add-email/after.realm"), new, "--key-file", key])
+    #expect(plain.status == 65, "a key for a plain file is refused: \(plain.stderr)")
+    let check = T.run(["diff", old, "--schema", fixturePath("person-add-email/after.schema.json"), "--schema-version", "1", "--key-file", key])
+    #expect(check.status == 1)
+    #expect(check.stdout == "Migration is required due to the following errors:\n- Property 'Person.email' has been added.\n")
+    let noKey = T.run(["diff", old, new])
+    #expect(noKey.status == 65)
+    #expect(noKey.stderr.contains("encrypted"))
+  }
+}
