@@ -363,6 +363,11 @@ import Testing
     // One key for both files: a plain file given with it is refused, as everywhere.
     let plain = T.run(["diff", fixturePath("person-add-email/after.realm"), new, "--key-file", key])
     #expect(plain.status == 65, "a key for a plain file is refused: \(plain.stderr)")
+    // A plain file and an encrypted one: the new file's key of its own. Realm's own
+    // migration of the plain file and of the encrypted one give the same file.
+    let mixed = T.run(["diff", fixturePath("person-add-email/after.realm"), new, "--new-key-file", key])
+    #expect(mixed.status == 0, "\(mixed.stdout)\(mixed.stderr)")
+    #expect(mixed.stdout.isEmpty)
     let check = T.run(["diff", old, "--schema", fixturePath("person-add-email/after.schema.json"), "--schema-version", "1", "--key-file", key])
     #expect(check.status == 1)
     #expect(check.stdout == "Migration is required due to the following errors:\n- Property 'Person.email' has been added.\n")

@@ -34,7 +34,8 @@ public struct DiffCommand: Command {
 
         Exit status, as diff(1): 0 the files are the same (or the app opens the file \
         without a migration), 1 they differ (or Realm would refuse the file: a migration \
-        is needed), above 1 on trouble. --key-file and --key apply to both files.
+        is needed), above 1 on trouble. --key-file and --key apply to both files; \
+        --new-key-file or --new-key give <new-file> a key of its own.
 
         Examples:
           realmctl diff old.realm new.realm
@@ -64,7 +65,8 @@ public struct DiffCommand: Command {
         .option(
           "where", valueName: "query", completion: .text,
           help: "Compare only objects of --class matching this Realm Query Language filter in either file."),
-      ] + KeyOptions.arguments(purpose: "of the Realm files"))
+      ] + KeyOptions.arguments(purpose: "of the Realm file (of both files unless --new-key-file or --new-key is given)")
+        + KeyOptions.arguments(new: true, purpose: "of <new-file>, when it is not the key of <file>"))
   }
 
   /// Runs the command.
@@ -79,7 +81,8 @@ public struct DiffCommand: Command {
     if let schema {
       return try checkSchema(file: old, schemaPath: schema, invocation, key: key, context)
     }
-    return try compare(old, new ?? "", invocation, key: key, context)
+    let newKey = try KeyOptions.key(invocation, environment: context.environment, command: spec.name, new: true)
+    return try compare(old, new ?? "", invocation, key: key, newKey: newKey ?? key, context)
   }
 
   /// The usage error of a combination of options, nil when they fit.
@@ -94,7 +97,7 @@ public struct DiffCommand: Command {
         return "--\(name) needs '--schema <schema>'"
       }
     } else {
-      for name in ["stat", "class", "where"] where invocation.isGiven(name) {
+      for name in ["stat", "class", "where", "new-key-file", "new-key"] where invocation.isGiven(name) {
         return "--\(name) compares two files: it does not go with --schema"
       }
     }
@@ -175,10 +178,11 @@ public struct DiffCommand: Command {
   // MARK: - OLD NEW
 
   private func compare(
-    _ oldPath: String, _ newPath: String, _ invocation: ParsedInvocation, key: EncryptionKey?, _ context: CommandContext
+    _ oldPath: String, _ newPath: String, _ invocation: ParsedInvocation, key: EncryptionKey?, newKey: EncryptionKey?,
+    _ context: CommandContext
   ) throws -> ExitCode {
     let old = try RealmInput.open(oldPath, key: key)
-    let new = try RealmInput.open(newPath, key: key)
+    let new = try RealmInput.open(newPath, key: newKey)
     let options = RealmDiff.Options(className: invocation.string("class"), query: invocation.string("where"))
     let diff: RealmDiff
     do {
