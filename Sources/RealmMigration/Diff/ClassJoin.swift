@@ -171,7 +171,7 @@ struct ClassJoin {
     }
   }
 
-  private func identity(_ cls: ObjectSchema, _ values: [RealmValue], _ key: Int64, old isOld: Bool) -> DiffObject.Identity {
+  private func identity(_ values: [RealmValue], _ key: Int64, old isOld: Bool) -> DiffObject.Identity {
     // The identity the objects were matched by: a class whose primary key differs between
     // the files is matched by key.
     if let pk = primaryKey { return .primaryKey(name: pk.name, value: values[isOld ? pk.old : pk.new]) }
@@ -191,17 +191,17 @@ struct ClassJoin {
       changes += try values.changes(a[c.old], b[c.new], path: c.name)
     }
     guard !changes.isEmpty, let newClass else { return }
-    let object = DiffObject(objectSchema: newClass, identity: identity(newClass, b, bKey, old: false), values: [], isOld: false)
+    let object = DiffObject(objectSchema: newClass, identity: identity(b, bKey, old: false), values: [], isOld: false)
     try report(.changed(object, changes))
   }
 
   private mutating func removed(_ key: Int64, _ v: [RealmValue], _ report: (RealmDiffChange) throws -> Void) throws {
     guard let oldClass, try matches(inOld: true, v, key) else { return }
-    try report(.removed(DiffObject(objectSchema: oldClass, identity: identity(oldClass, v, key, old: true), values: v, isOld: true)))
+    try report(.removed(DiffObject(objectSchema: oldClass, identity: identity(v, key, old: true), values: v, isOld: true)))
   }
 
   private mutating func added(_ key: Int64, _ v: [RealmValue], _ report: (RealmDiffChange) throws -> Void) throws {
     guard let newClass, try matches(inOld: false, v, key) else { return }
-    try report(.added(DiffObject(objectSchema: newClass, identity: identity(newClass, v, key, old: false), values: v, isOld: false)))
+    try report(.added(DiffObject(objectSchema: newClass, identity: identity(v, key, old: false), values: v, isOld: false)))
   }
 }

@@ -62,10 +62,10 @@ public struct DiffTextWriter: RealmDiffWriter {
       try header(o)
       try line(paint("  ~ \(try values.name(of: o))", "33"))
       for c in changes {
-        let oldMixed = values.isMixed(c.path, in: o.objectSchema, isOld: false)
+        let mixed = values.isMixed(c.path, in: o.objectSchema, isOld: false)
         try line(
-          "      \(c.path): " + paint(try values.text(c.old, inMixed: oldMixed, isOld: true), "31") + " -> "
-            + paint(try values.text(c.new, inMixed: oldMixed, isOld: false), "32"))
+          "      \(c.path): " + paint(try values.text(c.old, inMixed: mixed, isOld: true), "31") + " -> "
+            + paint(try values.text(c.new, inMixed: mixed, isOld: false), "32"))
       }
     }
   }
