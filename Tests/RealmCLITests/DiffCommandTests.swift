@@ -1,6 +1,8 @@
 import Foundation
 import RealmFormat
 import RealmJSON
+import RealmMigration
+import RealmStorage
 import RealmTestSupport
 import Testing
 
@@ -374,5 +376,22 @@ import Testing
     let noKey = T.run(["diff", old, new])
     #expect(noKey.status == 65)
     #expect(noKey.stderr.contains("encrypted"))
+  }
+}
+
+/// The progress of a diff counts the objects of both files.
+@Suite struct DiffProgressTests {
+  @Test func progressCountsTheObjectsOfBothFiles() throws {
+    let old = try RealmFile.open(path: fixturePath("person-add-email/before.realm"))
+    let new = try RealmFile.open(path: fixturePath("person-add-email/after.realm"))
+    let progress = ProgressCounter()
+    let diff = try RealmDiff(old: old, new: new, options: RealmDiff.Options(progress: progress))
+    var changes = 0
+    try diff.run { _ in changes += 1 }
+    let objects = (old.group.objectCount(ofClass: "Person") ?? 0) + (new.group.objectCount(ofClass: "Person") ?? 0)
+    #expect(objects > 100)
+    #expect(progress.total == objects)
+    #expect(progress.completed == objects)
+    #expect(changes == 2)  // the schema version and the added property
   }
 }

@@ -65,6 +65,7 @@ public struct DiffCommand: Command {
         .option(
           "where", valueName: "query", completion: .text,
           help: "Compare only objects of --class matching this Realm Query Language filter in either file."),
+        .quietFlag,
       ] + KeyOptions.arguments(purpose: "of the Realm file (of both files unless --new-key-file or --new-key is given)")
         + KeyOptions.arguments(new: true, purpose: "of <new-file>, when it is not the key of <file>"))
   }
@@ -183,7 +184,8 @@ public struct DiffCommand: Command {
   ) throws -> ExitCode {
     let old = try RealmInput.open(oldPath, key: key)
     let new = try RealmInput.open(newPath, key: newKey)
-    let options = RealmDiff.Options(className: invocation.string("class"), query: invocation.string("where"))
+    let progress = ProgressCounter()
+    let options = RealmDiff.Options(className: invocation.string("class"), query: invocation.string("where"), progress: progress)
     let diff: RealmDiff
     do {
       diff = try RealmDiff(old: old, new: new, options: options)
@@ -202,6 +204,10 @@ public struct DiffCommand: Command {
       writer = DiffTextWriter(diff: diff, color: color, sink: sink)
     }
     var differs = false
+    let display = ProgressDisplay.start(
+      "Comparing \(oldPath) and \(newPath)", counter: progress, context: context, quiet: invocation.flag("quiet"),
+      resultsShareTheTerminal: true)
+    defer { display?.finish() }
     do {
       try diff.run { change in
         differs = true

@@ -22,11 +22,13 @@ struct ClassJoin {
   private var waitingOld: [String: Int64] = [:]
   private var waitingNew: [String: Int64] = [:]
   private let encoder: CanonicalEncoder
+  private var ticker: ProgressTicker
 
   init(
     oldClass: ObjectSchema?, newClass: ObjectSchema?, old: RealmFile, new: RealmFile, oldSchema: Schema,
-    newSchema: Schema, query: String?, values: DiffValues
+    newSchema: Schema, query: String?, values: DiffValues, progress: ProgressCounter?
   ) throws {
+    ticker = ProgressTicker(progress)
     self.oldClass = oldClass
     self.newClass = newClass
     self.old = old
@@ -72,6 +74,7 @@ struct ClassJoin {
   mutating func run(_ report: (RealmDiffChange) throws -> Void) throws {
     let o = try cursor(old, oldClass)
     let n = try cursor(new, newClass)
+    defer { ticker.flush() }
     while true {
       let a = try read(o, old)
       let b = try read(n, new)
@@ -87,12 +90,16 @@ struct ClassJoin {
         }
         o.advance()
         n.advance()
+        try ticker.tickCheckingCancellation()
+        try ticker.tickCheckingCancellation()
       case (let a?, let b) where b == nil || a.key < b!.key:
         if primaryKey != nil { try waitOld(a.key, a.values, report) } else { try removed(a.key, a.values, report) }
         o.advance()
+        try ticker.tickCheckingCancellation()
       case (_, let b?):
         if primaryKey != nil { try waitNew(b.key, b.values, report) } else { try added(b.key, b.values, report) }
         n.advance()
+        try ticker.tickCheckingCancellation()
       default:
         return
       }

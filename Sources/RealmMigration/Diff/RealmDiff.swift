@@ -24,10 +24,13 @@ public struct RealmDiff {
     /// A Realm Query Language filter of ``className``: objects matching it in either file are
     /// compared.
     public var query: String?
+    /// Counts the objects read from both files (its total is set by ``RealmDiff/run(_:)``).
+    public var progress: ProgressCounter?
     /// Creates options.
-    public init(className: String? = nil, query: String? = nil) {
+    public init(className: String? = nil, query: String? = nil, progress: ProgressCounter? = nil) {
       self.className = className
       self.query = query
+      self.progress = progress
     }
   }
 
@@ -100,6 +103,12 @@ public struct RealmDiff {
       try report(.schema(change))
     }
     let names = Set((oldSchema.classes + newSchema.classes).filter { !$0.isEmbedded }.map(\.name))
+      .filter { options.className == nil || options.className == $0 }
+    if let progress = options.progress {
+      // Saturating: a damaged file may claim absurd counts (the walks themselves are bounded).
+      let counts = names.flatMap { [old.group.objectCount(ofClass: $0) ?? 0, new.group.objectCount(ofClass: $0) ?? 0] }
+      progress.setTotal(counts.reduce(0) { $0.addingReportingOverflow($1).overflow ? .max : $0 + $1 })
+    }
     for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
     where options.className == nil || options.className == name {
       try compareClass(name, report)
@@ -113,7 +122,7 @@ public struct RealmDiff {
     let newClass = newSchema.objectSchema(named: name).flatMap { $0.isEmbedded ? nil : $0 }
     var join = try ClassJoin(
       oldClass: oldClass, newClass: newClass, old: old, new: new, oldSchema: oldSchema, newSchema: newSchema,
-      query: options.className == name ? options.query : nil, values: values)
+      query: options.className == name ? options.query : nil, values: values, progress: options.progress)
     try join.run(report)
   }
 
