@@ -74,6 +74,39 @@ import Testing
     #expect(checked > 40)
   }
 
+  /// App schemas Realm refuses before it looks at the file: refused as a bad schema file
+  /// (exit 65) where the plan decoder checks the rule, else Realm's own message (exit 1).
+  @Test(RealmOracle.enabled)
+  func invalidAppSchemasGiveRealmsValidationMessage() throws {
+    let dir = try T.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let person = #"{"name":"Person","properties":{"firstName":"string","lastName":"string","age":"int"}}"#
+    let classes = [
+      #"{"name":"E","embedded":true,"primaryKey":"id","properties":{"id":"int"}},{"name":"H","properties":{"e":"E"}}"#,
+      #"{"name":"E","embedded":true,"properties":{"x":"int"}},{"name":"H","properties":{"e":"E<>"}}"#,
+      #"{"name":"D","primaryKey":"x","properties":{"x":"double","y":{"type":"float","indexed":true}}}"#,
+      #"{"name":"D","properties":{"x":{"type":"decimal128","indexed":true},"t":{"type":"date","indexed":true}}}"#,
+      #"{"name":"B","primaryKey":"x","properties":{"x":"date"}},{"name":"A","properties":{"d":{"type":"data","indexed":true}}}"#,
+    ]
+    var answeredAsRealm = 0
+    for (i, extra) in classes.enumerated() {
+      let schema = try T.write(#"{"schemaVersion":1,"schema":["# + person + "," + extra + "]}", to: dir, as: "s\(i).json")
+      let copy = try T.copy("open-errors/before.realm", to: dir, as: "copy.realm")
+      let realm = try RealmOracle.core14.open(copy, schema: schema, version: 1)
+      #expect(realm.hasPrefix("Schema validation failed"), "\(extra): \(realm)")
+      let out = T.run(["diff", fixturePath("open-errors/before.realm"), "--schema", schema])
+      if out.status == 65 {
+        // Refused by the plan decoder itself, naming the place in the file.
+        #expect(out.stderr.contains("is not a valid app schema: schema[1]"), "\(extra): \(out.stderr)")
+      } else {
+        #expect(out.status == 1, "\(extra): \(out.stderr)")
+        #expect(out.stdout.trimmingCharacters(in: .newlines) == realm, "\(extra)")
+        answeredAsRealm += 1
+      }
+    }
+    #expect(answeredAsRealm >= 1)
+  }
+
   /// The target schema of every migration case (its `after.schema.json`, or its plan's schema
   /// where Realm refused the data): our answer at the file's version and at the target version
   /// is Realm Core's, data checks included (duplicate primary keys, objects made embedded

@@ -25,9 +25,13 @@ public struct AppSchemaCheck: Sendable, Equatable {
     case dataRefused
     /// The app's version is lower than the file's: Realm refuses.
     case versionLower
+    /// The app's schema itself breaks Realm's rules: Realm refuses it before looking at the
+    /// file ("Schema validation failed due to the following errors:").
+    case schemaInvalid
   }
 
-  /// Realm's message for data it would refuse (``Verdict/dataRefused``).
+  /// Realm's message for data it would refuse (``Verdict/dataRefused``) or for an invalid
+  /// schema (``Verdict/schemaInvalid``).
   public var dataMessage: String?
   /// The file's schema version, nil when it has none.
   public var fileVersion: Int64?
@@ -43,7 +47,10 @@ public struct AppSchemaCheck: Sendable, Equatable {
     fileVersion = fileSchema.schemaVersion
     self.appVersion = appVersion
     changes = SchemaComparison.changes(from: fileSchema, to: appSchema)
-    if let v = fileVersion, appVersion < v {
+    if let message = AppSchemaValidation.message(for: appSchema) {
+      verdict = .schemaInvalid
+      dataMessage = message
+    } else if let v = fileVersion, appVersion < v {
       verdict = .versionLower
     } else if let v = fileVersion, appVersion == v {
       if changes.contains(where: \.needsMigration) {
@@ -56,8 +63,11 @@ public struct AppSchemaCheck: Sendable, Equatable {
     }
   }
 
-  /// True when Realm refuses to open the file: the app needs a version bump and a migration.
-  public var needsMigration: Bool { verdict == .migrationRequired || verdict == .versionLower || verdict == .dataRefused }
+  /// True when Realm refuses to open the file with the app's schema and version (a migration,
+  /// a version bump or a fix of the schema is needed).
+  public var needsMigration: Bool {
+    verdict == .migrationRequired || verdict == .versionLower || verdict == .dataRefused || verdict == .schemaInvalid
+  }
 
   /// The check with the data of the file looked at too, when Realm would migrate it on open:
   /// the rules Realm applies to the data then (see ``Verdict/dataRefused``).
@@ -80,7 +90,7 @@ public struct AppSchemaCheck: Sendable, Equatable {
       return "Provided schema version \(appVersion) is less than last set version \(fileVersion ?? 0)."
     case .migrationRequired:
       return SchemaComparison.sameVersionError(changes)?.message
-    case .dataRefused:
+    case .dataRefused, .schemaInvalid:
       return dataMessage
     case .noChanges, .additiveOnly, .migratesOnOpen:
       return nil
