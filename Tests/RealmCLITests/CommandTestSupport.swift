@@ -47,22 +47,9 @@ enum CommandTestSupport {
   }
 
   /// Writes with POSIX calls retried on EINTR (child processes deliver SIGCHLD).
-  static func write(_ data: [UInt8], to path: String) throws {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    try #require(fd >= 0, "open '\(path)': errno \(errno)")
-    defer { close(fd) }
-    var done = 0
-    while done < data.count {
-      let n = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress.map { $0 + done }, data.count - done) }
-      if n < 0, errno == EINTR { continue }
-      try #require(n > 0, "write '\(path)': errno \(errno)")
-      done += n
-    }
-  }
+  static func write(_ data: [UInt8], to path: String) throws { try TestFiles.write(data, to: path) }
 
-  static func bytes(_ path: String) throws -> [UInt8] {
-    [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-  }
+  static func bytes(_ path: String) throws -> [UInt8] { try TestFiles.bytes(path) }
 
   static func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
 

@@ -155,56 +155,11 @@ import RealmFormat
 
   // MARK: - Inspection
 
-  /// The version a file holds independent of where free space is: the live top ref, format
-  /// and a digest of every reachable node in walk order.
-  struct LogicalState: Equatable, CustomStringConvertible {
-    var topRef: Int
-    var format: UInt8
-    var nodeCount: Int
-    var digest: UInt64
-    var description: String { "top \(topRef) format \(format) nodes \(nodeCount) digest \(String(digest, radix: 16))" }
-  }
+  static func logicalState(_ bytes: [UInt8]) throws -> LogicalState { try LogicalState(bytes) }
 
-  static func logicalState(_ bytes: [UInt8]) throws -> LogicalState {
-    let reader = ByteReader(bytes: bytes)
-    let header = try HeaderState(reader: reader)
-    let top = Ref(Int(header.currentTop))
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    var count = 0
-    try NodeWalk(reader: reader).walk(top) { (ref, size) throws(FormatError) in
-      count += 1
-      hash = (hash ^ UInt64(ref.rawValue)) &* 0x100_0000_01b3
-      let payload = try reader.bytes(at: ref.rawValue + 4, count: size - 4)
-      var i = 0
-      while i + 8 <= payload.count {
-        hash = (hash ^ payload.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x100_0000_01b3
-        i += 8
-      }
-      while i < payload.count {
-        hash = (hash ^ UInt64(payload[i])) &* 0x100_0000_01b3
-        i += 1
-      }
-    }
-    return LogicalState(topRef: top.rawValue, format: header.currentFormat, nodeCount: count, digest: hash)
-  }
+  static func bytes(_ path: String) throws -> [UInt8] { try TestFiles.bytes(path) }
 
-  static func bytes(_ path: String) throws -> [UInt8] {
-    [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-  }
-
-  /// Writes with POSIX calls retried on EINTR (children deliver SIGCHLD).
-  static func write(_ data: [UInt8], to path: String) throws {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    try #require(fd >= 0, "open '\(path)': errno \(errno)")
-    defer { close(fd) }
-    var done = 0
-    while done < data.count {
-      let n = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress.map { $0 + done }, data.count - done) }
-      if n < 0, errno == EINTR { continue }
-      try #require(n > 0, "write '\(path)': errno \(errno)")
-      done += n
-    }
-  }
+  static func write(_ data: [UInt8], to path: String) throws { try TestFiles.write(data, to: path) }
 
   static var testExecutable: String {
     (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
@@ -223,16 +178,7 @@ import RealmFormat
     var remigratedToReference: Bool?
   }
 
-  final class Results: @unchecked Sendable {
-    private let lock = NSLock()
-    private(set) var values: [Result<Run, any Error>?]
-    init(count: Int) { values = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ value: Result<Run, any Error>) {
-      lock.lock()
-      values[i] = value
-      lock.unlock()
-    }
-  }
+  typealias Results = IndexedResults<Result<Run, any Error>>
 
   struct Reference: Sendable {
     var oldBytes: [UInt8]

@@ -44,7 +44,7 @@ import Testing
     var points: [FaultPoint] = []
   }
 
-  static func bytes(_ path: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
+  static func bytes(_ path: String) throws -> [UInt8] { try TestFiles.bytes(path) }
 
   static var testExecutable: String {
     (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]

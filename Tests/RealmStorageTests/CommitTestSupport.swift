@@ -25,22 +25,8 @@ enum CommitTestSupport {
     var description: String
   }
 
-  /// Writes `data` to a new file at `path` (POSIX calls, retried on EINTR: child processes of
-  /// the lock and crash tests deliver SIGCHLD, which Foundation's file APIs do not retry).
-  static func write(_ data: [UInt8], to path: String) throws {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { throw IOError(description: "open '\(path)': errno \(errno)") }
-    defer { close(fd) }
-    var done = 0
-    while done < data.count {
-      let n = data.withUnsafeBytes {
-        Glibc.write(fd, $0.baseAddress.map { $0 + done }, data.count - done)
-      }
-      if n < 0, errno == EINTR { continue }
-      guard n > 0 else { throw IOError(description: "write '\(path)': errno \(errno)") }
-      done += n
-    }
-  }
+  /// Writes `data` to `path` (``TestFiles/write(_:to:)``: retried on EINTR).
+  static func write(_ data: [UInt8], to path: String) throws { try TestFiles.write(data, to: path) }
 
   /// Removes the directory of a copy made by ``copyFixture(_:from:as:)``.
   static func removeCopy(_ path: String) {
@@ -48,57 +34,11 @@ enum CommitTestSupport {
   }
 
   /// The bytes of the file at `path`.
-  static func bytes(_ path: String) throws -> [UInt8] {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw IOError(description: "open '\(path)': errno \(errno)") }
-    defer { close(fd) }
-    var out: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 20)
-    while true {
-      let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-      if n < 0, errno == EINTR { continue }
-      guard n >= 0 else { throw IOError(description: "read '\(path)': errno \(errno)") }
-      if n == 0 { return out }
-      out.append(contentsOf: chunk[..<n])
-    }
-  }
+  static func bytes(_ path: String) throws -> [UInt8] { try TestFiles.bytes(path) }
 
-  /// The version a file holds, independent of where free space is: the live top ref, format,
-  /// and a digest of every reachable node (ref and bytes, in walk order).
-  struct LogicalState: Equatable, CustomStringConvertible {
-    var topRef: Int
-    var format: UInt8
-    var nodeCount: Int
-    var digest: UInt64
-    var description: String {
-      "top \(topRef) format \(format) nodes \(nodeCount) digest \(String(digest, radix: 16))"
-    }
-  }
+  typealias LogicalState = RealmTestSupport.LogicalState
 
-  static func logicalState(_ bytes: [UInt8]) throws -> LogicalState {
-    let reader = ByteReader(bytes: bytes)
-    let header = try HeaderState(reader: reader)
-    let top = Ref(Int(header.currentTop))
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    var count = 0
-    try NodeWalk(reader: reader).walk(top) { (ref, size) throws(FormatError) in
-      count += 1
-      hash = (hash ^ UInt64(ref.rawValue)) &* 0x100_0000_01b3
-      let payload = try reader.bytes(at: ref.rawValue + 4, count: size - 4)
-      // 8 bytes at a time: fast enough in debug builds for multi-megabyte files.
-      var i = 0
-      while i + 8 <= payload.count {
-        hash = (hash ^ payload.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x100_0000_01b3
-        i += 8
-      }
-      while i < payload.count {
-        hash = (hash ^ UInt64(payload[i])) &* 0x100_0000_01b3
-        i += 1
-      }
-    }
-    return LogicalState(
-      topRef: top.rawValue, format: header.currentFormat, nodeCount: count, digest: hash)
-  }
+  static func logicalState(_ bytes: [UInt8]) throws -> LogicalState { try LogicalState(bytes) }
 
   /// Every node reachable from `top` in `bytes`, as (ref, bytes).
   static func reachableNodes(_ bytes: [UInt8], top: Ref) throws -> [Int: [UInt8]] {

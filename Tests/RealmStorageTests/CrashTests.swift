@@ -64,16 +64,7 @@ import RealmFormat
     var accountingError: String?
   }
 
-  final class Results: @unchecked Sendable {
-    private let lock = NSLock()
-    private(set) var values: [Result<Run, any Error>?]
-    init(count: Int) { values = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ value: Result<Run, any Error>) {
-      lock.lock()
-      values[i] = value
-      lock.unlock()
-    }
-  }
+  typealias Results = IndexedResults<Result<Run, any Error>>
 
   /// Copies `original` to `path`, runs the write in a child killed at `point`, inspects the file.
   static func killAndInspect(original: [UInt8], path: String, at point: FaultPoint) throws -> Run {

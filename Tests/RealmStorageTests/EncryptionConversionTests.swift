@@ -12,7 +12,7 @@ import Testing
     try EncryptionKey(keyFile: try Fixtures.bytes("encrypted/\(name).key"))
   }
 
-  func bytes(_ path: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
+  func bytes(_ path: String) throws -> [UInt8] { try TestFiles.bytes(path) }
 
   /// Realm's encryption is deterministic (IVs start at 1): decrypting a fixture and encrypting
   /// the plaintext again with the same key gives Realm's bytes exactly.

@@ -19,6 +19,9 @@ struct IdentifierRules: Sendable {
   var startPrefix = "_"
   /// Names that differ only in ASCII case collide (Java class names are file names).
   var caseInsensitive = false
+  /// Names that differ only in the case of their first letter collide: Kotlin properties
+  /// compile to JVM accessors (`name` and `Name` both to `getName`/`setName`).
+  var accessorsCollide = false
   /// Latin letters with diacritics become their ASCII letters before anything else is
   /// replaced (`größe` → `groesse`, `naïve` → `naive`), for ASCII-only languages.
   var transliterates = false
@@ -93,7 +96,11 @@ extension IdentifierRules {
     return result.map { $0! }
   }
 
-  private func key(_ name: String) -> String { caseInsensitive ? name.lowercased() : name }
+  private func key(_ name: String) -> String {
+    if caseInsensitive { return name.lowercased() }
+    if accessorsCollide, let first = name.first { return first.uppercased() + name.dropFirst() }
+    return name
+  }
 
   /// `name` with unusable characters replaced by `_`, and ``startPrefix`` in front when the
   /// first character cannot start an identifier (`first name` → `first_name`, `1st` → `_1st`,

@@ -7,14 +7,18 @@ import RealmFormat
 /// `@PersistedName` for names that are not Kotlin identifiers (keywords are written in
 /// backticks).
 public enum KotlinModelFormatter {
-  static let rules = IdentifierRules(
-    isStart: IdentifierRules.letterOrUnderscore, isContinue: IdentifierRules.letterDigitOrUnderscore,
-    keywords: [
-      "as", "break", "class", "continue", "do", "else", "false", "for", "fun", "if", "in",
-      "interface", "is", "null", "object", "package", "return", "super", "this", "throw", "true",
-      "try", "typealias", "typeof", "val", "var", "when", "while",
-    ],
-    forbidden: ["_"], escape: { "`\($0)`" })
+  static let rules: IdentifierRules = {
+    var r = IdentifierRules(
+      isStart: IdentifierRules.letterOrUnderscore, isContinue: IdentifierRules.letterDigitOrUnderscore,
+      keywords: [
+        "as", "break", "class", "continue", "do", "else", "false", "for", "fun", "if", "in",
+        "interface", "is", "null", "object", "package", "return", "super", "this", "throw", "true",
+        "try", "typealias", "typeof", "val", "var", "when", "while",
+      ],
+      forbidden: ["_"], escape: { "`\($0)`" })
+    r.accessorsCollide = true  // found by compiling the models with kotlinc
+    return r
+  }()
 
   /// Class names may not hide the types the models use.
   static let classRules: IdentifierRules = {
@@ -25,6 +29,7 @@ public enum KotlinModelFormatter {
       "RealmList", "RealmObject", "RealmSet", "RealmUUID", "String",
     ])
     r.escape = nil
+    r.accessorsCollide = false
     r.caseInsensitive = true  // class files are files
     return r
   }()

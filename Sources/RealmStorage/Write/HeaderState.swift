@@ -1,6 +1,6 @@
 /// The 24-byte file header as the writer needs it (§1.1), plus the streaming footer (§1.2).
 import RealmFormat
-struct HeaderState: Sendable, Equatable {
+package struct HeaderState: Sendable, Equatable {
   /// `top_ref[0]`, `top_ref[1]` as stored.
   var topRefs: [UInt64]
   /// `file_format[0]`, `file_format[1]` as stored.
@@ -19,12 +19,12 @@ struct HeaderState: Sendable, Equatable {
   /// True in streaming form: select bit 0 and `top_ref[0] == ~0` (§1.2).
   var isStreaming: Bool { flags & 1 == 0 && topRefs[0] == HeaderState.streamingMarker }
   /// The live top ref (0 = empty realm).
-  var currentTop: UInt64 { isStreaming ? (footerTop ?? 0) : topRefs[select] }
+  package var currentTop: UInt64 { isStreaming ? (footerTop ?? 0) : topRefs[select] }
   /// The live file format version.
-  var currentFormat: UInt8 { isStreaming ? formats[0] : formats[select] }
+  package var currentFormat: UInt8 { isStreaming ? formats[0] : formats[select] }
 
   /// Decodes the header of `reader` (the whole file), validating it as Realm does (§1.3).
-  init(reader: ByteReader) throws(FormatError) {
+  package init(reader: ByteReader) throws(FormatError) {
     let size = reader.count
     guard size >= 24 else {
       throw FormatError(.notRealmFile, "the file has \(size) bytes, fewer than the 24-byte header")

@@ -8,20 +8,20 @@
 /// its own, with a header read from the large node's payload) would make the walk read the
 /// same bytes again for every such ref, quadratic in the file's size.
 import RealmFormat
-struct NodeWalk {
+package struct NodeWalk {
   let reader: ByteReader
   var maxNodes: Int
   var maxBytes: Int
   var maxDepth = 4096
 
-  init(reader: ByteReader) {
+  package init(reader: ByteReader) {
     self.reader = reader
     maxNodes = max(1, reader.count / 8)
     maxBytes = reader.count
   }
 
   /// Calls `visit(ref, byteSize)` for `root` and every node below it, parents first.
-  func walk(
+  package func walk(
     _ root: Ref, _ visit: (Ref, Int) throws(FormatError) -> Void
   ) throws(FormatError) {
     guard !root.isNull else { return }

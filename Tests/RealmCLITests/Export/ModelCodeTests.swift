@@ -214,10 +214,26 @@ struct ModelCase: CustomStringConvertible, Sendable {
     #expect(run.status == 0, "tsc: \(String(decoding: run.stdout, as: UTF8.self).prefix(3000))\(run.stderr.prefix(1000))")
   }
 
-  /// Kotlin, Dart and C# have no compiler on the build machines (docs/testing.md): their
-  /// outputs are checked against the reviewed snapshots only. These tests say so in every run.
-  @Test(ExternalTool.required(ExternalTool.kotlinc, "kotlinc"), .disabled("no Realm Kotlin stub yet: Kotlin output is checked against its snapshots only"))
-  func kotlinCompiles() {}
+  /// Every Kotlin output, compiled together by `kotlinc` (each in its own package) against the
+  /// declarations of Realm Kotlin and its BSON types (`ModelStubs/kotlin`).
+  @Test(ExternalTool.required(ExternalTool.kotlinc, "kotlinc (Debian's kotlin package)"))
+  func kotlinCompilesAgainstRealmKotlin() throws {
+    let kotlinc = try #require(ExternalTool.kotlinc)
+    let dir = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let stubs = Snapshot.packageRoot.appendingPathComponent("Tests/RealmCLITests/ModelStubs/kotlin")
+    var sources = try Self.files(under: stubs, suffix: ".kt")
+    for (n, model) in ModelCase.all.enumerated() {
+      let url = dir.appendingPathComponent("models\(n).kt")
+      try Data(("package models\(n)\n" + model.render("kotlin")).utf8).write(to: url)
+      sources.append(url.path)
+    }
+    let run = try kotlinc.run(["-nowarn", "-d", dir.appendingPathComponent("classes").path] + sources, in: dir)
+    #expect(run.status == 0, "kotlinc: \(run.stderr.prefix(3000))")
+  }
+
+  /// Dart and C# have no compiler on the build machines (docs/testing.md): their outputs are
+  /// checked against the reviewed snapshots only. These tests say so in every run.
 
   @Test(ExternalTool.required(ExternalTool.dart, "dart"), .disabled("no Realm Dart stub yet: Dart output is checked against its snapshots only"))
   func dartCompiles() {}

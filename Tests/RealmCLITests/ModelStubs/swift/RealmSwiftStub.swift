@@ -3,7 +3,6 @@
 // redeclares one fails, as it would against RealmSwift), @Persisted and the collection and
 // value types.
 import Foundation
-import RealmFormat
 
 open class RealmObjectBase {
   public required init() {}
