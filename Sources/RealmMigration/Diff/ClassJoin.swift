@@ -82,7 +82,7 @@ struct ClassJoin {
       case (nil, nil):
         return try finish(report)
       case (let a?, let b?) where a.key == b.key:
-        if let pk = primaryKey, try !values.equal(a.values[pk.old], b.values[pk.new]) {
+        if let pk = primaryKey, try !values.equal(Self.at(a.values, pk.old), Self.at(b.values, pk.new)) {
           try waitOld(a.key, a.values, report)
           try waitNew(b.key, b.values, report)
         } else {
@@ -108,6 +108,11 @@ struct ClassJoin {
 
   // MARK: - Private
 
+  /// The value at `index`, null past the end (checked: the values come from the file).
+  private static func at(_ values: [RealmValue], _ index: Int) -> RealmValue {
+    index < values.count ? values[index] : .null
+  }
+
   private func cursor(_ file: RealmFile, _ cls: ObjectSchema?) throws -> ObjectCursor {
     try reading(file.path) { try ObjectCursor(group: file.group, table: cls.flatMap { file.group.table(forClass: $0.name) }) }
   }
@@ -123,7 +128,7 @@ struct ClassJoin {
   private func text(_ value: RealmValue) -> String { encoder.text(of: value) }
 
   private mutating func waitOld(_ key: Int64, _ values: [RealmValue], _ report: (RealmDiffChange) throws -> Void) throws {
-    let pk = text(values[primaryKey!.old])
+    let pk = text(Self.at(values, primaryKey!.old))
     if let partner = waitingNew.removeValue(forKey: pk) {
       guard let other = try fetch(new, newClass!, partner) else { return }
       try compare(values, key, other, partner, report)
@@ -133,7 +138,7 @@ struct ClassJoin {
   }
 
   private mutating func waitNew(_ key: Int64, _ values: [RealmValue], _ report: (RealmDiffChange) throws -> Void) throws {
-    let pk = text(values[primaryKey!.new])
+    let pk = text(Self.at(values, primaryKey!.new))
     if let partner = waitingOld.removeValue(forKey: pk) {
       guard let other = try fetch(old, oldClass!, partner) else { return }
       try compare(other, partner, values, key, report)
@@ -181,7 +186,7 @@ struct ClassJoin {
   private func identity(_ values: [RealmValue], _ key: Int64, old isOld: Bool) -> DiffObject.Identity {
     // The identity the objects were matched by: a class whose primary key differs between
     // the files is matched by key.
-    if let pk = primaryKey { return .primaryKey(name: pk.name, value: values[isOld ? pk.old : pk.new]) }
+    if let pk = primaryKey { return .primaryKey(name: pk.name, value: Self.at(values, isOld ? pk.old : pk.new)) }
     return .key(key)
   }
 

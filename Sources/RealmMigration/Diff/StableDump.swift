@@ -44,7 +44,7 @@ public struct StableDump {
       if let pk = cls.primaryKey, let index = cls.properties.firstIndex(where: { $0.name == pk }) {
         var entries: [(RealmValue, Int64)] = []
         entries.reserveCapacity(table.objectCount)
-        try file.group.forEachObject(in: table, columns: [index]) { key, v in entries.append((v[index], key)) }
+        try file.group.forEachObject(in: table, columns: [index]) { key, v in entries.append((index < v.count ? v[index] : .null, key)) }
         entries.sort { precedes($0.0, $1.0) || (!precedes($1.0, $0.0) && $0.1 < $1.1) }
         for (_, key) in entries {
           guard let v = try file.group.object(in: table, key: key) else { continue }
