@@ -20,7 +20,7 @@ import Testing
 
     """
   static let dumpUsage = """
-    Usage: realmctl dump <file> [--format <format>] [--class <name>] [--limit <n>] [--offset <n>] [--where <query>] [--count] [--keys-only] [--explain] [--quiet] [--key-file <path>] [--key <hex>]
+    Usage: realmctl dump <file> [--format <format>] [--class <name>] [--limit <n>] [--offset <n>] [--where <query>] [--count] [--keys-only] [--explain] [--for-diff] [--quiet] [--key-file <path>] [--key <hex>]
       See 'realmctl dump --help' for more information.
 
     """
