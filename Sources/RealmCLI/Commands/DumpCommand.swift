@@ -269,6 +269,9 @@ public struct DumpCommand: Command {
       }
     }
     try out.write(bytes: text)
+    return .success
+  }
+
   /// `--for-diff`: the ``StableDump``.
   private func writeForDiff(_ options: Options, key: EncryptionKey?, _ context: CommandContext) throws -> ExitCode {
     let file = try RealmInput.open(options.file, key: key)
