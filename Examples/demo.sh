@@ -11,6 +11,11 @@ run() {
   "$REALMCTL" "$@"
 }
 
+# For `diff`, whose exit status 1 means "the files differ" (or "a migration is needed").
+run_diff() {
+  run "$@" || [ $? -eq 1 ]
+}
+
 echo "== Inspecting a real Realm file (written by Realm Core 14)"
 run open Examples/seed/tutorial.realm
 run schema Examples/seed/tutorial.realm
@@ -46,6 +51,8 @@ run open "$BUILD/people.realm" --check
 cp "$BUILD/people.realm" "$BUILD/people-auto.realm"
 run migrate --plan Examples/people/plan-v2-automatic.json "$BUILD/people-auto.realm"
 run dump "$BUILD/people-auto.realm" --format table
+run_diff diff "$BUILD/people.realm" "$BUILD/people-auto.realm"
+run_diff diff "$BUILD/people.realm" --schema Examples/people/plan-v2.json --schema-version 1
 run migrate --plan Examples/people/plan-v2.json "$BUILD/people.realm"
 run dump "$BUILD/people.realm" --format table
 run rename-property "$BUILD/people.realm" Person fullName name

@@ -49,9 +49,10 @@ class Context:
     def fresh_copy(self):
         copy_synced(self.rows, self.work)
 
-    def run(self, cmd, setup=None, stdout=subprocess.DEVNULL, terminal=False):
+    def run(self, cmd, setup=None, stdout=subprocess.DEVNULL, terminal=False, ok=(0,)):
         """Runs cmd RUNS times after a warm-up; returns a dict of figures. With terminal=True
-        standard error is a pseudo-terminal (so realmctl shows its progress), read as it comes."""
+        standard error is a pseudo-terminal (so realmctl shows its progress), read as it comes.
+        `ok`: the exit codes that mean success (`diff` exits 1 when the files differ)."""
         walls, cpus, peaks = [], [], []
         for i in range(RUNS + 1):
             if setup:
@@ -78,7 +79,7 @@ class Context:
                 _, status, usage = os.wait4(p.pid, 0)
                 wall = time.perf_counter() - t0
             code = os.waitstatus_to_exitcode(status)
-            if code != 0:
+            if code not in ok:
                 sys.stderr.write(err.decode(errors="replace"))
                 raise SystemExit(f"benchmark command failed ({code}): {' '.join(cmd)}")
             if i == 0:
@@ -303,6 +304,21 @@ def format23_file(ctx):
     return path
 
 
+def changed_copy(ctx):
+    """A copy of the main input with 1% of the objects changed (the score of the first 1% of ids;
+    the query language has no modulo), by a migration that keeps every object key, built once
+    (issue 21)."""
+    path = os.path.join(ctx.tmp, "rows-changed.realm")
+    if not os.path.exists(path):
+        copy_synced(ctx.rows, path)
+        plan = row_schema(ROW_PROPS)
+        plan["migrations"] = [{"version": 2, "steps": [
+            {"op": "transform", "class": "Row", "where": f"id < {N // 100}", "set": {"score": "old.score + 1"}}]}]
+        subprocess.run([BIN, "migrate", "--plan", plan_file(ctx, "changed", plan), path, "--quiet"], check=True,
+                       stdout=subprocess.DEVNULL)
+    return path
+
+
 def migrate23(ctx, name, plan):
     """A migration of the format-23 copy, which keeps format 23 (in place where the plan allows)."""
     source = format23_file(ctx)
@@ -332,6 +348,18 @@ def bench_transform_23(ctx):
     return migrate23(ctx, "transform", plan)
 
 
+def bench_diff(ctx):
+    """`diff` of the file and its 1%-changed copy (issue 21): aim at most the time of two
+    dumps, flat memory (the two mapped files count in the peak)."""
+    changed = changed_copy(ctx)
+    return ctx.run([BIN, "diff", ctx.rows, changed, "--format", "jsonl"], ok=(1,))
+
+
+def bench_diff_stat(ctx):
+    changed = changed_copy(ctx)
+    return ctx.run([BIN, "diff", ctx.rows, changed, "--stat"], ok=(1,))
+
+
 ROWS = [
     # name, function, target seconds (issue 9), whether the file is mapped (memory target + file)
     ("cp of the file (floor)", bench_cp, None, False),
@@ -356,6 +384,8 @@ ROWS = [
     (f"insert --upsert {N // 10:,} existing objects", bench_upsert, None, True),
     ("update: score = old.score * 2 for every object (column-wise)", bench_update, None, True),
     ("dump --format jsonl, the same objects in file format 9", bench_dump_legacy, None, True),
+    ("diff of the file and a copy with 1% of the objects changed, --format jsonl (issue 21)", bench_diff, None, True),
+    ("diff of the same, --stat (issue 21)", bench_diff_stat, None, True),
     ("upgrade file format 9 -> 24", bench_upgrade_legacy, None, True),
     # Issue 10: progress on a terminal must not slow the work (compare with the rows above).
     ("dump --format jsonl, standard error a terminal (progress)", bench_dump_terminal, None, True),

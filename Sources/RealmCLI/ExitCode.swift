@@ -53,7 +53,7 @@ public enum ExitCode: Int32, Sendable, Hashable, CaseIterable {
     switch self {
     case .success: "The command succeeded, or help or the version was printed"
     case .failure:
-      "The command ran but the answer is \"no\": `open --check` found problems, or some files of `migrate` failed"
+      "The command ran but the answer is \"no\": `open --check` found problems, some files of `migrate` failed, or `diff` found differences or a needed migration"
     case .usage: "Bad command line: unknown option, missing or invalid argument, a key that is not 64 bytes or 128 hexadecimal digits"
     case .dataError:
       "Corrupt or unsupported Realm file; an encrypted file without its key, a key that does not match, a key for a file that is not encrypted; unknown class; invalid plan or data file; migration refused"

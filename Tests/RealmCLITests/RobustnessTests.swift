@@ -73,10 +73,12 @@ import RealmFormat
       // The upgrade reads through the same API as dump, then writes: every mutation of a legacy
       // file, every fourth of the others.
       if source.hasPrefix("legacy") || n % 4 == 0 { commands.append(["upgrade", path, "--dry-run"]) }
+      // diff reads both files side by side (and looks link targets up): every fourth mutation.
+      if n % 4 == 1 { commands.append(["diff", try Self.sources[index].location.path(source), path, "--format", "jsonl"]) }
       for arguments in commands {
         let run = CommandRun(arguments)
         outcomes[run.status, default: 0] += 1
-        let allowed: Set<Int32> = arguments.contains("--check") ? [0, 1, 65] : [0, 65]
+        let allowed: Set<Int32> = arguments.contains("--check") || arguments[0] == "diff" ? [0, 1, 65] : [0, 65]
         #expect(allowed.contains(run.status), "\(arguments[0]) on \(label): exit \(run.status): \(run.errors)")
         if run.status == 65 {
           #expect(run.errors.hasPrefix("Error: ") && run.errors.contains(path), "\(label): \(run.errors)")

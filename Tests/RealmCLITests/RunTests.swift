@@ -56,7 +56,7 @@ import Testing
     #expect(
       output.stderr == """
         Error: The csv format prints one class: add '--class <name>'
-        Usage: realmctl dump <file> [--format <format>] [--class <name>] [--limit <n>] [--offset <n>] [--where <query>] [--count] [--keys-only] [--explain] [--quiet] [--key-file <path>] [--key <hex>]
+        Usage: realmctl dump [<options>] <file>
           See 'realmctl dump --help' for more information.
 
         """)

@@ -20,12 +20,12 @@ import Testing
 
     """
   static let dumpUsage = """
-    Usage: realmctl dump <file> [--format <format>] [--class <name>] [--limit <n>] [--offset <n>] [--where <query>] [--count] [--keys-only] [--explain] [--quiet] [--key-file <path>] [--key <hex>]
+    Usage: realmctl dump [<options>] <file>
       See 'realmctl dump --help' for more information.
 
     """
   static let migrateUsage = """
-    Usage: realmctl migrate --plan <plan> <file> ... [--dry-run] [--backup <path>] [--reset-if-needed] [--json] [--quiet] [--key-file <path>] [--key <hex>]
+    Usage: realmctl migrate --plan <plan> <file> ... [--dry-run] [--backup <path>] [--reset-if-needed] [--json] [--file-format <n>] [--quiet] [--key-file <path>] [--key <hex>]
       See 'realmctl migrate --help' for more information.
 
     """
@@ -141,7 +141,7 @@ import Testing
       """
       Error: Missing expected argument '<new>'
       Help:  <new>  The new name of the property.
-      Usage: realmctl rename-property <file> <class> <old> <new> [--schema-version <n>] [--key-file <path>] [--key <hex>]
+      Usage: realmctl rename-property <file> <class> <old> <new> [--schema-version <n>] [--file-format <n>] [--key-file <path>] [--key <hex>]
         See 'realmctl rename-property --help' for more information.
 
       """

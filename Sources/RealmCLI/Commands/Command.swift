@@ -59,8 +59,9 @@ public final class CommandContext {
 public enum CommandRegistry {
   /// The commands.
   public static let all: [any Command] = [
-    OpenCommand(), SchemaCommand(), DumpCommand(), MigrateCommand(), RenamePropertyCommand(),
-    CreateCommand(), InsertCommand(), UpdateCommand(), DeleteCommand(), CompactCommand(), UpgradeCommand(), ConvertCommand(), UnsyncCommand(), EncryptCommand(), DecryptCommand(),
+    OpenCommand(), SchemaCommand(), DumpCommand(), DiffCommand(), MigrateCommand(), RenamePropertyCommand(),
+    CreateCommand(), InsertCommand(), UpdateCommand(), DeleteCommand(), CompactCommand(), UpgradeCommand(),
+    ConvertCommand(), UnsyncCommand(), EncryptCommand(), DecryptCommand(),
     ShellCommand(), CompletionCommand(), GenerateManualCommand(),
   ]
 

@@ -1,5 +1,6 @@
 import RealmFormat
 import RealmJSON
+import RealmMigration
 import RealmStorage
 import RealmExport
 import RealmQuery
@@ -43,6 +44,8 @@ public struct DumpCommand: Command {
     public var keysOnly = false
     /// Print how the query would run instead of running it.
     public var explain = false
+    /// The stable dump for line diffs (`--for-diff`).
+    public var forDiff = false
   }
 
   /// Creates the command.
@@ -95,6 +98,7 @@ public struct DumpCommand: Command {
           realmctl dump app.realm --class Person --where "age > 30 SORT(age DESC) LIMIT(3)"
           realmctl dump app.realm --class Person --where "age >= 18" --count
           realmctl dump app.realm --class Person --where "id == 42" --explain
+          realmctl dump app.realm --for-diff
         """,
       arguments: [
         .positional("file", completion: .realmFile, help: "The Realm file to read."),
@@ -114,6 +118,7 @@ public struct DumpCommand: Command {
         .flag("count", help: "Print the number of selected objects instead of the objects."),
         .flag("keys-only", help: "Print the keys of the selected objects, one a line."),
         .flag("explain", help: "Print how --where would run (indexes, objects read, order); run nothing."),
+        .flag("for-diff", help: "Print a stable dump for line diffs: sorted, one object a line, no object keys."),
         .quietFlag,
       ] + KeyOptions.arguments())
   }
@@ -127,7 +132,7 @@ public struct DumpCommand: Command {
       className: invocation.string("class"), limit: invocation.integer("limit"),
       offset: invocation.integer("offset") ?? 0, query: invocation.string("where"),
       quiet: invocation.flag("quiet"), count: invocation.flag("count"), keysOnly: invocation.flag("keys-only"),
-      explain: invocation.flag("explain"))
+      explain: invocation.flag("explain"), forDiff: invocation.flag("for-diff"))
   }
 
   /// The writer format of RealmJSON for a `--format` value.
@@ -193,6 +198,12 @@ public struct DumpCommand: Command {
       throw UsageError(.missingArgument, "--explain shows how one class is queried: add '--class <name>'", command: spec.name)
     }
     let key = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
+    if options.forDiff {
+      for name in ["format", "limit", "offset", "where", "count", "keys-only", "explain"] where invocation.isGiven(name) {
+        throw UsageError(.unexpectedArgument, "--for-diff prints every object in its own form: it does not go with --\(name)", command: spec.name)
+      }
+      return try writeForDiff(options, key: key, context)
+    }
     let file = try RealmInput.open(options.file, key: key)
     var dump: ObjectDump
     do {
@@ -258,6 +269,20 @@ public struct DumpCommand: Command {
       }
     }
     try out.write(bytes: text)
+    return .success
+  }
+
+  /// `--for-diff`: the ``StableDump``.
+  private func writeForDiff(_ options: Options, key: EncryptionKey?, _ context: CommandContext) throws -> ExitCode {
+    let file = try RealmInput.open(options.file, key: key)
+    let schema = try RealmInput.reading(file) { () throws(FormatError) in try file.group.schema() }
+    if let name = options.className {
+      _ = try RealmInput.objectSchema(named: name, in: schema, path: options.file)
+    }
+    let output = context.standardOutput
+    try RealmInput.readingObjects(file) {
+      try StableDump(file: file, schema: schema, className: options.className).run { try output.write(bytes: $0) }
+    }
     return .success
   }
 }

@@ -2,6 +2,9 @@
 import RealmFormat
 public enum SchemaChange: Sendable, Equatable {
   case addClass(ObjectSchema)
+  /// A class of the file that the target does not have. Realm reports it only when comparing
+  /// two files (`realmctl diff OLD NEW`); opening a file never drops a class.
+  case removeClass(className: String)
   case changeClassType(className: String, toEmbedded: Bool)
   case addProperty(className: String, Property)
   case removeProperty(className: String, Property)
@@ -15,7 +18,7 @@ public enum SchemaChange: Sendable, Equatable {
   /// True when Realm requires a schema version bump for this change.
   public var needsMigration: Bool {
     switch self {
-    case .addClass, .addIndex, .removeIndex: return false
+    case .addClass, .removeClass, .addIndex, .removeIndex: return false
     default: return true
     }
   }
@@ -25,6 +28,7 @@ public enum SchemaChange: Sendable, Equatable {
   public var realmMessage: String {
     switch self {
     case .addClass(let c): return "Class '\(c.name)' has been added."
+    case .removeClass(let c): return "Class '\(c)' has been removed."
     case .changeClassType(let c, let toEmbedded):
       return "Class '\(c)' has been changed from \(toEmbedded ? "TopLevel" : "Embedded") to \(toEmbedded ? "Embedded" : "TopLevel")."
     case .addProperty(let c, let p): return "Property '\(c).\(p.name)' has been added."
@@ -66,18 +70,32 @@ public enum SchemaChange: Sendable, Equatable {
 public enum SchemaComparison {
   /// The differences between the file's schema and the target schema.
   ///
-  /// Classes only in the file are not changes (Realm never drops a class implicitly).
-  public static func changes(from existing: Schema, to target: Schema) -> [SchemaChange] {
+  /// Classes only in the file are not changes (Realm never drops a class implicitly) unless
+  /// `includingRemovedClasses` is set: then they are reported where Realm's `Schema::compare`
+  /// puts them, in the name order of both schemas.
+  public static func changes(
+    from existing: Schema, to target: Schema, includingRemovedClasses: Bool = false
+  ) -> [SchemaChange] {
     var out: [SchemaChange] = []
-    for t in target.classes {
+    let targetNames = Set(target.classes.map(\.name))
+    var removed = includingRemovedClasses
+      ? existing.classes.map(\.name).filter { !targetNames.contains($0) }.sorted(by: byteOrder) : []
+    for t in target.classes.sorted(by: { byteOrder($0.name, $1.name) }) {
+      while let r = removed.first, byteOrder(r, t.name) {
+        out.append(.removeClass(className: r))
+        removed.removeFirst()
+      }
       guard let e = existing.objectSchema(named: t.name) else {
         out.append(.addClass(t))
         continue
       }
       out += changes(from: e, to: t)
     }
+    out += removed.map { .removeClass(className: $0) }
     return out
   }
+
+  private static func byteOrder(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
 
   /// The differences within one class.
   public static func changes(from e: ObjectSchema, to t: ObjectSchema) -> [SchemaChange] {
