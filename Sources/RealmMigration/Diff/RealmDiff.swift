@@ -15,7 +15,7 @@ import RealmStorage
 ///
 /// Only properties present in both files are compared (properties added or removed are schema
 /// changes). Embedded objects compare inside their parent; links compare by the target's
-/// primary key (or key). See ``DiffValues``.
+/// primary key (or key). See `DiffValues`.
 public struct RealmDiff {
   /// What to compare.
   public struct Options: Sendable {
