@@ -1,5 +1,4 @@
 import RealmFormat
-import RealmStorage
 
 /// What `realmctl open` shows about a Realm file: gathered once, rendered as text or JSON.
 public struct FileSummary {

@@ -1,5 +1,4 @@
 import RealmFormat
-import RealmStorage
 
 /// Opening the Realm file of an inspection command (`open`, `schema`, `dump`) and looking up
 /// the class a command names.
