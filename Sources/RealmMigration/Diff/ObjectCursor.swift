@@ -37,6 +37,8 @@ final class ObjectCursor {
   func current() throws -> (key: Int64, values: [RealmValue])? {
     while position >= batch.count {
       guard nextRange < ranges.count, let loading = pending else { return nil }
+      // Taken before the wait: after a failed leaf, nothing is left for deinit to wait for.
+      pending = nil
       batch = try loading.wait()
       position = 0
       nextRange += 1
@@ -74,8 +76,10 @@ private final class Prefetch: @unchecked Sendable {
     done.signal()
   }
 
+  /// Waits for the decoding; may be called again (it then returns at once).
   func wait() throws -> ObjectCursor.Batch {
     done.wait()
+    done.signal()
     return try result!.get()
   }
 }
