@@ -73,8 +73,26 @@ public struct RealmOracle: Sendable {
   }
 
   /// Runs the oracle with `arguments` and waits for it.
+  ///
+  /// `verify`, `dump`, `schema` and `query` open the file through Realm's `DB`, which creates
+  /// `FILE.lock` beside it: they run on a copy in a temporary folder, so committed fixtures
+  /// and `../shared` are never written to.
   public func run(_ arguments: [String]) throws -> Result {
     guard let executable else { throw OracleError.absent }
+    var arguments = arguments
+    var scratch: URL?
+    if let command = arguments.first, ["verify", "dump", "schema", "query"].contains(command), arguments.count > 1,
+      FileManager.default.fileExists(atPath: arguments[1])
+    {
+      let fm = FileManager.default
+      let dir = fm.temporaryDirectory.appendingPathComponent("realmctl-oracle-\(UUID().uuidString)")
+      try fm.createDirectory(at: dir, withIntermediateDirectories: true)
+      scratch = dir
+      let copy = dir.appendingPathComponent(URL(fileURLWithPath: arguments[1]).lastPathComponent)
+      try fm.copyItem(at: URL(fileURLWithPath: arguments[1]), to: copy)
+      arguments[1] = copy.path
+    }
+    defer { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
