@@ -55,7 +55,7 @@ extension RealmQuery {
   /// decoding only the properties the query reads.
   public func count(in group: Group, plan: QueryPlan? = nil, progress: ProgressCounter? = nil) throws -> Int {
     if hasDescriptors { return try objectKeys(in: group, plan: plan, progress: progress).count }
-    if predicate is ConstantPredicate, (predicate as! ConstantPredicate).value {
+    if let constant = predicate as? ConstantPredicate, constant.value {
       return try tableAndSchema(in: group).0.objectCount
     }
     var n = 0

@@ -163,17 +163,9 @@ import Testing
       try FileManager.default.createDirectory(at: crashDir, withIntermediateDirectories: true)
       let path = crashDir.appendingPathComponent("a.realm").path
       try T.write(oldBytes, to: path)
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: Self.testExecutable)
-      process.arguments = ["--testing-library", "swift-testing", "--filter", "shellCommitInChildProcess"]
-      var env = ProcessInfo.processInfo.environment
-      env[Self.fileEnvironment] = path
-      env[Self.pointEnvironment] = "\(point.index):\(point.isBefore ? "before" : "after")"
-      process.environment = env
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      process.waitUntilExit()
+      let process = try ChildTestRun.run(
+        "shellCommitInChildProcess",
+        environment: [Self.fileEnvironment: path, Self.pointEnvironment: "\(point.index):\(point.isBefore ? "before" : "after")"])
       #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL, "not killed at \(point)")
       let after = try T.bytes(path)
       #expect(after == oldBytes || after == newBytes, "killed at \(point): neither the old nor the new file")
@@ -188,7 +180,4 @@ import Testing
     #expect(sawOld && sawNew)
   }
 
-  static var testExecutable: String {
-    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-  }
 }

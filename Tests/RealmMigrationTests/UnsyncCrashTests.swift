@@ -77,17 +77,9 @@ import Testing
     var states: [(point: FaultPoint, isNew: Bool)] = []
     for (i, point) in chosen.enumerated() {
       try TestFiles.write(old, to: path)
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: UpgradeCrashTests.testExecutable)
-      process.arguments = ["--testing-library", "swift-testing", "--filter", "unsyncInChildProcess"]
-      var env = ProcessInfo.processInfo.environment
-      env[Self.fileEnvironment] = path
-      env[Self.pointEnvironment] = "\(point.index):\(point.isBefore ? "before" : "after")"
-      process.environment = env
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      process.waitUntilExit()
+      let process = try ChildTestRun.run(
+        "unsyncInChildProcess",
+        environment: [Self.fileEnvironment: path, Self.pointEnvironment: "\(point.index):\(point.isBefore ? "before" : "after")"])
       #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL, "not killed at \(point)")
       let after = try UpgradeCrashTests.bytes(path)
       #expect(after == old || after == new, "killed at \(point): neither the synced nor the converted file")

@@ -46,9 +46,6 @@ import Testing
 
   static func bytes(_ path: String) throws -> [UInt8] { try TestFiles.bytes(path) }
 
-  static var testExecutable: String {
-    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-  }
 
   @Test func killedUpgradeLeavesOldOrNewFile() throws {
     let old = try Fixtures.bytes("legacy-core5/alltypes/original.realm")
@@ -83,17 +80,9 @@ import Testing
     var states: [(point: FaultPoint, isNew: Bool)] = []
     for (i, point) in chosen.enumerated() {
       try Data(old).write(to: URL(fileURLWithPath: path))
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: Self.testExecutable)
-      process.arguments = ["--testing-library", "swift-testing", "--filter", "upgradeInChildProcess"]
-      var env = ProcessInfo.processInfo.environment
-      env[Self.fileEnvironment] = path
-      env[Self.pointEnvironment] = "\(point.index):\(point.isBefore ? "before" : "after")"
-      process.environment = env
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      process.waitUntilExit()
+      let process = try ChildTestRun.run(
+        "upgradeInChildProcess",
+        environment: [Self.fileEnvironment: path, Self.pointEnvironment: "\(point.index):\(point.isBefore ? "before" : "after")"])
       #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL, "not killed at \(point)")
       let after = try Self.bytes(path)
       #expect(after == old || after == new, "killed at \(point): neither the old nor the new file")
