@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 import RealmFormat
 import RealmJSON
 import RealmStorage
@@ -37,7 +45,11 @@ extension DataEditor {
 
     let counts = batch.counts()
     var writePath = MigrationResult.WritePath.none
-    if counts.contains(where: { $0.inserted > 0 || $0.updated > 0 }) {
+    if counts.contains(where: { $0.inserted > 0 || $0.updated > 0 }), let plan = batch.appendPlan(),
+      try appendInPlace(plan, batch: batch, path: path, lock: lock, options: options)
+    {
+      writePath = .append
+    } else if counts.contains(where: { $0.inserted > 0 || $0.updated > 0 }) {
       writePath = .rewrite
       let total = fileSchema.classes.reduce(0) { $0 + (group.table(forClass: $1.name).map { $0.isEmbedded ? 0 : $0.objectCount } ?? 0) }
       options.progress?.setTotal(total + objects.count)
@@ -59,5 +71,28 @@ extension DataEditor {
     return EditResult(
       path: path, schemaVersion: fileSchema.schemaVersion, fileFormat: group.fileFormat, writePath: writePath,
       dryRun: options.dryRun, classes: counts, seconds: Migrator.monotonicSeconds() - start)
+  }
+
+  /// Appends the new objects in place (``InsertBatch/appendPlan()``); false when their values
+  /// do not encode, so that the rewrite reports the first bad one with its location.
+  static func appendInPlace(
+    _ plan: [String: ClusterAppender.Objects], batch: InsertBatch, path: String, lock: FileLock, options: MigrationOptions
+  ) throws -> Bool {
+    let n = plan.values.reduce(0) { $0 + $1.keys.count }
+    options.progress?.setTotal(n)
+    if options.dryRun {
+      do { try batch.checkAppend(plan) } catch is FormatError { return false }
+    } else {
+      try Migrator.backup(path, to: options.backupPath)
+      do {
+        try InsertBatch.commitAppend(plan, path: path, lock: lock, options: options)
+      } catch is FormatError {
+        // The rewrite makes the backup again.
+        if let backup = options.backupPath { unlink(backup) }
+        return false
+      }
+    }
+    options.progress?.add(n)
+    return true
   }
 }

@@ -60,6 +60,8 @@ public struct MigrationResult: Sendable {
     case metadata
     /// Only the changed columns (added, removed, computed by transforms), committed in place.
     case columns
+    /// New objects appended as new cluster leaves, committed in place (`insert`).
+    case append
     /// Every object streamed into a new file that replaced the original.
     case rewrite
     /// An empty file with the target schema replaced the original.
