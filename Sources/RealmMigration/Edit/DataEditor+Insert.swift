@@ -45,10 +45,11 @@ extension DataEditor {
 
     let counts = batch.counts()
     var writePath = MigrationResult.WritePath.none
-    if counts.contains(where: { $0.inserted > 0 || $0.updated > 0 }), let plan = batch.appendPlan(),
-      try appendInPlace(plan, batch: batch, path: path, lock: lock, options: options)
+    let edits = batch.appendPlan().map(InPlaceEdits.append) ?? batch.updatePlan().map(InPlaceEdits.update)
+    if counts.contains(where: { $0.inserted > 0 || $0.updated > 0 }), let edits,
+      try writeInPlace(edits, group: group, path: path, lock: lock, options: options)
     {
-      writePath = .append
+      if case .append = edits { writePath = .append } else { writePath = .objects }
     } else if counts.contains(where: { $0.inserted > 0 || $0.updated > 0 }) {
       writePath = .rewrite
       let total = fileSchema.classes.reduce(0) { $0 + (group.table(forClass: $1.name).map { $0.isEmbedded ? 0 : $0.objectCount } ?? 0) }
@@ -73,19 +74,20 @@ extension DataEditor {
       dryRun: options.dryRun, classes: counts, seconds: Migrator.monotonicSeconds() - start)
   }
 
-  /// Appends the new objects in place (``InsertBatch/appendPlan()``); false when their values
-  /// do not encode, so that the rewrite reports the first bad one with its location.
-  static func appendInPlace(
-    _ plan: [String: ClusterAppender.Objects], batch: InsertBatch, path: String, lock: FileLock, options: MigrationOptions
+  /// Writes the edits in place (``InsertBatch/appendPlan()``, ``InsertBatch/updatePlan()``);
+  /// false when some value does not encode, so that the rewrite reports the first bad one
+  /// with its location.
+  static func writeInPlace(
+    _ edits: InPlaceEdits, group: Group, path: String, lock: FileLock, options: MigrationOptions
   ) throws -> Bool {
-    let n = plan.values.reduce(0) { $0 + $1.keys.count }
+    let n = edits.objectCount
     options.progress?.setTotal(n)
     if options.dryRun {
-      do { try batch.checkAppend(plan) } catch is FormatError { return false }
+      do { try InsertBatch.check(edits, group: group) } catch is FormatError { return false }
     } else {
       try Migrator.backup(path, to: options.backupPath)
       do {
-        try InsertBatch.commitAppend(plan, path: path, lock: lock, options: options)
+        try InsertBatch.commit(edits, path: path, lock: lock, options: options)
       } catch is FormatError {
         // The rewrite makes the backup again.
         if let backup = options.backupPath { unlink(backup) }
