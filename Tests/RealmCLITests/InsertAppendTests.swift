@@ -148,4 +148,67 @@ import Testing
     let message = try E.expectRefused(["insert", path, bad], file: path)
     #expect(message.contains("line 2"), "\(message)")
   }
+
+  // MARK: - upsert in place
+
+  @Test func upsertChangesOnlyTheLeavesHoldingTheObjects() throws {
+    let dir = try T.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let (path, schema, items, notes) = try Self.file(in: dir)
+    // Scores of items in two of the four leaves, texts of notes (matched on their $key).
+    let changedItems = Array(stride(from: 10, to: 1000, by: 97)) + [255, 256, 999]
+    var lines = changedItems.map { "{\"$class\":\"Item\",\"id\":\($0),\"score\":\(Double($0) + 0.5)}" }
+    lines += [0, 255, 299].map { "{\"$class\":\"Note\",\"$key\":\(Self.squeezed($0)),\"text\":\"changed \($0)\"}" }
+    let data = try T.write(lines.joined(separator: "\n") + "\n", to: dir, as: "up.jsonl")
+    let r = T.run(["insert", path, data, "--upsert", "--json"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let report = try JSONParser.parse(r.stdout)
+    #expect(report["path"] == .string("objects"))
+    #expect(report["updated"] == .int(Int64(changedItems.count + 3)))
+    #expect(report["inserted"] == .int(0))
+    var expectedItems = items
+    for id in changedItems {
+      expectedItems[id] = Self.item(id, key: id, parent: id > 0 && id % 7 == 0 ? id / 2 : nil)
+        .replacingOccurrences(of: "\"score\":\(id % 3 == 0 ? "null" : "\(Double(id) / 4)")", with: "\"score\":\(Double(id) + 0.5)")
+    }
+    var expectedNotes = notes
+    for i in [0, 255, 299] {
+      expectedNotes[i] = Self.note(i, key: Self.squeezed(i), item: i % 5 == 0 ? nil : i * 3).replacingOccurrences(of: "note \(i)", with: "changed \(i)")
+    }
+    try Self.expect(path, items: expectedItems, notes: expectedNotes, schema: schema)
+    if RealmOracle.core14.isAvailable {
+      #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "score == 107.5") == [107])
+      #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "id == 999") == [999])
+    }
+  }
+
+  @Test func upsertOfAnIndexedPropertyOrWithNewObjectsTakesTheRewrite() throws {
+    let dir = try T.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let (path, schema, items, notes) = try Self.file(in: dir)
+    let renamed = try T.write("{\"$class\":\"Item\",\"id\":4,\"name\":\"four\"}\n", to: dir, as: "renamed.jsonl")
+    let r = T.run(["insert", path, renamed, "--upsert", "--json"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(try JSONParser.parse(r.stdout)["path"] == .string("rewrite"))
+    let mixed = try T.write("{\"$class\":\"Item\",\"id\":5,\"score\":1.5}\n" + Self.item(3000) + "\n", to: dir, as: "mixed.jsonl")
+    let m = T.run(["insert", path, mixed, "--upsert", "--json"])
+    #expect(m.status == 0, "\(m.stderr)")
+    #expect(try JSONParser.parse(m.stdout)["path"] == .string("rewrite"))
+    var expectedItems = items
+    expectedItems[4] = items[4].replacingOccurrences(of: "item 4", with: "four")
+    expectedItems[5] = items[5].replacingOccurrences(of: "\"score\":1.25", with: "\"score\":1.5")
+    try Self.expect(path, items: expectedItems + [Self.item(3000, key: 1000)], notes: notes, schema: schema)
+    if RealmOracle.core14.isAvailable {
+      #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "name == 'four'") == [4])
+    }
+  }
+
+  @Test func aRequiredNullInAnUpsertIsRefusedWithItsLine() throws {
+    let dir = try T.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let (path, _, _, _) = try Self.file(in: dir)
+    let bad = try T.write("{\"$class\":\"Note\",\"$key\":3,\"text\":\"ok\"}\n{\"$class\":\"Note\",\"$key\":4,\"text\":null}\n", to: dir, as: "bad.jsonl")
+    let message = try E.expectRefused(["insert", path, bad, "--upsert"], file: path)
+    #expect(message.contains("line 2"), "\(message)")
+  }
 }

@@ -63,9 +63,12 @@ public enum ClusterAppender {
     for i in objects.keys.indices.dropFirst() where objects.keys[i - 1] >= objects.keys[i] {
       return "the new keys are not ascending"
     }
+    // Only link, mixed and collection columns can hold links (a scalar column's values are
+    // checked when they are encoded).
+    let linking = columns.indices.filter { columns[$0].isLink || columns[$0].type == .mixed || columns[$0].collectionKind != .single }
     for values in objects.values {
       guard values.count == columns.count else { return "an object has \(values.count) values for \(columns.count) columns" }
-      for (c, v) in values.enumerated() where holdsLinks(v, column: columns[c]) {
+      for c in linking where holdsLinks(values[c], column: columns[c]) {
         return "a new object links to another object ('\(columns[c].name)')"
       }
     }
