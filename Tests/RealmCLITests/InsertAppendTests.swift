@@ -155,9 +155,10 @@ import Testing
     let dir = try T.directory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let (path, schema, items, notes) = try Self.file(in: dir)
-    // Scores of items in two of the four leaves, texts of notes (matched on their $key).
+    // Scores of items (unique: the others are multiples of 0.25) in every leaf, texts of
+    // notes (matched on their $key).
     let changedItems = Array(stride(from: 10, to: 1000, by: 97)) + [255, 256, 999]
-    var lines = changedItems.map { "{\"$class\":\"Item\",\"id\":\($0),\"score\":\(Double($0) + 0.5)}" }
+    var lines = changedItems.map { "{\"$class\":\"Item\",\"id\":\($0),\"score\":\(Double($0) + 0.3)}" }
     lines += [0, 255, 299].map { "{\"$class\":\"Note\",\"$key\":\(Self.squeezed($0)),\"text\":\"changed \($0)\"}" }
     let data = try T.write(lines.joined(separator: "\n") + "\n", to: dir, as: "up.jsonl")
     let r = T.run(["insert", path, data, "--upsert", "--json"])
@@ -169,7 +170,7 @@ import Testing
     var expectedItems = items
     for id in changedItems {
       expectedItems[id] = Self.item(id, key: id, parent: id > 0 && id % 7 == 0 ? id / 2 : nil)
-        .replacingOccurrences(of: "\"score\":\(id % 3 == 0 ? "null" : "\(Double(id) / 4)")", with: "\"score\":\(Double(id) + 0.5)")
+        .replacingOccurrences(of: "\"score\":\(id % 3 == 0 ? "null" : "\(Double(id) / 4)")", with: "\"score\":\(Double(id) + 0.3)")
     }
     var expectedNotes = notes
     for i in [0, 255, 299] {
@@ -177,7 +178,7 @@ import Testing
     }
     try Self.expect(path, items: expectedItems, notes: expectedNotes, schema: schema)
     if RealmOracle.core14.isAvailable {
-      #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "score == 107.5") == [107])
+      #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "score == 107.3") == [107])
       #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "id == 999") == [999])
     }
   }
