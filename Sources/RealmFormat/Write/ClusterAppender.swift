@@ -24,6 +24,10 @@ public enum ClusterAppender {
     public var values: [[RealmValue]]
     /// The table's key sequence number after them (table slot 9).
     public var sequence: Int64
+    /// Values of the table's objects the caller has read already, by public column: the
+    /// file's keys (ascending) and the column's values. The search index of such a column is
+    /// rebuilt from them instead of reading the column again.
+    public var existingValues: [Int: (keys: [Int64], values: [RealmValue])] = [:]
     /// Creates the objects of an append.
     public init(keys: [Int64], values: [[RealmValue]], sequence: Int64) {
       self.keys = keys
@@ -151,8 +155,15 @@ public enum ClusterAppender {
       var indexSlots = try MetadataEditor.elements(of: indexArray)
       var entries = [SearchIndexEntries](repeating: SearchIndexEntries(), count: indexed.count)
       let positions = indexed.map(\.offset)
-      try group.forEachObject(in: table, columns: Set(positions)) { key, values in
-        for (i, p) in positions.enumerated() { try entries[i].append(values[p], key: key) }
+      let toRead = positions.filter { p in objects.existingValues[p].map { $0.keys.count != table.objectCount } ?? true }
+      if !toRead.isEmpty {
+        try group.forEachObject(in: table, columns: Set(toRead)) { key, values in
+          for (i, p) in positions.enumerated() where toRead.contains(p) { try entries[i].append(values[p], key: key) }
+        }
+      }
+      for (i, p) in positions.enumerated() where !toRead.contains(p) {
+        guard let (keys, values) = objects.existingValues[p], keys.count == values.count else { continue }
+        for (key, value) in zip(keys, values) { try entries[i].append(value, key: key) }
       }
       for (i, (c, column)) in indexed.enumerated() {
         for (o, key) in objects.keys.enumerated() {

@@ -23,6 +23,8 @@ struct InsertBatch {
     let primaryKey: Int?
     /// The file's object keys, ascending.
     var existingKeys: [Int64] = []
+    /// The file's primary-key values, as `existingKeys` (empty for a class without one).
+    var existingPrimaryKeys: [RealmValue] = []
     /// Input positions of the objects of this class, in input order.
     var orders: [Int] = []
     /// Input position -> key of the file's object with the same primary key.
@@ -119,6 +121,7 @@ struct InsertBatch {
         }
         s.existingKeys = keys
         try matchPrimaryKeys(s, pk, fileValues: values)
+        s.existingPrimaryKeys = values
       } else {
         s.existingKeys = try keys(of: s.table)
       }
@@ -153,7 +156,10 @@ struct InsertBatch {
       guard case .int(let v) = objects[order].object.values[pk] else { return false }
       pairs.append((v, order))
     }
-    pairs.sort { ($0.value, $0.order) < ($1.value, $1.order) }
+    // Inputs often come in primary-key order (a dump, generated ids): no sort then.
+    if !pairs.indices.dropFirst().allSatisfy({ pairs[$0 - 1].value < pairs[$0].value }) {
+      pairs.sort { ($0.value, $0.order) < ($1.value, $1.order) }
+    }
     for i in pairs.indices.dropFirst() where pairs[i].value == pairs[i - 1].value {
       // The first of a run is the earliest in the input.
       var j = i - 1
