@@ -1,6 +1,7 @@
 import RealmTestSupport
 import Testing
 @testable import RealmFormat
+import RealmModel
 
 @Suite struct EncoderSearchIndexTests {
   /// The key of 4 bytes of `data` at `offset` (§4.6 `create_key`), written independently.

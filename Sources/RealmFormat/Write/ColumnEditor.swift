@@ -1,3 +1,4 @@
+import RealmModel
 /// Adds and removes columns of tables copy-on-write, leaving every other column's data where
 /// it is: the cost grows with the number of clusters, not with the data.
 ///

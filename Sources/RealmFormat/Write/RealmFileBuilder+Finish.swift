@@ -1,3 +1,4 @@
+import RealmModel
 /// Completing the file: backlink columns, cluster leaves and trees, search indexes, table
 /// tops, and the group.
 extension RealmFileBuilder {

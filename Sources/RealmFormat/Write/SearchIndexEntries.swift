@@ -1,3 +1,4 @@
+import RealmModel
 /// The values of one indexed column turned into index data (§4.6, `Mixed::get_index_data`),
 /// collected with their object keys in a flat buffer (no allocation per entry).
 ///

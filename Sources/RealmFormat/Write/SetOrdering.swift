@@ -1,7 +1,8 @@
+import RealmModel
 /// The storage order of set elements and dictionary keys (§6.13): sets are binary-searched by
 /// core, so the order is part of the format. Format 24 orders strings and binaries by
 /// unsigned bytes; formats 20-23 by signed `char`, and formats 21/22 do not separate strings
-/// from binaries in Mixed sets (``WritableFileFormat``).
+/// from binaries in Mixed sets (`WritableFileFormat`).
 public enum SetOrdering {
   /// Compares two elements of a set: -1, 0 (equal: one is dropped) or 1.
   ///
