@@ -43,7 +43,7 @@ import RealmModel
     var entries = SearchIndexEntries()
     for (i, v) in values.enumerated() { try entries.append(v, key: Int64(i)) }
     var sink = makeSink()
-    let root = SearchIndexWriter.write(entries, into: &sink)
+    let root = SearchIndexWriter.write(entries, format: .current, into: &sink)
     return (DecodedImage(sink), root, entries)
   }
 
@@ -133,8 +133,8 @@ import RealmModel
     }
     var a = makeSink()
     var b = makeSink()
-    let ra = SearchIndexWriter.write(compact, into: &a)
-    let rb = SearchIndexWriter.write(general, into: &b)
+    let ra = SearchIndexWriter.write(compact, format: .current, into: &a)
+    let rb = SearchIndexWriter.write(general, format: .current, into: &b)
     #expect(ra == rb && a.bytes == b.bytes)
     // A value of another kind moves the entries to the general form.
     try compact.append(.null, key: 100_000)

@@ -266,7 +266,7 @@ public enum ColumnEditor {
     var newIndexes: [Int: Ref] = [:]
     if let computation = walker.computation {
       for (c, column) in computed.enumerated() where column.indexed {
-        newIndexes[column.leaf] = SearchIndexWriter.write(computation.indexEntries[c], into: &sink)
+        newIndexes[column.leaf] = SearchIndexWriter.write(computation.indexEntries[c], format: walker.format, into: &sink)
       }
     }
 
