@@ -69,7 +69,8 @@ let package = Package(
       name: "RealmTestSupport", dependencies: ["RealmModel", "RealmStorage", "RealmFormat", "RealmJSON"],
       path: "Sources/RealmTestSupport",
       swiftSettings: strict),
-    .testTarget(name: "RealmModelTests", dependencies: ["RealmModel"], swiftSettings: strict),
+    .testTarget(
+      name: "RealmModelTests", dependencies: ["RealmModel", "RealmTestSupport"], swiftSettings: strict),
     .testTarget(
       name: "RealmFormatTests", dependencies: ["RealmModel", "RealmFormat", "RealmTestSupport"],
       swiftSettings: strict),
