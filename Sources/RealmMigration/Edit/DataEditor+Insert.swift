@@ -7,6 +7,7 @@
 #endif
 
 import RealmFormat
+import RealmModel
 import RealmJSON
 import RealmStorage
 
