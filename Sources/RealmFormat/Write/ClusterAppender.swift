@@ -1,3 +1,4 @@
+import RealmModel
 /// Appends new objects to a table copy-on-write: the objects become new cluster leaves after
 /// the table's last one, and every existing leaf (with all its column data) stays where it is.
 ///
@@ -170,7 +171,7 @@ public enum ClusterAppender {
           try entries[i].append(try storedValue(objects.values[o][c], column, table: table.name), key: key)
         }
         guard column.leafIndex < indexSlots.count else { throw FormatError.corrupt("table '\(table.name)' has a short index array") }
-        let order = SearchIndexWriter.sortedOrder(entries[i])
+        let order = SearchIndexWriter.sortedOrder(entries[i], format: format)
         if column.key == table.primaryKey, let (a, b) = SearchIndexWriter.firstDuplicate(entries[i], order: order) {
           let keys = entries[i].keys
           throw FormatError.corrupt(

@@ -1,3 +1,4 @@
+import RealmModel
 /// Changes some values of some objects of a table copy-on-write: only the cluster leaves that
 /// hold a changed object get new column leaves (for the changed columns only), and only the
 /// inner nodes above them are copied; every other node stays where it is. This is the upsert's

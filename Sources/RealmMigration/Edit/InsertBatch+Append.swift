@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 import RealmStorage
 
 /// The in-place paths of `insert` (docs/commands/insert.md, "How it is written"): when every
