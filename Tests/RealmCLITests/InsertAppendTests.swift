@@ -46,27 +46,27 @@ import Testing
 
   /// 1,000 items (4 cluster leaves; keys 0-999, parents linking back) and 300 notes (keys
   /// 0-255, 65536-65579) linking to items, written by `create`.
-  static func file(in dir: URL) throws -> (path: String, schema: JSONValue, items: [String], notes: [String]) {
+  static func file(in dir: URL, format: Int = 24) throws -> (path: String, schema: JSONValue, items: [String], notes: [String]) {
     let schemaPath = try T.write(schema, to: dir, as: "schema.json")
     let items = (0..<1000).map { item($0, key: $0, parent: $0 > 0 && $0 % 7 == 0 ? $0 / 2 : nil) }
     let notes = (0..<300).map { note($0, key: squeezed($0), item: $0 % 5 == 0 ? nil : $0 * 3) }
     let data = try T.write((items + notes).joined(separator: "\n") + "\n", to: dir, as: "seed.jsonl")
     let path = dir.appendingPathComponent("a.realm").path
-    let r = T.run(["create", path, "--schema", schemaPath, "--data", data])
+    let r = T.run(["create", path, "--schema", schemaPath, "--data", data, "--file-format", "\(format)"])
     try #require(r.status == 0, "\(r.stderr)")
     return (path, try JSONParser.parse(schema), items, notes)
   }
 
   /// The dump (items, then notes, each in key order) equals `items + notes` for us and Realm.
-  static func expect(_ path: String, items: [String], notes: [String], schema: JSONValue) throws {
+  static func expect(_ path: String, items: [String], notes: [String], schema: JSONValue, oracle: RealmOracle = .core14) throws {
     let expected = try (items + notes).map { try JSONParser.parse($0) }
     let ours = T.run(["dump", path, "--format", "jsonl"])
     #expect(ours.status == 0, "\(ours.stderr)")
     #expect(DumpComparison.compareDumps(expected: expected, actual: try E.lines(ours.stdout), schema: schema) == [])
     #expect(try T.problems(path) == [])
-    guard RealmOracle.core14.isAvailable else { return }
-    #expect(try RealmOracle.core14.verifyFailure(path) == nil)
-    let realms = try E.lines(try RealmOracle.core14.dump(path))
+    guard oracle.isAvailable else { return }
+    #expect(try oracle.verifyFailure(path) == nil)
+    let realms = try E.lines(try oracle.dump(path))
     #expect(DumpComparison.compareDumps(expected: expected, actual: realms, schema: schema) == [])
   }
 
@@ -147,6 +147,26 @@ import Testing
     let bad = try T.write(Self.item(2000) + "\n" + Self.item(2001).replacingOccurrences(of: "item 2001", with: long) + "\n", to: dir, as: "bad.jsonl")
     let message = try E.expectRefused(["insert", path, bad], file: path)
     #expect(message.contains("line 2"), "\(message)")
+  }
+
+  /// The file keeps its format: formats 22 and 23 (read by Realm Core 12 and 13 as they are).
+  @Test(arguments: [(22, RealmOracle.core12), (23, RealmOracle.core13)])
+  func olderFormatsAreAppendedInTheirOwnFormat(_ format: Int, _ oracle: RealmOracle) throws {
+    let dir = try T.directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let (path, schema, items, notes) = try Self.file(in: dir, format: format)
+    let data = try T.write(((1000..<1300).map { Self.item($0) } + (300..<400).map { Self.note($0) }).joined(separator: "\n") + "\n", to: dir, as: "new.jsonl")
+    let r = T.run(["insert", path, data, "--json"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let report = try JSONParser.parse(r.stdout)
+    #expect(report["path"] == .string("append"))
+    #expect(report["fileFormat"] == .int(Int64(format)))
+    try Self.expect(
+      path, items: items + (1000..<1300).map { Self.item($0, key: $0) },
+      notes: notes + (300..<400).map { Self.note($0, key: Self.squeezed($0)) }, schema: schema, oracle: oracle)
+    if oracle.isAvailable {
+      #expect(try oracle.queryKeys(path, className: "Item", where: "name == 'item 1299'") == [1299])
+    }
   }
 
   // MARK: - upsert in place
