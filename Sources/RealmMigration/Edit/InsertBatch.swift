@@ -130,6 +130,8 @@ struct InsertBatch {
     for order in objects.indices {
       try place(order: order, in: classes[objects[order].object.className]!)
     }
+    // The file's primary keys serve the index rebuild of an append only.
+    for s in classes.values where s.new.isEmpty || !s.updates.isEmpty { s.existingPrimaryKeys = [] }
   }
 
   /// Finds the input objects whose primary key is already in the file (`fileValues`, by
