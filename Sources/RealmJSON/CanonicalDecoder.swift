@@ -314,7 +314,7 @@ public struct CanonicalDecoder: Sendable {
     return .link(link)
   }
 
-  private func decodeLink(_ json: JSONValue, line: Int, path: ValuePath)
+  func decodeLink(_ json: JSONValue, line: Int, path: ValuePath)
     throws(CanonicalDecodingError) -> ObjectLink
   {
     guard case .string(let cls)? = json["$ref"], case .int(let key)? = json["$key"],

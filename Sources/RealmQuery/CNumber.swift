@@ -7,13 +7,8 @@ enum CNumber {
   /// 10, always decimal (`strtoll(text, nullptr, 10)`, what `sscanf`'s `%d` reads).
   static func strtoll(_ text: String, base fixedBase: UInt64 = 0) -> Int64 {
     let b = Array(text.utf8)
-    var i = 0
-    while i < b.count, b[i] == 0x20 || (b[i] >= 0x09 && b[i] <= 0x0D) { i += 1 }
-    var negative = false
-    if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
-      negative = b[i] == UInt8(ascii: "-")
-      i += 1
-    }
+    let (start, negative) = signStart(b)
+    var i = start
     var base: UInt64 = 10
     if fixedBase != 0 {
       base = fixedBase
@@ -57,13 +52,8 @@ enum CNumber {
   /// optional sign and decimal digits; nil when there are no digits or the value overflows.
   static func streamInteger(_ text: String) -> Int64? {
     let b = Array(text.utf8)
-    var i = 0
-    while i < b.count, b[i] == 0x20 || (b[i] >= 0x09 && b[i] <= 0x0D) { i += 1 }
-    var negative = false
-    if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
-      negative = b[i] == UInt8(ascii: "-")
-      i += 1
-    }
+    let (start, negative) = signStart(b)
+    var i = start
     var magnitude: UInt64 = 0
     var count = 0
     while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
@@ -116,5 +106,14 @@ enum CNumber {
     case "-inf", "-infinity": return -.infinity
     default: return nil
     }
+  }
+
+  /// Where the digits of `b` start after C's leading white space and an optional sign, and
+  /// whether the sign was `-`.
+  private static func signStart(_ b: [UInt8]) -> (index: Int, negative: Bool) {
+    var i = 0
+    while i < b.count, b[i] == 0x20 || (b[i] >= 0x09 && b[i] <= 0x0D) { i += 1 }
+    guard i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") else { return (i, false) }
+    return (i + 1, b[i] == UInt8(ascii: "-"))
   }
 }

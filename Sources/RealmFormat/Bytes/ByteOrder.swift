@@ -5,6 +5,13 @@ public enum ByteOrder {
   /// prefix sorts first.
   public static func compare<A: Sequence, B: Sequence>(_ a: A, _ b: B) -> Int
   where A.Element == UInt8, B.Element == UInt8 {
+    compare(a, b, by: <)
+  }
+
+  /// ``compare(_:_:)`` with the order of two different bytes given by `less`.
+  @inline(__always)
+  static func compare<A: Sequence, B: Sequence>(_ a: A, _ b: B, by less: (UInt8, UInt8) -> Bool) -> Int
+  where A.Element == UInt8, B.Element == UInt8 {
     var ia = a.makeIterator()
     var ib = b.makeIterator()
     while true {
@@ -12,7 +19,7 @@ public enum ByteOrder {
       case (nil, nil): return 0
       case (nil, _): return -1
       case (_, nil): return 1
-      case (let x?, let y?): if x != y { return x < y ? -1 : 1 }
+      case (let x?, let y?): if x != y { return less(x, y) ? -1 : 1 }
       }
     }
   }

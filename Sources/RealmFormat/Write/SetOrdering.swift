@@ -92,16 +92,7 @@ public enum SetOrdering {
   static func compareBytes<A: Sequence, B: Sequence>(_ a: A, _ b: B, unsigned: Bool) -> Int
   where A.Element == UInt8, B.Element == UInt8 {
     if unsigned { return ByteOrder.compare(a, b) }
-    var ia = a.makeIterator()
-    var ib = b.makeIterator()
-    while true {
-      switch (ia.next(), ib.next()) {
-      case (nil, nil): return 0
-      case (nil, _): return -1
-      case (_, nil): return 1
-      case (let x?, let y?): if x != y { return Int8(bitPattern: x) < Int8(bitPattern: y) ? -1 : 1 }
-      }
-    }
+    return ByteOrder.compare(a, b) { Int8(bitPattern: $0) < Int8(bitPattern: $1) }
   }
 
   /// Numeric comparison across int, float, double and decimal. NaN sorts first.
