@@ -34,4 +34,19 @@ extension JSONWriter {
     key(name)
     self.value(value)
   }
+
+  /// A member whose value is an array of objects, one per element of `elements`: `body`
+  /// writes the members of each.
+  public mutating func member<Elements: Sequence>(
+    _ name: String, objects elements: Elements, _ body: (inout JSONWriter, Elements.Element) -> Void
+  ) {
+    key(name)
+    beginArray()
+    for element in elements {
+      beginObject()
+      body(&self, element)
+      endObject()
+    }
+    endArray()
+  }
 }

@@ -154,16 +154,11 @@ public struct DiffCommand: Command {
     w.member("fileVersion", check.fileVersion)
     w.member("appVersion", check.appVersion)
     w.member("message", check.realmMessage)
-    w.key("changes")
-    w.beginArray()
-    for c in check.changes {
-      w.beginObject()
+    w.member("changes", objects: check.changes) { w, c in
       w.member("class", c.className)
       w.member("message", c.realmMessage)
       w.member("needsMigration", c.needsMigration)
-      w.endObject()
     }
-    w.endArray()
     w.endObject()
     return String(decoding: w.buffer, as: UTF8.self) + "\n"
   }

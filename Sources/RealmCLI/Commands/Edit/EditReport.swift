@@ -50,10 +50,7 @@ enum EditReport {
     w.member("updated", r.total(\.updated))
     w.member("deleted", r.total(\.deleted))
     w.member("seconds", r.seconds)
-    w.key("classes")
-    w.beginArray()
-    for c in r.classes {
-      w.beginObject()
+    w.member("classes", objects: r.classes) { w, c in
       w.member("name", c.name)
       w.member("objectsBefore", Int64(c.objectsBefore))
       w.member("objectsAfter", Int64(c.objectsAfter))
@@ -61,9 +58,7 @@ enum EditReport {
       w.member("updated", Int64(c.updated))
       w.member("deleted", Int64(c.deleted))
       w.member("embeddedDeleted", Int64(c.embeddedDeleted))
-      w.endObject()
     }
-    w.endArray()
     w.endObject()
     w.buffer.append(0x0A)
     return w.buffer

@@ -70,10 +70,8 @@ extension FileSummary {
     w.member("streamingForm", isStreaming)
     w.member("freeSpace", Int64(freeBytes))
     w.member("freeChunks", Int64(freeChunks))
-    w.key("classes")
-    writeTables(classes, embedded: true, to: &w)
-    w.key("otherTables")
-    writeTables(otherTables, embedded: false, to: &w)
+    writeTables("classes", classes, embedded: true, to: &w)
+    writeTables("otherTables", otherTables, embedded: false, to: &w)
     w.key("sync")
     if let sync { UnsyncReport.writeSync(sync, to: &w) } else { w.nullValue() }
     if let syncError {
@@ -84,16 +82,11 @@ extension FileSummary {
       w.key("check")
       w.beginObject()
       w.member("clean", problems.isEmpty)
-      w.key("problems")
-      w.beginArray()
-      for problem in problems {
-        w.beginObject()
+      w.member("problems", objects: problems) { w, problem in
         w.member("kind", problem.kind.rawValue)
         w.member("offset", problem.offset.map { Int64($0) })
         w.member("message", problem.message)
-        w.endObject()
       }
-      w.endArray()
       w.endObject()
     }
     w.endObject()
@@ -160,16 +153,11 @@ extension FileSummary {
     let upgrading = SDKReleases.joined(SDKReleases.openingAfterUpgrade(format: fileFormat))
     w.beginObject()
     for (key, spans) in [("openAsIs", asIs), ("openAfterUpgrade", upgrading)] {
-      w.key(key)
-      w.beginArray()
-      for span in spans {
-        w.beginObject()
+      w.member(key, objects: spans) { w, span in
         w.member("sdk", span.sdk.name)
         w.member("first", span.first)
         w.member("last", span.last)
-        w.endObject()
       }
-      w.endArray()
     }
     w.endObject()
   }
@@ -218,19 +206,16 @@ extension FileSummary {
     return out
   }
 
-  private func writeTables(_ tables: [TableCount], embedded: Bool, to w: inout JSONWriter) {
-    w.beginArray()
-    for table in tables {
-      w.beginObject()
+  /// The member `name`: one object per table (with `embedded` for classes).
+  private func writeTables(_ name: String, _ tables: [TableCount], embedded: Bool, to w: inout JSONWriter) {
+    w.member(name, objects: tables) { w, table in
       w.member("name", table.name)
       w.member("objects", Int64(table.objects))
       if embedded {
         w.member("embedded", table.isEmbedded)
       }
       w.member("primaryKey", table.primaryKey)
-      w.endObject()
     }
-    w.endArray()
   }
 
   /// `1 object`, `12 objects`.

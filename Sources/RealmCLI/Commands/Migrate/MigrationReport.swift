@@ -60,10 +60,7 @@ enum MigrationReport {
     w.member("path", r.writePath.rawValue)
     w.member("dryRun", r.dryRun)
     w.member("seconds", r.seconds)
-    w.key("classes")
-    w.beginArray()
-    for c in r.classes {
-      w.beginObject()
+    w.member("classes", objects: r.classes) { w, c in
       w.member("name", c.name)
       w.member("renamedFrom", c.renamedFrom)
       w.member("new", c.isNew)
@@ -76,9 +73,7 @@ enum MigrationReport {
         for s in list { w.value(s) }
         w.endArray()
       }
-      w.endObject()
     }
-    w.endArray()
     w.endObject()
   }
 

@@ -115,16 +115,11 @@ enum UnsyncReport {
     if let plan = r.plan {
       w.key("sync")
       writeSync(plan.sync, to: &w)
-      w.key("classes")
-      writeCounts(plan.classes, to: &w)
-      w.key("otherTables")
-      writeCounts(plan.otherTables, to: &w)
-      w.key("dropped")
-      writeCounts(plan.dropped, to: &w)
-      w.key("asymmetricConverted")
-      writeCounts(plan.convertedAsymmetric, to: &w)
-      w.key("keptLinkedSyncClasses")
-      writeCounts(plan.keptQueryBasedSyncClasses, to: &w)
+      writeCounts("classes", plan.classes, to: &w)
+      writeCounts("otherTables", plan.otherTables, to: &w)
+      writeCounts("dropped", plan.dropped, to: &w)
+      writeCounts("asymmetricConverted", plan.convertedAsymmetric, to: &w)
+      writeCounts("keptLinkedSyncClasses", plan.keptQueryBasedSyncClasses, to: &w)
     } else {
       w.key("sync")
       w.nullValue()
@@ -149,35 +144,25 @@ enum UnsyncReport {
       w.member("version", set.version)
       w.member("state", set.state.rawValue)
       w.member("error", set.error)
-      w.key("subscriptions")
-      w.beginArray()
-      for sub in set.subscriptions {
-        w.beginObject()
+      w.member("subscriptions", objects: set.subscriptions) { w, sub in
         w.member("name", sub.name)
         w.member("class", sub.className)
         w.member("query", sub.query)
-        w.endObject()
       }
-      w.endArray()
       w.endObject()
     } else {
       w.nullValue()
     }
-    w.key("syncTables")
-    writeCounts(s.syncTables, to: &w)
-    w.key("asymmetricClasses")
-    writeCounts(s.asymmetricClasses, to: &w)
+    writeCounts("syncTables", s.syncTables, to: &w)
+    writeCounts("asymmetricClasses", s.asymmetricClasses, to: &w)
     w.endObject()
   }
 
-  private static func writeCounts(_ counts: [SyncState.TableCount], to w: inout JSONWriter) {
-    w.beginArray()
-    for c in counts {
-      w.beginObject()
+  /// The member `name`: `[{"name": …, "objects": n}, …]`.
+  private static func writeCounts(_ name: String, _ counts: [SyncState.TableCount], to w: inout JSONWriter) {
+    w.member(name, objects: counts) { w, c in
       w.member("name", c.name)
       w.member("objects", Int64(c.objects))
-      w.endObject()
     }
-    w.endArray()
   }
 }
