@@ -198,16 +198,10 @@ extension CanonicalDecoder {
       if let first = members.first, first.key.utf8.first == UInt8(ascii: "$") {
         return try decodeMixedWrapper(json, key: first.key, line: line, path: path)
       }
-      try checkDistinctKeys(members, line: line, path: path)
-      var out: [DictionaryEntry] = []
-      out.reserveCapacity(members.count)
-      for m in members {
-        try checkDictionaryKey(m.key, line: line, path: path)
-        out.append(
-          DictionaryEntry(
-            m.key, try decodeMixed(m.value, line: line, path: path.key(m.key), depth: depth + 1)))
-      }
-      return .dictionary(out)
+      return .dictionary(
+        try dictionaryEntries(members, line: line, path: path) { (m) throws(CanonicalDecodingError) in
+          try decodeMixed(m.value, line: line, path: path.key(m.key), depth: depth + 1)
+        })
     }
   }
 

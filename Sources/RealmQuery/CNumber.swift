@@ -1,3 +1,5 @@
+import RealmFormat
+
 /// Number parsing with the C library's rules that Realm's query parser relies on (written out
 /// here so that results do not depend on the platform's C library or locale).
 enum CNumber {
@@ -38,14 +40,8 @@ enum CNumber {
   }
 
   private static func digitValue(_ c: UInt8, base: UInt64) -> UInt8? {
-    let v: UInt8
-    switch c {
-    case 0x30...0x39: v = c - 0x30
-    case 0x41...0x46: v = c - 0x41 + 10
-    case 0x61...0x66: v = c - 0x61 + 10
-    default: return nil
-    }
-    return UInt64(v) < base ? v : nil
+    guard let v = HexDigit.value(c), UInt64(v) < base else { return nil }
+    return v
   }
 
   /// What `std::istringstream >> int64_t` reads from a string: leading white space, an

@@ -19,20 +19,13 @@ public struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
   public var description: String { "column \(column): \(message)" }
 
   /// An error located by byte offset; turned into a ``QueryError`` with a column at the API.
-  typealias Located = SourceLocatedError
-}
-
-/// A fault located by a byte offset in a source text, turned into an error with a character
-/// column at the API. Shared by the query language and the expression language.
-package struct SourceLocatedError: Error, Sendable {
-  /// Byte offset into the UTF-8 source.
-  package var offset: Int
-  /// One sentence saying what is wrong.
-  package var message: String
-
-  package init(_ offset: Int, _ message: String) {
-    self.offset = offset
-    self.message = message
+  struct Located: Error, Sendable {
+    var offset: Int
+    var message: String
+    init(_ offset: Int, _ message: String) {
+      self.offset = offset
+      self.message = message
+    }
   }
 }
 

@@ -1,5 +1,3 @@
-import RealmQuery
-
 /// Splits expression source into tokens. Works on UTF-8 bytes; offsets are byte offsets.
 struct Lexer {
   private let bytes: [UInt8]
@@ -176,5 +174,12 @@ struct Lexer {
 
 extension ExpressionError {
   /// An error located by byte offset; turned into an `ExpressionError` with a column at the API.
-  typealias Located = SourceLocatedError
+  struct Located: Error, Sendable {
+    var offset: Int
+    var message: String
+    init(_ offset: Int, _ message: String) {
+      self.offset = offset
+      self.message = message
+    }
+  }
 }
