@@ -20,8 +20,16 @@ struct ConversionCrashSweep: Sendable {
   /// The conversion of the file at a path.
   var conversion: @Sendable (String, UpgradeOptions) throws -> Void
 
+  /// `upgrade` (``UpgradeCrashTests``).
+  static let upgrade = ConversionCrashSweep(name: "upgrade", writeBufferSize: 16 << 10, spreadWrites: 16) {
+    _ = try Upgrader.upgrade(path: $0, options: $1)
+  }
+  /// `unsync` (``UnsyncCrashTests``).
+  static let unsync = ConversionCrashSweep(name: "unsync", writeBufferSize: 4 << 10, spreadWrites: 8) {
+    _ = try Unsyncer.unsync(path: $0, options: $1)
+  }
   /// Every conversion a child may be asked to run.
-  static let all = [UpgradeCrashTests.sweep, UnsyncCrashTests.sweep]
+  static let all = [upgrade, unsync]
 
   /// Converts the file at `path`, with a fault hook.
   func convert(_ path: String, _ faultInjection: (@Sendable (FaultPoint) -> FaultAction)?) throws {

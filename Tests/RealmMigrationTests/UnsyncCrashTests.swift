@@ -1,7 +1,6 @@
 import RealmTestSupport
 import Testing
 
-@testable import RealmMigration
 @testable import RealmStorage
 
 /// Issue 19, "done when" 3: `unsync` in place killed with SIGKILL at moments spread over the
@@ -9,17 +8,13 @@ import Testing
 /// for byte the synced file as before or the converted one, and converting again gives exactly
 /// the converted file and removes what the killed run left behind (``ConversionCrashSweep``).
 @Suite(.serialized) struct UnsyncCrashTests {
-  static let sweep = ConversionCrashSweep(name: "unsync", writeBufferSize: 4 << 10, spreadWrites: 8) {
-    _ = try Unsyncer.unsync(path: $0, options: $1)
-  }
-
   @Test func killedUnsyncLeavesSyncedOrLocalFile() throws {
     var shape = SyncedFiles.Shape()
     shape.flexible = true
     shape.dogs = 3_000
     shape.subscriptions = [("dogs", "Dog", "TRUEPREDICATE")]
     (shape.history, shape.uploadCursor) = SyncedFiles.history(pending: 1)
-    try Self.sweep.run(old: try SyncedFiles.build(shape)) { path, _ throws in
+    try ConversionCrashSweep.unsync.run(old: try SyncedFiles.build(shape)) { path, _ throws in
       #expect(try RealmFile.open(path: path).group.historyType == .inRealm)
     }
   }

@@ -1,7 +1,6 @@
 import RealmTestSupport
 import Testing
 
-@testable import RealmMigration
 @testable import RealmStorage
 
 /// Issue 7, "done when" 3: `upgrade` of a legacy file (format 9, Realm Core 5's alltypes)
@@ -10,12 +9,8 @@ import Testing
 /// (format 24) file, and upgrading it again (as a user would) gives exactly the new file and
 /// removes what the killed run left behind (``ConversionCrashSweep``).
 @Suite(.serialized) struct UpgradeCrashTests {
-  static let sweep = ConversionCrashSweep(name: "upgrade", writeBufferSize: 16 << 10, spreadWrites: 16) {
-    _ = try Upgrader.upgrade(path: $0, options: $1)
-  }
-
   @Test func killedUpgradeLeavesOldOrNewFile() throws {
-    try Self.sweep.run(old: try Fixtures.bytes("legacy-core5/alltypes/original.realm")) { path, new throws in
+    try ConversionCrashSweep.upgrade.run(old: try Fixtures.bytes("legacy-core5/alltypes/original.realm")) { path, new throws in
       #expect(new[20] == 24)
       #expect(try RealmFile.open(path: path).group.check().isEmpty)
     }

@@ -61,4 +61,16 @@ struct FileRewriteRun {
     }
     return result
   }
+
+  /// `--output`, `--backup` and `--dry-run` of a command that rewrites a file: `result` names
+  /// what it writes (`the upgraded file`), `report` what a dry run reports.
+  static func arguments(result: String, report: String = "what would be written") -> [ArgumentSpec] {
+    [
+      .option(
+        "output", valueName: "new",
+        help: "Write \(result) to <new> (which must not exist) and leave the original unchanged."),
+      .option("backup", valueName: "path", help: "Copy the original file to <path> before replacing it."),
+      .flag("dry-run", help: "Read the whole file and report \(report), but write nothing."),
+    ]
+  }
 }

@@ -37,12 +37,8 @@ public struct UnsyncCommand: Command {
           realmctl unsync synced.realm --key-file app.key
         """,
       arguments: [
-        .positional("file", completion: .realmFile, help: "The synced realm to convert."),
-        .option(
-          "output", valueName: "new",
-          help: "Write the local realm to <new> (which must not exist) and leave the original unchanged."),
-        .option("backup", valueName: "path", help: "Copy the original file to <path> before replacing it."),
-        .flag("dry-run", help: "Read the whole file and report what would be written and dropped, but write nothing."),
+        .positional("file", completion: .realmFile, help: "The synced realm to convert.")
+      ] + FileRewriteRun.arguments(result: "the local realm", report: "what would be written and dropped") + [
         .flag("json", help: "Print the report as one JSON object."),
         FileFormatOption.argument(default: "Default: the file's own format (24 for formats 2 to 11)."),
         .quietFlag,

@@ -47,12 +47,8 @@ public struct UpgradeCommand: Command {
           realmctl upgrade app.realm --key-file app.key
         """,
       arguments: [
-        .positional("file", completion: .realmFile, help: "The Realm file to upgrade."),
-        .option(
-          "output", valueName: "new",
-          help: "Write the upgraded file to <new> (which must not exist) and leave the original unchanged."),
-        .option("backup", valueName: "path", help: "Copy the original file to <path> before replacing it."),
-        .flag("dry-run", help: "Read the whole file and report what would be written, but write nothing."),
+        .positional("file", completion: .realmFile, help: "The Realm file to upgrade.")
+      ] + FileRewriteRun.arguments(result: "the upgraded file") + [
         FileFormatOption.argument(default: "Default: 24 ('realmctl convert' is the same command)."),
         .quietFlag,
       ] + KeyOptions.arguments(purpose: "of the Realm file (the upgraded file keeps it)"))
