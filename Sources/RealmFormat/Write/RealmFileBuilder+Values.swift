@@ -170,7 +170,7 @@ extension RealmFileBuilder {
       if backlinkColumn[source] == nil {
         _ = tables[target].addBacklink(originTable: t, originColumn: tables[t].columns[c].colKey)
         backlinkColumn[source] = tables[target].backlinks.count - 1
-        backlinkPairs[target].append(BacklinkPairs())
+        backlinkPairs[target].append(SortedPairRuns(scratch: scratch, bySecond: false))
       }
       try recordLink(source, target: l.key, origin: originKey)
     case .list(let elements):
@@ -189,8 +189,8 @@ extension RealmFileBuilder {
   private func recordLink(_ source: BacklinkSource, target: Int64, origin: Int64) throws(FormatError) {
     guard target >= 0 else { throw FormatError.corrupt("link to negative object key \(target)") }
     guard let b = backlinkColumn[source] else { return }
-    backlinkPairs[source.targetTable][b].targets.append(target)
-    backlinkPairs[source.targetTable][b].origins.append(origin)
+    backlinkPairs[source.targetTable][b].append(
+      WordPair(first: UInt64(bitPattern: target), second: UInt64(bitPattern: origin)))
   }
 
   // MARK: - Clusters

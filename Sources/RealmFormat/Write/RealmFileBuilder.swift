@@ -21,8 +21,11 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
   let tableIndex: [String: Int]
   /// Table key by class name, for typed links in Mixed values.
   let tableKeys: [String: Int64]
-  /// Links collected for backlink columns, per table and backlink position.
-  var backlinkPairs: [[BacklinkPairs]]
+  /// Links collected for backlink columns, per table and backlink position: (target key,
+  /// origin key) pairs, sorted by target in runs kept in ``scratch``.
+  var backlinkPairs: [[SortedPairRuns]]
+  /// Where the sorted runs of index entries and backlinks go.
+  let scratch: any ScratchStorage
   /// Backlink position in the target of each (origin table, origin leaf, target table) link.
   var backlinkColumn: [BacklinkSource: Int] = [:]
   let schemaVersion: Int64?
@@ -50,10 +53,15 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
   ///     nested collections in Mixed; 21 and later: Mixed, UUID, sets and dictionaries), else
   ///     an error names the first property that does not.
   ///   - sink: where the nodes of the file go, in order.
+  ///   - scratch: where the builder keeps what it collects per object until ``finish()``
+  ///     (search index entries and links, in sorted runs); a temporary file keeps its memory
+  ///     flat, whatever the number of objects.
   public init(
-    schema: Schema, plainTables: [ObjectSchema] = [], fileFormat: WritableFileFormat = .current, sink: Sink
+    schema: Schema, plainTables: [ObjectSchema] = [], fileFormat: WritableFileFormat = .current, sink: Sink,
+    scratch: any ScratchStorage = MemoryScratchStorage()
   ) throws(FormatError) {
     self.sink = sink
+    self.scratch = scratch
     self.fileFormat = fileFormat
     schemaVersion = schema.schemaVersion
     tables = try TablePlan.plan(schema, plainTables: plainTables, format: fileFormat)
@@ -64,7 +72,9 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
           isOptional: c.property?.isOptional ?? false)
       }
     }
-    states = tables.map { t in TableState(columnCount: t.columns.count, indexed: t.columns.indices.filter { t.columns[$0].hasIndex }) }
+    states = tables.map { t in
+      TableState(indexed: t.columns.indices.filter { t.columns[$0].hasIndex }, scratch: scratch)
+    }
     var index = [String: Int]()
     var keys = [String: Int64]()
     for t in tables {
@@ -75,7 +85,7 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
     }
     tableIndex = index
     tableKeys = keys
-    backlinkPairs = tables.map { [BacklinkPairs](repeating: BacklinkPairs(), count: $0.backlinks.count) }
+    backlinkPairs = tables.map { t in t.backlinks.map { _ in SortedPairRuns(scratch: scratch, bySecond: false) } }
     for (ti, t) in tables.enumerated() {
       for (bi, b) in t.backlinks.enumerated() {
         if let origin = b.oppositeTable {
@@ -169,7 +179,7 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
     for (c, value) in values.enumerated() {
       let v = try resolve(value, table: t, column: c, originKey: key)
       if columns[c].hasIndex {
-        try states[t].indexEntries[c, default: SearchIndexEntries()].append(v, key: key, tableKeys: tableKeys)
+        try states[t].indexEntries[c, default: IndexEntryCollector(scratch: scratch)].append(v, key: key, tableKeys: tableKeys)
       }
       resolved.append(v)
     }
@@ -209,12 +219,6 @@ struct BacklinkSource: Hashable {
   var targetTable: Int
 }
 
-/// The (target key, origin key) pairs of one backlink column, in the order links were seen.
-struct BacklinkPairs {
-  var targets: [Int64] = []
-  var origins: [Int64] = []
-}
-
 /// Per-table progress while objects stream in.
 struct TableState {
   /// Keys of all flushed objects, ascending (as runs: a few bytes per cluster).
@@ -228,10 +232,10 @@ struct TableState {
   var sequence: Int64 = 0
   var lastKey: Int64?
   /// Index entries by column position.
-  var indexEntries: [Int: SearchIndexEntries] = [:]
+  var indexEntries: [Int: IndexEntryCollector] = [:]
 
-  init(columnCount: Int, indexed: [Int]) {
-    for c in indexed { indexEntries[c] = SearchIndexEntries() }
+  init(indexed: [Int], scratch: any ScratchStorage) {
+    for c in indexed { indexEntries[c] = IndexEntryCollector(scratch: scratch) }
   }
 
   /// The squeezed key of sequence number `n` in a local file (§4.9).
