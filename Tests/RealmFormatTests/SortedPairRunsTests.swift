@@ -65,22 +65,28 @@ import Testing
     }
     let keys = values.indices.map { Int64($0 < 1000 ? $0 : $0 * 3) }
     var general = SearchIndexEntries()
+    // Keys ascend: sorting by value alone (stable) must give the same order.
     var runs = SortedPairRuns(scratch: MemoryScratchStorage(entriesPerRun: perRun), bySecond: true)
+    var byValue = SortedPairRuns(scratch: MemoryScratchStorage(entriesPerRun: perRun), bySecond: false)
     for (v, k) in zip(values, keys) {
       try general.append(.int(v), key: k)
       #expect(SearchIndexWriter.intValue(SearchIndexWriter.intPair(v, key: k)) == v)
       runs.append(SearchIndexWriter.intPair(v, key: k))
+      byValue.append(SearchIndexWriter.intPair(v, key: k))
     }
     general.generalize()
     runs.sortPending()
+    byValue.sortPending()
     var a = makeSink()
-    var b = makeSink()
     let expected = SearchIndexWriter.write(general, into: &a)
-    guard case .written(let root) = SearchIndexWriter.writeInts(runs, stopAtDuplicate: false, into: &b) else {
-      Issue.record("expected an index")
-      return
+    for r in [runs, byValue] {
+      var b = makeSink()
+      guard case .written(let root) = SearchIndexWriter.writeInts(r, stopAtDuplicate: false, into: &b) else {
+        Issue.record("expected an index")
+        return
+      }
+      #expect(root == expected && a.bytes == b.bytes)
     }
-    #expect(root == expected && a.bytes == b.bytes)
     // A primary key stops at the first equal values, the pair the in-memory check finds.
     let order = SearchIndexWriter.sortedOrder(general)
     let (x, y) = try #require(SearchIndexWriter.firstDuplicate(general, order: order))

@@ -303,11 +303,12 @@ extension Group {
   func link(target: Int?, key: Int64, depth: Int, budget: DecodeBudget) throws(FormatError) -> RealmValue? {
     if key < 0 { return nil }  // tombstone (unresolved link)
     guard let target else { throw FormatError.corrupt("a link column has no target table") }
-    let table = tables[target]
-    guard table.isEmbedded else {
-      try budget.spend(table.name.utf8.count >> 4)
-      return .link(ObjectLink(className: table.linkName, key: key))
+    // Fields, not a copy of the table: this runs once per link.
+    guard tables[target].isEmbedded else {
+      try budget.spend(tables[target].name.utf8.count >> 4)
+      return .link(ObjectLink(className: tables[target].linkName, key: key))
     }
+    let table = tables[target]
     budget.embeddedObjects -= 1
     guard budget.embeddedObjects >= 0 else {
       throw FormatError.limit("embedded objects of one object expand to more objects than the file has (shared or cyclic embedded links)")

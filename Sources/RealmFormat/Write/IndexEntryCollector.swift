@@ -6,8 +6,10 @@ struct IndexEntryCollector {
   private(set) var ints: SortedPairRuns
   private(set) var general: SearchIndexEntries?
 
-  init(scratch: any ScratchStorage) {
-    ints = SortedPairRuns(scratch: scratch, bySecond: true)
+  /// `keysAscend`: entries come in ascending key order (objects of a top-level class), so a
+  /// stable sort by value alone gives the index order (equal values in key order).
+  init(scratch: any ScratchStorage, keysAscend: Bool) {
+    ints = SortedPairRuns(scratch: scratch, bySecond: !keysAscend)
   }
 
   /// Adds the entry of `value` for object `key`.
@@ -23,7 +25,7 @@ struct IndexEntryCollector {
       while let p = merge.next() {
         try moved.append(.int(SearchIndexWriter.intValue(p)), key: Int64(bitPattern: p.second))
       }
-      ints = SortedPairRuns(scratch: ints.scratch, bySecond: true)
+      ints = SortedPairRuns(scratch: ints.scratch, bySecond: ints.bySecond)
       general = moved
     }
     try general!.append(value, key: key, tableKeys: tableKeys)

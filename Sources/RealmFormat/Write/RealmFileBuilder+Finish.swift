@@ -56,7 +56,8 @@ extension RealmFileBuilder {
     var indexes = [Ref](repeating: .null, count: plan.columns.count + plan.backlinks.count)
     // In column order: a dictionary's order changes from run to run, and the same input must
     // give the same file.
-    for (c, collected) in states[t].indexEntries.sorted(by: { $0.key < $1.key }) {
+    for c in states[t].indexEntries.indices {
+      guard let collected = states[t].indexEntries[c] else { continue }
       guard let entries = collected.general else {
         var runs = collected.ints
         runs.sortPending()

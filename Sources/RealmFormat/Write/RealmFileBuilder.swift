@@ -28,6 +28,11 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
   let scratch: any ScratchStorage
   /// Backlink position in the target of each (origin table, origin leaf, target table) link.
   var backlinkColumn: [BacklinkSource: Int] = [:]
+  /// The same for link columns, per table and column (-1 for none): looked up per link
+  /// without hashing.
+  var linkBacklinks: [[Int]] = []
+  /// The class of the last appended object and its table: objects come in runs of a class.
+  var lastAppend: (className: String, table: Int)?
   let schemaVersion: Int64?
   /// The file format written.
   public let fileFormat: WritableFileFormat
@@ -73,7 +78,10 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
       }
     }
     states = tables.map { t in
-      TableState(indexed: t.columns.indices.filter { t.columns[$0].hasIndex }, scratch: scratch)
+      TableState(
+        columnCount: t.columns.count, indexed: t.columns.indices.filter { t.columns[$0].hasIndex },
+        // Embedded objects get their keys as their parents are appended, in another order.
+        keysAscend: !t.isEmbedded, scratch: scratch)
     }
     var index = [String: Int]()
     var keys = [String: Int64]()
@@ -93,6 +101,12 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
         }
       }
     }
+    linkBacklinks = tables.enumerated().map { (t, plan) in
+      plan.columns.indices.map { c in
+        guard let target = plan.columns[c].oppositeTable else { return -1 }
+        return backlinkColumn[BacklinkSource(originTable: t, originLeaf: c, targetTable: target)] ?? -1
+      }
+    }
     if let version = schemaVersion {
       try appendRow(table: 0, key: try nextKey(table: 0, requested: 0), values: [.int(version)])
     }
@@ -110,8 +124,15 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
   public func append(className: String, key: Int64?, values: [RealmValue]) throws(FormatError) -> Int64 {
     guard !finished else { throw FormatError.corrupt("objects cannot be added after the file is finished") }
     if let failedObject { throw FormatError.corrupt("the file cannot be continued after the error in \(failedObject)") }
-    guard let t = tableIndex[className] else {
-      throw FormatError.corrupt("class '\(className)' is not in the schema")
+    let t: Int
+    if let last = lastAppend, last.className == className {
+      t = last.table
+    } else {
+      guard let found = tableIndex[className] else {
+        throw FormatError.corrupt("class '\(className)' is not in the schema")
+      }
+      t = found
+      lastAppend = (className, found)
     }
     guard !tables[t].isEmbedded else {
       throw FormatError.corrupt("objects of embedded class '\(className)' can only be added inside their parent")
@@ -174,16 +195,16 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
     let slot = states[t].pendingKeys.count
     states[t].pendingKeys.append(key)
     states[t].pendingRows.append([])
-    var resolved = [RealmValue]()
-    resolved.reserveCapacity(values.count)
+    // The row shares the given values' storage until a value is stored differently.
+    var row = values
     for (c, value) in values.enumerated() {
-      let v = try resolve(value, table: t, column: c, originKey: key)
+      let changed = try resolve(value, table: t, column: c, originKey: key)
       if columns[c].hasIndex {
-        try states[t].indexEntries[c, default: IndexEntryCollector(scratch: scratch)].append(v, key: key, tableKeys: tableKeys)
+        try states[t].indexEntries[c]!.append(changed ?? value, key: key, tableKeys: tableKeys)
       }
-      resolved.append(v)
+      if let changed { row[c] = changed }
     }
-    states[t].pendingRows[slot] = resolved
+    states[t].pendingRows[slot] = row
   }
 }
 
@@ -231,11 +252,12 @@ struct TableState {
   /// The key sequence number (table slot 9).
   var sequence: Int64 = 0
   var lastKey: Int64?
-  /// Index entries by column position.
-  var indexEntries: [Int: IndexEntryCollector] = [:]
+  /// Index entries by column position (nil for columns without an index).
+  var indexEntries: [IndexEntryCollector?]
 
-  init(indexed: [Int], scratch: any ScratchStorage) {
-    for c in indexed { indexEntries[c] = IndexEntryCollector(scratch: scratch) }
+  init(columnCount: Int, indexed: [Int], keysAscend: Bool, scratch: any ScratchStorage) {
+    indexEntries = Array(repeating: nil, count: columnCount)
+    for c in indexed { indexEntries[c] = IndexEntryCollector(scratch: scratch, keysAscend: keysAscend) }
   }
 
   /// The squeezed key of sequence number `n` in a local file (§4.9).
