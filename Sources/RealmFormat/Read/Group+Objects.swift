@@ -306,7 +306,7 @@ extension Group {
     // Fields, not a copy of the table: this runs once per link.
     guard tables[target].isEmbedded else {
       try budget.spend(tables[target].name.utf8.count >> 4)
-      return .link(ObjectLink(className: tables[target].linkName, key: key))
+      return .link(ObjectLink(className: linkNames[target], key: key))
     }
     let table = tables[target]
     budget.embeddedObjects -= 1
@@ -321,7 +321,7 @@ extension Group {
     var properties: [NamedValue] = []
     properties.reserveCapacity(values.count)
     for (plan, v) in zip(plans, values) { properties.append(NamedValue(plan.column.name, v)) }
-    return .embedded(EmbeddedObject(className: table.linkName, key: key, properties: properties))
+    return .embedded(EmbeddedObject(className: linkNames[target], key: key, properties: properties))
   }
 
   /// A typed link (mixed, dictionaries of links).
