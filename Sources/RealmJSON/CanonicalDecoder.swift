@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// One object read back from a dump line.
 public struct DecodedObject: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// Text forms of ObjectId and UUID used by the dump (`$oid`, `$uuid`): lowercase hex.
 package enum HexText {

@@ -2,6 +2,7 @@
 /// with a property of another type (`int_prop == '42'` compares with 42, `float_prop == 1.1`
 /// with the float nearest to 1.1, `decimal_prop == 0.1` with the decimal 0.1 exactly).
 import RealmFormat
+import RealmModel
 enum QueryConstants {
   typealias Located = QueryError.Located
 

@@ -4,6 +4,7 @@
 /// target class is known from the schema) and a typed link read from a `mixed` value; the two
 /// never compare equal.
 import RealmFormat
+import RealmModel
 enum QueryValue: Sendable {
   case null
   case bool(Bool)

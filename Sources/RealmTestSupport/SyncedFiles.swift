@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// Synced realms built by our writer for tests, in the shapes Realm Core's sync client leaves
 /// on a device (no Realm build here has sync, so none can be made by Realm itself): a

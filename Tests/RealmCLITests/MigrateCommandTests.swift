@@ -5,6 +5,7 @@ import Testing
 
 @testable import RealmCLI
 import RealmFormat
+import RealmModel
 
 /// `realmctl migrate` through the command layer: several files, `--dry-run`, `--backup`,
 /// `--reset-if-needed`, `--json`, plan and version errors; every written file passes the

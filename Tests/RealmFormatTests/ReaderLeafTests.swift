@@ -1,6 +1,7 @@
 import Testing
 
 @testable import RealmFormat
+import RealmModel
 
 /// Leaf decoders on hand-built nodes: the corner cases the fixtures do not reach.
 @Suite struct ReaderLeafTests {

@@ -3,6 +3,7 @@ import RealmTestSupport
 import Testing
 
 @testable import RealmFormat
+import RealmModel
 
 /// The builder's external sort (index entries and backlinks sorted in runs, spilled to
 /// scratch space and merged): it must give what sorting everything in memory gives, and the
@@ -78,7 +79,7 @@ import Testing
     runs.sortPending()
     byValue.sortPending()
     var a = makeSink()
-    let expected = SearchIndexWriter.write(general, into: &a)
+    let expected = SearchIndexWriter.write(general, format: .current, into: &a)
     for r in [runs, byValue] {
       var b = makeSink()
       guard case .written(let root) = SearchIndexWriter.writeInts(r, stopAtDuplicate: false, into: &b) else {
@@ -88,7 +89,7 @@ import Testing
       #expect(root == expected && a.bytes == b.bytes)
     }
     // A primary key stops at the first equal values, the pair the in-memory check finds.
-    let order = SearchIndexWriter.sortedOrder(general)
+    let order = SearchIndexWriter.sortedOrder(general, format: .current)
     let (x, y) = try #require(SearchIndexWriter.firstDuplicate(general, order: order))
     var c = makeSink()
     guard case .duplicate(let p, let q) = SearchIndexWriter.writeInts(runs, stopAtDuplicate: true, into: &c) else {

@@ -3,6 +3,7 @@ import RealmTestSupport
 import Testing
 @testable import RealmMigration
 import RealmFormat
+import RealmModel
 import RealmStorage
 
 /// The in-place column path (`Migrator+Columns.swift`, `ColumnEditor`): every plan it takes must

@@ -5,6 +5,7 @@ import Testing
 @testable import RealmMigration
 @testable import RealmStorage
 import RealmFormat
+import RealmModel
 
 #if canImport(Glibc)
   import Glibc

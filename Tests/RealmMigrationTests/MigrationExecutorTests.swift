@@ -1,6 +1,7 @@
 import Testing
 @testable import RealmMigration
 import RealmFormat
+import RealmModel
 
 /// In-memory objects per class, standing in for a Realm file.
 final class MemorySource: MigrationSource {

@@ -1,6 +1,7 @@
 import Testing
 @testable import RealmMigration
 import RealmFormat
+import RealmModel
 
 /// A stand-in compiler: `old.<name>` copies a property; anything else is a string constant.
 /// The real expression language has its own tests; these check the planner's bookkeeping.

@@ -1,5 +1,6 @@
 import Foundation
 import RealmFormat
+import RealmModel
 import RealmTestSupport
 import Testing
 

@@ -1,3 +1,4 @@
+import RealmModel
 import RealmMigration
 import RealmStorage
 

@@ -1,4 +1,4 @@
-import RealmFormat
+import RealmModel
 import RealmJSON
 import RealmMigration
 import RealmStorage
@@ -125,14 +125,9 @@ public struct DiffCommand: Command {
         .missingArgument, "'\(schemaPath)' states no schemaVersion: add '--schema-version <n>'", command: spec.name)
     }
     let realm = try RealmInput.open(file, key: key)
-    let fileSchema = try RealmInput.reading(realm) { () throws(FormatError) in try realm.group.schema() }
-    let check: AppSchemaCheck
-    do {
-      check = try AppSchemaCheck(fileSchema: fileSchema, appSchema: app.schema, appVersion: version)
-        .checkingData(in: realm.group, fileSchema: fileSchema)
-    } catch let error as FormatError {
-      throw StorageError.from(error, path: realm.path)
-    }
+    let fileSchema = try RealmInput.schema(of: realm)
+    let check = try AppSchemaCheck(fileSchema: fileSchema, appSchema: app.schema, appVersion: version)
+      .checkingData(in: realm, fileSchema: fileSchema)
     let format = invocation.string("format").flatMap(RealmDiffFormat.init(rawValue:)) ?? .text
     let report = format == .jsonl ? Self.jsonReport(check) : check.report + "\n"
     if invocation.flag("plan-skeleton") {

@@ -2,7 +2,7 @@ import RealmJSON
 import RealmMigration
 import RealmExport
 import RealmStorage
-import RealmFormat
+import RealmModel
 
 /// `realmctl migrate --plan PLAN FILE... [--dry-run] [--backup PATH] [--reset-if-needed] [--json]`.
 public struct MigrateCommand: Command {

@@ -1,7 +1,7 @@
 import RealmMigration
 import RealmStorage
 import RealmExport
-import RealmFormat
+import RealmModel
 
 /// `realmctl upgrade FILE [--output NEW] [--backup PATH] [--dry-run]`.
 public struct UpgradeCommand: Command {

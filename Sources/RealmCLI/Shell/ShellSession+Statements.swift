@@ -1,4 +1,3 @@
-import RealmFormat
 import RealmJSON
 import RealmMigration
 import RealmStorage
@@ -221,8 +220,8 @@ extension ShellSession {
 
   /// Opens the file queries read again (after a write, or when a transaction starts or ends).
   func reopen() throws {
-    file = try RealmInput.open(editPath, key: key, limits: .default)
-    schema = try RealmInput.reading(file) { () throws(FormatError) in try file.group.schema() }
+    file = try RealmInput.openForSession(editPath, key: key)
+    schema = try RealmInput.schema(of: file)
   }
 
   /// Ends the session: an open transaction is rolled back, with a warning.

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// `schema --format csharp`: the model classes of Realm .NET with its source generator and
 /// nullability annotations (`#nullable enable`): `partial class Name : IRealmObject` (or

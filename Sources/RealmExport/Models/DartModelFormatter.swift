@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// `schema --format dart`: the models of Realm Flutter/Dart (`package:realm`), as the SDK's
 /// generator expects them: private classes `_Name` annotated `@RealmModel()` (the generator

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// `schema --format java`: the model classes of Realm Java (`io.realm`), one public class per
 /// file, each introduced by a `// File: Name.java` line: `RealmObject` subclasses with private

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// `schema --format javascript` and `--format typescript`: Realm JS model classes as the
 /// current SDK documents them, an ES module of classes that extend `Realm.Object` with a

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// `schema --format kotlin`: the model classes of the Realm Kotlin SDK (`io.realm.kotlin`):
 /// `RealmObject` / `EmbeddedRealmObject` classes whose properties are `var`s with default values

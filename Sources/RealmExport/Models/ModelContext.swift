@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// What every model formatter needs: the classes to declare, identifiers for class and
 /// property names in the target language, and the links that point at each class.

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// `schema --format swift`: the Realm Swift model classes an app declares for the file, ready
 /// to paste: `Object` / `EmbeddedObject` subclasses with `@Persisted` properties

@@ -1,3 +1,4 @@
+import RealmModel
 /// Reading the objects a filter selects: the filter's columns for every object, the rest for
 /// the selected objects only.
 extension Group {

@@ -1,3 +1,5 @@
+import RealmModel
+
 /// The entries of one indexed column while a file is built. While every value is a non-null
 /// int (a primary key's column, the common case), they are (order, object key) pairs in
 /// sorted runs (``SortedPairRuns``): memory for one run, the rest in scratch space. The first

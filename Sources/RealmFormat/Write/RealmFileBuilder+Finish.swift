@@ -1,3 +1,4 @@
+import RealmModel
 /// Completing the file: backlink columns, cluster leaves and trees, search indexes, table
 /// tops, and the group.
 extension RealmFileBuilder {
@@ -67,7 +68,7 @@ extension RealmFileBuilder {
         }
         continue
       }
-      let order = SearchIndexWriter.sortedOrder(entries)
+      let order = SearchIndexWriter.sortedOrder(entries, format: fileFormat)
       // Realm refuses a second object with an existing primary key value.
       if c == plan.primaryKey, let (a, b) = SearchIndexWriter.firstDuplicate(entries, order: order) {
         throw duplicatePrimaryKey(t, c, entries.keys[a], entries.keys[b])

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 import RealmJSON
 
 /// The skeleton of a migration plan (`docs/migration-plans.md`) that takes a file to an app's
