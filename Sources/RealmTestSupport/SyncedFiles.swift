@@ -42,6 +42,18 @@ public enum SyncedFiles {
     public init() {}
   }
 
+  /// A flexible-sync file: subscriptions `dogs` (`Dog` named "d…") and an unnamed one to every
+  /// `Person`, two local changes never uploaded, and `asymmetricEvents` objects of an
+  /// asymmetric class when given.
+  public static func flexibleShape(asymmetricEvents: Int? = nil) -> Shape {
+    var shape = Shape()
+    shape.flexible = true
+    shape.subscriptions = [("dogs", "Dog", "name BEGINSWITH \"d\""), (nil, "Person", "TRUEPREDICATE")]
+    (shape.history, shape.uploadCursor) = history(pending: 2)
+    shape.asymmetricEvents = asymmetricEvents
+    return shape
+  }
+
   /// The history with `pending` local changes never uploaded: one change from the server,
   /// two uploaded local changes, an empty local commit, then the pending ones. The cursor is
   /// the version after the uploaded ones.

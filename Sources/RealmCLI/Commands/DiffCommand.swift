@@ -144,29 +144,16 @@ public struct DiffCommand: Command {
   static func jsonReport(_ check: AppSchemaCheck) -> String {
     var w = JSONWriter(indent: 0, capacity: 256)
     w.beginObject()
-    w.key("verdict")
-    w.value(check.verdict.rawValue)
-    w.key("needsMigration")
-    w.value(check.needsMigration)
-    w.key("fileVersion")
-    if let v = check.fileVersion { w.value(v) } else { w.nullValue() }
-    w.key("appVersion")
-    w.value(check.appVersion)
-    w.key("message")
-    if let m = check.realmMessage { w.value(m) } else { w.nullValue() }
-    w.key("changes")
-    w.beginArray()
-    for c in check.changes {
-      w.beginObject()
-      w.key("class")
-      w.value(c.className)
-      w.key("message")
-      w.value(c.realmMessage)
-      w.key("needsMigration")
-      w.value(c.needsMigration)
-      w.endObject()
+    w.member("verdict", check.verdict.rawValue)
+    w.member("needsMigration", check.needsMigration)
+    w.member("fileVersion", check.fileVersion)
+    w.member("appVersion", check.appVersion)
+    w.member("message", check.realmMessage)
+    w.member("changes", objects: check.changes) { w, c in
+      w.member("class", c.className)
+      w.member("message", c.realmMessage)
+      w.member("needsMigration", c.needsMigration)
     }
-    w.endArray()
     w.endObject()
     return String(decoding: w.buffer, as: UTF8.self) + "\n"
   }

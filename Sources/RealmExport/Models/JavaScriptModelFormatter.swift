@@ -76,9 +76,7 @@ public enum JavaScriptModelFormatter {
   ) -> String {
     let name = context.className(cls.name).plain
     let propertyNames = context.propertyNames(cls)
-    var out = ""
-    let links = context.incomingLinks(cls)
-    if !links.isEmpty { out += "// Linked from \(ModelContext.commentText(links.joined(separator: ", ")))\n" }
+    var out = context.linkedFromComment(cls)
     out += "export class \(name) extends Realm.Object\(typeScript ? "<\(name)>" : "") {\n"
     if typeScript {
       for (p, key) in zip(cls.properties, propertyNames) {

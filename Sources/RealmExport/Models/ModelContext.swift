@@ -35,6 +35,13 @@ struct ModelContext {
     rules.map(cls.properties.map(\.name), taken: taken)
   }
 
+  /// `// Linked from A.b, C.d` and a line break for a class that has incoming links, else
+  /// nothing; `comment` makes the names safe in the language's line comment.
+  func linkedFromComment(_ cls: ObjectSchema, comment: (String) -> String = ModelContext.commentText) -> String {
+    let links = incomingLinks(cls)
+    return links.isEmpty ? "" : "// Linked from \(comment(links.joined(separator: ", ")))\n"
+  }
+
   /// The properties of other classes (or this one) that link to objects of `cls`, as
   /// `Class.property`: Realm keeps no names for the way back (backlinks, linking objects), so
   /// the models say where one could be declared.
