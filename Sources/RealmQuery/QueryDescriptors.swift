@@ -40,8 +40,15 @@ struct DescriptorColumn: Sendable {
       v = entries.first { $0.key == k }?.value ?? .null
       return .mixed(v)
     }
-    return isMixed ? .mixed(v) : .scalar(v)
+    return localValue(v)
   }
+
+  /// True when the column is a property of the queried object itself (no link, no
+  /// dictionary key): its value is the stored one (``localValue(_:)``).
+  var isLocal: Bool { links.isEmpty && dictionaryKey == nil }
+
+  /// The value of a column holding `v` at the end of its path.
+  func localValue(_ v: RealmValue) -> QueryValue { isMixed ? .mixed(v) : .scalar(v) }
 }
 
 extension QueryBinder {
@@ -164,18 +171,23 @@ enum DescriptorExecution {
   /// earlier position.
   static func less(_ a: DescriptorRow, _ b: DescriptorRow, _ start: Int, _ ascending: [Bool], total: Bool) -> Bool {
     for (t, asc) in ascending.enumerated() {
-      let x = a.values[start + t]
-      let y = b.values[start + t]
-      switch (x, y) {
-      case (nil, nil): continue
-      case (nil, _): return !asc
-      case (_, nil): return asc
-      case (let x?, let y?):
-        let c = ValueOrder.compare(x, y)
-        if c != 0 { return asc ? c < 0 : c > 0 }
-      }
+      let c = order(a.values[start + t], b.values[start + t], ascending: asc)
+      if c != 0 { return c < 0 }
     }
     return total ? a.index < b.index : false
+  }
+
+  /// Where `x` goes against `y` in one column's order: negative before, 0 tied, positive
+  /// after (nil, a null link, last when ascending).
+  static func order(_ x: QueryValue?, _ y: QueryValue?, ascending asc: Bool) -> Int {
+    switch (x, y) {
+    case (nil, nil): return 0
+    case (nil, _): return asc ? 1 : -1
+    case (_, nil): return asc ? -1 : 1
+    case (let x?, let y?):
+      let c = ValueOrder.compare(x, y)
+      return asc ? c : -c
+    }
   }
 }
 
@@ -198,6 +210,16 @@ struct TopRows {
 
   private func before(_ a: DescriptorRow, _ b: DescriptorRow) -> Bool {
     DescriptorExecution.less(a, b, 0, ascending, total: true)
+  }
+
+  /// True when a row whose first column is `value`, inserted after every row so far, would
+  /// not be kept: the heap is full and its last row comes first on that column, or ties
+  /// there while it is the only column (an earlier row wins a tie).
+  func rejects(_ value: QueryValue?) -> Bool {
+    guard capacity > 0 else { return true }
+    guard rows.count >= capacity else { return false }
+    let c = DescriptorExecution.order(rows[0].values[0], value, ascending: ascending[0])
+    return c < 0 || (c == 0 && ascending.count == 1)
   }
 
   mutating func insert(_ row: DescriptorRow) {

@@ -27,6 +27,8 @@ public struct RealmQuery: Sendable {
   let reads: [Int: Set<Int>]
   /// SORT/DISTINCT/LIMIT as written (for plans), empty without descriptors.
   let descriptorText: [String]
+  /// How scans run (tests compare the fast paths with the generic ones).
+  var scanOptions = ScanOptions.standard
 
   /// True when the query has `SORT`, `DISTINCT` or `LIMIT`: its result depends on the whole
   /// class, not only on each object.
