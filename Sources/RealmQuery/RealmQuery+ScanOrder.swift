@@ -7,7 +7,8 @@ extension RealmQuery {
   /// The keys Realm returns for a scan of `table`, or nil when a SORT or DISTINCT column is
   /// reached through a link or a dictionary (the caller reads such objects one by one).
   ///
-  /// SORT then LIMIT(k) keeps the best k rows of each chunk and then of all (a bounded heap),
+  /// SORT then LIMIT(k) keeps the best k rows of each chunk and then of all (a bounded heap;
+  /// plain values and keys for one int, double or date property, ``TopKeys``),
   /// a first DISTINCT keeps only the first object of each value (``DistinctRows``), a first
   /// LIMIT stops the scan; whatever remains is applied to the rows kept, as
   /// ``DescriptorExecution`` applies it to all.
@@ -56,6 +57,15 @@ extension RealmQuery {
             if rows.count >= n { throw Enough() }
           })
       } catch is Enough {}
+    case (.sort(let sort), .limit(let k)?)
+    where k <= TopRows.maxCount && sort.count == 1 && TopKeys.handles(schema.classes[classIndex].properties[sort[0].0.property]):
+      let (column, ascending) = sort[0]
+      var top = TopKeys(capacity: k, ascending: ascending)
+      try scan(
+        group, table, options: options, progress: progress, initial: { TopKeys(capacity: k, ascending: ascending) },
+        work: { batch, selected, heap in try heap.insert(batch, selected, property: column.property) },
+        consume: { chunk in for entry in chunk.entries { top.insert(entry) } })
+      rows = top.rows(column)
     case (.sort(let sort), .limit(let k)?) where k <= TopRows.maxCount:
       let ascending = sort.map(\.ascending)
       var top = TopRows(capacity: k, ascending: ascending)

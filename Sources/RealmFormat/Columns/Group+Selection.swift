@@ -147,6 +147,9 @@ public struct SelectionBatch {
     /// By property position: the filter's columns.
     let filterCursors: [Group.Cursor?]
     let budget: DecodeBudget
+    /// The budget of decoding the selected objects: a second pass over the leaf, which may
+    /// expand the embedded objects the filter expanded once more.
+    lazy var decodeBudget = group.makeBudget()
     /// The accessors of the columns last decoded for selected objects, and their positions.
     var decodeCursors: (positions: [Int]?, cursors: [Group.Cursor])?
     var columns: [[RealmValue]] = []
@@ -208,7 +211,7 @@ public struct SelectionBatch {
       if source.columns.count < cursors.count { source.columns = [[RealmValue]](repeating: [], count: cursors.count) }
       try source.group.decodeRows(
         source.leaf, cursors: cursors, plans: chosen, positions: positions, width: plans.count, rows: rows,
-        selected: selected, budget: source.budget, columns: &source.columns, values: &source.values, body)
+        selected: selected, budget: source.decodeBudget, columns: &source.columns, values: &source.values, body)
     }
   }
 }
