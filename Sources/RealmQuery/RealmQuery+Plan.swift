@@ -51,6 +51,20 @@ extension RealmQuery {
     try forEachMatchingObject(group, table, plan, columns: columns.map { $0.union(propertiesRead) }, progress: progress, body)
   }
 
+  /// Calls `body` with the key of every object matching the condition, in key order
+  /// (SORT/DISTINCT/LIMIT are not applied). A scan decodes no object, only the columns the
+  /// condition reads.
+  public func forEachMatchingKey(
+    in group: Group, plan: QueryPlan? = nil, progress: ProgressCounter? = nil, _ body: (_ key: Int64) throws -> Void
+  ) throws {
+    let plan = try plan ?? self.plan(in: group)
+    let (table, _) = try tableAndSchema(in: group)
+    guard plan.candidates == nil else {
+      return try forEachMatchingObject(group, table, plan, columns: propertiesRead, progress: progress) { key, _ in try body(key) }
+    }
+    try scannedKeys(group, table, progress: progress, body)
+  }
+
   /// The number of objects Realm returns for this query (after SORT, DISTINCT and LIMIT),
   /// decoding only the properties the query reads.
   public func count(in group: Group, plan: QueryPlan? = nil, progress: ProgressCounter? = nil) throws -> Int {

@@ -86,6 +86,14 @@ extension RealmQuery {
     return total
   }
 
+  /// The key of each matching object of a scan, in key order; no object is decoded.
+  func scannedKeys(_ group: Group, _ table: Table, progress: ProgressCounter?, _ body: (_ key: Int64) throws -> Void) throws {
+    try scan(
+      group, table, options: scanOptions, progress: progress, initial: { [Int64]() },
+      work: { batch, selected, keys in for i in selected { keys.append(batch.keys[i]) } },
+      consume: { keys in for key in keys { try body(key) } })
+  }
+
   /// The key and values (`columns`; nil for all) of each matching object of a scan, in key
   /// order; only the matching objects are decoded, on the scanning threads.
   func scannedObjects(

@@ -28,10 +28,7 @@ extension RealmQuery {
     let options = scanOptions
     if descriptors.isEmpty {
       var keys: [Int64] = []
-      try scan(
-        group, table, options: options, progress: progress, initial: { [Int64]() },
-        work: { batch, selected, out in for i in selected { out.append(batch.keys[i]) } },
-        consume: { keys.append(contentsOf: $0) })
+      try scannedKeys(group, table, progress: progress) { keys.append($0) }
       return keys
     }
     let rowsOf: @Sendable (SelectionBatch, [Int], (DescriptorRow) -> Void) throws -> Void = { batch, selected, add in

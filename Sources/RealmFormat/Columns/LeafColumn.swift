@@ -42,18 +42,14 @@ public struct LeafColumn {
     _ active: [Bool], _ body: (_ i: Int, _ utf8: UnsafeBufferPointer<UInt8>?) -> Void
   ) throws(FormatError) {
     guard case .string(let l, let nullable) = leaf else { return }
-    let first = rows.lowerBound
-    for i in 0..<rows.count where active[i] {
-      guard let raw = try l.bytes(first &+ i) else {
-        if nullable {
-          body(i, nil)
-        } else {
-          body(i, UnsafeBufferPointer(start: nil, count: 0))
-        }
-        continue
+    var spent = 0
+    try l.forEachBytes(rows, active) { i, raw in
+      guard let raw else {
+        body(i, nullable ? nil : UnsafeBufferPointer(start: nil, count: 0))
+        return
       }
       let utf8 = raw.bindMemory(to: UInt8.self)
-      if raw.count > 64 { try budget.spend(ReadBudget.cost(ofPayloadBytes: raw.count)) }
+      spent &+= raw.count
       if UTF8Check.isValid(utf8) {
         body(i, utf8)
       } else {
@@ -61,6 +57,7 @@ public struct LeafColumn {
         repaired.withUTF8 { body(i, $0) }
       }
     }
+    try budget.spend(ReadBudget.cost(ofPayloadBytes: spent))
   }
 
   /// Calls `body` with each active object's position and integer (nil when null).
