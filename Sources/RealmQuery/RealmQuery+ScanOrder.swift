@@ -55,7 +55,7 @@ extension RealmQuery {
           })
       } catch is Enough {}
     case (.sort(let sort), .limit(let k)?)
-    where k <= TopRows.maxCount && sort.count == 1 && TopKeys.handles(schema.classes[classIndex].properties[sort[0].0.property]):
+    where k <= TopRows.maxCount && columns.count == 1 && TopKeys.handles(schema.classes[classIndex].properties[sort[0].0.property]):
       let (column, ascending) = sort[0]
       var top = TopKeys(capacity: k, ascending: ascending)
       try scan(

@@ -100,9 +100,11 @@ import Testing
       let count = try query.count(in: group, plan: scanPlan)
       if count != expected.count { problems.append("\(text) [\(name)]: count \(count) vs \(expected.count)") }
       guard !query.hasDescriptors else { continue }
-      var keys: [Int64] = []
-      try query.forEachMatchingKey(in: group, plan: scanPlan) { keys.append($0) }
-      if keys != expected { problems.append("\(text) [\(name)]: forEachMatchingKey \(keys.prefix(12)) vs \(expected.prefix(12))") }
+      var matchingKeys: [Int64] = []
+      try query.forEachMatchingKey(in: group, plan: scanPlan) { matchingKeys.append($0) }
+      if matchingKeys != expected {
+        problems.append("\(text) [\(name)]: forEachMatchingKey \(matchingKeys.prefix(12)) vs \(expected.prefix(12))")
+      }
       // The objects a dump writes: the matches' values as the file has them.
       var matched: [Int64] = []
       var wrong: [Int64] = []
