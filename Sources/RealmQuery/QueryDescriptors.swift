@@ -135,6 +135,22 @@ struct DescriptorRow {
 }
 
 enum DescriptorExecution {
+  /// The columns of every SORT and DISTINCT, in descriptor order, and where each
+  /// descriptor's columns start among them.
+  static func columns(_ descriptors: [BoundDescriptor]) -> (columns: [DescriptorColumn], offsets: [Int]) {
+    var offsets: [Int] = []
+    var columns: [DescriptorColumn] = []
+    for d in descriptors {
+      offsets.append(columns.count)
+      switch d {
+      case .sort(let c): columns.append(contentsOf: c.map(\.0))
+      case .distinct(let c): columns.append(contentsOf: c)
+      case .limit: break
+      }
+    }
+    return (columns, offsets)
+  }
+
   /// Applies the descriptors to rows in key order; `offsets[i]` is where descriptor i's
   /// columns start in each row's values.
   static func apply(_ descriptors: [BoundDescriptor], to input: [DescriptorRow], offsets: [Int]) -> [Int64] {
@@ -208,10 +224,6 @@ struct TopRows {
     self.ascending = ascending
   }
 
-  private func before(_ a: DescriptorRow, _ b: DescriptorRow) -> Bool {
-    DescriptorExecution.less(a, b, 0, ascending, total: true)
-  }
-
   /// True when a row whose first column is `value`, inserted after every row so far, would
   /// not be kept: the heap is full and its last row comes first on that column, or ties
   /// there while it is the only column (an earlier row wins a tie).
@@ -223,29 +235,40 @@ struct TopRows {
   }
 
   mutating func insert(_ row: DescriptorRow) {
+    let ascending = self.ascending
+    BoundedHeap.insert(row, into: &rows, capacity: capacity) { DescriptorExecution.less($0, $1, 0, ascending, total: true) }
+  }
+}
+
+/// A bounded max-heap kept in an array: the first `capacity` elements in the order `before`
+/// among all inserted, the last of them at the root (``TopRows``, ``TopKeys``).
+enum BoundedHeap {
+  static func insert<Element>(
+    _ element: Element, into heap: inout [Element], capacity: Int, before: (Element, Element) -> Bool
+  ) {
     guard capacity > 0 else { return }
-    if rows.count < capacity {
-      rows.append(row)
-      var i = rows.count - 1
+    if heap.count < capacity {
+      heap.append(element)
+      var i = heap.count - 1
       while i > 0 {
         let parent = (i - 1) / 2
-        guard before(rows[parent], rows[i]) else { break }
-        rows.swapAt(parent, i)
+        guard before(heap[parent], heap[i]) else { break }
+        heap.swapAt(parent, i)
         i = parent
       }
       return
     }
-    guard before(row, rows[0]) else { return }
-    rows[0] = row
+    guard before(element, heap[0]) else { return }
+    heap[0] = element
     var i = 0
     while true {
       let l = 2 * i + 1
       let r = l + 1
       var largest = i
-      if l < rows.count, before(rows[largest], rows[l]) { largest = l }
-      if r < rows.count, before(rows[largest], rows[r]) { largest = r }
+      if l < heap.count, before(heap[largest], heap[l]) { largest = l }
+      if r < heap.count, before(heap[largest], heap[r]) { largest = r }
       if largest == i { break }
-      rows.swapAt(i, largest)
+      heap.swapAt(i, largest)
       i = largest
     }
   }

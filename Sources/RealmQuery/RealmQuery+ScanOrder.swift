@@ -13,17 +13,7 @@ extension RealmQuery {
   /// LIMIT stops the scan; whatever remains is applied to the rows kept, as
   /// ``DescriptorExecution`` applies it to all.
   func scannedObjectKeys(_ group: Group, _ table: Table, progress: ProgressCounter?) throws -> [Int64]? {
-    var offsets: [Int] = []
-    var all: [DescriptorColumn] = []
-    for d in descriptors {
-      offsets.append(all.count)
-      switch d {
-      case .sort(let c): all.append(contentsOf: c.map(\.0))
-      case .distinct(let c): all.append(contentsOf: c)
-      case .limit: break
-      }
-    }
-    let columns = all
+    let (columns, offsets) = DescriptorExecution.columns(descriptors)
     guard columns.allSatisfy(\.isLocal) else { return nil }
     let options = scanOptions
     if descriptors.isEmpty {

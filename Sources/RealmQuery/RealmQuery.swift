@@ -113,16 +113,7 @@ public struct RealmQuery: Sendable {
     scan: (_ body: (Int64, [RealmValue]) throws -> Void) throws -> Void
   ) throws -> [Int64] {
     var ctx = QueryContext(source: source, schema: schema, reads: reads)
-    var offsets: [Int] = []
-    var columns: [DescriptorColumn] = []
-    for d in descriptors {
-      offsets.append(columns.count)
-      switch d {
-      case .sort(let c): columns.append(contentsOf: c.map(\.0))
-      case .distinct(let c): columns.append(contentsOf: c)
-      case .limit: break
-      }
-    }
+    let (columns, offsets) = DescriptorExecution.columns(descriptors)
     var stopAfter = Int.max
     if case .limit(let n)? = descriptors.first { stopAfter = n }
     var rows: [DescriptorRow] = []

@@ -55,38 +55,12 @@ struct TopKeys: Sendable {
     property.collection == .single && [.int, .double, .date].contains(property.type)
   }
 
-  @inline(__always)
-  private func before(_ a: Entry, _ b: Entry) -> Bool {
-    let c = Value.compare(a.value, b.value)
-    if c != 0 { return ascending ? c < 0 : c > 0 }
-    return a.key < b.key
-  }
-
   mutating func insert(_ entry: Entry) {
-    guard capacity > 0 else { return }
-    if entries.count < capacity {
-      entries.append(entry)
-      var i = entries.count - 1
-      while i > 0 {
-        let parent = (i - 1) / 2
-        guard before(entries[parent], entries[i]) else { break }
-        entries.swapAt(parent, i)
-        i = parent
-      }
-      return
-    }
-    guard before(entry, entries[0]) else { return }
-    entries[0] = entry
-    var i = 0
-    while true {
-      let l = 2 * i + 1
-      let r = l + 1
-      var largest = i
-      if l < entries.count, before(entries[largest], entries[l]) { largest = l }
-      if r < entries.count, before(entries[largest], entries[r]) { largest = r }
-      if largest == i { break }
-      entries.swapAt(i, largest)
-      i = largest
+    let ascending = self.ascending
+    BoundedHeap.insert(entry, into: &entries, capacity: capacity) { a, b in
+      let c = Value.compare(a.value, b.value)
+      if c != 0 { return ascending ? c < 0 : c > 0 }
+      return a.key < b.key
     }
   }
 
