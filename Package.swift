@@ -9,6 +9,7 @@ let package = Package(
   name: "realmctl",
   platforms: [.macOS(.v15)],
   products: [
+    .library(name: "RealmModel", targets: ["RealmModel"]),
     .library(name: "RealmFormat", targets: ["RealmFormat"]),
     .library(name: "RealmStorage", targets: ["RealmStorage"]),
     .library(name: "RealmQuery", targets: ["RealmQuery"]),
@@ -19,8 +20,11 @@ let package = Package(
     .library(name: "RealmFuzzing", targets: ["RealmFuzzing"]),
   ],
   targets: [
+    // The data model every layer shares: schemas, property types, values, progress counters,
+    // suggestions, writable file formats, error categories. No bytes, no files.
+    .target(name: "RealmModel", swiftSettings: strict),
     // The on-disk format: decoding and encoding of nodes, tables, values. No I/O.
-    .target(name: "RealmFormat", swiftSettings: strict),
+    .target(name: "RealmFormat", dependencies: ["RealmModel"], swiftSettings: strict),
     // AES-256, SHA-224/256 and HMAC for encrypted Realm files (no I/O, no dependencies).
     // Optimised in debug builds too: the test suite decrypts megabytes, and unoptimised
     // table lookups are twenty times slower.
@@ -28,68 +32,75 @@ let package = Package(
       name: "RealmCrypto", swiftSettings: strict + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
     // Files: mapping, locking, read and write transactions, atomic commits, encryption.
     .target(
-      name: "RealmStorage", dependencies: ["RealmFormat", "RealmCrypto"], swiftSettings: strict),
+      name: "RealmStorage", dependencies: ["RealmModel", "RealmFormat", "RealmCrypto"], swiftSettings: strict),
     // JSON only: parser, writer, the canonical dump codec, schema JSON, the JSON Lines decoder.
-    .target(name: "RealmJSON", dependencies: ["RealmFormat"], swiftSettings: strict),
+    .target(name: "RealmJSON", dependencies: ["RealmModel", "RealmFormat"], swiftSettings: strict),
     // Realm Query Language: parser, binder, evaluation with Realm's semantics, SORT/DISTINCT/LIMIT.
-    .target(name: "RealmQuery", dependencies: ["RealmFormat"], swiftSettings: strict),
+    .target(name: "RealmQuery", dependencies: ["RealmModel", "RealmFormat"], swiftSettings: strict),
     // The dump engine and every output format: JSON Lines, JSON, CSV, table, SQL, model code.
     .target(
-      name: "RealmExport", dependencies: ["RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery"],
+      name: "RealmExport", dependencies: ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery"],
       swiftSettings: strict),
     // Migration plans, the expression language, the migrator, the upgrader, exec steps, the
     // file creator.
     .target(
-      name: "RealmMigration", dependencies: ["RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery"],
+      name: "RealmMigration", dependencies: ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery"],
       swiftSettings: strict),
     // The command layer: argument parsing, help, commands, exit codes. Testable in-process.
     .target(
       name: "RealmCLI",
-      dependencies: ["RealmMigration", "RealmExport", "RealmQuery", "RealmStorage", "RealmJSON", "RealmCrypto", "LineEditor"],
-      swiftSettings: strict),
+      dependencies: [
+        "RealmModel", "RealmMigration", "RealmExport", "RealmQuery", "RealmStorage", "RealmJSON", "RealmCrypto",
+        "LineEditor",
+      ],
+      // Members too come only from the modules a file imports: the command layer, which does
+      // not import RealmFormat, cannot reach its API through another module's types.
+      swiftSettings: strict + [.enableUpcomingFeature("MemberImportVisibility")]),
     .executableTarget(name: "realmctl", dependencies: ["RealmCLI"], swiftSettings: strict),
     // What each fuzz target does with one input: run by FuzzTesting/ under libFuzzer and by
     // RealmFuzzingTests for every input in Tests/FuzzCases.
     .target(
-      name: "RealmFuzzing", dependencies: ["RealmCLI", "RealmMigration", "RealmStorage", "RealmJSON"],
+      name: "RealmFuzzing", dependencies: ["RealmModel", "RealmCLI", "RealmMigration", "RealmStorage", "RealmJSON"],
       swiftSettings: strict),
     // A small line editor for the interactive shell (keys, history, redraw); no dependencies.
     .target(name: "LineEditor", swiftSettings: strict),
     // Shared test helpers: fixture paths, seeded random numbers, byte mutators.
     .target(
-      name: "RealmTestSupport", dependencies: ["RealmStorage", "RealmFormat", "RealmJSON"],
+      name: "RealmTestSupport", dependencies: ["RealmModel", "RealmStorage", "RealmFormat", "RealmJSON"],
       path: "Sources/RealmTestSupport",
       swiftSettings: strict),
     .testTarget(
-      name: "RealmFormatTests", dependencies: ["RealmFormat", "RealmTestSupport"],
+      name: "RealmModelTests", dependencies: ["RealmModel", "RealmTestSupport"], swiftSettings: strict),
+    .testTarget(
+      name: "RealmFormatTests", dependencies: ["RealmModel", "RealmFormat", "RealmTestSupport"],
       swiftSettings: strict),
     .testTarget(name: "RealmCryptoTests", dependencies: ["RealmCrypto"], swiftSettings: strict),
     .testTarget(
-      name: "RealmStorageTests", dependencies: ["RealmStorage", "RealmFormat", "RealmJSON", "RealmTestSupport"],
+      name: "RealmStorageTests", dependencies: ["RealmModel", "RealmStorage", "RealmFormat", "RealmJSON", "RealmTestSupport"],
       swiftSettings: strict),
     .testTarget(
-      name: "RealmJSONTests", dependencies: ["RealmJSON", "RealmFormat", "RealmStorage", "RealmTestSupport"],
+      name: "RealmJSONTests", dependencies: ["RealmModel", "RealmJSON", "RealmFormat", "RealmStorage", "RealmTestSupport"],
       swiftSettings: strict),
     .testTarget(
-      name: "RealmQueryTests", dependencies: ["RealmQuery", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"],
+      name: "RealmQueryTests", dependencies: ["RealmModel", "RealmQuery", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"],
       swiftSettings: strict),
     .testTarget(
       name: "RealmExportTests",
-      dependencies: ["RealmExport", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"],
+      dependencies: ["RealmModel", "RealmExport", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"],
       swiftSettings: strict),
     .testTarget(
       name: "RealmMigrationTests",
-      dependencies: ["RealmMigration", "RealmQuery", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"],
+      dependencies: ["RealmModel", "RealmMigration", "RealmQuery", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"],
       swiftSettings: strict),
     .testTarget(
-      name: "RealmFuzzingTests", dependencies: ["RealmFuzzing", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"],
+      name: "RealmFuzzingTests", dependencies: ["RealmModel", "RealmFuzzing", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"],
       swiftSettings: strict),
     .testTarget(
       name: "LineEditorTests", dependencies: ["LineEditor", "RealmTestSupport"], swiftSettings: strict),
     .testTarget(
       name: "RealmCLITests",
       dependencies: [
-        "RealmCLI", "RealmMigration", "RealmExport", "RealmQuery", "RealmStorage", "RealmJSON", "RealmFormat",
+        "RealmCLI", "RealmModel", "RealmMigration", "RealmExport", "RealmQuery", "RealmStorage", "RealmJSON", "RealmFormat",
         "RealmCrypto", "RealmTestSupport",
       ], exclude: ["Snapshots", "ModelStubs"],
       swiftSettings: strict),

@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 DOCC=${DOCC:-$(command -v docc || true)}
-products=(RealmFormat RealmStorage RealmQuery RealmExport RealmMigration)
+products=(RealmModel RealmFormat RealmStorage RealmQuery RealmExport RealmMigration)
 examples=Examples/library
 graphs=$PWD/$examples/.build/symbol-graphs
 

@@ -1,10 +1,4 @@
-import RealmFormat
-import RealmJSON
-import RealmMigration
-import RealmStorage
-import RealmExport
-import RealmQuery
-import RealmCrypto
+import RealmModel
 
 /// The status `realmctl` exits with, following sysexits(3) (style guide §2.5).
 ///
@@ -71,56 +65,45 @@ public enum ExitCode: Int32, Sendable, Hashable, CaseIterable {
 extension ExitCode {
   /// The exit code for an error that ended a command: the one place errors become codes.
   ///
-  /// Every public error type of the libraries and of the command layer is switched on here,
-  /// by its `code` where it has one, so each reaches a deliberate exit code (a new error type
-  /// must be added here: `ExitCodeTests` throws every one through the command layer).
-  /// Anything else is a bug (70).
+  /// The command layer's own errors are switched on here; every public error type of the
+  /// libraries says its `ErrorCategory` (`CategorizedError`), and each category has one code
+  /// (docs/exit-codes.md). So each error reaches a deliberate exit code without this layer
+  /// importing the module that threw it (`ExitCodeTests` throws every one through the command
+  /// layer). Anything else is a bug (70).
   public static func forError(_ error: any Error) -> ExitCode {
     switch error {
     case is UsageError:
       return .usage
     case let error as RealmCtlError:
       return forCode(error.code)
-    case let error as FormatError:
-      return forCode(error.code)
-    case let error as StorageError:
-      return forCode(error.code)
-    case let error as InputError:
-      return forCode(error.code)
-    case let error as MigrationError:
-      return forCode(error.code)
     // A shell statement that failed inside a transaction: its own error decides.
     case let error as ShellTransactionRolledBack:
       return forError(error.underlying)
-    // A filter or an expression given on the command line or in a file that does not compile,
-    // or fails on an object: the input is refused.
-    case is QueryError, is QueryEvaluationError, is ExpressionError, is EvaluationError:
-      return .dataError
-    // Data files (JSON, JSON Lines, schema) that are not valid; an export the format refuses.
-    case is JSONParseError, is CanonicalDecodingError, is DumpOutputError:
-      return .dataError
-    // A key that is not 64 bytes (from a key file) or a failure of the ciphers on a page.
-    case is EncryptionKey.FormatProblem:
-      return .usage
-    case is CryptoError:
-      return .dataError
-    // Cancelled by the user (Ctrl-C in the shell): the command did not complete.
-    case is ProgressCancelled:
-      return .failure
-    // Internal signals that a caller must catch: reaching the command layer is a bug.
-    case is KernelFallback:
-      return .software
+    case let error as any CategorizedError:
+      return forCategory(error.category)
     default:
       return .software
     }
   }
 
-  static func forCode(_ code: InputError.Code) -> ExitCode {
-    switch code {
-    case .fileNotFound, .unreadable: .noInput
+  /// The code of each category of library errors.
+  static func forCategory(_ category: ErrorCategory) -> ExitCode {
+    switch category {
+    // A damaged or unsupported file; a filter, expression, plan or data file that does not
+    // compile or fails on an object; an export the format refuses: the input is refused.
+    case .invalidData: .dataError
+    // A key that is not 64 bytes (from a key file): the command line is wrong.
+    case .invalidArgument: .usage
+    case .missingInput: .noInput
     case .permissionDenied: .noPermission
     case .cannotCreateOutput: .cannotCreate
-    case .invalidInput: .dataError
+    case .ioFailure: .ioError
+    case .busy: .temporaryFailure
+    // Cancelled by the user (Ctrl-C in the shell): the command did not complete.
+    case .cancelled: .failure
+    // A misused API, or an internal signal a caller must catch: reaching the command layer is
+    // a bug.
+    case .internalError: .software
     }
   }
 
@@ -136,35 +119,6 @@ extension ExitCode {
     // The reader went away (`realmctl dump | head`): not a failure of ours (see RealmCtl.run).
     case .brokenPipe: .success
     case .outputFailed: .ioError
-    }
-  }
-
-  static func forCode(_ code: FormatError.Code) -> ExitCode {
-    switch code {
-    case .truncated, .notRealmFile, .encrypted, .unsupportedVersion, .corrupt, .limitExceeded:
-      .dataError
-    }
-  }
-
-  static func forCode(_ code: StorageError.Code) -> ExitCode {
-    switch code {
-    case .fileNotFound: .noInput
-    case .permissionDenied: .noPermission
-    case .notARealmFile, .encrypted, .wrongKey, .notEncrypted, .unsupportedFormat, .corrupt: .dataError
-    case .locked: .temporaryFailure
-    case .io: .ioError
-    case .alreadyExists: .cannotCreate
-    // A valid file this version cannot write (format, history type): the data is refused.
-    case .unsupported: .dataError
-    case .misuse: .software
-    }
-  }
-
-  static func forCode(_ code: MigrationError.Code) -> ExitCode {
-    switch code {
-    case .invalidPlan, .versionLower, .migrationRequired, .dataLoss, .constraintViolated,
-      .evaluationFailed, .execFailed, .unsupported, .invalidData:
-      .dataError
     }
   }
 }

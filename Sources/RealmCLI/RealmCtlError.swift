@@ -7,7 +7,6 @@
 /// Equality and hashing use ``code`` only.
 import RealmMigration
 import RealmStorage
-import RealmFormat
 public struct RealmCtlError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The kind of failure; ``ExitCode/forError(_:)`` maps each to its exit code.
   public enum Code: String, Sendable, Hashable, CaseIterable {

@@ -1,5 +1,6 @@
 import Foundation
 import RealmFormat
+import RealmModel
 import RealmJSON
 
 /// Small Realm files cut from the reading fixtures that are too large to mutate quickly

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// The fast path of ``CanonicalDecoder`` for the lines most inputs consist of: a flat object,
 /// `$class` first, then `$key` and every property once, with values that are ints, bools,

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// Deepest nesting of lists and dictionaries inside one mixed value that the decoder accepts.
 let maxMixedDepth = 100
@@ -198,16 +199,10 @@ extension CanonicalDecoder {
       if let first = members.first, first.key.utf8.first == UInt8(ascii: "$") {
         return try decodeMixedWrapper(json, key: first.key, line: line, path: path)
       }
-      try checkDistinctKeys(members, line: line, path: path)
-      var out: [DictionaryEntry] = []
-      out.reserveCapacity(members.count)
-      for m in members {
-        try checkDictionaryKey(m.key, line: line, path: path)
-        out.append(
-          DictionaryEntry(
-            m.key, try decodeMixed(m.value, line: line, path: path.key(m.key), depth: depth + 1)))
-      }
-      return .dictionary(out)
+      return .dictionary(
+        try dictionaryEntries(members, line: line, path: path) { (m) throws(CanonicalDecodingError) in
+          try decodeMixed(m.value, line: line, path: path.key(m.key), depth: depth + 1)
+        })
     }
   }
 
@@ -226,7 +221,7 @@ extension CanonicalDecoder {
     case "$uuid": return try decodeScalar(json, type: .uuid, line: line, path: path)
     case "$binary": return try decodeScalar(json, type: .data, line: line, path: path)
     case "$date": return try decodeScalar(json, type: .date, line: line, path: path)
-    case "$ref": return .link(try decodeLinkInMixed(json, line: line, path: path))
+    case "$ref": return .link(try decodeLink(json, line: line, path: path))
     default:
       throw CanonicalDecodingError(
         line: line, path: path.text,
@@ -236,22 +231,5 @@ extension CanonicalDecoder {
     }
     throw CanonicalDecodingError(
       line: line, path: path.text, message: "invalid '\(key)' value in \(describe(json))")
-  }
-
-  private func decodeLinkInMixed(_ json: JSONValue, line: Int, path: ValuePath)
-    throws(CanonicalDecodingError) -> ObjectLink
-  {
-    guard case .string(let cls)? = json["$ref"], case .int(let key)? = json["$key"],
-      case .object(let m) = json, m.count == 2
-    else {
-      throw CanonicalDecodingError(
-        line: line, path: path.text,
-        message: "expected a link {\"$ref\":\"Class\",\"$key\":integer}, found \(describe(json))")
-    }
-    guard let target = schema.objectSchema(named: cls), !target.isEmbedded else {
-      throw CanonicalDecodingError(
-        line: line, path: path.text, message: "link to unknown or embedded class '\(cls)'")
-    }
-    return ObjectLink(className: cls, key: key)
   }
 }

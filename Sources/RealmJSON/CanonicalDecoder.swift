@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// One object read back from a dump line.
 public struct DecodedObject: Sendable, Equatable {
@@ -208,19 +209,27 @@ public struct CanonicalDecoder: Sendable {
           line: line, path: path.text,
           message: "expected an object (dictionary), found \(describe(json))")
       }
-      try checkDistinctKeys(members, line: line, path: path)
-      var out: [DictionaryEntry] = []
-      out.reserveCapacity(members.count)
-      for member in members {
-        try checkDictionaryKey(member.key, line: line, path: path)
-        out.append(
-          DictionaryEntry(
-            member.key,
-            try decodeElement(member.value, of: property, line: line, path: path.member(member.key))
-          ))
-      }
-      return .dictionary(out)
+      return .dictionary(
+        try dictionaryEntries(members, line: line, path: path) { (member) throws(CanonicalDecodingError) in
+          try decodeElement(member.value, of: property, line: line, path: path.member(member.key))
+        })
     }
+  }
+
+  /// The entries of a dictionary object (typed, or nested in a mixed value): each key once and
+  /// allowed by Realm, each value decoded by `value`.
+  func dictionaryEntries(
+    _ members: [JSONMember], line: Int, path: ValuePath,
+    _ value: (JSONMember) throws(CanonicalDecodingError) -> RealmValue
+  ) throws(CanonicalDecodingError) -> [DictionaryEntry] {
+    try checkDistinctKeys(members, line: line, path: path)
+    var out: [DictionaryEntry] = []
+    out.reserveCapacity(members.count)
+    for member in members {
+      try checkDictionaryKey(member.key, line: line, path: path)
+      out.append(DictionaryEntry(member.key, try value(member)))
+    }
+    return out
   }
 
   /// Realm's rule for dictionary keys (typed dictionaries and those nested in mixed values).
@@ -314,7 +323,7 @@ public struct CanonicalDecoder: Sendable {
     return .link(link)
   }
 
-  private func decodeLink(_ json: JSONValue, line: Int, path: ValuePath)
+  func decodeLink(_ json: JSONValue, line: Int, path: ValuePath)
     throws(CanonicalDecodingError) -> ObjectLink
   {
     guard case .string(let cls)? = json["$ref"], case .int(let key)? = json["$key"],

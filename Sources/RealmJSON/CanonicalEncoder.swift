@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// Writes objects and values in the canonical dump form of `docs/dump-format.md`.
 ///
@@ -83,27 +84,9 @@ public struct CanonicalEncoder: Sendable {
     case .int(let i): writer.value(i)
     case .string(let s): writer.value(s)
     case .float(let f):
-      if !f.isFinite {
-        wrapNonFinite(Double(f), wrapper: "{\"$float\":", to: &writer)
-      } else if inMixed {
-        writer.separate()
-        writer.writeRaw("{\"$float\":")
-        writer.writeFloat(f)
-        writer.buffer.append(UInt8(ascii: "}"))
-      } else {
-        writer.value(f)
-      }
+      writeFloatingPoint(Double(f), wrapper: "{\"$float\":", inMixed: inMixed, to: &writer) { $0.writeFloat(f) }
     case .double(let d):
-      if !d.isFinite {
-        wrapNonFinite(d, wrapper: "{\"$double\":", to: &writer)
-      } else if inMixed {
-        writer.separate()
-        writer.writeRaw("{\"$double\":")
-        writer.writeDouble(d)
-        writer.buffer.append(UInt8(ascii: "}"))
-      } else {
-        writer.value(d)
-      }
+      writeFloatingPoint(d, wrapper: "{\"$double\":", inMixed: inMixed, to: &writer) { $0.writeDouble(d) }
     case .decimal128(let d):
       writer.separate()
       writer.writeRaw("{\"$decimal\":\"")
@@ -162,6 +145,19 @@ public struct CanonicalEncoder: Sendable {
       }
       writer.endObject()
     }
+  }
+
+  /// A float or double: its digits (written by `digits`), inside `wrapper` in a mixed value; a
+  /// value that is not finite always in its wrapper, as a string.
+  @inline(__always)
+  private func writeFloatingPoint(
+    _ v: Double, wrapper: StaticString, inMixed: Bool, to writer: inout JSONWriter, digits: (inout JSONWriter) -> Void
+  ) {
+    guard v.isFinite else { return wrapNonFinite(v, wrapper: wrapper, to: &writer) }
+    writer.separate()
+    if inMixed { writer.writeRaw(wrapper) }
+    digits(&writer)
+    if inMixed { writer.buffer.append(UInt8(ascii: "}")) }
   }
 
   private func wrapNonFinite(_ v: Double, wrapper: StaticString, to writer: inout JSONWriter) {

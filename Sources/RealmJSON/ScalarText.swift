@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// Text forms of ObjectId and UUID used by the dump (`$oid`, `$uuid`): lowercase hex.
 package enum HexText {
@@ -34,13 +35,7 @@ package enum HexText {
     guard bytes.count <= 16 else { return nil }
     var v: UInt64 = 0
     for c in bytes {
-      let d: UInt8
-      switch c {
-      case 0x30...0x39: d = c - 0x30
-      case 0x61...0x66: d = c - 0x61 + 10
-      case 0x41...0x46: d = c - 0x41 + 10
-      default: return nil
-      }
+      guard let d = HexDigit.value(c) else { return nil }
       v = v << 4 | UInt64(d)
     }
     return v

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// The schema document of `realmctl schema --format json` (`docs/dump-format.md`), written in
 /// exactly the layout of Realm's reference files, and read back (`create --schema`).

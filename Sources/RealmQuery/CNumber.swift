@@ -1,3 +1,5 @@
+import RealmFormat
+
 /// Number parsing with the C library's rules that Realm's query parser relies on (written out
 /// here so that results do not depend on the platform's C library or locale).
 enum CNumber {
@@ -7,13 +9,8 @@ enum CNumber {
   /// 10, always decimal (`strtoll(text, nullptr, 10)`, what `sscanf`'s `%d` reads).
   static func strtoll(_ text: String, base fixedBase: UInt64 = 0) -> Int64 {
     let b = Array(text.utf8)
-    var i = 0
-    while i < b.count, b[i] == 0x20 || (b[i] >= 0x09 && b[i] <= 0x0D) { i += 1 }
-    var negative = false
-    if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
-      negative = b[i] == UInt8(ascii: "-")
-      i += 1
-    }
+    let (start, negative) = signStart(b)
+    var i = start
     var base: UInt64 = 10
     if fixedBase != 0 {
       base = fixedBase
@@ -43,27 +40,16 @@ enum CNumber {
   }
 
   private static func digitValue(_ c: UInt8, base: UInt64) -> UInt8? {
-    let v: UInt8
-    switch c {
-    case 0x30...0x39: v = c - 0x30
-    case 0x41...0x46: v = c - 0x41 + 10
-    case 0x61...0x66: v = c - 0x61 + 10
-    default: return nil
-    }
-    return UInt64(v) < base ? v : nil
+    guard let v = HexDigit.value(c), UInt64(v) < base else { return nil }
+    return v
   }
 
   /// What `std::istringstream >> int64_t` reads from a string: leading white space, an
   /// optional sign and decimal digits; nil when there are no digits or the value overflows.
   static func streamInteger(_ text: String) -> Int64? {
     let b = Array(text.utf8)
-    var i = 0
-    while i < b.count, b[i] == 0x20 || (b[i] >= 0x09 && b[i] <= 0x0D) { i += 1 }
-    var negative = false
-    if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
-      negative = b[i] == UInt8(ascii: "-")
-      i += 1
-    }
+    let (start, negative) = signStart(b)
+    var i = start
     var magnitude: UInt64 = 0
     var count = 0
     while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
@@ -116,5 +102,14 @@ enum CNumber {
     case "-inf", "-infinity": return -.infinity
     default: return nil
     }
+  }
+
+  /// Where the digits of `b` start after C's leading white space and an optional sign, and
+  /// whether the sign was `-`.
+  private static func signStart(_ b: [UInt8]) -> (index: Int, negative: Bool) {
+    var i = 0
+    while i < b.count, b[i] == 0x20 || (b[i] >= 0x09 && b[i] <= 0x0D) { i += 1 }
+    guard i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") else { return (i, false) }
+    return (i + 1, b[i] == UInt8(ascii: "-"))
   }
 }

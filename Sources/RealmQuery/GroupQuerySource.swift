@@ -1,5 +1,6 @@
 import Synchronization
 import RealmFormat
+import RealmModel
 
 /// The objects of a file for queries: link targets by key, backlinks, primary keys.
 ///

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// A query's condition evaluated on a batch of objects column by column (``SelectionBatch``):
 /// comparisons of a property with a constant run in one loop over the column's leaf in the

@@ -3,6 +3,7 @@
 /// condition for a property of the object compared with a literal, an expression comparison
 /// otherwise), since the two treat null, NaN and strings differently.
 import RealmFormat
+import RealmModel
 struct QueryBinder {
   typealias Located = QueryError.Located
 

@@ -2,6 +2,7 @@
 /// with a property of another type (`int_prop == '42'` compares with 42, `float_prop == 1.1`
 /// with the float nearest to 1.1, `decimal_prop == 0.1` with the decimal 0.1 exactly).
 import RealmFormat
+import RealmModel
 enum QueryConstants {
   typealias Located = QueryError.Located
 
@@ -236,20 +237,11 @@ enum QueryConstants {
     var out: [UInt8] = []
     var i = 0
     while i < digits.count {
-      guard let hi = hexValue(digits[i]), let lo = hexValue(digits[i + 1]) else { return nil }
+      guard let hi = HexDigit.value(digits[i]), let lo = HexDigit.value(digits[i + 1]) else { return nil }
       out.append(hi << 4 | lo)
       i += 2
     }
     return out
-  }
-
-  private static func hexValue(_ c: UInt8) -> UInt8? {
-    switch c {
-    case 0x30...0x39: return c - 0x30
-    case 0x41...0x46: return c - 0x41 + 10
-    case 0x61...0x66: return c - 0x61 + 10
-    default: return nil
-    }
   }
 
   static func uuid(_ text: String) -> RealmUUID? {

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// How a query finds its objects in one file: through search indexes or by reading every
 /// object of the class, then in which order. Made by ``RealmQuery/plan(in:useIndexes:)``.

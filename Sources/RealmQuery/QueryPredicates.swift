@@ -1,5 +1,6 @@
 /// A bound condition of a query.
 import RealmFormat
+import RealmModel
 protocol QueryPredicate: AnyObject, Sendable {
   func matches(_ object: QueryObject, _ ctx: inout QueryContext) throws -> Bool
 }

@@ -4,6 +4,7 @@
 /// target class is known from the schema) and a typed link read from a `mixed` value; the two
 /// never compare equal.
 import RealmFormat
+import RealmModel
 enum QueryValue: Sendable {
   case null
   case bool(Bool)
@@ -216,22 +217,18 @@ enum ValueOrder {
   }
 
   /// Floats: IEEE order, NaN below every number, NaNs among themselves by their bits.
-  static func floats(_ x: Float, _ y: Float) -> Int {
-    if !x.isNaN && !y.isNaN { return x == y ? 0 : (x < y ? -1 : 1) }
-    if x.isNaN && y.isNaN {
-      let a = x.bitPattern
-      let b = y.bitPattern
-      return a == b ? 0 : (a < b ? -1 : 1)
-    }
-    return x.isNaN ? -1 : 1
-  }
+  static func floats(_ x: Float, _ y: Float) -> Int { floatingPoint(x, y, bits: \.bitPattern) }
 
   /// Doubles, as ``floats(_:_:)``.
-  static func doubles(_ x: Double, _ y: Double) -> Int {
+  static func doubles(_ x: Double, _ y: Double) -> Int { floatingPoint(x, y, bits: \.bitPattern) }
+
+  /// IEEE order, NaN below every number, NaNs among themselves by their `bits`.
+  @inline(__always)
+  private static func floatingPoint<F: FloatingPoint, Bits: Comparable>(_ x: F, _ y: F, bits: (F) -> Bits) -> Int {
     if !x.isNaN && !y.isNaN { return x == y ? 0 : (x < y ? -1 : 1) }
     if x.isNaN && y.isNaN {
-      let a = x.bitPattern
-      let b = y.bitPattern
+      let a = bits(x)
+      let b = bits(y)
       return a == b ? 0 : (a < b ? -1 : 1)
     }
     return x.isNaN ? -1 : 1

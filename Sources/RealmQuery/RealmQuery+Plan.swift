@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// Running a query on a file: the plan (indexes or a scan), the matching objects, their keys
 /// and their number.

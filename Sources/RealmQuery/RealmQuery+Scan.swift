@@ -1,3 +1,4 @@
+import RealmModel
 import RealmFormat
 
 /// Scans: every object of the class tested a batch at a time, column by column

@@ -1,3 +1,4 @@
+import RealmModel
 import RealmFormat
 
 /// The keys of a scan in the order of SORT, DISTINCT and LIMIT, read from the columns the

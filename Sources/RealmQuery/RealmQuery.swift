@@ -11,6 +11,7 @@
 /// malformed literals) and throws ``QueryError`` with the 1-based column of the fault.
 /// A compiled query is immutable and `Sendable`; every evaluation takes its own context.
 import RealmFormat
+import RealmModel
 public struct RealmQuery: Sendable {
   /// The query text.
   public let text: String

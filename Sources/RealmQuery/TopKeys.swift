@@ -1,3 +1,4 @@
+import RealmModel
 import RealmFormat
 
 /// `SORT(p) LIMIT(k)` of one int, double or date property over a scan: the first k objects in

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// Realm files built by our writer for tests, and damaged on purpose.
 public enum CraftedFiles {

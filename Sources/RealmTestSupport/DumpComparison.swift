@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 import RealmJSON
 
 /// Compares dumps and schema documents by meaning, exactly as `shared/tools/compare-dump.py`

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// Synced realms built by our writer for tests, in the shapes Realm Core's sync client leaves
 /// on a device (no Realm build here has sync, so none can be made by Realm itself): a
@@ -39,6 +40,18 @@ public enum SyncedFiles {
     public var dogs = 3
     /// Creates the default shape: partition-based, empty history.
     public init() {}
+  }
+
+  /// A flexible-sync file: subscriptions `dogs` (`Dog` named "d…") and an unnamed one to every
+  /// `Person`, two local changes never uploaded, and `asymmetricEvents` objects of an
+  /// asymmetric class when given.
+  public static func flexibleShape(asymmetricEvents: Int? = nil) -> Shape {
+    var shape = Shape()
+    shape.flexible = true
+    shape.subscriptions = [("dogs", "Dog", "name BEGINSWITH \"d\""), (nil, "Person", "TRUEPREDICATE")]
+    (shape.history, shape.uploadCursor) = history(pending: 2)
+    shape.asymmetricEvents = asymmetricEvents
+    return shape
   }
 
   /// The history with `pending` local changes never uploaded: one change from the server,

@@ -2,6 +2,7 @@ import Testing
 
 @testable import RealmCLI
 import RealmFormat
+import RealmModel
 
 /// What the parser makes of realmctl's own command lines.
 @Suite struct CommandLineParserTests {

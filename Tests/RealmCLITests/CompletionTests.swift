@@ -19,17 +19,18 @@ import Testing
     }
   }
 
-  /// Runs `executable` with `arguments` in `directory`; returns stdout, stderr and the status.
-  static func run(_ executable: String, _ arguments: [String], in directory: URL? = nil) throws
-    -> (stdout: String, stderr: String, status: Int32)
-  {
+  /// Runs `executable` with `arguments` in `directory` (also its `HOME`), with `environment`
+  /// added; returns stdout, stderr and the status.
+  static func run(
+    _ executable: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]
+  ) throws -> (stdout: String, stderr: String, status: Int32) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = directory }
-    var environment = ProcessInfo.processInfo.environment
-    environment["HOME"] = directory?.path ?? NSTemporaryDirectory()
-    process.environment = environment
+    var env = ProcessInfo.processInfo.environment
+    env["HOME"] = directory?.path ?? NSTemporaryDirectory()
+    process.environment = env.merging(environment) { $1 }
     let out = Pipe()
     let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("completion-\(UUID().uuidString).err")
     _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)

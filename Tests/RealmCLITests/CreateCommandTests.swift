@@ -124,19 +124,28 @@ import Testing
     #expect(!Support.exists(out))
   }
 
+  /// The first three objects of `person-add-email`'s dump, as JSON Lines lines.
+  static func personLines() throws -> [Substring] {
+    String(decoding: try Fixtures.bytes("person-add-email/dump.jsonl"), as: UTF8.self).split(separator: "\n").prefix(3).map { $0 }
+  }
+
+  /// `create out.realm` in `dir` with `person-add-email`'s schema and `data` (JSON Lines),
+  /// refused as bad data (65) without creating the output; returns stderr and the data file's path.
+  static func createRefused(data: String, in dir: URL) throws -> (stderr: String, data: String) {
+    let dataPath = try Support.write(data, to: dir, as: "data.jsonl")
+    let out = dir.appendingPathComponent("out.realm").path
+    let result = Support.run(["create", out, "--schema", Fixtures.url("person-add-email/schema.json").path, "--data", dataPath])
+    #expect(result.status == 65)
+    #expect(!Support.exists(out))
+    return (result.stderr, dataPath)
+  }
+
   @Test func aBadDataLineIsNamedAndNothingIsCreated() throws {
     let dir = try Support.directory()
     defer { try? FileManager.default.removeItem(at: dir) }
-    let lines = String(decoding: try Fixtures.bytes("person-add-email/dump.jsonl"), as: UTF8.self)
-      .split(separator: "\n").prefix(3).joined(separator: "\n")
-    let data = try Support.write(lines + "\n{\"$class\":\"Person\",\"$key\":7,\"firstName\":1}\n", to: dir, as: "data.jsonl")
-    let out = dir.appendingPathComponent("out.realm").path
-    let result = Support.run([
-      "create", out, "--schema", Fixtures.url("person-add-email/schema.json").path, "--data", data,
-    ])
-    #expect(result.status == 65)
-    #expect(result.stderr == "Error: '\(data)' line 4: Person.firstName: expected a string, found the integer 1\n")
-    #expect(!Support.exists(out))
+    let lines = try Self.personLines().joined(separator: "\n")
+    let (stderr, data) = try Self.createRefused(data: lines + "\n{\"$class\":\"Person\",\"$key\":7,\"firstName\":1}\n", in: dir)
+    #expect(stderr == "Error: '\(data)' line 4: Person.firstName: expected a string, found the integer 1\n")
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("out.realm") }
     #expect(leftovers.isEmpty, "\(leftovers)")
   }
@@ -144,16 +153,9 @@ import Testing
   @Test func keysOutOfOrderAreRefused() throws {
     let dir = try Support.directory()
     defer { try? FileManager.default.removeItem(at: dir) }
-    let lines = String(decoding: try Fixtures.bytes("person-add-email/dump.jsonl"), as: UTF8.self)
-      .split(separator: "\n").prefix(3).reversed().joined(separator: "\n")
-    let data = try Support.write(lines + "\n", to: dir, as: "data.jsonl")
-    let out = dir.appendingPathComponent("out.realm").path
-    let result = Support.run([
-      "create", out, "--schema", Fixtures.url("person-add-email/schema.json").path, "--data", data,
-    ])
-    #expect(result.status == 65)
-    #expect(result.stderr == "Error: '\(data)' line 2: object key 1 of class 'Person' is not above the previous key 2\n")
-    #expect(!Support.exists(out))
+    let lines = try Self.personLines().reversed().joined(separator: "\n")
+    let (stderr, data) = try Self.createRefused(data: lines + "\n", in: dir)
+    #expect(stderr == "Error: '\(data)' line 2: object key 1 of class 'Person' is not above the previous key 2\n")
   }
 
   @Test func anExistingOutputIsNeverOverwritten() throws {

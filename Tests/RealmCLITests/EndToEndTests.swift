@@ -95,23 +95,7 @@ import RealmFormat
   @Test func reportsAUsageErrorWithExit64() throws {
     let result = try Self.run(["schema", "x.realm", "--format", "xml"])
     #expect(result.stdout == "")
-    #expect(
-      result.stderr == """
-        Error: The value 'xml' is invalid for '--format <format>'. Please provide one of the following:
-          - text
-          - json
-          - swift
-          - kotlin
-          - java
-          - javascript
-          - typescript
-          - dart
-          - csharp
-        Help:  --format <format>  The output format.
-        Usage: realmctl schema <file> [--format <format>] [--class <name>] [--key-file <path>] [--key <hex>]
-          See 'realmctl schema --help' for more information.
-
-        """)
+    #expect(result.stderr == UsageErrorOutputTests.invalidSchemaFormat + UsageErrorOutputTests.schemaUsage)
     #expect(result.status == 64)
   }
 

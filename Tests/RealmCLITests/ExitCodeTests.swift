@@ -1,8 +1,10 @@
+import Foundation
 import RealmCrypto
 import RealmExport
 import RealmFormat
 import RealmJSON
 import RealmMigration
+import RealmModel
 import RealmQuery
 import RealmStorage
 import Testing
@@ -48,6 +50,17 @@ import Testing
 
   private struct Unknown: Error {}
 
+  /// The error `body` throws.
+  private static func thrown(_ body: () throws -> Void) -> any Error {
+    do {
+      try body()
+    } catch {
+      return error
+    }
+    Issue.record("nothing thrown")
+    return Unknown()
+  }
+
   /// One value of every public error type of the libraries and the command layer, with the
   /// exit code it must reach.
   private static let everyErrorType: [(any Error, ExitCode)] = [
@@ -67,6 +80,12 @@ import Testing
     (CryptoError(description: "x"), .dataError),
     (ProgressCancelled(), .failure),
     (KernelFallback(), .software),
+    (FormatObstacle(className: "C", property: "p", reason: "is a Set of Mixed", features: []), .dataError),
+    (thrown { _ = try JSONParser.parse("{") }, .dataError),
+    (thrown { _ = try CSVParser.records(Array("\"open".utf8)) }, .dataError),
+    (RealmDiff.Failure.unknownClass("Persn", suggestion: "Person"), .dataError),
+    (RealmDiff.Failure.badQuery(file: "a.realm", message: "x"), .usage),
+    (thrown { _ = try EncryptionKey(bytes: [1, 2, 3]) }, .usage),
   ]
 
   @Test func everyErrorTypeReachesADeliberateExitCode() throws {
@@ -77,15 +96,44 @@ import Testing
         #expect(!RealmCtl.errorMessage(for: error).hasPrefix("Internal error"), "\(type(of: error))")
       }
     }
-    let keyProblem: any Error
-    do {
-      _ = try EncryptionKey(bytes: [1, 2, 3])
-      Issue.record("a 3-byte key was accepted")
-      return
-    } catch {
-      keyProblem = error
+  }
+
+  /// Each category of library errors has the code docs/exit-codes.md gives it.
+  @Test func mapsEveryErrorCategory() {
+    let expected: [ErrorCategory: ExitCode] = [
+      .invalidData: .dataError, .invalidArgument: .usage, .missingInput: .noInput,
+      .permissionDenied: .noPermission, .cannotCreateOutput: .cannotCreate, .ioFailure: .ioError,
+      .busy: .temporaryFailure, .cancelled: .failure, .internalError: .software,
+    ]
+    for category in ErrorCategory.allCases {
+      #expect(ExitCode.forCategory(category) == expected[category], "\(category)")
     }
-    #expect(ExitCode.forError(keyProblem) == .usage)
+  }
+
+  /// A new public error type in a library must be added to ``everyErrorType`` (and adopt
+  /// `CategorizedError`, or it would end as exit 70): every one declared in Sources is listed.
+  @Test func everyPublicErrorTypeOfTheLibrariesIsListed() throws {
+    let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Sources")
+    let libraries = [
+      "RealmModel", "RealmFormat", "RealmCrypto", "RealmStorage", "RealmJSON", "RealmQuery", "RealmExport",
+      "RealmMigration", "RealmCLI",
+    ]
+    let declaration = try NSRegularExpression(pattern: #"^\s*public (?:struct|enum|final class|class) (\w+)\b[^{]*\bError\b"#, options: .anchorsMatchLines)
+    var declared: Set<String> = []
+    for library in libraries {
+      let root = sources.appendingPathComponent(library)
+      let walk = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
+      for case let file as URL in walk where file.pathExtension == "swift" {
+        let text = try String(contentsOf: file, encoding: .utf8)
+        for match in declaration.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+          declared.insert(String(text[Range(match.range(at: 1), in: text)!]))
+        }
+      }
+    }
+    #expect(declared.count >= 19)
+    let listed = Set(Self.everyErrorType.map { String(describing: type(of: $0.0)) })
+    #expect(declared.subtracting(listed).isEmpty, "not listed: \(declared.subtracting(listed).sorted())")
   }
 
   @Test func treatsUnknownErrorsAsInternal() {

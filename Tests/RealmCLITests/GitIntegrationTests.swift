@@ -11,32 +11,12 @@ struct GitIntegrationTests {
 
   /// Runs git in `repo` with a configuration of its own (no user or system settings).
   static func git(_ arguments: [String], in repo: URL, environment: [String: String] = [:]) throws -> (stdout: String, stderr: String, status: Int32) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try #require(CompletionTests.tool("git")))
-    process.arguments = arguments
-    process.currentDirectoryURL = repo
-    var env = ProcessInfo.processInfo.environment
-    env["HOME"] = repo.path
-    env["GIT_CONFIG_NOSYSTEM"] = "1"
-    env["GIT_AUTHOR_NAME"] = "Test"
-    env["GIT_AUTHOR_EMAIL"] = "test@example.com"
-    env["GIT_COMMITTER_NAME"] = "Test"
-    env["GIT_COMMITTER_EMAIL"] = "test@example.com"
-    env.merge(environment) { $1 }
-    process.environment = env
-    let out = Pipe()
-    let errURL = repo.deletingLastPathComponent().appendingPathComponent("git-\(UUID().uuidString).err")
-    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-    defer { try? FileManager.default.removeItem(at: errURL) }
-    let err = try FileHandle(forWritingTo: errURL)
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    try err.close()
-    return (String(decoding: data, as: UTF8.self), try String(contentsOf: errURL, encoding: .utf8), process.terminationStatus)
+    let identity = [
+      "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.com",
+      "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.com",
+    ]
+    return try CompletionTests.run(
+      try #require(CompletionTests.tool("git")), arguments, in: repo, environment: identity.merging(environment) { $1 })
   }
 
   /// A repository with the documented `.gitattributes` and textconv setting.

@@ -5,6 +5,7 @@ import Testing
 
 @testable import RealmCLI
 import RealmFormat
+import RealmModel
 
 /// `realmctl migrate` through the command layer: several files, `--dry-run`, `--backup`,
 /// `--reset-if-needed`, `--json`, plan and version errors; every written file passes the
@@ -17,14 +18,8 @@ import RealmFormat
 
   /// The file matches Realm's `after.*` answer by meaning and is clean.
   func expectMigratedLikeRealm(_ path: String, fixture: String) throws {
-    let schemaDiff = DumpComparison.compareSchemas(
-      expected: try Fixtures.bytes("\(fixture)/after.schema.json"), actual: try RealmDumper.schemaJSON(path),
-      anyPropertyOrder: true)
-    #expect(schemaDiff.isEmpty, "\(schemaDiff.prefix(5))")
-    let dumpDiff = DumpComparison.compareDumps(
-      expected: try Fixtures.bytes("\(fixture)/after.dump.jsonl"), actual: try RealmDumper.dumpJSONL(path),
-      schema: try Fixtures.bytes("\(fixture)/after.schema.json"))
-    #expect(dumpDiff.isEmpty, "\(dumpDiff.prefix(5))")
+    let diff = try DumpComparison.compareRealm(at: path, withFixture: "\(fixture)/after")
+    #expect(diff.isEmpty, "\(diff.prefix(5))")
     #expect(try Support.problems(path).isEmpty)
   }
 

@@ -1,15 +1,10 @@
 import Foundation
-import Synchronization
 import RealmJSON
 import RealmStorage
 import RealmTestSupport
 import Testing
 
 @testable import RealmCLI
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// The shell's editing statements and transactions: every statement equals the command it
 /// stands for, `ROLLBACK` and a failing statement leave the file byte for byte as it was at
@@ -132,13 +127,7 @@ import Testing
   func shellCommitInChildProcess() throws {
     let env = ProcessInfo.processInfo.environment
     let path = try #require(env[Self.fileEnvironment])
-    let spec = try #require(env[Self.pointEnvironment]).split(separator: ":")
-    let index = try #require(Int(spec[0]))
-    let before = spec[1] == "before"
-    _ = try Self.script(Self.statements + ["COMMIT"], on: path) { point in
-      if point.index == index && point.isBefore == before { kill(getpid(), SIGKILL) }
-      return .proceed
-    }
+    _ = try Self.script(Self.statements + ["COMMIT"], on: path, faultBeforeCommit: try #require(ChildTestRun.killHook(at: env[Self.pointEnvironment])))
   }
 
   @Test func aCommitKilledAtEveryWriteLeavesTheOldOrTheNewFile() throws {
@@ -147,14 +136,11 @@ import Testing
     // The reference: the old file, and the new one with the fault points of its COMMIT.
     let reference = try T.copy("user-tutorial/before.realm", to: dir, as: "reference.realm")
     let oldBytes = try T.bytes(reference)
-    let points = Mutex<[FaultPoint]>([])
-    let r = try Self.script(Self.statements + ["COMMIT"], on: reference) { point in
-      points.withLock { $0.append(point) }
-      return .proceed
-    }
+    let recorder = FaultPointRecorder()
+    let r = try Self.script(Self.statements + ["COMMIT"], on: reference, faultBeforeCommit: recorder.hook)
     #expect(r.status == .success, "\(r.stderr)")
     let newBytes = try T.bytes(reference)
-    let all = points.withLock { $0 }
+    let all = recorder.points
     try #require(all.count >= 4, "the commit has fault points")
     var sawOld = false
     var sawNew = false
@@ -165,8 +151,8 @@ import Testing
       try T.write(oldBytes, to: path)
       let process = try ChildTestRun.run(
         "shellCommitInChildProcess",
-        environment: [Self.fileEnvironment: path, Self.pointEnvironment: "\(point.index):\(point.isBefore ? "before" : "after")"])
-      #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL, "not killed at \(point)")
+        environment: [Self.fileEnvironment: path, Self.pointEnvironment: ChildTestRun.environmentValue(of: point)])
+      #expect(ChildTestRun.wasKilled(process), "not killed at \(point)")
       let after = try T.bytes(path)
       #expect(after == oldBytes || after == newBytes, "killed at \(point): neither the old nor the new file")
       if after == oldBytes { sawOld = true }

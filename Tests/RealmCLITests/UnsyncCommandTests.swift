@@ -105,7 +105,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: dir) }
     var partition = SyncedFiles.Shape()
     (partition.history, partition.uploadCursor) = SyncedFiles.history(pending: 2)
-    for (i, shape) in [partition, Self.flexible(asymmetric: 3)].enumerated() {
+    for (i, shape) in [partition, SyncedFiles.flexibleShape(asymmetricEvents: 3)].enumerated() {
       let path = dir.appendingPathComponent("s\(i).realm").path
       try Support.write(try SyncedFiles.build(shape), to: path)
       let schema = CommandRun(["schema", path, "--format", "json"]).text
@@ -126,27 +126,18 @@ import Testing
     return items[i]
   }
 
-  static func flexible(asymmetric: Int? = nil) -> SyncedFiles.Shape {
-    var shape = SyncedFiles.Shape()
-    shape.flexible = true
-    shape.subscriptions = [("dogs", "Dog", "name BEGINSWITH \"d\""), (nil, "Person", "TRUEPREDICATE")]
-    (shape.history, shape.uploadCursor) = SyncedFiles.history(pending: 2)
-    shape.asymmetricEvents = asymmetric
-    return shape
-  }
-
   /// `Examples/seed/synced.realm` (used by `make demo` and the docs) is exactly the flexible
   /// shape with an asymmetric class that these tests build and check.
   @Test func exampleSyncedRealmIsTheBuiltShape() throws {
     let example = Snapshot.packageRoot.appendingPathComponent("Examples/seed/synced.realm").path
-    #expect(try Support.bytes(example) == (try SyncedFiles.build(Self.flexible(asymmetric: 3))))
+    #expect(try Support.bytes(example) == (try SyncedFiles.build(SyncedFiles.flexibleShape(asymmetricEvents: 3))))
   }
 
   @Test func reportSaysWhatWasDroppedAndConverted() throws {
     let dir = try Support.directory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("app.realm").path
-    try Support.write(try SyncedFiles.build(Self.flexible(asymmetric: 3)), to: path)
+    try Support.write(try SyncedFiles.build(SyncedFiles.flexibleShape(asymmetricEvents: 3)), to: path)
     let original = try Support.bytes(path)
 
     let dry = CommandRun(["unsync", path, "--dry-run"])
@@ -181,7 +172,7 @@ import Testing
     let dir = try Support.directory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("app.realm").path
-    try Support.write(try SyncedFiles.build(Self.flexible()), to: path)
+    try Support.write(try SyncedFiles.build(SyncedFiles.flexibleShape()), to: path)
     let text = CommandRun(["open", path]).text
     #expect(text.contains("Sync:            flexible sync, client file ident 7, 7 changesets in the history\n"), "\(text)")
     #expect(text.contains("Not uploaded:    2 local changes never uploaded\n"))
@@ -258,7 +249,7 @@ import Testing
     let dir = try Support.directory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let source = dir.appendingPathComponent("source.realm").path
-    try Support.write(try SyncedFiles.build(Self.flexible(asymmetric: 2)), to: source)
+    try Support.write(try SyncedFiles.build(SyncedFiles.flexibleShape(asymmetricEvents: 2)), to: source)
     let mutator = try RobustnessMutator(path: source)
     let path = dir.appendingPathComponent("damaged.realm").path
     var random = SeededRandom(seed: 0x5EED_0019)
@@ -287,7 +278,7 @@ import Testing
     let dir = try Support.directory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("a.realm").path
-    try Support.write(try SyncedFiles.build(Self.flexible()), to: path)
+    try Support.write(try SyncedFiles.build(SyncedFiles.flexibleShape()), to: path)
     let before = try Support.bytes(path)
     let fd = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
     try #require(fd >= 0)
@@ -306,7 +297,7 @@ import Testing
     let dir = try Support.directory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("app.realm").path
-    try Support.write(try SyncedFiles.build(Self.flexible()), to: path)
+    try Support.write(try SyncedFiles.build(SyncedFiles.flexibleShape()), to: path)
     let key = EncryptionCommandTests.k1
     #expect(CommandRun(["encrypt", path, "--key-file", key]).status == 0)
     let encrypted = try Support.bytes(path)
@@ -327,7 +318,7 @@ import Testing
     let dir = try Support.directory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("app.realm").path
-    try Support.write(try SyncedFiles.build(Self.flexible()), to: path)
+    try Support.write(try SyncedFiles.build(SyncedFiles.flexibleShape()), to: path)
     let original = try Support.bytes(path)
     let out = dir.appendingPathComponent("out.realm").path
     #expect(CommandRun(["unsync", path, "--output", out, "--backup", "b"]).status == 64)

@@ -6,6 +6,7 @@ import Testing
 
 @testable import RealmCLI
 import RealmFormat
+import RealmModel
 
 /// `realmctl upgrade` (issue 7, "done when" 3): every legacy file becomes a format-24 file
 /// that `open --check` finds clean and that reads as Realm's own answer for the original;

@@ -19,6 +19,21 @@ import Testing
       See 'realmctl schema --help' for more information.
 
     """
+  /// `schema --format xml`: the message before the usage.
+  static let invalidSchemaFormat = """
+    Error: The value 'xml' is invalid for '--format <format>'. Please provide one of the following:
+      - text
+      - json
+      - swift
+      - kotlin
+      - java
+      - javascript
+      - typescript
+      - dart
+      - csharp
+    Help:  --format <format>  The output format.
+
+    """
   static let dumpUsage = """
     Usage: realmctl dump [<options>] <file>
       See 'realmctl dump --help' for more information.
@@ -38,37 +53,11 @@ import Testing
   static let cases: [([String], String)] = [
     (
       ["schema", "--format", "xml", "a"],
-      """
-      Error: The value 'xml' is invalid for '--format <format>'. Please provide one of the following:
-        - text
-        - json
-        - swift
-        - kotlin
-        - java
-        - javascript
-        - typescript
-        - dart
-        - csharp
-      Help:  --format <format>  The output format.
-
-      """ + schemaUsage
+      invalidSchemaFormat + schemaUsage
     ),
     (
       ["schema", "a", "--format=xml"],
-      """
-      Error: The value 'xml' is invalid for '--format <format>'. Please provide one of the following:
-        - text
-        - json
-        - swift
-        - kotlin
-        - java
-        - javascript
-        - typescript
-        - dart
-        - csharp
-      Help:  --format <format>  The output format.
-
-      """ + schemaUsage
+      invalidSchemaFormat + schemaUsage
     ),
     (
       ["schema", "--format"],

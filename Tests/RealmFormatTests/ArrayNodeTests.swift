@@ -2,23 +2,14 @@ import Testing
 @testable import RealmFormat
 
 @Suite struct ArrayNodeTests {
-  /// Builds a node with the given flags byte and payload, at offset 24 after a zero header.
-  func node(flags: UInt8, count: Int, payload: [UInt8]) throws -> ArrayNode {
-    var bytes = [UInt8](repeating: 0, count: 24)
-    bytes += [0x41, 0x41, 0x41, 0x41, flags, UInt8(count >> 16), UInt8((count >> 8) & 255), UInt8(count & 255)]
-    bytes += payload
-    while bytes.count % 8 != 0 { bytes.append(0) }
-    return try ArrayNode(ByteReader(bytes: bytes), Ref(24))
-  }
-
   @Test func readsPackedWidths() throws {
     // width 4 (code 3): elements 1, 15, 7
-    let n = try node(flags: 3, count: 3, payload: [0xF1, 0x07])
+    let n = try handBuiltNode(flags: 3, count: 3, payload: [0xF1, 0x07])
     #expect(try n.get(0) == 1)
     #expect(try n.get(1) == 15)
     #expect(try n.get(2) == 7)
     // width 8 signed
-    let s = try node(flags: 4, count: 2, payload: [0xFF, 0x7F])
+    let s = try handBuiltNode(flags: 4, count: 2, payload: [0xFF, 0x7F])
     #expect(try s.get(0) == -1)
     #expect(try s.get(1) == 127)
     #expect(try s.getUnsigned(0) == 255)
@@ -31,7 +22,7 @@ import Testing
   }
 
   @Test func rejectsIndexOutOfRange() throws {
-    let n = try node(flags: 4, count: 2, payload: [1, 2])
+    let n = try handBuiltNode(flags: 4, count: 2, payload: [1, 2])
     #expect(throws: FormatError(.corrupt)) { try n.get(2) }
     #expect(throws: FormatError(.corrupt)) { try n.get(-1) }
   }

@@ -1,5 +1,6 @@
 import Testing
 @testable import RealmFormat
+import RealmModel
 
 @Suite struct EncoderLeafTests {
   /// Decodes an `ArrayIntNull` per §6.1.

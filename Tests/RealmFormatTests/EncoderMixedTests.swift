@@ -1,5 +1,6 @@
 import Testing
 @testable import RealmFormat
+import RealmModel
 
 @Suite struct EncoderMixedTests {
   @Test func compositeValuesFollowTheLayout() throws {

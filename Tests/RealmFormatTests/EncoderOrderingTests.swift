@@ -1,5 +1,6 @@
 import Testing
 @testable import RealmFormat
+import RealmModel
 
 @Suite struct EncoderOrderingTests {
   func dec(_ coefficient: UInt64, _ exponent: Int, negative: Bool = false) -> Decimal128 {

@@ -1,6 +1,7 @@
 import RealmTestSupport
 import Testing
 @testable import RealmFormat
+import RealmModel
 
 @Suite struct EncoderSearchIndexTests {
   /// The key of 4 bytes of `data` at `offset` (§4.6 `create_key`), written independently.
@@ -42,7 +43,7 @@ import Testing
     var entries = SearchIndexEntries()
     for (i, v) in values.enumerated() { try entries.append(v, key: Int64(i)) }
     var sink = makeSink()
-    let root = SearchIndexWriter.write(entries, into: &sink)
+    let root = SearchIndexWriter.write(entries, format: .current, into: &sink)
     return (DecodedImage(sink), root, entries)
   }
 
@@ -132,8 +133,8 @@ import Testing
     }
     var a = makeSink()
     var b = makeSink()
-    let ra = SearchIndexWriter.write(compact, into: &a)
-    let rb = SearchIndexWriter.write(general, into: &b)
+    let ra = SearchIndexWriter.write(compact, format: .current, into: &a)
+    let rb = SearchIndexWriter.write(general, format: .current, into: &b)
     #expect(ra == rb && a.bytes == b.bytes)
     // A value of another kind moves the entries to the general form.
     try compact.append(.null, key: 100_000)

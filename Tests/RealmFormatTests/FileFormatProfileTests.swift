@@ -3,6 +3,7 @@ import RealmTestSupport
 import Testing
 
 @testable import RealmFormat
+import RealmModel
 
 /// The differences between formats 20, 22, 23 and 24 that the encoders write
 /// (``WritableFileFormat``), checked against Realm's own files and Realm Core's definitions.

@@ -2,6 +2,7 @@ import Foundation
 import RealmTestSupport
 import Testing
 @testable import RealmFormat
+import RealmModel
 
 /// `FormatCompatibility.firstObstacle`: what an older file format cannot store, on files Realm
 /// wrote (fixtures, Realm Core's samples, real app files) and on files built for the case.

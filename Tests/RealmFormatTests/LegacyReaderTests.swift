@@ -2,6 +2,7 @@ import RealmTestSupport
 import Testing
 
 @testable import RealmFormat
+import RealmModel
 
 /// The reader of file formats 2-9 below the Group API: Realm Core 11's renaming rule, the
 /// files Realm's upgrade refuses (made from Realm Core 5's fixtures by changing one value), and

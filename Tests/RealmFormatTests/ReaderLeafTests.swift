@@ -1,18 +1,10 @@
 import Testing
 
 @testable import RealmFormat
+import RealmModel
 
 /// Leaf decoders on hand-built nodes: the corner cases the fixtures do not reach.
 @Suite struct ReaderLeafTests {
-  /// A file image: 24 zero bytes, then one node with `flags`, `count` and `payload` at 24.
-  func node(flags: UInt8, count: Int, payload: [UInt8]) throws -> ArrayNode {
-    var bytes = [UInt8](repeating: 0, count: 24)
-    bytes += [0x41, 0x41, 0x41, 0x41, flags, UInt8(count >> 16), UInt8((count >> 8) & 255), UInt8(count & 255)]
-    bytes += payload
-    while bytes.count % 8 != 0 { bytes.append(0) }
-    return try ArrayNode(ByteReader(bytes: bytes), Ref(24))
-  }
-
   @Test func bid32AndBid64WidenToTheSameValue() {
     // 3.14 as BID32: exponent -2 (biased 99), coefficient 314.
     let d32 = DecimalLeaf.widen32(UInt32(99) << 23 | 314)
@@ -30,27 +22,27 @@ import Testing
   }
 
   @Test func decimalWidthZeroMeansZeroOrNull() throws {
-    let zeros = try DecimalLeaf(try node(flags: 0x20 | 0x08, count: 3, payload: []))
+    let zeros = try DecimalLeaf(try handBuiltNode(flags: 0x20 | 0x08, count: 3, payload: []))
     #expect(zeros.value(2) == .zero)
-    let nulls = try DecimalLeaf(try node(flags: 0x08, count: 3, payload: []))
+    let nulls = try DecimalLeaf(try handBuiltNode(flags: 0x08, count: 3, payload: []))
     #expect(nulls.value(0) == nil)
   }
 
   @Test func shortStringsNullEmptyAndNul() throws {
     // Width 4 (code 3, wtype multiply): "ab", "", null, "a\0b".
     let payload: [UInt8] = [0x61, 0x62, 0, 1, 0, 0, 0, 3, 0, 0, 0, 4, 0x61, 0, 0x62, 0]
-    let leaf = try StringLeaf(try node(flags: 0x08 | 3, count: 4, payload: payload), isString: true)
+    let leaf = try StringLeaf(try handBuiltNode(flags: 0x08 | 3, count: 4, payload: payload), isString: true)
     #expect(try leaf.string(0) == "ab")
     #expect(try leaf.string(1) == "")
     #expect(try leaf.string(2) == nil)
     #expect(try leaf.string(3) == "a\u{0}b")
-    let bad = try StringLeaf(try node(flags: 0x08 | 3, count: 1, payload: [0, 0, 0, 9]), isString: true)
+    let bad = try StringLeaf(try handBuiltNode(flags: 0x08 | 3, count: 1, payload: [0, 0, 0, 9]), isString: true)
     #expect(throws: FormatError(.corrupt)) { try bad.bytes(0) }
   }
 
   @Test func nullableIntegersUseTheMarker() throws {
     // Width 8: marker 127, values 5, 127 (null), -3.
-    let leaf = try IntLeaf(try node(flags: 4, count: 4, payload: [127, 5, 127, 0xFD]), nullable: true)
+    let leaf = try IntLeaf(try handBuiltNode(flags: 4, count: 4, payload: [127, 5, 127, 0xFD]), nullable: true)
     #expect(leaf.count == 3)
     #expect(leaf.value(0) == 5)
     #expect(leaf.value(1) == nil)
@@ -59,12 +51,12 @@ import Testing
 
   @Test func fixedBytesNeedWholeElements() throws {
     // One ObjectId: a bitmap byte plus 12 bytes.
-    let one = try FixedBytesLeaf(try node(flags: 0x08 | 1, count: 13, payload: [0] + Array(1...12)), elementSize: 12)
+    let one = try FixedBytesLeaf(try handBuiltNode(flags: 0x08 | 1, count: 13, payload: [0] + Array(1...12)), elementSize: 12)
     #expect(one.count == 1)
     #expect(one.bytes(0).map(Array.init) == Array(1...12))
-    let nullOne = try FixedBytesLeaf(try node(flags: 0x08 | 1, count: 13, payload: [1] + Array(repeating: 0xDE, count: 12)), elementSize: 12)
+    let nullOne = try FixedBytesLeaf(try handBuiltNode(flags: 0x08 | 1, count: 13, payload: [1] + Array(repeating: 0xDE, count: 12)), elementSize: 12)
     #expect(nullOne.bytes(0) == nil)
-    #expect(throws: FormatError(.corrupt)) { try FixedBytesLeaf(try node(flags: 0x08 | 1, count: 14, payload: Array(repeating: 0, count: 14)), elementSize: 12) }
+    #expect(throws: FormatError(.corrupt)) { try FixedBytesLeaf(try handBuiltNode(flags: 0x08 | 1, count: 14, payload: Array(repeating: 0, count: 14)), elementSize: 12) }
   }
 
   @Test func blobsAreNotArrays() throws {

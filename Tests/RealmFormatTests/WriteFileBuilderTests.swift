@@ -1,5 +1,6 @@
 import Testing
 @testable import RealmFormat
+import RealmModel
 
 @Suite struct WriteFileBuilderTests {
   static let schema = Schema(schemaVersion: 7, fileFormat: 24, classes: [

@@ -3,6 +3,7 @@ import RealmJSON
 import RealmTestSupport
 import Testing
 @testable import RealmFormat
+import RealmModel
 
 /// Files built from each fixture's `schema.json` and `dump.jsonl` (Realm's own answers).
 @Suite struct WriteFixtureTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import RealmFormat
+import RealmModel
 
 /// Realm refuses a second object with an existing primary key value; so does the builder
 /// (`create` wrote such files silently: seen in an input found by fuzzing).

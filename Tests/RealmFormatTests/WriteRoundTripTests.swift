@@ -1,6 +1,7 @@
 import RealmTestSupport
 import Testing
 @testable import RealmFormat
+import RealmModel
 
 /// Random objects of every property type and collection kind, written by the builder and
 /// read back with the library's reader: the values must come back as stored (sets and

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 import RealmTestSupport
 import Testing
 
@@ -115,18 +116,15 @@ import Testing
 
   @Test func findsRealDifferences() {
     let a = #"{"$class":"A","$key":0,"f":1,"d":0.0,"dec":null,"s":[1,1,3],"m":1,"e":null}"#
-    #expect(
-      diff(a, #"{"$class":"A","$key":0,"f":1,"d":-0.0,"dec":null,"s":[1,1,3],"m":1,"e":null}"#)
-        .count == 1)
-    #expect(
-      diff(a, #"{"$class":"A","$key":0,"f":1,"d":0.0,"dec":null,"s":[1,3,3],"m":1,"e":null}"#).count
-        == 1)
-    #expect(
-      diff(a, #"{"$class":"A","$key":0,"f":1,"d":0.0,"dec":null,"s":[1,1,3],"m":1.0,"e":null}"#)
-        .count == 1)
-    #expect(
-      diff(a, #"{"$class":"A","$key":1,"f":1,"d":0.0,"dec":null,"s":[1,1,3],"m":1,"e":null}"#).count
-        == 1)
+    // One difference each: -0.0, a collection element, a mixed 1.0 for 1, the key.
+    for other in [
+      #"{"$class":"A","$key":0,"f":1,"d":-0.0,"dec":null,"s":[1,1,3],"m":1,"e":null}"#,
+      #"{"$class":"A","$key":0,"f":1,"d":0.0,"dec":null,"s":[1,3,3],"m":1,"e":null}"#,
+      #"{"$class":"A","$key":0,"f":1,"d":0.0,"dec":null,"s":[1,1,3],"m":1.0,"e":null}"#,
+      #"{"$class":"A","$key":1,"f":1,"d":0.0,"dec":null,"s":[1,1,3],"m":1,"e":null}"#,
+    ] {
+      #expect(diff(a, other).count == 1, "\(other)")
+    }
     #expect(
       diff(a, #"{"$class":"A","$key":0,"f":1,"d":0.0,"s":[1,1,3],"m":1,"e":null}"#)
         == [#"line 1 ("A" key 0): differs in ["dec"]: expected {"dec":null} got {"dec":null}"#])

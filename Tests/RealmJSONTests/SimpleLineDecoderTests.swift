@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 import Testing
 
 @testable import RealmJSON

@@ -3,6 +3,7 @@ import RealmTestSupport
 import Testing
 @testable import RealmMigration
 import RealmFormat
+import RealmModel
 import RealmStorage
 
 /// Column-wise transforms (`Migrator+Columns.swift`, `ColumnEditor+Computed.swift`): transforms,

@@ -1,7 +1,9 @@
+import RealmTestSupport
 import Testing
 @testable import RealmMigration
 import RealmQuery
 import RealmFormat
+import RealmModel
 
 /// The migrator-facing engine: one environment per migration, errors with the object key.
 @Suite struct ExpressionEngineTests {

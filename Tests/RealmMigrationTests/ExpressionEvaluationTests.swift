@@ -1,6 +1,8 @@
+import RealmTestSupport
 import Testing
 @testable import RealmMigration
 import RealmFormat
+import RealmModel
 
 /// Operators, paths and null propagation, evaluated on objects.
 @Suite struct ExpressionEvaluationTests {

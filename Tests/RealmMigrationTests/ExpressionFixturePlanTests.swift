@@ -3,6 +3,7 @@ import RealmTestSupport
 import Testing
 @testable import RealmMigration
 import RealmFormat
+import RealmModel
 
 /// The fixtures' plans, evaluated on the objects of `dump.jsonl` (written by Realm), must give
 /// the values of `after.dump.jsonl` (what Realm's own migration block produced).

@@ -1,5 +1,6 @@
 import Foundation
 import RealmFormat
+import RealmModel
 import RealmJSON
 import RealmStorage
 import RealmTestSupport
@@ -128,6 +129,31 @@ import Testing
       try Support.check(
         output, format: to, schema: source.schema, dump: source.dump, keysFromPrimaryKeys: from == .v20,
         "\(from) -> \(to)")
+    }
+  }
+
+  /// Values that share more than 200 bytes share one list of a search index, sorted by value:
+  /// as signed `char` up to format 23, unsigned from 24 (Realm Core 13 and 14 write exactly
+  /// these orders). A list in another order hides values from Realm's binary search, so the
+  /// format's own Core must find every value through the index, accented ones included.
+  @Test(RealmOracle.enabled, arguments: WritableFileFormat.allCases)
+  func searchIndexListsKeepTheFormatsByteOrder(format: WritableFileFormat) throws {
+    let dir = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let prefix = String(repeating: "x", count: 210)
+    let tails = ["a", "\u{E9}", "b", "Z", "\u{E8}z", "0"]
+    let schema = #"{"schemaVersion": 1, "fileFormat": 24, "classes": [{"name": "S", "embedded": false, "primaryKey": null, "#
+      + #""properties": [{"name": "v", "type": "string", "optional": false, "indexed": true}]}]}"#
+    let dump = tails.enumerated().map { #"{"$class":"S","$key":\#($0.offset),"v":"\#(prefix + $0.element)"}"# }
+      .joined(separator: "\n") + "\n"
+    let source = Support.Source(name: "long-shared-prefixes", schema: Array(schema.utf8), dump: Array(dump.utf8))
+    let path = dir.appendingPathComponent("s.realm").path
+    #expect(try Support.create(source, format: format, at: path) == nil)
+    try Support.check(path, format: format, schema: source.schema, dump: source.dump, "long prefixes at \(format)")
+    let oracle = Support.ownCore(format) ?? .core14
+    for (key, tail) in tails.enumerated() where oracle.isAvailable {
+      let found = try oracle.queryKeys(path, className: "S", where: "v == '\(prefix + tail)'")
+      #expect(found == [Int64(key)], "format \(format), Realm \(oracle.core): v == '…\(tail)'")
     }
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import RealmFormat
+import RealmModel
 import RealmJSON
 import RealmStorage
 import RealmTestSupport
@@ -40,7 +41,9 @@ enum FileFormatTestSupport {
     }
     // The large dumps (alltypes' 600 objects with 128 KiB binaries, strings' 5,126) are cut
     // to their first objects, so that building, dumping and comparing them in every format
-    // stays quick; every value shape of their first objects is kept.
+    // stays quick in `make test`; every value shape of their first objects is kept.
+    // REALMCTL_FULL_FIXTURES=1 takes them whole (docs/testing.md).
+    if ProcessInfo.processInfo.environment["REALMCTL_FULL_FIXTURES"] == "1" { return out }
     return out.map { s in
       var s = s
       if s.dump.count > 300_000 { s.dump = firstObjects(s.dump, perClass: 60) }

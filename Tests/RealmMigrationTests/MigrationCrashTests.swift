@@ -5,10 +5,7 @@ import Testing
 @testable import RealmMigration
 @testable import RealmStorage
 import RealmFormat
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import RealmModel
 
 /// Issue 3, "done when" 3: a real migration of a large file (100,000 Person objects) killed
 /// with SIGKILL at many moments spread over the whole write. After each kill the file holds
@@ -130,15 +127,9 @@ import RealmFormat
     let env = ProcessInfo.processInfo.environment
     let path = try #require(env[Self.fileEnvironment])
     let planText = try #require(env[Self.planEnvironment])
-    let spec = try #require(env[Self.pointEnvironment]).split(separator: ":")
-    let index = try #require(Int(spec[0]))
-    let before = spec[1] == "before"
     var options = MigrationOptions()
     options.writeBufferSize = Self.writeBufferSize
-    options.faultInjection = { point in
-      if point.index == index && point.isBefore == before { kill(getpid(), SIGKILL) }
-      return .proceed
-    }
+    options.faultInjection = try #require(ChildTestRun.killHook(at: env[Self.pointEnvironment]))
     if env[Self.keyEnvironment] != nil { options.encryptionKey = Self.key }
     if planText == Self.encryptPlan {
       try RealmEncryption.rewrite(path: path, key: nil, newKey: Self.key, faultInjection: options.faultInjection)
@@ -186,10 +177,6 @@ import RealmFormat
 
   static func write(_ data: [UInt8], to path: String) throws { try TestFiles.write(data, to: path) }
 
-  static var testExecutable: String {
-    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-  }
-
   /// What one killed child left behind.
   struct Run: Sendable {
     var point: FaultPoint
@@ -227,20 +214,9 @@ import RealmFormat
     }
     let path = dir.appendingPathComponent("crash.realm").path
     try write(ref.oldBytes, to: path)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: testExecutable)
-    process.arguments = ["--testing-library", "swift-testing", "--filter", "migrateInChildProcess"]
-    var env = ProcessInfo.processInfo.environment
-    env[fileEnvironment] = path
-    env[planEnvironment] = ref.planText
-    env[pointEnvironment] = "\(point.index):\(point.isBefore ? "before" : "after")"
+    var env = [fileEnvironment: path, planEnvironment: ref.planText, pointEnvironment: ChildTestRun.environmentValue(of: point)]
     if ref.encrypted { env[keyEnvironment] = "1" }
-    process.environment = env
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    let killed = process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
+    let killed = ChildTestRun.wasKilled(try ChildTestRun.run("migrateInChildProcess", environment: env))
 
     let after = try bytes(path)
     let isOld: Bool
@@ -284,10 +260,6 @@ import RealmFormat
       strayTemporaryFiles: stray, remigratedToReference: remigrated)
   }
 
-  final class Recorder: @unchecked Sendable {
-    var points: [FaultPoint] = []
-  }
-
   /// The crash loop: reference run, choice of kill points, two children at a time.
   func crashLoop(
     planText: String, expectedMethod: MigrationResult.Method?, expectedPath: MigrationResult.WritePath? = nil,
@@ -298,13 +270,10 @@ import RealmFormat
     defer { try? FileManager.default.removeItem(at: refDir) }
     let refPath = refDir.appendingPathComponent("reference.realm").path
     try Self.write(oldBytes, to: refPath)
-    let recorder = Recorder()
+    let recorder = FaultPointRecorder()
     var options = MigrationOptions()
     options.writeBufferSize = Self.writeBufferSize
-    options.faultInjection = { point in
-      recorder.points.append(point)
-      return .proceed
-    }
+    options.faultInjection = recorder.hook
     let oldKey = encrypted ? Self.key : nil
     #expect(try RealmFile.open(path: refPath, key: oldKey).group.check().isEmpty)
     let oldState = try Self.logicalState(encrypted ? Self.decrypted(oldBytes) : oldBytes)
@@ -343,16 +312,11 @@ import RealmFormat
     #expect(try Self.bytes(twice) == newBytes, "the migration is not deterministic")
 
     // Every point that is not a node write, plus node writes spread evenly over the write.
-    let points = recorder.points
     let bulk: (FaultPoint) -> Bool = {
       if case .write = $0.operation { return $0.stage == .replacement || $0.stage == .nodes }
       return false
     }
-    var chosen = points.filter { !bulk($0) }
-    let writes = points.filter(bulk)
-    let wanted = min(writes.count, max(0, minimumKills - chosen.count))
-    for k in 0..<wanted { chosen.append(writes[k * writes.count / wanted]) }
-    chosen.sort { ($0.index, $0.isBefore ? 0 : 1) < ($1.index, $1.isBefore ? 0 : 1) }
+    let chosen = ChildTestRun.killPoints(recorder.points, bulk: bulk, total: minimumKills)
 
     let referenceRun = reference
     let results = Results(count: chosen.count)

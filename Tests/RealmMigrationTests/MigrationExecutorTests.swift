@@ -1,6 +1,7 @@
 import Testing
 @testable import RealmMigration
 import RealmFormat
+import RealmModel
 
 /// In-memory objects per class, standing in for a Realm file.
 final class MemorySource: MigrationSource {
@@ -102,21 +103,13 @@ final class MemorySink: MigrationSink {
     let plan = #"{"schemaVersion": 2, "schema": \#(schemaV2.replacingOccurrences(of: "EMB", with: "true"))}"#
     let orphan = people()
     orphan.objects["Address"]?.append((2, [.string("Nowhere")]))
-    do {
-      _ = try run(plan, orphan)
-      Issue.record("expected an error")
-    } catch let e as MigrationError {
-      #expect(e.message.hasPrefix("Cannot convert 'Address' to embedded: at least one object has no incoming links and would be deleted."))
-      #expect(e.message.contains("first keys: 2"))
-    }
+    let orphanError = try #require(throws: MigrationError.self) { _ = try run(plan, orphan) }
+    #expect(orphanError.message.hasPrefix("Cannot convert 'Address' to embedded: at least one object has no incoming links and would be deleted."))
+    #expect(orphanError.message.contains("first keys: 2"))
     let shared = people()
     shared.objects["Person"]?[2].1[1] = link("Address", 0)
-    do {
-      _ = try run(plan, shared)
-      Issue.record("expected an error")
-    } catch let e as MigrationError {
-      #expect(e.message.hasPrefix("Cannot convert 'Address' to embedded: at least one object has more than one incoming link."))
-    }
+    let e = try #require(throws: MigrationError.self) { _ = try run(plan, shared) }
+    #expect(e.message.hasPrefix("Cannot convert 'Address' to embedded: at least one object has more than one incoming link."))
   }
 
   @Test func duplicatePrimaryKeysAreRefused() throws {
@@ -126,13 +119,9 @@ final class MemorySink: MigrationSink {
       {"schemaVersion": 2, "schema": [{"name": "Address", "properties": {"street": "string"}},
        {"name": "Person", "primaryKey": "name", "properties": {"name": "string", "address": "Address?", "friends": "Person[]"}}]}
       """#
-    do {
-      _ = try run(plan, source)
-      Issue.record("expected an error")
-    } catch let e as MigrationError {
-      #expect(e.message.hasPrefix("Primary key property 'Person.name' has duplicate values after migration."))
-      #expect(e.message.contains("'Ann' (objects with keys 0 and 2)"))
-    }
+    let e = try #require(throws: MigrationError.self) { _ = try run(plan, source) }
+    #expect(e.message.hasPrefix("Primary key property 'Person.name' has duplicate values after migration."))
+    #expect(e.message.contains("'Ann' (objects with keys 0 and 2)"))
   }
 
   @Test func requiredNullsBecomeTheDefault() throws {

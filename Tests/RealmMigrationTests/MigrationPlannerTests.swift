@@ -1,6 +1,7 @@
 import Testing
 @testable import RealmMigration
 import RealmFormat
+import RealmModel
 
 /// A stand-in compiler: `old.<name>` copies a property; anything else is a string constant.
 /// The real expression language has its own tests; these check the planner's bookkeeping.
@@ -58,13 +59,9 @@ struct StubExpressions: ExpressionCompiling {
 
   @Test func sameVersionWithChangesIsRefused() throws {
     let p = try plan(#"{"schemaVersion": 1, "schema": [\#(dogAndPersonV2) {"name": "Person", "properties": {"firstName": "string", "lastName": "string", "age": "int", "email": "string?"}}]}"#)
-    do {
-      _ = try planner.program(for: p, fileSchema: file)
-      Issue.record("expected an error")
-    } catch let e as MigrationError {
-      #expect(e.code == .migrationRequired)
-      #expect(e.message == "Migration is required due to the following errors:\n- Property 'Person.email' has been added.")
-    }
+    let e = try #require(throws: MigrationError.self) { _ = try planner.program(for: p, fileSchema: file) }
+    #expect(e.code == .migrationRequired)
+    #expect(e.message == "Migration is required due to the following errors:\n- Property 'Person.email' has been added.")
   }
 
   @Test func sameSchemaIsANoOp() throws {
@@ -106,23 +103,15 @@ struct StubExpressions: ExpressionCompiling {
       {"schemaVersion": 2, "schema": [\#(dogAndPersonV2) {"name": "Person", "properties": {"firstName": "string"}}],
        "migrations": [{"version": 2, "steps": [{"op": "renameProperty", "class": "Person", "from": "agee", "to": "x"}]}]}
       """#)
-    do {
-      _ = try planner.program(for: p, fileSchema: file)
-      Issue.record("expected an error")
-    } catch let e as MigrationError {
-      #expect(e.description == "migrations[0].steps[0].from: 'Person' has no property 'agee' (did you mean 'age'?)")
-    }
+    let e = try #require(throws: MigrationError.self) { _ = try planner.program(for: p, fileSchema: file) }
+    #expect(e.description == "migrations[0].steps[0].from: 'Person' has no property 'agee' (did you mean 'age'?)")
   }
 
   @Test func typeChangeNeedsAWriteOrAllowDataLoss() throws {
     let schema = #"[\#(dogAndPersonV2) {"name": "Person", "properties": {"firstName": "string", "lastName": "string", "age": "string"}}]"#
-    do {
-      _ = try planner.program(for: try plan(#"{"schemaVersion": 2, "schema": \#(schema)}"#), fileSchema: file)
-      Issue.record("expected an error")
-    } catch let e as MigrationError {
-      #expect(e.code == .dataLoss)
-      #expect(e.message.hasPrefix("Property 'Person.age' has been changed from 'int' to 'string'"))
-    }
+    let e = try #require(throws: MigrationError.self) { _ = try planner.program(for: try plan(#"{"schemaVersion": 2, "schema": \#(schema)}"#), fileSchema: file) }
+    #expect(e.code == .dataLoss)
+    #expect(e.message.hasPrefix("Property 'Person.age' has been changed from 'int' to 'string'"))
     let lossy = try planner.program(for: try plan(#"{"schemaVersion": 2, "allowDataLoss": true, "schema": \#(schema)}"#), fileSchema: file)
     #expect(lossy.classProgram(named: "Person")?.finalSchema.property(named: "age")?.type == .string)
     // A transform that writes the property is the other way.
@@ -137,12 +126,8 @@ struct StubExpressions: ExpressionCompiling {
       {"schemaVersion": 2, "mode": "additive", "schema": [\#(dogAndPersonV2) {"name": "Person", "properties": {"firstName": "string"}}],
        "migrations": [{"version": 2, "steps": [{"op": "removeProperty", "class": "Person", "name": "age"}]}]}
       """#)
-    do {
-      _ = try planner.program(for: p, fileSchema: file)
-      Issue.record("expected an error")
-    } catch let e as MigrationError {
-      #expect(e.path == "migrations[0].steps[0].op")
-    }
+    let e = try #require(throws: MigrationError.self) { _ = try planner.program(for: p, fileSchema: file) }
+    #expect(e.path == "migrations[0].steps[0].op")
     // Without the step, properties missing from the schema are kept.
     let kept = try planner.program(for: try plan(#"{"schemaVersion": 2, "mode": "additive", "schema": [\#(dogAndPersonV2) {"name": "Person", "properties": {"firstName": "string"}}]}"#), fileSchema: file)
     #expect(kept.classProgram(named: "Person")?.finalSchema.properties.map(\.name) == ["firstName", "lastName", "age"])
@@ -153,12 +138,8 @@ struct StubExpressions: ExpressionCompiling {
       {"schemaVersion": 2, "schema": [{"name": "Dog", "properties": {"name": "string"}}],
        "migrations": [{"version": 2, "steps": [{"op": "deleteClass", "class": "Person"}]}]}
       """#)
-    do {
-      _ = try planner.program(for: p, fileSchema: file)
-      Issue.record("expected an error")
-    } catch let e as MigrationError {
-      #expect(e.message.contains("'Dog.owner' links to it"))
-    }
+    let e = try #require(throws: MigrationError.self) { _ = try planner.program(for: p, fileSchema: file) }
+    #expect(e.message.contains("'Dog.owner' links to it"))
   }
 
   @Test func renameClassUpdatesLinks() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import RealmFormat
+import RealmModel
 import RealmJSON
 import RealmStorage
 import RealmTestSupport
@@ -59,11 +60,7 @@ import Testing
     lines[150] = "{\"$class\":\"P\",\"n\":\"no\",\"s\":\"x\"}"
     lines[180] = "not json"
     let path = try write(lines.joined(separator: "\n") + "\n")
-    do {
-      _ = try read(path, chunkBytes: chunkBytes)
-      Issue.record("expected an error")
-    } catch let e as InputError {
-      #expect("\(e)".contains("line 151"), "\(e)")
-    }
+    let e = try #require(throws: InputError.self) { _ = try read(path, chunkBytes: chunkBytes) }
+    #expect("\(e)".contains("line 151"), "\(e)")
   }
 }

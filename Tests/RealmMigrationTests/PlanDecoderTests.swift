@@ -3,6 +3,7 @@ import RealmTestSupport
 import Testing
 @testable import RealmMigration
 import RealmFormat
+import RealmModel
 
 @Suite struct PlanDecoderTests {
   static var fixturePlans: [String] {

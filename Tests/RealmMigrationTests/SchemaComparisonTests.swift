@@ -1,6 +1,7 @@
 import Testing
 @testable import RealmMigration
 import RealmFormat
+import RealmModel
 
 @Suite struct SchemaComparisonTests {
   let person = ObjectSchema(name: "Person", properties: [

@@ -1,5 +1,6 @@
 import Foundation
 import RealmFormat
+import RealmModel
 import RealmTestSupport
 import Testing
 
@@ -32,15 +33,6 @@ import Testing
     return all
   }
 
-  static func flexibleShape(asymmetricEvents: Int? = nil) -> SyncedFiles.Shape {
-    var shape = SyncedFiles.Shape()
-    shape.flexible = true
-    shape.subscriptions = [("dogs", "Dog", "name BEGINSWITH \"d\""), (nil, "Person", "TRUEPREDICATE")]
-    (shape.history, shape.uploadCursor) = SyncedFiles.history(pending: 2)
-    shape.asymmetricEvents = asymmetricEvents
-    return shape
-  }
-
   @Test(arguments: [0, 1, 5])
   func pendingUploadsAreCountedAsRealmCoreCounts(pending: Int) throws {
     var shape = SyncedFiles.Shape()
@@ -66,7 +58,7 @@ import Testing
   }
 
   @Test func flexibleSubscriptionsAreRead() throws {
-    let group = try Group(reader: ByteReader(bytes: try SyncedFiles.build(Self.flexibleShape())))
+    let group = try Group(reader: ByteReader(bytes: try SyncedFiles.build(SyncedFiles.flexibleShape())))
     let state = try #require(try group.syncState())
     #expect(state.kind == .flexible)
     #expect(state.pendingUploads == 2)
@@ -81,7 +73,7 @@ import Testing
 
   @Test(arguments: [false, true])
   func eachShapeConvertsKeepingClassesObjectsAndKeys(flexible: Bool) throws {
-    let shape = flexible ? Self.flexibleShape() : { () -> SyncedFiles.Shape in
+    let shape = flexible ? SyncedFiles.flexibleShape() : { () -> SyncedFiles.Shape in
       var s = SyncedFiles.Shape()
       (s.history, s.uploadCursor) = SyncedFiles.history(pending: 1)
       return s
@@ -118,7 +110,7 @@ import Testing
   }
 
   @Test func asymmetricClassWithObjectsBecomesOrdinary() throws {
-    let (dir, path) = try Self.write(try SyncedFiles.build(Self.flexibleShape(asymmetricEvents: 4)))
+    let (dir, path) = try Self.write(try SyncedFiles.build(SyncedFiles.flexibleShape(asymmetricEvents: 4)))
     defer { try? FileManager.default.removeItem(at: dir) }
     #expect(try RealmFile.open(path: path).group.table(forClass: "Event")?.type == .topLevelAsymmetric)
     let result = try Unsyncer.unsync(path: path)
@@ -129,7 +121,7 @@ import Testing
   }
 
   @Test func emptyAsymmetricClassIsDropped() throws {
-    let (dir, path) = try Self.write(try SyncedFiles.build(Self.flexibleShape(asymmetricEvents: 0)))
+    let (dir, path) = try Self.write(try SyncedFiles.build(SyncedFiles.flexibleShape(asymmetricEvents: 0)))
     defer { try? FileManager.default.removeItem(at: dir) }
     let plan = try #require(try Unsyncer.unsync(path: path).plan)
     #expect(plan.convertedAsymmetric.isEmpty)
@@ -138,7 +130,7 @@ import Testing
   }
 
   @Test func dryRunWritesNothingAndOutputLeavesTheOriginal() throws {
-    let original = try SyncedFiles.build(Self.flexibleShape())
+    let original = try SyncedFiles.build(SyncedFiles.flexibleShape())
     let (dir, path) = try Self.write(original)
     defer { try? FileManager.default.removeItem(at: dir) }
     var options = UpgradeOptions()
@@ -169,7 +161,7 @@ import Testing
     var shape = SyncedFiles.Shape()
     (shape.history, _) = SyncedFiles.history(pending: 1)
     shape.uploadCursor = 1_000
-    var pointingElsewhere = try SyncedFiles.build(Self.flexibleShape())
+    var pointingElsewhere = try SyncedFiles.build(SyncedFiles.flexibleShape())
     let group = try Group(reader: ByteReader(bytes: pointingElsewhere))
     let names = try ArrayNode(group.reader, group.topRef).ref(0)
     SyncedFiles.put(&pointingElsewhere, at: group.topRef.rawValue + 8 + 8 * 8, UInt64(names.rawValue), width: 8)
@@ -185,7 +177,7 @@ import Testing
 
   /// A cluster leaf's column ref pointing past the end of the file: refused, untouched.
   @Test func damagedDataIsRefusedUntouched() throws {
-    var damaged = try SyncedFiles.build(Self.flexibleShape())
+    var damaged = try SyncedFiles.build(SyncedFiles.flexibleShape())
     let group = try Group(reader: ByteReader(bytes: damaged))
     let table = try #require(group.table(forClass: "Person"))
     let column = try #require(table.column(named: "name"))
@@ -204,7 +196,7 @@ import Testing
   }
 
   @Test func encryptedStaysEncryptedWithTheSameKey() throws {
-    let (dir, path) = try Self.write(try SyncedFiles.build(Self.flexibleShape()))
+    let (dir, path) = try Self.write(try SyncedFiles.build(SyncedFiles.flexibleShape()))
     defer { try? FileManager.default.removeItem(at: dir) }
     let key = try EncryptionKey(bytes: (0..<64).map { UInt8($0 * 3 & 0xFF) })
     _ = try RealmEncryption.rewrite(path: path, key: nil, newKey: key)

@@ -34,8 +34,7 @@ import RealmFormat
       // After the first table, `tables` is this transaction's copy, patched again.
       tables = try tx.replace(
         along: [
-          .init(node: tables, index: i), .init(node: tableTop, index: 0),
-          .init(node: spec, index: 1),
+          (node: tables, index: i), (node: tableTop, index: 0), (node: spec, index: 1),
         ],
         with: newNames)
       expected.append((i, renamed))

@@ -93,26 +93,41 @@ enum CommitTestSupport {
     return (try copy(try top.ref(0)), try copy(try top.ref(1)))
   }
 
-  /// The path of the running test executable (children re-launch it).
-  static var testExecutable: String {
-    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-      ?? CommandLine.arguments[0]
-  }
-
-  /// Runs one test of this binary in a child process with `environment` added.
-  static func runChildTest(
-    named filter: String, environment: [String: String], stdout: Pipe? = nil, stdin: Pipe? = nil
-  ) throws -> Process {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: testExecutable)
-    process.arguments = ["--testing-library", "swift-testing", "--filter", filter]
-    var env = ProcessInfo.processInfo.environment
-    for (k, v) in environment { env[k] = v }
-    process.environment = env
-    process.standardOutput = stdout ?? FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    if let stdin { process.standardInput = stdin }
-    try process.run()
-    return process
+  /// Runs `commit` on fresh copies of `fixture`, with each file operation in turn made to fail
+  /// (ENOSPC, before it runs) until a run gets through. Every failing run must throw an I/O
+  /// error and leave the file byte for byte as before or (`plaintext` of it) in the new
+  /// version; `whenNew` checks a file left new. Returns, per failing run, whether it was new.
+  static func outcomesOfFailingEachOperation(
+    of fixture: String, plaintext: ([UInt8]) throws -> [UInt8] = { $0 },
+    commit: (_ path: String, _ faultInjection: @escaping @Sendable (FaultPoint) -> FaultAction) throws -> Void,
+    whenNew: (_ path: String) throws -> Void = { _ in }
+  ) throws -> [Bool] {
+    func run(failAt: Int?) throws -> (path: String, failed: Bool) {
+      let path = try copyFixture(fixture)
+      do {
+        try commit(path) { point in point.index == failAt && point.isBefore ? .fail(errno: ENOSPC) : .proceed }
+        return (path, false)
+      } catch let error as StorageError {
+        #expect(error.code == .io)
+        return (path, true)
+      }
+    }
+    let before = try Fixtures.bytes(fixture)
+    let reference = try run(failAt: nil).path
+    let newState = try logicalState(try plaintext(try bytes(reference)))
+    removeCopy(reference)
+    var outcomes: [Bool] = []
+    while true {
+      let failAt = outcomes.count
+      let (path, failed) = try run(failAt: failAt)
+      defer { removeCopy(path) }
+      guard failed else { break }
+      let after = try bytes(path)
+      let isNew = try logicalState(try plaintext(after)) == newState
+      #expect(isNew || after == before, "failure at operation \(failAt) changed the file")
+      if isNew { try whenNew(path) }
+      outcomes.append(isNew)
+    }
+    return outcomes
   }
 }

@@ -165,42 +165,17 @@ import RealmFormat
   /// (then it holds the new version).
   @Test(arguments: ["format-samples/v24_commit.realm", "format-samples/v24_write_copy.realm"])
   func failureAtEveryOperationRollsBack(fixture: String) throws {
-    func run(failAt: Int?) throws -> (path: String, failed: Bool) {
-      let path = try Support.copyFixture(fixture)
+    let outcomes = try Support.outcomesOfFailingEachOperation(of: fixture) { path, faultInjection in
       var options = WriteTransaction.Options()
       options.freeSpace = .appendOnly
-      options.faultInjection = { point in
-        point.index == failAt && point.isBefore ? .fail(errno: ENOSPC) : .proceed
-      }
-      do {
-        let tx = try WriteTransaction.begin(path: path, options: options)
-        let top = try #require(tx.top)
-        let names = try tx.allocate(try Support.renamedCopy(of: try top.ref(0), in: tx.reader))
-        try tx.free(try top.ref(0))
-        try tx.commit(tableNames: names, tables: try top.ref(1))
-        return (path, false)
-      } catch let error as StorageError {
-        #expect(error.code == .io)
-        return (path, true)
-      }
+      options.faultInjection = faultInjection
+      let tx = try WriteTransaction.begin(path: path, options: options)
+      let top = try #require(tx.top)
+      let names = try tx.allocate(try Support.renamedCopy(of: try top.ref(0), in: tx.reader))
+      try tx.free(try top.ref(0))
+      try tx.commit(tableNames: names, tables: try top.ref(1))
     }
-    let before = try Support.bytes(Fixtures.url(fixture).path)
-    let reference = try run(failAt: nil).path
-    let newState = try Support.logicalState(try Support.bytes(reference))
-    Support.removeCopy(reference)
-    var failAt = 0
-    var outcomes: [Bool] = []
-    while true {
-      let (path, failed) = try run(failAt: failAt)
-      defer { Support.removeCopy(path) }
-      guard failed else { break }
-      let after = try Support.bytes(path)
-      let isNew = try Support.logicalState(after) == newState
-      #expect(isNew || after == before, "failure at operation \(failAt) changed the file")
-      outcomes.append(isNew)
-      failAt += 1
-    }
-    #expect(failAt >= 8)
+    #expect(outcomes.count >= 8)
     // Only a failure of the very last fsync (after the flip) leaves the new version.
     #expect(outcomes.dropLast().allSatisfy { !$0 })
   }

@@ -5,10 +5,6 @@ import Testing
 @testable import RealmStorage
 import RealmFormat
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// Issue 3, "done when" 3: a large write killed with SIGKILL at many moments spread over the
 /// whole write; after each kill the file holds exactly the old or exactly the new version
 /// and its space accounting is clean.
@@ -44,17 +40,7 @@ import RealmFormat
   func performWriteInChildProcess() throws {
     let env = ProcessInfo.processInfo.environment
     let path = try #require(env[Self.fileEnvironment])
-    let spec = try #require(env[Self.pointEnvironment]).split(separator: ":")
-    let index = try #require(Int(spec[0]))
-    let before = spec[1] == "before"
-    try Self.performWrite(path: path) { point in
-      if point.index == index && point.isBefore == before { kill(getpid(), SIGKILL) }
-      return .proceed
-    }
-  }
-
-  final class Recorder: @unchecked Sendable {
-    var points: [FaultPoint] = []
+    try Self.performWrite(path: path, hook: try #require(ChildTestRun.killHook(at: env[Self.pointEnvironment])))
   }
 
   /// What one killed child left behind.
@@ -71,14 +57,10 @@ import RealmFormat
     try? FileManager.default.removeItem(atPath: path)
     try? FileManager.default.removeItem(atPath: FileLock.lockPath(forRealmAt: path))
     try Support.write(original, to: path)
-    let child = try Support.runChildTest(
-      named: "performWriteInChildProcess",
-      environment: [
-        fileEnvironment: path,
-        pointEnvironment: "\(point.index):\(point.isBefore ? "before" : "after")",
-      ])
-    child.waitUntilExit()
-    let killed = child.terminationReason == .uncaughtSignal && child.terminationStatus == SIGKILL
+    let child = try ChildTestRun.run(
+      "performWriteInChildProcess",
+      environment: [fileEnvironment: path, pointEnvironment: ChildTestRun.environmentValue(of: point)])
+    let killed = ChildTestRun.wasKilled(child)
     let after = try Support.bytes(path)
     let state = try Support.logicalState(after)
     var accountingError: String?
@@ -98,25 +80,14 @@ import RealmFormat
     // Reference run in-process: the new version and every fault point of the write.
     let reference = try Support.copyFixture(fixture)
     defer { Support.removeCopy(reference) }
-    let recorder = Recorder()
-    try Self.performWrite(path: reference) { point in
-      recorder.points.append(point)
-      return .proceed
-    }
+    let recorder = FaultPointRecorder()
+    try Self.performWrite(path: reference, hook: recorder.hook)
     let newState = try Support.logicalState(try Support.bytes(reference))
     #expect(newState != oldState)
     let points = recorder.points
 
     // Every point of the publishing stages, plus node writes spread evenly over the rest.
-    var chosen = points.filter { $0.stage != .nodes }
-    let nodePoints = points.filter { $0.stage == .nodes }
-    let wanted = max(0, minimumKills - chosen.count)
-    if wanted > 0, !nodePoints.isEmpty {
-      for k in 0..<min(wanted, nodePoints.count) {
-        chosen.append(nodePoints[k * nodePoints.count / min(wanted, nodePoints.count)])
-      }
-    }
-    chosen.sort { ($0.index, $0.isBefore ? 0 : 1) < ($1.index, $1.isBefore ? 0 : 1) }
+    let chosen = ChildTestRun.killPoints(points, bulk: { $0.stage == .nodes }, total: minimumKills)
     #expect(chosen.count >= minimumKills)
 
     // Two children at a time (each on its own copy); results are checked on this thread.

@@ -76,37 +76,15 @@ import Testing
   /// Every file operation (entry writes, fsyncs, page writes, resizes) made to fail in turn:
   /// the file is byte for byte as before, or (after the flip) the new version.
   @Test func failureAtEveryOperationRollsBack() throws {
-    let fixture = "encrypted/person.realm"
-    func run(failAt: Int?) throws -> (path: String, failed: Bool) {
-      let path = try Support.copyFixture(fixture)
-      var options = WriteTransaction.Options()
-      options.faultInjection = { point in point.index == failAt && point.isBefore ? .fail(errno: ENOSPC) : .proceed }
-      do {
+    let outcomes = try Support.outcomesOfFailingEachOperation(
+      of: "encrypted/person.realm", plaintext: Self.plaintext,
+      commit: { path, faultInjection in
+        var options = WriteTransaction.Options()
+        options.faultInjection = faultInjection
         _ = try Self.renameCommit(path, options: options)
-        return (path, false)
-      } catch let error as StorageError {
-        #expect(error.code == .io)
-        return (path, true)
-      }
-    }
-    let before = try Fixtures.bytes(fixture)
-    let reference = try run(failAt: nil).path
-    let newState = try Support.logicalState(try Self.plaintext(try Support.bytes(reference)))
-    Support.removeCopy(reference)
-    var failAt = 0
-    var outcomes: [Bool] = []
-    while true {
-      let (path, failed) = try run(failAt: failAt)
-      defer { Support.removeCopy(path) }
-      guard failed else { break }
-      let after = try Support.bytes(path)
-      let isNew = try Support.logicalState(try Self.plaintext(after)) == newState
-      #expect(isNew || after == before, "failure at operation \(failAt) changed the file")
-      if isNew { #expect(try RealmFile.open(path: path, key: Self.key).group.check().isEmpty) }
-      outcomes.append(isNew)
-      failAt += 1
-    }
-    #expect(failAt >= 12)
+      },
+      whenNew: { path throws in #expect(try RealmFile.open(path: path, key: Self.key).group.check().isEmpty) })
+    #expect(outcomes.count >= 12)
     #expect(outcomes.contains(true) && outcomes.first == false)
     // Once new, new for every later failure point.
     if let first = outcomes.firstIndex(of: true) { #expect(outcomes[first...].allSatisfy { $0 }) }

@@ -81,9 +81,8 @@ import Testing
     defer { Support.removeCopy(path) }
     let stdout = Pipe()
     let stdin = Pipe()
-    let child = try Support.runChildTest(
-      named: "holdLockInChildProcess", environment: [Self.holderEnvironment: path], stdout: stdout,
-      stdin: stdin)
+    let child = try ChildTestRun.start(
+      "holdLockInChildProcess", environment: [Self.holderEnvironment: path], stdout: stdout, stdin: stdin)
     try #require(Self.waitForMarker(stdout, Self.heldMarker))
     try Self.expectRefused(path)
     try stdin.fileHandleForWriting.close()

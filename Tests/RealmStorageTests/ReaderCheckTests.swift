@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 import RealmStorage
 import RealmTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 import RealmJSON
 
 /// Compares values read from a file with Realm's own canonical dump (`dump.jsonl`, the

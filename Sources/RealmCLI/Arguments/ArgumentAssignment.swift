@@ -2,7 +2,7 @@
 import RealmMigration
 import RealmStorage
 import LineEditor
-import RealmFormat
+import RealmModel
 struct ArgumentAssignment {
   let command: CommandSpec
   /// Long option names offered in "Did you mean" suggestions.

@@ -13,7 +13,7 @@
 import RealmMigration
 import RealmStorage
 import LineEditor
-import RealmFormat
+import RealmModel
 public struct CommandLineParser: Sendable {
   /// The root command, whose subcommands are the commands.
   public let root: CommandSpec

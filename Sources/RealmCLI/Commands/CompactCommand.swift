@@ -2,7 +2,7 @@ import RealmMigration
 import RealmExport
 import RealmStorage
 import LineEditor
-import RealmFormat
+import RealmModel
 
 /// `realmctl compact FILE`: rewrite a Realm file without free space.
 public struct CompactCommand: Command {

@@ -1,3 +1,4 @@
+import RealmModel
 import RealmMigration
 import RealmStorage
 
@@ -40,12 +41,8 @@ public struct ConvertCommand: Command {
           a.isRequired = true
           return a
         }(),
-        .option(
-          "output", valueName: "new",
-          help: "Write the converted file to <new> (which must not exist) and leave the original unchanged."),
-        .option("backup", valueName: "path", help: "Copy the original file to <path> before replacing it."),
-        .flag("dry-run", help: "Read the whole file and report what would be written, but write nothing."),
-        .quietFlag,
+      ] + FileRewriteRun.arguments(result: "the converted file") + [
+        .quietFlag
       ] + KeyOptions.arguments(purpose: "of the Realm file (the converted file keeps it)"))
   }
 

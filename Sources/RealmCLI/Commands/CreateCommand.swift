@@ -2,7 +2,7 @@ import RealmJSON
 import RealmStorage
 import RealmMigration
 import RealmExport
-import RealmFormat
+import RealmModel
 
 /// `realmctl create OUT --schema SCHEMA.json [--data DATA.jsonl|DATA.csv --class C]... [--schema-version N]`.
 public struct CreateCommand: Command {

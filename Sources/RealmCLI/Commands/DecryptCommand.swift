@@ -23,21 +23,13 @@ public struct DecryptCommand: Command {
           realmctl decrypt app.realm --key-file app.key --output plain.realm
           REALMCTL_KEY=$(cat app.key) realmctl decrypt app.realm
         """,
-      arguments: [
-        .positional("file", completion: .realmFile, help: "The encrypted Realm file."),
-        .option(
-          "output", valueName: "path",
-          help: "Write the decrypted file here (it must not exist) instead of replacing <file>."),
-        FileFormatOption.argument(default: "Default: the file's own format."),
-      ] + KeyOptions.arguments())
+      arguments: KeyRewriteFiles.arguments(file: "The encrypted Realm file.", result: "the decrypted file")
+        + KeyOptions.arguments())
   }
 
   /// Runs the command.
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
-    let file = invocation.string("file") ?? ""
-    let output = invocation.string("output")
-    try InputFiles.requireReadableFile(file)
-    if let output { try InputFiles.requireAbsent(output) }
+    let (file, output) = try KeyRewriteFiles.paths(invocation)
     let key = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
     guard try RealmEncryption.looksEncrypted(path: file) else {
       throw RealmCtlError(.invalidInput, path: file, "'\(file)' is not encrypted: there is nothing to decrypt")

@@ -1,4 +1,4 @@
-import RealmFormat
+import RealmModel
 import RealmJSON
 import RealmMigration
 import RealmStorage
@@ -125,14 +125,9 @@ public struct DiffCommand: Command {
         .missingArgument, "'\(schemaPath)' states no schemaVersion: add '--schema-version <n>'", command: spec.name)
     }
     let realm = try RealmInput.open(file, key: key)
-    let fileSchema = try RealmInput.reading(realm) { () throws(FormatError) in try realm.group.schema() }
-    let check: AppSchemaCheck
-    do {
-      check = try AppSchemaCheck(fileSchema: fileSchema, appSchema: app.schema, appVersion: version)
-        .checkingData(in: realm.group, fileSchema: fileSchema)
-    } catch let error as FormatError {
-      throw StorageError.from(error, path: realm.path)
-    }
+    let fileSchema = try RealmInput.schema(of: realm)
+    let check = try AppSchemaCheck(fileSchema: fileSchema, appSchema: app.schema, appVersion: version)
+      .checkingData(in: realm, fileSchema: fileSchema)
     let format = invocation.string("format").flatMap(RealmDiffFormat.init(rawValue:)) ?? .text
     let report = format == .jsonl ? Self.jsonReport(check) : check.report + "\n"
     if invocation.flag("plan-skeleton") {
@@ -149,29 +144,16 @@ public struct DiffCommand: Command {
   static func jsonReport(_ check: AppSchemaCheck) -> String {
     var w = JSONWriter(indent: 0, capacity: 256)
     w.beginObject()
-    w.key("verdict")
-    w.value(check.verdict.rawValue)
-    w.key("needsMigration")
-    w.value(check.needsMigration)
-    w.key("fileVersion")
-    if let v = check.fileVersion { w.value(v) } else { w.nullValue() }
-    w.key("appVersion")
-    w.value(check.appVersion)
-    w.key("message")
-    if let m = check.realmMessage { w.value(m) } else { w.nullValue() }
-    w.key("changes")
-    w.beginArray()
-    for c in check.changes {
-      w.beginObject()
-      w.key("class")
-      w.value(c.className)
-      w.key("message")
-      w.value(c.realmMessage)
-      w.key("needsMigration")
-      w.value(c.needsMigration)
-      w.endObject()
+    w.member("verdict", check.verdict.rawValue)
+    w.member("needsMigration", check.needsMigration)
+    w.member("fileVersion", check.fileVersion)
+    w.member("appVersion", check.appVersion)
+    w.member("message", check.realmMessage)
+    w.member("changes", objects: check.changes) { w, c in
+      w.member("class", c.className)
+      w.member("message", c.realmMessage)
+      w.member("needsMigration", c.needsMigration)
     }
-    w.endArray()
     w.endObject()
     return String(decoding: w.buffer, as: UTF8.self) + "\n"
   }

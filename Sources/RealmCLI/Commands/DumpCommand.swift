@@ -1,4 +1,4 @@
-import RealmFormat
+import RealmModel
 import RealmJSON
 import RealmMigration
 import RealmStorage
@@ -275,7 +275,7 @@ public struct DumpCommand: Command {
   /// `--for-diff`: the ``StableDump``.
   private func writeForDiff(_ options: Options, key: EncryptionKey?, _ context: CommandContext) throws -> ExitCode {
     let file = try RealmInput.open(options.file, key: key)
-    let schema = try RealmInput.reading(file) { () throws(FormatError) in try file.group.schema() }
+    let schema = try RealmInput.schema(of: file)
     if let name = options.className {
       _ = try RealmInput.objectSchema(named: name, in: schema, path: options.file)
     }

@@ -31,22 +31,14 @@ public struct EncryptCommand: Command {
           realmctl encrypt app.realm --key-file app.key --output app-encrypted.realm
           realmctl encrypt app.realm --key-file old.key --new-key-file new.key
         """,
-      arguments: [
-        .positional("file", completion: .realmFile, help: "The Realm file to encrypt (or re-key)."),
-        .option(
-          "output", valueName: "path",
-          help: "Write the encrypted file here (it must not exist) instead of replacing <file>."),
-        FileFormatOption.argument(default: "Default: the file's own format."),
-      ] + KeyOptions.arguments(purpose: "to encrypt with (for a file that is already encrypted: its current key)")
+      arguments: KeyRewriteFiles.arguments(file: "The Realm file to encrypt (or re-key).", result: "the encrypted file")
+        + KeyOptions.arguments(purpose: "to encrypt with (for a file that is already encrypted: its current key)")
         + KeyOptions.arguments(new: true, purpose: "for a file that is already encrypted"))
   }
 
   /// Runs the command.
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
-    let file = invocation.string("file") ?? ""
-    let output = invocation.string("output")
-    try InputFiles.requireReadableFile(file)
-    if let output { try InputFiles.requireAbsent(output) }
+    let (file, output) = try KeyRewriteFiles.paths(invocation)
     let key = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
     let newKey = try KeyOptions.key(invocation, environment: context.environment, command: spec.name, new: true)
     let encrypted = try RealmEncryption.looksEncrypted(path: file)

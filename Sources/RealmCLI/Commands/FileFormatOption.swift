@@ -1,4 +1,4 @@
-import RealmFormat
+import RealmModel
 import RealmStorage
 
 /// `--file-format N`: the file format a writing command writes (20, 22, 23 or 24). Without it a

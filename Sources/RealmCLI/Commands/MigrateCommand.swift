@@ -2,7 +2,7 @@ import RealmJSON
 import RealmMigration
 import RealmExport
 import RealmStorage
-import RealmFormat
+import RealmModel
 
 /// `realmctl migrate --plan PLAN FILE... [--dry-run] [--backup PATH] [--reset-if-needed] [--json]`.
 public struct MigrateCommand: Command {
@@ -146,8 +146,8 @@ public struct MigrateCommand: Command {
       }
     }
     json.endArray()
-    json.key("migrated"); json.value(Int64(options.files.count - failed))
-    json.key("failed"); json.value(Int64(failed))
+    json.member("migrated", Int64(options.files.count - failed))
+    json.member("failed", Int64(failed))
     json.endObject()
     if options.json {
       json.buffer.append(0x0A)

@@ -59,7 +59,7 @@ public struct OpenCommand: Command {
     let key = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
     let file = try RealmInput.open(options.file, key: key)
     let summary = try FileSummary(file)
-    let problems = options.check ? file.group.check() : nil
+    let problems = options.check ? file.check() : nil
     if options.json {
       try context.standardOutput.write(bytes: summary.json(problems: problems))
     } else {

@@ -1,4 +1,3 @@
-import RealmFormat
 import RealmJSON
 import RealmStorage
 import RealmExport
@@ -75,14 +74,11 @@ public struct SchemaCommand: Command {
     let options = options(invocation)
     let key = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
     let file = try RealmInput.open(options.file, key: key)
-    let schema = try RealmInput.reading(file) { () throws(FormatError) in try file.group.schema() }
+    let schema = try RealmInput.schema(of: file)
     if let name = options.className {
       _ = try RealmInput.objectSchema(named: name, in: schema, path: options.file)
     }
-    var counts: [String: Int] = [:]
-    for table in file.group.tables {
-      if let name = table.className { counts[name] = table.objectCount }
-    }
+    let counts = file.objectCounts
     try context.standardOutput.write(
       bytes: options.format.render(schema, only: options.className, objectCounts: counts))
     return .success

@@ -1,4 +1,4 @@
-import RealmFormat
+import RealmModel
 import RealmJSON
 import RealmMigration
 import RealmStorage
@@ -37,12 +37,8 @@ public struct UnsyncCommand: Command {
           realmctl unsync synced.realm --key-file app.key
         """,
       arguments: [
-        .positional("file", completion: .realmFile, help: "The synced realm to convert."),
-        .option(
-          "output", valueName: "new",
-          help: "Write the local realm to <new> (which must not exist) and leave the original unchanged."),
-        .option("backup", valueName: "path", help: "Copy the original file to <path> before replacing it."),
-        .flag("dry-run", help: "Read the whole file and report what would be written and dropped, but write nothing."),
+        .positional("file", completion: .realmFile, help: "The synced realm to convert.")
+      ] + FileRewriteRun.arguments(result: "the local realm", report: "what would be written and dropped") + [
         .flag("json", help: "Print the report as one JSON object."),
         FileFormatOption.argument(default: "Default: the file's own format (24 for formats 2 to 11)."),
         .quietFlag,
@@ -51,41 +47,13 @@ public struct UnsyncCommand: Command {
 
   /// Runs the command.
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
-    let file = invocation.string("file") ?? ""
-    let output = invocation.string("output")
-    let backup = invocation.string("backup")
-    if backup != nil && output != nil {
-      throw UsageError(
-        .unexpectedArgument,
-        "'--backup <path>' keeps a copy of a file converted in place; with '--output <new>' the original is not changed",
-        command: spec.name)
-    }
-    if let output, output == file {
-      throw UsageError(
-        .invalidValue,
-        "The value '\(output)' is invalid for '--output <new>': it is the file being converted; leave out --output to convert in place",
-        command: spec.name)
-    }
+    let options = UpgradeCommand().options(invocation)
+    let run = FileRewriteRun(options: options, verb: "converted", command: spec.name)
+    try run.checkOutput(inPlace: "convert in place")
     let fileFormat = try FileFormatOption.format(invocation, command: spec.name)
-    try InputFiles.requireReadableFile(file)
-    var options = UpgradeOptions()
-    options.encryptionKey = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
-    options.dryRun = invocation.flag("dry-run")
-    options.backupPath = backup
-    options.outputPath = output
-    let progress = ProgressCounter(unit: .bytes)
-    options.progress = progress
-    let display = ProgressDisplay.start(
-      "Converting \(file)", counter: progress, context: context,
-      quiet: invocation.flag("quiet") || options.dryRun)
-    let result: UnsyncResult
-    do {
-      defer { display?.finish() }
-      result = try Unsyncer.unsync(path: file, options: options, fileFormat: fileFormat)
-    }
-    if !result.converted, let output, !options.dryRun {
-      try FileCopy.copy(from: file, to: output)
-    }
+    let result = try run.run(
+      try run.rewriteOptions(invocation, context: context), title: "Converting \(options.file)", context: context,
+      rewrite: { try Unsyncer.unsync(path: options.file, options: $0, fileFormat: fileFormat) }, rewritten: \.converted)
     if invocation.flag("json") {
       try context.standardOutput.write(bytes: UnsyncReport.json(result))
     } else {

@@ -1,7 +1,7 @@
 import RealmMigration
 import RealmStorage
 import RealmExport
-import RealmFormat
+import RealmModel
 
 /// `realmctl upgrade FILE [--output NEW] [--backup PATH] [--dry-run]`.
 public struct UpgradeCommand: Command {
@@ -47,12 +47,8 @@ public struct UpgradeCommand: Command {
           realmctl upgrade app.realm --key-file app.key
         """,
       arguments: [
-        .positional("file", completion: .realmFile, help: "The Realm file to upgrade."),
-        .option(
-          "output", valueName: "new",
-          help: "Write the upgraded file to <new> (which must not exist) and leave the original unchanged."),
-        .option("backup", valueName: "path", help: "Copy the original file to <path> before replacing it."),
-        .flag("dry-run", help: "Read the whole file and report what would be written, but write nothing."),
+        .positional("file", completion: .realmFile, help: "The Realm file to upgrade.")
+      ] + FileRewriteRun.arguments(result: "the upgraded file") + [
         FileFormatOption.argument(default: "Default: 24 ('realmctl convert' is the same command)."),
         .quietFlag,
       ] + KeyOptions.arguments(purpose: "of the Realm file (the upgraded file keeps it)"))
@@ -80,40 +76,13 @@ public struct UpgradeCommand: Command {
     _ options: Options, format: WritableFileFormat, invocation: ParsedInvocation, context: CommandContext,
     command: String
   ) throws -> UpgradeResult {
-    let verb = command == "upgrade" ? "upgraded" : "converted"
-    if options.backup != nil && options.output != nil {
-      throw UsageError(
-        .unexpectedArgument,
-        "'--backup <path>' keeps a copy of a file \(verb) in place; with '--output <new>' the original is not changed",
-        command: command)
-    }
-    if let output = options.output, output == options.file {
-      throw UsageError(
-        .invalidValue,
-        "The value '\(output)' is invalid for '--output <new>': it is the file being \(verb); leave out --output to write it in place",
-        command: command)
-    }
-    try InputFiles.requireReadableFile(options.file)
-    var upgradeOptions = UpgradeOptions()
-    upgradeOptions.encryptionKey = try KeyOptions.key(invocation, environment: context.environment, command: command)
-    upgradeOptions.dryRun = options.dryRun
-    upgradeOptions.backupPath = options.backup
-    upgradeOptions.outputPath = options.output
+    let run = FileRewriteRun(options: options, verb: command == "upgrade" ? "upgraded" : "converted", command: command)
+    try run.checkOutput(inPlace: "write it in place")
+    var upgradeOptions = try run.rewriteOptions(invocation, context: context)
     upgradeOptions.fileFormat = format
-    let progress = ProgressCounter(unit: .bytes)
-    upgradeOptions.progress = progress
-    let display = ProgressDisplay.start(
-      "\(command == "upgrade" ? "Upgrading" : "Converting") \(options.file)", counter: progress, context: context,
-      quiet: options.quiet || options.dryRun)
-    let result: UpgradeResult
-    do {
-      defer { display?.finish() }
-      result = try Upgrader.upgrade(path: options.file, options: upgradeOptions)
-    }
-    if !result.upgraded, let output = options.output, !options.dryRun {
-      try FileCopy.copy(from: options.file, to: output)
-    }
-    return result
+    return try run.run(
+      upgradeOptions, title: "\(command == "upgrade" ? "Upgrading" : "Converting") \(options.file)", context: context,
+      rewrite: { try Upgrader.upgrade(path: options.file, options: $0) }, rewritten: \.upgraded)
   }
 
   /// The one-line report.

@@ -6,7 +6,7 @@
   import Darwin
 #endif
 import Dispatch
-import RealmFormat
+import RealmModel
 
 /// Draws a ``ProgressCounter`` on standard error while a command works, in place, a few times a
 /// second, and erases it when the work is done.

@@ -1,4 +1,4 @@
-import RealmFormat
+import RealmModel
 
 /// The text of one progress line: a pure function of the counts and the elapsed time.
 ///

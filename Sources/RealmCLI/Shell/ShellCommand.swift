@@ -7,7 +7,7 @@
 #endif
 import Dispatch
 import LineEditor
-import RealmFormat
+import RealmModel
 import RealmStorage
 import Synchronization
 import RealmMigration
@@ -75,7 +75,7 @@ public struct ShellCommand: Command {
     let path = invocation.string("file") ?? ""
     let key = try KeyOptions.key(invocation, environment: context.environment, command: spec.name)
     // A session reads the file for every line: each pass has its own read budget.
-    let file = try RealmInput.open(path, key: key, limits: .default)
+    let file = try RealmInput.openForSession(path, key: key)
     let interactive = TerminalLineReader.isInteractive(0, environment: context.environment)
     let mode: DumpCommand.Format = context.terminal.isStandardOutputTerminal ? .table : .jsonl
     let session = try ShellSession(
@@ -141,7 +141,7 @@ public struct ShellCommand: Command {
     let classes = session.schema.classes.count
     try context.standardOutput.writeLine(
       "realmctl \(RealmCtl.version) shell on \(session.path): \(classes) class\(classes == 1 ? "" : "es"), "
-        + "file format \(session.file.group.fileFormat)")
+        + "file format \(session.file.fileFormat)")
     try context.standardOutput.writeLine("Enter .help for the commands, .quit or Ctrl-D to leave.")
     try context.standardOutput.flush()
     while true {

@@ -1,4 +1,5 @@
 import LineEditor
+import RealmModel
 
 extension ShellSession {
   /// What Tab completes at `cursor` in `line`: dot commands and class names first, class

@@ -1,4 +1,3 @@
-import RealmFormat
 import RealmJSON
 import RealmMigration
 import RealmStorage
@@ -82,6 +81,38 @@ extension ShellSession {
     /// `text` before and after the first ` WHERE ` outside quotes and brackets.
     static func splitWhere(_ text: String) -> (String, String?) {
       let characters = Array(text)
+      var split: (String, String?) = (text, nil)
+      forEachTopLevelIndex(characters) { i in
+        guard characters[i].isWhitespace, i + 6 < characters.count,
+          String(characters[(i + 1)...(i + 5)]).uppercased() == "WHERE", characters[i + 6].isWhitespace
+        else { return true }
+        split = (String(characters[..<i]), String(characters[(i + 7)...]).trimmingSpaces())
+        return false
+      }
+      return split
+    }
+
+    /// `text` split at `separator` outside quotes and brackets.
+    static func splitTopLevel(_ text: String, on separator: Character) -> [String] {
+      let characters = Array(text)
+      var parts: [String] = []
+      var start = 0
+      forEachTopLevelIndex(characters) { i in
+        if characters[i] == separator {
+          parts.append(String(characters[start..<i]))
+          start = i + 1
+        }
+        return true
+      }
+      let last = String(characters[start...])
+      if !last.trimmingSpaces().isEmpty { parts.append(last) }
+      return parts
+    }
+
+    /// Calls `body` with each index of `characters` outside quotes (where `\` escapes the next
+    /// character) and brackets, other than the quotes and brackets themselves, until it returns
+    /// false.
+    static func forEachTopLevelIndex(_ characters: [Character], _ body: (Int) -> Bool) {
       var depth = 0
       var quote: Character?
       var i = 0
@@ -96,41 +127,11 @@ extension ShellSession {
           depth += 1
         } else if c == ")" || c == "]" || c == "}" {
           depth -= 1
-        } else if depth == 0, c.isWhitespace, i + 6 < characters.count,
-          String(characters[(i + 1)...(i + 5)]).uppercased() == "WHERE", characters[i + 6].isWhitespace
-        {
-          return (String(characters[..<i]), String(characters[(i + 7)...]).trimmingSpaces())
+        } else if depth == 0, !body(i) {
+          return
         }
         i += 1
       }
-      return (text, nil)
-    }
-
-    /// `text` split at `separator` outside quotes and brackets.
-    static func splitTopLevel(_ text: String, on separator: Character) -> [String] {
-      var parts: [String] = []
-      var current = ""
-      var depth = 0
-      var quote: Character?
-      var escaped = false
-      for c in text {
-        if let q = quote {
-          if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == q { quote = nil }
-        } else if c == "'" || c == "\"" {
-          quote = c
-        } else if c == "(" || c == "[" || c == "{" {
-          depth += 1
-        } else if c == ")" || c == "]" || c == "}" {
-          depth -= 1
-        } else if c == separator && depth == 0 {
-          parts.append(current)
-          current = ""
-          continue
-        }
-        current.append(c)
-      }
-      if !current.trimmingSpaces().isEmpty { parts.append(current) }
-      return parts
     }
   }
 
@@ -221,8 +222,8 @@ extension ShellSession {
 
   /// Opens the file queries read again (after a write, or when a transaction starts or ends).
   func reopen() throws {
-    file = try RealmInput.open(editPath, key: key, limits: .default)
-    schema = try RealmInput.reading(file) { () throws(FormatError) in try file.group.schema() }
+    file = try RealmInput.openForSession(editPath, key: key)
+    schema = try RealmInput.schema(of: file)
   }
 
   /// Ends the session: an open transaction is rolled back, with a warning.

@@ -1,8 +1,9 @@
-import RealmFormat
+import RealmModel
 import RealmJSON
 import RealmMigration
 import RealmStorage
 import RealmExport
+import RealmQuery
 
 /// The commands of `realmctl shell`, one line at a time, over one open Realm file.
 ///
@@ -63,7 +64,7 @@ final class ShellSession {
     self.context = context
     self.mode = mode
     self.limit = limit
-    schema = try RealmInput.reading(file) { () throws(FormatError) in try file.group.schema() }
+    schema = try RealmInput.schema(of: file)
   }
 
   /// Names of the top-level classes, in the file's order.
@@ -189,10 +190,7 @@ final class ShellSession {
   }
 
   private func printClasses() throws {
-    var counts: [String: Int] = [:]
-    for table in file.group.tables {
-      if let name = table.className { counts[name] = table.objectCount }
-    }
+    let counts = file.objectCounts
     let width = classNames.map(\.count).max() ?? 0
     let lines = schema.classes.map { cls -> String in
       let n = counts[cls.name] ?? 0
@@ -207,10 +205,7 @@ final class ShellSession {
     if let className {
       shown.classes = [try RealmInput.objectSchema(named: className, in: schema, path: path)]
     }
-    var counts: [String: Int] = [:]
-    for table in file.group.tables {
-      if let name = table.className { counts[name] = table.objectCount }
-    }
+    let counts = file.objectCounts
     try context.standardOutput.write(bytes: SchemaFormat.text.render(shown, objectCounts: counts))
   }
 
@@ -266,8 +261,8 @@ final class ShellSession {
   /// The number of objects of `className` matching `query`.
   func count(_ className: String, _ query: String?) throws -> Int {
     let options = try dumpOptions(className, query, limit: nil)
-    if query == nil, let table = file.group.table(forClass: options.className ?? "") {
-      return table.objectCount
+    if query == nil, let count = file.objectCount(ofClass: options.className ?? "") {
+      return count
     }
     var dump = try ObjectDump(file: file, selection: options.selection)
     dump.progress = progress

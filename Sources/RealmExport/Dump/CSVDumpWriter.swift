@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 import RealmJSON
 
 /// `dump --format csv`: RFC 4180 CSV of exactly one class.

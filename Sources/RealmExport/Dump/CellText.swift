@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 import RealmJSON
 
 /// Plain-text renderings of single values for the CSV and table formats.

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// Receives the output bytes of a writer in chunks (stdout, a file, a test buffer).
 public typealias OutputSink = ([UInt8]) throws -> Void

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 import RealmJSON
 
 /// `dump --format json`: one pretty-printed JSON document (2-space indent) grouping the

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 import RealmJSON
 
 /// Encodes the dump lines of objects given column by column (``ObjectBatch``), straight from

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 import RealmJSON
 
 /// `dump --format jsonl`: the canonical JSON Lines of `docs/dump-format.md`, one object per

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 import RealmJSON
 
 /// Short renderings of values for people (the `table` format): strings unquoted with control

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// `schema --format csharp`: the model classes of Realm .NET with its source generator and
 /// nullability annotations (`#nullable enable`): `partial class Name : IRealmObject` (or
@@ -53,9 +54,7 @@ public enum CSharpModelFormatter {
 
   private static func render(_ cls: ObjectSchema, _ context: ModelContext) -> String {
     let name = context.className(cls.name)
-    var out = ""
-    let links = context.incomingLinks(cls)
-    if !links.isEmpty { out += "// Linked from \(ModelContext.commentText(links.joined(separator: ", ")))\n" }
+    var out = context.linkedFromComment(cls)
     if name.isRenamed { out += "[MapTo(\(literal(cls.name)))]\n" }
     out += "public partial class \(name.plain) : \(cls.isEmbedded ? "IEmbeddedObject" : "IRealmObject")\n{\n"
     // A member may not have the name of its class.

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// `schema --format dart`: the models of Realm Flutter/Dart (`package:realm`), as the SDK's
 /// generator expects them: private classes `_Name` annotated `@RealmModel()` (the generator
@@ -63,9 +64,7 @@ public enum DartModelFormatter {
 
   private static func render(_ cls: ObjectSchema, _ context: ModelContext) -> String {
     let name = context.className(cls.name)
-    var out = ""
-    let links = context.incomingLinks(cls)
-    if !links.isEmpty { out += "// Linked from \(ModelContext.commentText(links.joined(separator: ", ")))\n" }
+    var out = context.linkedFromComment(cls)
     out += cls.isEmbedded ? "@RealmModel(ObjectType.embeddedObject)\n" : "@RealmModel()\n"
     if name.isRenamed { out += "@MapTo(\(literal(cls.name)))\n" }
     out += "class _\(name.plain) {\n"

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// `schema --format java`: the model classes of Realm Java (`io.realm`), one public class per
 /// file, each introduced by a `// File: Name.java` line: `RealmObject` subclasses with private
@@ -91,8 +92,7 @@ public enum JavaModelFormatter {
     if !classAnnotation.isEmpty { imports.insert("io.realm.annotations.RealmClass") }
     var out = imports.sorted().map { "import \($0);\n" }.joined() + "\n"
     if name.isRenamed { out += "// Stored as class '\(comment(cls.name))'.\n" }
-    let links = context.incomingLinks(cls)
-    if !links.isEmpty { out += "// Linked from \(comment(links.joined(separator: ", ")))\n" }
+    out += context.linkedFromComment(cls, comment: comment)
     if !classAnnotation.isEmpty { out += "@RealmClass(\(classAnnotation.joined(separator: ", ")))\n" }
     out += "public class \(name.plain) extends RealmObject {\n" + body + "}\n"
     return out

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// `schema --format javascript` and `--format typescript`: Realm JS model classes as the
 /// current SDK documents them, an ES module of classes that extend `Realm.Object` with a
@@ -75,9 +76,7 @@ public enum JavaScriptModelFormatter {
   ) -> String {
     let name = context.className(cls.name).plain
     let propertyNames = context.propertyNames(cls)
-    var out = ""
-    let links = context.incomingLinks(cls)
-    if !links.isEmpty { out += "// Linked from \(ModelContext.commentText(links.joined(separator: ", ")))\n" }
+    var out = context.linkedFromComment(cls)
     out += "export class \(name) extends Realm.Object\(typeScript ? "<\(name)>" : "") {\n"
     if typeScript {
       for (p, key) in zip(cls.properties, propertyNames) {

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// `schema --format kotlin`: the model classes of the Realm Kotlin SDK (`io.realm.kotlin`):
 /// `RealmObject` / `EmbeddedRealmObject` classes whose properties are `var`s with default values
@@ -53,10 +54,8 @@ public enum KotlinModelFormatter {
   }
 
   private static func render(_ cls: ObjectSchema, _ context: ModelContext, imports: inout Set<String>) -> String {
-    var out = ""
     let name = context.className(cls.name)
-    let links = context.incomingLinks(cls)
-    if !links.isEmpty { out += "// Linked from \(ModelContext.commentText(links.joined(separator: ", ")))\n" }
+    var out = context.linkedFromComment(cls)
     if name.isRenamed {
       imports.insert("io.realm.kotlin.types.annotations.PersistedName")
       out += "@PersistedName(\(literal(cls.name)))\n"

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// What every model formatter needs: the classes to declare, identifiers for class and
 /// property names in the target language, and the links that point at each class.
@@ -32,6 +33,13 @@ struct ModelContext {
   /// Identifiers for the properties of `cls`, unique, avoiding `taken`.
   func propertyNames(_ cls: ObjectSchema, taken: Set<String> = []) -> [MappedName] {
     rules.map(cls.properties.map(\.name), taken: taken)
+  }
+
+  /// `// Linked from A.b, C.d` and a line break for a class that has incoming links, else
+  /// nothing; `comment` makes the names safe in the language's line comment.
+  func linkedFromComment(_ cls: ObjectSchema, comment: (String) -> String = ModelContext.commentText) -> String {
+    let links = incomingLinks(cls)
+    return links.isEmpty ? "" : "// Linked from \(comment(links.joined(separator: ", ")))\n"
   }
 
   /// The properties of other classes (or this one) that link to objects of `cls`, as

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// `schema --format text`: the schema for people.
 ///

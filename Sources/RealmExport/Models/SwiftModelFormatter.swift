@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// `schema --format swift`: the Realm Swift model classes an app declares for the file, ready
 /// to paste: `Object` / `EmbeddedObject` subclasses with `@Persisted` properties
@@ -56,8 +57,7 @@ public enum SwiftModelFormatter {
     let className = context.className(cls.name)
     var out = ""
     if className.isRenamed { out += "// Stored as class '\(ModelContext.commentText(cls.name))'.\n" }
-    let links = context.incomingLinks(cls)
-    if !links.isEmpty { out += "// Linked from \(ModelContext.commentText(links.joined(separator: ", ")))\n" }
+    out += context.linkedFromComment(cls)
     out += "class \(className.code): \(cls.isEmbedded ? "EmbeddedObject" : "Object") {\n"
     if className.isRenamed {
       out += "    override class func _realmObjectName() -> String? { \(literal(cls.name)) }\n"

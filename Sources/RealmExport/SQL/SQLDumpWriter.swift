@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 import RealmStorage
 
 /// `dump --format sql`: a SQLite script that loads the file into a relational copy

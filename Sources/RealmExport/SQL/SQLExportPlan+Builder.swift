@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 extension SQLExportPlan {
   /// Computes a plan: which classes are exported, their names, columns and child tables.

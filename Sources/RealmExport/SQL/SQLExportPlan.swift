@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// How a Realm schema becomes SQLite tables (docs/sql-export.md): one table per class, child
 /// tables for lists, sets and dictionaries, a parent reference in the tables of embedded classes.

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 import RealmJSON
 
 /// SQL literals of Realm's scalar values, appended as UTF-8 to a byte buffer.

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 import RealmJSON
 
 /// Encodes one object at a time as rows of the tables of an ``SQLExportPlan``: the row of its

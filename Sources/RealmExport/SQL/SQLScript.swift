@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// The fixed parts of the script: the header, `CREATE TABLE` and `CREATE INDEX` statements and
 /// the end.

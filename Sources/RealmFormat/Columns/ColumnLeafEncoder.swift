@@ -1,5 +1,6 @@
+import RealmModel
 /// Writes column leaves from ``ColumnValues``: the same nodes ``TypedLeafEncoder`` writes for
-/// the same values, without a ``RealmValue`` per object when the column's form matches its
+/// the same values, without a `RealmValue` per object when the column's form matches its
 /// type (strings from one byte buffer, numbers from plain arrays).
 public enum ColumnLeafEncoder {
   /// Writes the leaf of a single-value column of element type `type` (not `.object`);

@@ -1,11 +1,12 @@
+import RealmModel
 /// The values of one column for a run of consecutive objects (a cluster, a chunk of input
 /// lines), held in the cheapest form for their type: plain arrays for numbers, bools and
-/// dates, one byte buffer for strings, ``RealmValue``s for everything else.
+/// dates, one byte buffer for strings, `RealmValue`s for everything else.
 ///
-/// The column-wise paths use them end to end without a ``RealmValue`` per object: `dump`
+/// The column-wise paths use them end to end without a `RealmValue` per object: `dump`
 /// encodes text straight from them, column-wise transforms compute new columns from them,
 /// `create` decodes input lines into them and encodes leaves from them. Every form reads back
-/// as the ``RealmValue`` the object-by-object paths would have seen (``value(at:)``).
+/// as the `RealmValue` the object-by-object paths would have seen (``value(at:)``).
 public enum ColumnValues: Sendable, Equatable {
   /// Integers.
   case int(ScalarColumn<Int64>)
@@ -17,7 +18,7 @@ public enum ColumnValues: Sendable, Equatable {
   case float(ScalarColumn<Float>)
   /// Dates.
   case date(ScalarColumn<Timestamp>)
-  /// Strings (valid UTF-8, exactly the bytes of the ``RealmValue/string(_:)`` values).
+  /// Strings (valid UTF-8, exactly the bytes of the `RealmValue.string(_:)` values).
   case string(StringColumn)
   /// Any values (links, collections, mixed, decimals, binaries, …).
   case values([RealmValue])
@@ -48,7 +49,7 @@ public enum ColumnValues: Sendable, Equatable {
     }
   }
 
-  /// Every value as a ``RealmValue``.
+  /// Every value as a `RealmValue`.
   public var realmValues: [RealmValue] {
     if case .values(let v) = self { return v }
     var out: [RealmValue] = []

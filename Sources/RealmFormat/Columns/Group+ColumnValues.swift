@@ -1,8 +1,9 @@
+import RealmModel
 /// Reading objects column by column (``ColumnValues``): the input of the column-wise paths.
 extension Group {
   /// Calls `body` with the objects of `range` in batches of at most `Group.rowBatch` (256) objects,
   /// column by column: the same keys and values ``forEachObject(in:_:)`` delivers, without a
-  /// ``RealmValue`` per object for plain scalar columns. Safe to call from several threads at
+  /// `RealmValue` per object for plain scalar columns. Safe to call from several threads at
   /// once.
   ///
   /// - Parameters:
@@ -40,7 +41,7 @@ extension Group {
   }
 
   /// A range of a table of formats 2-9 (no cluster leaves): its objects as the
-  /// object-by-object reading decodes them, gathered into batches of ``RealmValue`` columns.
+  /// object-by-object reading decodes them, gathered into batches of `RealmValue` columns.
   private func forEachLegacyBatch(
     in range: ObjectRange, columns selected: Set<Int>?, _ body: (ObjectBatch) throws -> Void
   ) throws {

@@ -1,3 +1,4 @@
+import RealmModel
 /// Reading the objects a filter selects: the filter reads its columns for every object (from
 /// the leaves, or decoded), the other properties are decoded for the selected objects only.
 extension Group {

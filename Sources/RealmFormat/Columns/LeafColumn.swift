@@ -1,3 +1,4 @@
+import RealmModel
 /// One property's values for a batch of consecutive objects of a cluster leaf, read straight
 /// from the mapped file: what a filter compares without building a value per object.
 ///

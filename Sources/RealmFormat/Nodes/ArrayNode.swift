@@ -82,6 +82,12 @@ public struct ArrayNode: Sendable {
   @inlinable
   public func getUnsigned(_ i: Int) throws(FormatError) -> UInt64 {
     try checkIndex(i)
+    return uncheckedUnsigned(i)
+  }
+
+  /// Element `i` of an `ArrayUnsigned` (§2.3), without the index check.
+  @inlinable @inline(__always)
+  func uncheckedUnsigned(_ i: Int) -> UInt64 {
     let p = payload
     switch header.width {
     case 8: return UInt64(reader.uncheckedUInt8(at: p &+ i))

@@ -208,18 +208,3 @@ struct InnerClusterNode: Sendable {
     return lo == 0 ? nil : lo - 1
   }
 }
-
-extension ArrayNode {
-  /// Element `i` of an `ArrayUnsigned` (§2.3), without the index check.
-  @inline(__always)
-  func uncheckedUnsigned(_ i: Int) -> UInt64 {
-    let p = payload
-    switch header.width {
-    case 8: return UInt64(reader.uncheckedUInt8(at: p &+ i))
-    case 16: return UInt64(reader.uncheckedUInt16(at: p &+ (i << 1)))
-    case 32: return UInt64(reader.uncheckedUInt32(at: p &+ (i << 2)))
-    case 64: return reader.uncheckedUInt64(at: p &+ (i << 3))
-    default: return UInt64(bitPattern: uncheckedGet(i))
-    }
-  }
-}

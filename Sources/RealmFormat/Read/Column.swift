@@ -1,3 +1,4 @@
+import RealmModel
 /// One column of a table as described by its spec (§4.2-§4.5, §4.8).
 ///
 /// Corresponds to one entry of `realm::Spec` plus the per-leaf-index entries of the table top

@@ -1,3 +1,4 @@
+import RealmModel
 /// How to decode one public column of a table, worked out once per table.
 struct ColumnDecodePlan: Sendable {
   /// The column.

@@ -1,3 +1,4 @@
+import RealmModel
 /// Reading lists, sets and dictionaries (§6.13) and nested collections in mixed values (§6.11).
 extension Group {
   /// The collection of row `row` of a collection column (`refs` is its `ArrayRef` leaf).

@@ -1,3 +1,4 @@
+import RealmModel
 /// Objects in independent ranges: the unit of parallel reading (`dump` decodes ranges on all
 /// cores and writes them in order).
 ///

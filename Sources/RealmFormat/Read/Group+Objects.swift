@@ -1,3 +1,4 @@
+import RealmModel
 /// Reading objects: iteration in key order and lookup by key (§5, §6).
 extension Group {
   /// Calls `body` with the key and the property values (public columns in spec order) of
@@ -6,8 +7,8 @@ extension Group {
   /// Streams leaf by leaf: column accessors are built once per cluster leaf, and the values of
   /// up to 256 objects at a time are decoded column by column straight from the mapping
   /// before those objects are passed on, so memory stays flat in the size of the table. A
-  /// damaged value throws before the objects of its batch are delivered. Links become ``RealmValue/link(_:)`` (null when they
-  /// point to a tombstone), links to embedded objects become ``RealmValue/embedded(_:)`` with
+  /// damaged value throws before the objects of its batch are delivered. Links become `RealmValue.link(_:)` (null when they
+  /// point to a tombstone), links to embedded objects become `RealmValue.embedded(_:)` with
   /// the object inline.
   ///
   /// - Parameters:

@@ -1,3 +1,4 @@
+import RealmModel
 /// The Object Store view of a group (§7): classes, properties, schema version.
 extension Group {
   /// The schema version stored in the `metadata` table (§7.1), nil when the file is

@@ -1,3 +1,4 @@
+import RealmModel
 /// A Realm file's group: the top array, its tables and free space (§3), read in place.
 ///
 /// Corresponds to `realm::Group`. Creating a `Group` validates the header, the top array,

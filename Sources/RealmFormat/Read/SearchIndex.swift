@@ -1,3 +1,4 @@
+import RealmModel
 /// A column's search index (`StringIndex`, §4.6), read in place from the file.
 ///
 /// Lookups walk the index nodes the file has (no copy is built in memory) and give

@@ -125,13 +125,8 @@ extension Table {
     guard spec.hasRefs, spec.count >= 6 else {
       throw FormatError.corrupt("the spec of table '\(tableName)' has \(spec.count) slots, expected 6", at: spec.ref.rawValue)
     }
-    let types = try spec.element(0)
-    try types.requirePlainIntegers("a spec type array")
+    let (types, names, attrs) = try spec.specColumns(attributesName: "the spec attribute array of '\(tableName)'")
     let n = types.count
-    let names = try StringLeaf(try spec.element(1), isString: true)
-    let attrs = try spec.element(2)
-    try attrs.requirePlainIntegers("a spec attribute array")
-    try attrs.requireCount(n, "the spec attribute array of '\(tableName)'")
     let keys = try spec.element(5)
     try keys.requirePlainIntegers("a spec column-key array")
     try keys.requireCount(n, "the spec column-key array of '\(tableName)'")
@@ -182,5 +177,20 @@ extension Table {
       columns.append(column)
     }
     return columns
+  }
+}
+
+extension ArrayNode {
+  /// The first three slots of a table spec (of every file format): the column types,
+  /// names and attributes, the types and attributes checked to be plain integers, one
+  /// attribute per type (`attributesName` names the attribute array in the error).
+  func specColumns(attributesName: String) throws(FormatError) -> (types: ArrayNode, names: StringLeaf, attributes: ArrayNode) {
+    let types = try element(0)
+    try types.requirePlainIntegers("a spec type array")
+    let names = try StringLeaf(try element(1), isString: true)
+    let attributes = try element(2)
+    try attributes.requirePlainIntegers("a spec attribute array")
+    try attributes.requireCount(types.count, attributesName)
+    return (types, names, attributes)
   }
 }

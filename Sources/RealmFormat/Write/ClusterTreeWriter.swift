@@ -12,12 +12,6 @@ public enum ClusterTreeWriter {
     public var offset: Int64
     /// Number of objects.
     public var count: Int
-    /// Creates a record.
-    public init(ref: Ref, offset: Int64, count: Int) {
-      self.ref = ref
-      self.offset = offset
-      self.count = count
-    }
   }
 
   /// Writes a leaf `[keys, column refs…]` (§5.1) for `keys` (ascending, non-negative)

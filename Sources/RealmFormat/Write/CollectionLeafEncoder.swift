@@ -1,3 +1,4 @@
+import RealmModel
 /// Writes the per-object structures of collection and backlink columns (§6.12, §6.13).
 public enum CollectionLeafEncoder {
   /// A backlink leaf (`ArrayBacklink`, §6.12): per object 0 (none), a tagged origin key

@@ -1,3 +1,4 @@
+import RealmModel
 /// Copies every node of one cluster tree with its column slots changed (§5.1, §5.2): removed
 /// columns' slots become holes (or are truncated), added columns get a constant leaf.
 ///

@@ -1,4 +1,5 @@
 import Dispatch
+import RealmModel
 
 #if canImport(Glibc)
   import Glibc

@@ -1,3 +1,4 @@
+import RealmModel
 /// Adds and removes columns of tables copy-on-write, leaving every other column's data where
 /// it is: the cost grows with the number of clusters, not with the data.
 ///
@@ -265,7 +266,7 @@ public enum ColumnEditor {
     var newIndexes: [Int: Ref] = [:]
     if let computation = walker.computation {
       for (c, column) in computed.enumerated() where column.indexed {
-        newIndexes[column.leaf] = SearchIndexWriter.write(computation.indexEntries[c], into: &sink)
+        newIndexes[column.leaf] = SearchIndexWriter.write(computation.indexEntries[c], format: walker.format, into: &sink)
       }
     }
 

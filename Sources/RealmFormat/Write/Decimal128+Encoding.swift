@@ -1,3 +1,4 @@
+import RealmModel
 /// Decimal conversions the encoders need beyond the shared BID decoding (`Decimal128+BID`).
 extension Decimal128 {
   /// The value as a double, for ordering decimals among other numbers in Mixed sets.

@@ -1,3 +1,4 @@
+import RealmModel
 /// Writes the group top array, the free lists and the file header of a new file (§1.1, §3,
 /// §8.3), in the committed form an SDK's file has.
 public enum GroupWriter {

@@ -1,3 +1,4 @@
+import RealmModel
 /// Writes `ArrayMixed` leaves (§6.11) in the 6-slot format-24 layout, including nested lists
 /// and dictionaries, or the 4-slot layout of formats 21-23 (no nested collections).
 ///

@@ -1,3 +1,4 @@
+import RealmModel
 /// Realm Core 10's object key for an object with a primary key (format 20, §4.9): the low 64
 /// bits of the value's `GlobalKey`, with the top two bits cleared (`get_optimistic_local_id_hashed`).
 /// `lo` is an Int value itself, for a String or ObjectId the first 8 bytes (little-endian) of

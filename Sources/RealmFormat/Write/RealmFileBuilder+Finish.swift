@@ -1,3 +1,4 @@
+import RealmModel
 /// Completing the file: backlink columns, cluster leaves and trees, search indexes, table
 /// tops, and the group.
 extension RealmFileBuilder {
@@ -59,7 +60,7 @@ extension RealmFileBuilder {
     // In column order: a dictionary's order changes from run to run, and the same input must
     // give the same file.
     for (c, entries) in state.indexEntries.sorted(by: { $0.key < $1.key }) {
-      let order = SearchIndexWriter.sortedOrder(entries)
+      let order = SearchIndexWriter.sortedOrder(entries, format: fileFormat)
       // Realm refuses a second object with an existing primary key value.
       if c == plan.primaryKey, let (a, b) = SearchIndexWriter.firstDuplicate(entries, order: order) {
         let (first, second) = (min(entries.keys[a], entries.keys[b]), max(entries.keys[a], entries.keys[b]))

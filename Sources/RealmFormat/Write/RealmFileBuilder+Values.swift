@@ -1,3 +1,4 @@
+import RealmModel
 /// Resolving values before they are stored: links to keys, embedded objects to rows of their
 /// table, backlink bookkeeping, set order; and writing the column leaves of a cluster.
 extension RealmFileBuilder {

@@ -1,12 +1,13 @@
-/// Writes a complete, new Realm file of format 24 (or 20, 22, 23: ``WritableFileFormat``) from
+import RealmModel
+/// Writes a complete, new Realm file of format 24 (or 20, 22, 23: `WritableFileFormat`) from
 /// a schema and objects, streaming: the
 /// column leaves of every 256 objects are written as soon as those objects are complete;
 /// only keys (as runs of consecutive keys), links (for backlinks) and index entries are kept
 /// until ``finish()``.
 ///
 /// Objects of a class must be appended in ascending key order (classes may interleave).
-/// Values come in the class's property order: links as ``RealmValue/link(_:)`` naming the
-/// target's key, embedded objects inline as ``RealmValue/embedded(_:)`` (the builder gives
+/// Values come in the class's property order: links as `RealmValue.link(_:)` naming the
+/// target's key, embedded objects inline as `RealmValue.embedded(_:)` (the builder gives
 /// them keys in their own table and writes the parent link and the backlink).
 ///
 /// The file layout is described in docs/writing.md: the committed (non-streaming) form with
@@ -44,7 +45,7 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
   /// - Parameters:
   ///   - schema: the classes of the file and its schema version.
   ///   - plainTables: tables that are not classes (no `class_` prefix: the tables of files
-  ///     written with Realm Core directly), each named by its ``ObjectSchema/name``; their
+  ///     written with Realm Core directly), each named by its `ObjectSchema.name`; their
   ///     objects are appended with that name as the class name.
   ///   - fileFormat: the format written; the schema and values must fit it (format 24 only:
   ///     nested collections in Mixed; 21 and later: Mixed, UUID, sets and dictionaries), else

@@ -1,3 +1,4 @@
+import RealmModel
 /// Encoders of the fixed-size column leaves (§6.1, 6.2, 6.5-6.9): each writes one leaf for
 /// the given values into a sink and returns its ref.
 public enum ScalarLeafEncoder {

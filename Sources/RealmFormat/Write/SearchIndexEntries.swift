@@ -1,3 +1,4 @@
+import RealmModel
 /// The values of one indexed column turned into index data (§4.6, `Mixed::get_index_data`),
 /// collected with their object keys in a flat buffer (no allocation per entry).
 ///
@@ -138,15 +139,16 @@ public struct SearchIndexEntries: Sendable {
     return isNull(a) == isNull(b) && data(a) == data(b)
   }
 
-  /// The order of the index data of entries `a` and `b`, byte by byte (-1, 0, 1).
-  func compareData(_ a: Int, _ b: Int) -> Int {
+  /// The order of the index data of entries `a` and `b`, byte by byte (-1, 0, 1): unsigned,
+  /// or as signed `char` with `unsigned: false` (formats up to 23).
+  func compareData(_ a: Int, _ b: Int, unsigned: Bool) -> Int {
     if intsOnly {
       // Little-endian bytes compared in order: the byte-swapped values compared unsigned.
       let x = UInt64(bitPattern: ints[a]).byteSwapped
       let y = UInt64(bitPattern: ints[b]).byteSwapped
       return x == y ? 0 : x < y ? -1 : 1
     }
-    return ByteOrder.compare(data(a), data(b))
+    return ByteOrder.compare(data(a), data(b), unsigned: unsigned)
   }
 
   /// The 32-bit key of entry `i` at byte `offset` (`create_key`, §4.6): null and

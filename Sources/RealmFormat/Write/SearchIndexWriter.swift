@@ -1,7 +1,11 @@
+import RealmModel
+
 /// Builds a search index (`StringIndex`, §4.6) from collected entries.
 ///
 /// Entries are sorted by their sequence of 4-byte chunk keys (signed), then null first,
-/// then data bytes, then object key. At each offset they are grouped by chunk key: a group
+/// then data bytes (in the file format's byte order: values that share more than 200 bytes
+/// share a list, sorted by value as signed `char` up to format 23 and unsigned from 24), then
+/// object key. At each offset they are grouped by chunk key: a group
 /// of one object becomes a tagged key, a group whose data are all equal (or past the
 /// 200-byte depth limit) a sorted list of object keys, any other group a sub-index for the
 /// next 4 bytes. Nodes hold at most 1000 keys; larger ones get inner levels whose keys are
@@ -10,18 +14,21 @@ public enum SearchIndexWriter {
   /// Past this many bytes of data, equal prefixes share a list (`s_max_offset`).
   public static let maxOffset = 200
 
-  /// Writes the index for `entries` and returns its root (an empty leaf when there are none).
-  public static func write<S: NodeSink>(_ entries: SearchIndexEntries, into sink: inout S) -> Ref {
-    write(entries, order: sortedOrder(entries), into: &sink)
+  /// Writes the index for `entries` in a file of `format` and returns its root (an empty leaf
+  /// when there are none).
+  public static func write<S: NodeSink>(
+    _ entries: SearchIndexEntries, format: WritableFileFormat, into sink: inout S
+  ) -> Ref {
+    write(entries, order: sortedOrder(entries, format: format), into: &sink)
   }
 
-  /// Writes the index for `entries` in `order` (``sortedOrder(_:)``).
+  /// Writes the index for `entries` in `order` (``sortedOrder(_:format:)``).
   static func write<S: NodeSink>(_ entries: SearchIndexEntries, order: [Int], into sink: inout S) -> Ref {
     node(entries, order[...], offset: 0, into: &sink)
   }
 
   /// The first two entries with the same value (two nulls included) in `order`
-  /// (``sortedOrder(_:)``, where equal values are neighbours): what a primary key must not have.
+  /// (``sortedOrder(_:format:)``, where equal values are neighbours): what a primary key must not have.
   static func firstDuplicate(_ e: SearchIndexEntries, order: [Int]) -> (Int, Int)? {
     for i in order.indices.dropFirst() where sameData(e, order[i - 1], order[i]) {
       return (order[i - 1], order[i])
@@ -31,7 +38,7 @@ public enum SearchIndexWriter {
 
   /// Entry indices in index order. The first chunk key is computed once per entry: it
   /// decides most comparisons (e.g. every one between distinct int keys below 2^32).
-  static func sortedOrder(_ e: SearchIndexEntries) -> [Int] {
+  static func sortedOrder(_ e: SearchIndexEntries, format: WritableFileFormat) -> [Int] {
     if e.intsOnly {
       // Every entry is 8 bytes: the chunk keys at 0 and 4 decide, then the object key (the
       // chunk at 8 is the same for all, equal chunks mean equal data).
@@ -45,15 +52,16 @@ public enum SearchIndexWriter {
       return order
     }
     let first = (0..<e.count).map { e.chunkKey($0, at: 0) }
+    let unsigned = format.comparesBytesUnsigned
     var order = Array(0..<e.count)
     order.sort { a, b in
       if first[a] != first[b] { return first[a] < first[b] }
-      return compare(e, a, b) < 0
+      return compare(e, a, b, unsigned: unsigned) < 0
     }
     return order
   }
 
-  static func compare(_ e: SearchIndexEntries, _ a: Int, _ b: Int) -> Int {
+  static func compare(_ e: SearchIndexEntries, _ a: Int, _ b: Int, unsigned: Bool) -> Int {
     let longest = max(e.length(a), e.length(b))
     var offset = 0
     while offset <= longest && offset <= maxOffset {
@@ -65,7 +73,7 @@ public enum SearchIndexWriter {
     let na = e.isNull(a)
     let nb = e.isNull(b)
     if na != nb { return na ? -1 : 1 }
-    let c = e.compareData(a, b)
+    let c = e.compareData(a, b, unsigned: unsigned)
     if c != 0 { return c }
     return e.key(a) == e.key(b) ? 0 : e.key(a) < e.key(b) ? -1 : 1
   }

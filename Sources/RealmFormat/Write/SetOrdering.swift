@@ -1,7 +1,8 @@
+import RealmModel
 /// The storage order of set elements and dictionary keys (§6.13): sets are binary-searched by
 /// core, so the order is part of the format. Format 24 orders strings and binaries by
 /// unsigned bytes; formats 20-23 by signed `char`, and formats 21/22 do not separate strings
-/// from binaries in Mixed sets (``WritableFileFormat``).
+/// from binaries in Mixed sets (`WritableFileFormat`).
 public enum SetOrdering {
   /// Compares two elements of a set: -1, 0 (equal: one is dropped) or 1.
   ///
@@ -87,21 +88,11 @@ public enum SetOrdering {
     }
   }
 
-  /// Byte-wise comparison, shorter prefix first: unsigned (``ByteOrder``), or with
-  /// `unsigned: false` the bytes as signed `char`, as Realm Core compared them up to format 23.
+  /// Byte-wise comparison, shorter prefix first: unsigned, or with `unsigned: false` the
+  /// bytes as signed `char`, as Realm Core compared them up to format 23 (``ByteOrder``).
   static func compareBytes<A: Sequence, B: Sequence>(_ a: A, _ b: B, unsigned: Bool) -> Int
   where A.Element == UInt8, B.Element == UInt8 {
-    if unsigned { return ByteOrder.compare(a, b) }
-    var ia = a.makeIterator()
-    var ib = b.makeIterator()
-    while true {
-      switch (ia.next(), ib.next()) {
-      case (nil, nil): return 0
-      case (nil, _): return -1
-      case (_, nil): return 1
-      case (let x?, let y?): if x != y { return Int8(bitPattern: x) < Int8(bitPattern: y) ? -1 : 1 }
-      }
-    }
+    ByteOrder.compare(a, b, unsigned: unsigned)
   }
 
   /// Numeric comparison across int, float, double and decimal. NaN sorts first.

@@ -1,3 +1,4 @@
+import RealmModel
 /// The layout decided for one table before any object is written: columns with their
 /// ColKeys, spec attributes and link partners (§4.1-4.5, §4.8).
 struct ColumnLayout {
@@ -75,7 +76,7 @@ extension TablePlan {
     }
   }
 
-  /// Why `format` cannot store property `p`, or nil (``WritableFileFormat/obstacle(for:)``).
+  /// Why `format` cannot store property `p`, or nil (`WritableFileFormat.obstacle(for:)`).
   static func unsupportedReason(_ p: Property, format: WritableFileFormat) -> String? {
     format.obstacle(for: p)
   }
@@ -87,7 +88,7 @@ extension TablePlan {
 
   /// Plans every table: `metadata` first when a schema version is set, then the classes in
   /// unsigned byte order of their names, then `plainTables` (tables that are not classes,
-  /// named by their ``ObjectSchema/name`` as is); backlink columns for every link property.
+  /// named by their `ObjectSchema.name` as is); backlink columns for every link property.
   static func plan(
     _ schema: Schema, plainTables: [ObjectSchema] = [], format: WritableFileFormat = .current
   ) throws(FormatError) -> [TablePlan] {

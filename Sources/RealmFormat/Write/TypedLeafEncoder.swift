@@ -1,3 +1,4 @@
+import RealmModel
 /// Writes one leaf of a primitive element type from model values: the leaf of a cluster
 /// column or of a list/set B+-tree (§6.1-6.8, §6.13 element leaf classes).
 ///

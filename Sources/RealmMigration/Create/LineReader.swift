@@ -4,6 +4,7 @@
   import Darwin
 #endif
 import RealmFormat
+import RealmModel
 import RealmStorage
 
 /// Reads a file line by line in chunks, so large JSON Lines inputs stream in constant memory.

@@ -1,5 +1,6 @@
 import Dispatch
 import RealmFormat
+import RealmModel
 import RealmJSON
 import RealmStorage
 

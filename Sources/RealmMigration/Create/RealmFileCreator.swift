@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 import RealmJSON
 import RealmStorage
 

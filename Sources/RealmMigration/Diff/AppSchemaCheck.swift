@@ -1,4 +1,6 @@
 import RealmFormat
+import RealmModel
+import RealmStorage
 
 /// Would an app with this schema and schema version open the file without a migration block?
 ///
@@ -81,6 +83,16 @@ public struct AppSchemaCheck: Sendable, Equatable {
     checked.verdict = .dataRefused
     checked.dataMessage = message
     return checked
+  }
+
+  /// ``checkingData(in:fileSchema:)`` over an open file: a damaged file throws a `StorageError`
+  /// that names it.
+  public func checkingData(in file: RealmFile, fileSchema: Schema) throws -> AppSchemaCheck {
+    do {
+      return try checkingData(in: file.group, fileSchema: fileSchema)
+    } catch let error as FormatError {
+      throw StorageError.from(error, path: file.path)
+    }
   }
 
   /// Realm's exact message when it refuses, nil when it opens the file.

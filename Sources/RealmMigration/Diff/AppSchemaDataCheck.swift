@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 import RealmQuery
 
 /// The checks Realm makes on the data when it migrates a file with no migration block: a new

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 import RealmJSON
 
 /// Reads the app schema file of `realmctl diff FILE --schema S`: either a schema document (the

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// The checks Realm makes on an app's schema before it opens any file with it
 /// ("Schema validation failed due to the following errors:"), for the rules a schema document

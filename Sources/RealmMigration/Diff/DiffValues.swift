@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// How two values of the same property compare across two files, and where they differ.
 ///

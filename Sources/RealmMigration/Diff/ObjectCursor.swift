@@ -1,5 +1,6 @@
 import Dispatch
 import RealmFormat
+import RealmModel
 
 /// Objects of one table pulled one at a time in key order, a cluster leaf (at most a few
 /// hundred objects) decoded at a time: the two sides of ``RealmDiff``'s merge-join.

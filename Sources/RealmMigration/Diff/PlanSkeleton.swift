@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 import RealmJSON
 
 /// The skeleton of a migration plan (`docs/migration-plans.md`) that takes a file to an app's
@@ -19,15 +20,12 @@ public enum PlanSkeleton {
     w.value(
       "Skeleton written by realmctl diff --plan-skeleton: review every step, then run realmctl migrate --plan."
         + (version != check.appVersion ? " The app must declare schema version \(version)." : ""))
-    w.key("schemaVersion")
-    w.value(version)
-    w.key("schema")
-    w.value(schemaClasses(appSchema))
+    w.member("schemaVersion", version)
+    w.member("schema", schemaClasses(appSchema))
     w.key("migrations")
     w.beginArray()
     w.beginObject()
-    w.key("version")
-    w.value(version)
+    w.member("version", version)
     w.key("steps")
     w.beginArray()
     for step in steps(check.changes) { w.value(step) }

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 import RealmStorage
 
 /// Compares two Realm files: their schema version, file format and schema (in Realm's words),

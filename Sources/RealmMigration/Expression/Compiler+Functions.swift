@@ -1,6 +1,7 @@
 /// The functions: conversions, string functions, `length`, `contains`, `matches`,
 /// `coalesce`, `now`, `uuid`, `objectId`.
 import RealmFormat
+import RealmModel
 enum FunctionTable {
   /// Every function name with its accepted argument counts.
   static let arity: [String: ClosedRange<Int>] = [

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)

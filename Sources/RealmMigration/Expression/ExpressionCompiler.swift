@@ -10,6 +10,7 @@
 /// let value = try fullName.evaluate(&context)
 /// ```
 import RealmFormat
+import RealmModel
 import RealmQuery
 public struct ExpressionCompiler: Sendable {
   /// The whole schema (link targets are looked up here).

@@ -1,5 +1,6 @@
 import Synchronization
 import RealmFormat
+import RealmModel
 import RealmQuery
 
 /// The expression engine in the shape the migrator calls it (``ExpressionCompiling``):

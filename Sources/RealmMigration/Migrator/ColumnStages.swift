@@ -5,6 +5,7 @@
 /// where a kernel or a conversion would fail throws ``KernelFallback`` and is computed object
 /// by object instead (which reports the error with its object).
 import RealmFormat
+import RealmModel
 struct ColumnStages: Sendable {
   /// The stages before the final reconcile.
   let stages: [Stage]

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 import RealmStorage
 
 /// `compact`: rewrites a realm without free space, keeping its file format. A file of format

@@ -8,6 +8,7 @@
 /// everything sent before them, so the order of keys is kept. Memory is what the program
 /// holds back: one object at a time for a program that answers line by line.
 import RealmFormat
+import RealmModel
 import RealmJSON
 final class ExecRunner {
   let stage: ExecStage

@@ -1,5 +1,6 @@
 /// Reads the objects of a file for the migrator.
 import RealmFormat
+import RealmModel
 import RealmStorage
 struct GroupSource: MigrationSource {
   let group: Group

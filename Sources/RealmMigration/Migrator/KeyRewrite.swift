@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 import RealmStorage
 
 /// `encrypt`, `decrypt` and re-keying, optionally in another file format: the pages are copied

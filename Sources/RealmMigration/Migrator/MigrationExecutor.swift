@@ -6,6 +6,7 @@
 /// embedded (so they can be placed inline in their parent), and the primary-key values of a
 /// class whose key is added or moved (to detect duplicates).
 import RealmFormat
+import RealmModel
 public final class MigrationExecutor {
   let program: MigrationProgram
   let source: any MigrationSource

@@ -5,6 +5,7 @@
 /// the result with the plan's target schema. Every error is raised here, before any object is
 /// read, with the JSON path of the step or property at fault.
 import RealmFormat
+import RealmModel
 import RealmJSON
 public struct MigrationPlanner {
   /// The compiler used for `transform` expressions and `where` filters.

@@ -2,6 +2,7 @@
 ///
 /// Built by ``MigrationPlanner`` before anything is read or written; executed by the migrator.
 import RealmFormat
+import RealmModel
 public struct MigrationProgram: Sendable {
   /// The file's schema version before (nil = unversioned).
   public var fileVersion: Int64?

@@ -5,6 +5,7 @@
 /// instead of rewriting the file. Only the changed columns' leaves (and the cluster nodes
 /// above them) are written.
 import RealmFormat
+import RealmModel
 import RealmStorage
 extension Migrator {
   /// The edits of a program the in-place column path can commit.

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 import RealmStorage
 extension Migrator {
   /// Renames a property, keeping its values, and sets the schema version: `file's version + 1`

@@ -4,6 +4,7 @@
 /// exactly as in the rewrite (``MigrationExecutor/apply(_:to:key:)``), and the final values
 /// of the computed columns are kept.
 import RealmFormat
+import RealmModel
 final class TransformColumnSource: ColumnValueSource, @unchecked Sendable {
   let className: String
   let stages: [Stage]

@@ -1,5 +1,6 @@
 /// How `upgrade` treats the file.
 import RealmFormat
+import RealmModel
 import RealmStorage
 public struct UpgradeOptions: Sendable {
   /// Do everything but the final write (the new file is built and counted, not stored).

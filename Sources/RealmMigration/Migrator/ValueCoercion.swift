@@ -1,5 +1,6 @@
 import Foundation
 import RealmFormat
+import RealmModel
 
 /// Fits a value computed by an expression or an external program to the property it is
 /// written to: numbers widen (int -> double, float, decimal128), collections are checked

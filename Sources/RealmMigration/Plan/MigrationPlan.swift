@@ -3,6 +3,7 @@
 /// The format is specified in `docs/migration-plans.md`; ``PlanDecoder`` builds it from JSON and
 /// checks everything that can be checked without the file.
 import RealmFormat
+import RealmModel
 import RealmJSON
 public struct MigrationPlan: Sendable {
   /// How schema differences are reconciled.

@@ -6,6 +6,7 @@
 /// duplicate or out-of-range versions. Checks that need the file's schema (unknown classes
 /// and properties in steps) are done by the migrator before anything is written.
 import RealmFormat
+import RealmModel
 import RealmJSON
 public struct PlanDecoder {
   /// Largest plan file accepted (bytes).

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// What a conversion of a synced realm to a local realm keeps and drops, decided from the
 /// file alone (nothing is written here).

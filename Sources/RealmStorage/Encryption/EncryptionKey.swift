@@ -1,3 +1,5 @@
+import RealmFormat
+
 /// The 64-byte key of an encrypted Realm file: the first 32 bytes are the AES-256 key, the
 /// last 32 the HMAC-SHA224 key (Realm Core's `AESCryptor`).
 ///
@@ -30,7 +32,7 @@ public struct EncryptionKey: Sendable, Equatable, CustomStringConvertible, Custo
     var digits = 0
     for c in hex {
       if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { continue }
-      guard let v = EncryptionKey.hexValue(c) else {
+      guard let v = HexDigit.value(c) else {
         throw FormatProblem(
           description: "is not hexadecimal (character \(digits + 1) is not one of 0-9, a-f, A-F)")
       }
@@ -72,13 +74,4 @@ public struct EncryptionKey: Sendable, Equatable, CustomStringConvertible, Custo
 
   public var description: String { "EncryptionKey(64 bytes, not shown)" }
   public var debugDescription: String { description }
-
-  static func hexValue(_ c: UInt8) -> UInt8? {
-    switch c {
-    case 0x30...0x39: return c - 0x30
-    case 0x61...0x66: return c - 0x61 + 10
-    case 0x41...0x46: return c - 0x41 + 10
-    default: return nil
-    }
-  }
 }

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// What `realmctl open` shows about a Realm file: gathered once, rendered as text or JSON.
 public struct FileSummary {

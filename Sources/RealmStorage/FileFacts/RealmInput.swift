@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmModel
 
 /// Opening the Realm file of an inspection command (`open`, `schema`, `dump`) and looking up
 /// the class a command names.
@@ -18,6 +19,13 @@ public enum RealmInput {
     return try RealmFile.open(path: path, key: key, limits: limits)
   }
 
+  /// Opens `path` read-only for a session that reads the file again and again (`shell`): each
+  /// pass over a table has a read budget of its own (`Limits.default`), unlike
+  /// ``open(_:key:limits:)``'s one budget for the whole command.
+  public static func openForSession(_ path: String, key: EncryptionKey? = nil) throws -> RealmFile {
+    try open(path, key: key, limits: .default)
+  }
+
   /// Runs a decoding step on an open file; a `FormatError` becomes a ``StorageError`` that
   /// names the file, as the errors of ``open(_:key:limits:)`` do.
   public static func reading<T>(_ file: RealmFile, _ body: () throws(FormatError) -> T) throws(StorageError) -> T {
@@ -26,6 +34,11 @@ public enum RealmInput {
     } catch {
       throw StorageError.from(error, path: file.path)
     }
+  }
+
+  /// The file's schema; a `FormatError` becomes a ``StorageError`` that names the file.
+  public static func schema(of file: RealmFile) throws(StorageError) -> Schema {
+    try reading(file) { () throws(FormatError) in try file.group.schema() }
   }
 
   /// The class called `name` in `schema`, or an error that suggests the closest name.

@@ -5,6 +5,7 @@
 /// `NodeSink.append` cannot throw, so the first write error is kept and rethrown by
 /// ``finish(header:fileSize:)``; nothing is written after it.
 import RealmFormat
+import RealmModel
 public struct FileNodeSink: SequentialNodeSink {
   let output: AtomicFileReplacement.Output
   var buffer: [UInt8] = []

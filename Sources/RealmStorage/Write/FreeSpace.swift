@@ -9,13 +9,6 @@ public struct FreeChunk: Sendable, Hashable, CustomStringConvertible {
   /// The snapshot version that freed it.
   public var version: UInt64
 
-  /// Creates an entry.
-  public init(position: Int, length: Int, version: UInt64) {
-    self.position = position
-    self.length = length
-    self.version = version
-  }
-
   /// One past the last byte (for validated chunks; wraps instead of trapping on hostile ones).
   public var end: Int { position &+ length }
 

@@ -1,5 +1,6 @@
 /// The commit protocol (§8.2) and rollback.
 import RealmFormat
+import RealmModel
 extension WriteTransaction {
   /// File size granularity: files are kept at a page multiple (§1.5).
   static let pageSize = 4096

@@ -3,18 +3,9 @@
 import RealmFormat
 extension WriteTransaction {
   /// One step of a path from an ancestor down to a node: element `index` of the has-refs
-  /// array at `node` refers to the next step (or to the node being replaced).
-  public struct PathStep: Sendable, Hashable {
-    /// A has-refs array of the current snapshot.
-    public var node: Ref
-    /// The element of `node` that leads down the path.
-    public var index: Int
-    /// Creates a step.
-    public init(node: Ref, index: Int) {
-      self.node = node
-      self.index = index
-    }
-  }
+  /// array `node` (of the current snapshot) refers to the next step (or to the node being
+  /// replaced).
+  public typealias PathStep = (node: Ref, index: Int)
 
   /// Copies the integer array at `ref` with some elements changed, frees the original and
   /// returns the copy's ref. `ref` may be a node of the current snapshot or one written in
@@ -90,8 +81,7 @@ extension WriteTransaction {
   /// ```swift
   /// // Rename a property: group tables -> table top -> spec -> names.
   /// let tables = try tx.replace(
-  ///   along: [.init(node: tablesRef, index: tableIndex), .init(node: tableTop, index: 0),
-  ///           .init(node: spec, index: 1)],
+  ///   along: [(node: tablesRef, index: tableIndex), (node: tableTop, index: 0), (node: spec, index: 1)],
   ///   with: newNamesRef)
   /// try tx.commit(tableNames: namesRef, tables: tables)
   /// ```

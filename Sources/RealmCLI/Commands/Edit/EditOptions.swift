@@ -1,4 +1,4 @@
-import RealmFormat
+import RealmModel
 import RealmJSON
 import RealmMigration
 import RealmStorage

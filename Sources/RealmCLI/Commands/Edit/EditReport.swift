@@ -1,4 +1,3 @@
-import RealmFormat
 import RealmJSON
 import RealmMigration
 import RealmStorage
@@ -41,29 +40,24 @@ enum EditReport {
   static func json(_ r: EditResult) -> [UInt8] {
     var w = JSONWriter(indent: 2)
     w.beginObject()
-    w.key("file"); w.value(r.path)
-    w.key("schemaVersion"); if let v = r.schemaVersion { w.value(v) } else { w.nullValue() }
-    w.key("fileFormat"); w.value(Int64(r.fileFormat))
-    w.key("path"); w.value(r.writePath.rawValue)
-    w.key("dryRun"); w.value(r.dryRun)
-    w.key("inserted"); w.value(Int64(r.total(\.inserted)))
-    w.key("updated"); w.value(Int64(r.total(\.updated)))
-    w.key("deleted"); w.value(Int64(r.total(\.deleted)))
-    w.key("seconds"); w.value(r.seconds)
-    w.key("classes")
-    w.beginArray()
-    for c in r.classes {
-      w.beginObject()
-      w.key("name"); w.value(c.name)
-      w.key("objectsBefore"); w.value(Int64(c.objectsBefore))
-      w.key("objectsAfter"); w.value(Int64(c.objectsAfter))
-      w.key("inserted"); w.value(Int64(c.inserted))
-      w.key("updated"); w.value(Int64(c.updated))
-      w.key("deleted"); w.value(Int64(c.deleted))
-      w.key("embeddedDeleted"); w.value(Int64(c.embeddedDeleted))
-      w.endObject()
+    w.member("file", r.path)
+    w.member("schemaVersion", r.schemaVersion)
+    w.member("fileFormat", Int64(r.fileFormat))
+    w.member("path", r.writePath.rawValue)
+    w.member("dryRun", r.dryRun)
+    w.member("inserted", r.total(\.inserted))
+    w.member("updated", r.total(\.updated))
+    w.member("deleted", r.total(\.deleted))
+    w.member("seconds", r.seconds)
+    w.member("classes", objects: r.classes) { w, c in
+      w.member("name", c.name)
+      w.member("objectsBefore", Int64(c.objectsBefore))
+      w.member("objectsAfter", Int64(c.objectsAfter))
+      w.member("inserted", Int64(c.inserted))
+      w.member("updated", Int64(c.updated))
+      w.member("deleted", Int64(c.deleted))
+      w.member("embeddedDeleted", Int64(c.embeddedDeleted))
     }
-    w.endArray()
     w.endObject()
     w.buffer.append(0x0A)
     return w.buffer

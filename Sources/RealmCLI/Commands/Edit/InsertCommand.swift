@@ -1,4 +1,3 @@
-import RealmFormat
 import RealmJSON
 import RealmMigration
 import RealmStorage

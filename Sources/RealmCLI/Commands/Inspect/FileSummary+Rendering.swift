@@ -1,8 +1,9 @@
-import RealmFormat
+import Foundation
 import RealmJSON
 import RealmStorage
 import RealmCrypto
 import LineEditor
+import RealmModel
 
 /// The two shapes of `realmctl open`: aligned text for people and one JSON object for scripts
 /// (documented in docs/commands/open.md).
@@ -54,65 +55,39 @@ extension FileSummary {
   func json(problems: [IntegrityProblem]?) -> [UInt8] {
     var w = JSONWriter(indent: 2, capacity: 4096)
     w.beginObject()
-    w.key("path")
-    w.value(path)
-    w.key("size")
-    w.value(Int64(size))
-    w.key("encrypted")
-    w.value(isEncrypted)
-    w.key("fileFormat")
-    w.value(Int64(fileFormat))
+    w.member("path", path)
+    w.member("size", Int64(size))
+    w.member("encrypted", isEncrypted)
+    w.member("fileFormat", Int64(fileFormat))
     let format = FileFormatDescription(fileFormat)
-    w.key("writtenBy")
-    w.value(format.writtenBy)
-    w.key("compatibility")
-    w.value(format.compatibility)
+    w.member("writtenBy", format.writtenBy)
+    w.member("compatibility", format.compatibility)
     w.key("sdkReleases")
     writeSDKReleases(to: &w)
-    w.key("schemaVersion")
-    if let schemaVersion { w.value(schemaVersion) } else { w.nullValue() }
-    w.key("historyType")
-    w.value(FileSummary.name(of: historyType))
-    w.key("historySchemaVersion")
-    w.value(Int64(historySchemaVersion))
-    w.key("compacted")
-    w.value(isCompacted)
-    w.key("streamingForm")
-    w.value(isStreaming)
-    w.key("freeSpace")
-    w.value(Int64(freeBytes))
-    w.key("freeChunks")
-    w.value(Int64(freeChunks))
-    w.key("classes")
-    writeTables(classes, embedded: true, to: &w)
-    w.key("otherTables")
-    writeTables(otherTables, embedded: false, to: &w)
+    w.member("schemaVersion", schemaVersion)
+    w.member("historyType", FileSummary.name(of: historyType))
+    w.member("historySchemaVersion", Int64(historySchemaVersion))
+    w.member("compacted", isCompacted)
+    w.member("streamingForm", isStreaming)
+    w.member("freeSpace", Int64(freeBytes))
+    w.member("freeChunks", Int64(freeChunks))
+    writeTables("classes", classes, embedded: true, to: &w)
+    writeTables("otherTables", otherTables, embedded: false, to: &w)
     w.key("sync")
     if let sync { UnsyncReport.writeSync(sync, to: &w) } else { w.nullValue() }
     if let syncError {
-      w.key("syncError")
-      w.value(syncError)
+      w.member("syncError", syncError)
     }
-    w.key("syncMetadataRealm")
-    w.value(syncMetadataUsers != nil)
+    w.member("syncMetadataRealm", syncMetadataUsers != nil)
     if let problems {
       w.key("check")
       w.beginObject()
-      w.key("clean")
-      w.value(problems.isEmpty)
-      w.key("problems")
-      w.beginArray()
-      for problem in problems {
-        w.beginObject()
-        w.key("kind")
-        w.value(problem.kind.rawValue)
-        w.key("offset")
-        if let offset = problem.offset { w.value(Int64(offset)) } else { w.nullValue() }
-        w.key("message")
-        w.value(problem.message)
-        w.endObject()
+      w.member("clean", problems.isEmpty)
+      w.member("problems", objects: problems) { w, problem in
+        w.member("kind", problem.kind.rawValue)
+        w.member("offset", problem.offset.map { Int64($0) })
+        w.member("message", problem.message)
       }
-      w.endArray()
       w.endObject()
     }
     w.endObject()
@@ -179,19 +154,11 @@ extension FileSummary {
     let upgrading = SDKReleases.joined(SDKReleases.openingAfterUpgrade(format: fileFormat))
     w.beginObject()
     for (key, spans) in [("openAsIs", asIs), ("openAfterUpgrade", upgrading)] {
-      w.key(key)
-      w.beginArray()
-      for span in spans {
-        w.beginObject()
-        w.key("sdk")
-        w.value(span.sdk.name)
-        w.key("first")
-        w.value(span.first)
-        w.key("last")
-        w.value(span.last)
-        w.endObject()
+      w.member(key, objects: spans) { w, span in
+        w.member("sdk", span.sdk.name)
+        w.member("first", span.first)
+        w.member("last", span.last)
       }
-      w.endArray()
     }
     w.endObject()
   }
@@ -240,23 +207,16 @@ extension FileSummary {
     return out
   }
 
-  private func writeTables(_ tables: [TableCount], embedded: Bool, to w: inout JSONWriter) {
-    w.beginArray()
-    for table in tables {
-      w.beginObject()
-      w.key("name")
-      w.value(table.name)
-      w.key("objects")
-      w.value(Int64(table.objects))
+  /// The member `name`: one object per table (with `embedded` for classes).
+  private func writeTables(_ name: String, _ tables: [TableCount], embedded: Bool, to w: inout JSONWriter) {
+    w.member(name, objects: tables) { w, table in
+      w.member("name", table.name)
+      w.member("objects", Int64(table.objects))
       if embedded {
-        w.key("embedded")
-        w.value(table.isEmbedded)
+        w.member("embedded", table.isEmbedded)
       }
-      w.key("primaryKey")
-      if let pk = table.primaryKey { w.value(pk) } else { w.nullValue() }
-      w.endObject()
+      w.member("primaryKey", table.primaryKey)
     }
-    w.endArray()
   }
 
   /// `1 object`, `12 objects`.

@@ -49,46 +49,41 @@ enum MigrationReport {
   /// One file's entry in the JSON report.
   static func json(_ r: MigrationResult, into w: inout JSONWriter) {
     w.beginObject()
-    w.key("file"); w.value(r.path)
-    w.key("ok"); w.value(true)
-    w.key("fromVersion"); if let v = r.fromVersion { w.value(v) } else { w.nullValue() }
-    w.key("toVersion"); w.value(r.toVersion)
-    w.key("method"); w.value(r.method.rawValue)
-    w.key("fromFileFormat"); w.value(Int64(r.fromFileFormat))
-    w.key("toFileFormat"); w.value(Int64(r.toFileFormat))
-    w.key("fileFormatKept"); w.value(r.keptFileFormat)
-    w.key("path"); w.value(r.writePath.rawValue)
-    w.key("dryRun"); w.value(r.dryRun)
-    w.key("seconds"); w.value(r.seconds)
-    w.key("classes")
-    w.beginArray()
-    for c in r.classes {
-      w.beginObject()
-      w.key("name"); w.value(c.name)
-      w.key("renamedFrom"); if let o = c.renamedFrom { w.value(o) } else { w.nullValue() }
-      w.key("new"); w.value(c.isNew)
-      w.key("objectsBefore"); w.value(Int64(c.objectsBefore))
-      w.key("objectsAfter"); w.value(Int64(c.objectsAfter))
-      w.key("objectsTouched"); w.value(Int64(c.objectsTouched))
+    w.member("file", r.path)
+    w.member("ok", true)
+    w.member("fromVersion", r.fromVersion)
+    w.member("toVersion", r.toVersion)
+    w.member("method", r.method.rawValue)
+    w.member("fromFileFormat", Int64(r.fromFileFormat))
+    w.member("toFileFormat", Int64(r.toFileFormat))
+    w.member("fileFormatKept", r.keptFileFormat)
+    w.member("path", r.writePath.rawValue)
+    w.member("dryRun", r.dryRun)
+    w.member("seconds", r.seconds)
+    w.member("classes", objects: r.classes) { w, c in
+      w.member("name", c.name)
+      w.member("renamedFrom", c.renamedFrom)
+      w.member("new", c.isNew)
+      w.member("objectsBefore", Int64(c.objectsBefore))
+      w.member("objectsAfter", Int64(c.objectsAfter))
+      w.member("objectsTouched", Int64(c.objectsTouched))
       for (k, list) in [("added", c.added), ("removed", c.removed), ("renamed", c.renamed), ("transformed", c.transformed), ("notes", c.notes)] {
         w.key(k)
         w.beginArray()
         for s in list { w.value(s) }
         w.endArray()
       }
-      w.endObject()
     }
-    w.endArray()
     w.endObject()
   }
 
   /// A failed file's entry in the JSON report.
   static func jsonFailure(file: String, message: String, exitCode: Int32, into w: inout JSONWriter) {
     w.beginObject()
-    w.key("file"); w.value(file)
-    w.key("ok"); w.value(false)
-    w.key("error"); w.value(message)
-    w.key("exitCode"); w.value(Int64(exitCode))
+    w.member("file", file)
+    w.member("ok", false)
+    w.member("error", message)
+    w.member("exitCode", Int64(exitCode))
     w.endObject()
   }
 }

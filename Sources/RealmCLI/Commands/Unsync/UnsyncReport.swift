@@ -1,7 +1,7 @@
-import RealmFormat
 import RealmJSON
 import RealmMigration
 import RealmStorage
+import RealmModel
 
 /// The report of `realmctl unsync`, as text and as JSON (docs/commands/unsync.md), and the
 /// sync lines that `open` shares with it.
@@ -104,35 +104,22 @@ enum UnsyncReport {
   static func json(_ r: UnsyncResult) -> [UInt8] {
     var w = JSONWriter(indent: 2, capacity: 2048)
     w.beginObject()
-    w.key("path")
-    w.value(r.path)
-    w.key("output")
-    if let o = r.outputPath { w.value(o) } else { w.nullValue() }
-    w.key("converted")
-    w.value(r.converted)
-    w.key("dryRun")
-    w.value(r.dryRun)
-    w.key("fromFormat")
-    w.value(Int64(r.fromFormat))
-    w.key("toFormat")
-    w.value(Int64(r.toFormat))
-    w.key("sizeBefore")
-    w.value(Int64(r.sizeBefore))
-    w.key("sizeAfter")
-    w.value(Int64(r.sizeAfter))
+    w.member("path", r.path)
+    w.member("output", r.outputPath)
+    w.member("converted", r.converted)
+    w.member("dryRun", r.dryRun)
+    w.member("fromFormat", Int64(r.fromFormat))
+    w.member("toFormat", Int64(r.toFormat))
+    w.member("sizeBefore", Int64(r.sizeBefore))
+    w.member("sizeAfter", Int64(r.sizeAfter))
     if let plan = r.plan {
       w.key("sync")
       writeSync(plan.sync, to: &w)
-      w.key("classes")
-      writeCounts(plan.classes, to: &w)
-      w.key("otherTables")
-      writeCounts(plan.otherTables, to: &w)
-      w.key("dropped")
-      writeCounts(plan.dropped, to: &w)
-      w.key("asymmetricConverted")
-      writeCounts(plan.convertedAsymmetric, to: &w)
-      w.key("keptLinkedSyncClasses")
-      writeCounts(plan.keptQueryBasedSyncClasses, to: &w)
+      writeCounts("classes", plan.classes, to: &w)
+      writeCounts("otherTables", plan.otherTables, to: &w)
+      writeCounts("dropped", plan.dropped, to: &w)
+      writeCounts("asymmetricConverted", plan.convertedAsymmetric, to: &w)
+      writeCounts("keptLinkedSyncClasses", plan.keptQueryBasedSyncClasses, to: &w)
     } else {
       w.key("sync")
       w.nullValue()
@@ -145,61 +132,37 @@ enum UnsyncReport {
   /// The `sync` object shared by `unsync --json` and `open --json`.
   static func writeSync(_ s: SyncState, to w: inout JSONWriter) {
     w.beginObject()
-    w.key("kind")
-    w.value(s.kind.rawValue)
-    w.key("historyType")
-    w.value(FileSummary.name(of: s.historyType))
-    w.key("historySchemaVersion")
-    w.value(Int64(s.historySchemaVersion))
-    w.key("clientFileIdent")
-    w.value(s.clientFileIdent)
-    w.key("historyEntries")
-    if let n = s.historyEntries { w.value(Int64(n)) } else { w.nullValue() }
-    w.key("pendingUploads")
-    if let n = s.pendingUploads { w.value(Int64(n)) } else { w.nullValue() }
+    w.member("kind", s.kind.rawValue)
+    w.member("historyType", FileSummary.name(of: s.historyType))
+    w.member("historySchemaVersion", Int64(s.historySchemaVersion))
+    w.member("clientFileIdent", s.clientFileIdent)
+    w.member("historyEntries", s.historyEntries.map { Int64($0) })
+    w.member("pendingUploads", s.pendingUploads.map { Int64($0) })
     w.key("subscriptions")
     if let set = s.subscriptions {
       w.beginObject()
-      w.key("version")
-      w.value(set.version)
-      w.key("state")
-      w.value(set.state.rawValue)
-      w.key("error")
-      if let e = set.error { w.value(e) } else { w.nullValue() }
-      w.key("subscriptions")
-      w.beginArray()
-      for sub in set.subscriptions {
-        w.beginObject()
-        w.key("name")
-        if let n = sub.name { w.value(n) } else { w.nullValue() }
-        w.key("class")
-        w.value(sub.className)
-        w.key("query")
-        w.value(sub.query)
-        w.endObject()
+      w.member("version", set.version)
+      w.member("state", set.state.rawValue)
+      w.member("error", set.error)
+      w.member("subscriptions", objects: set.subscriptions) { w, sub in
+        w.member("name", sub.name)
+        w.member("class", sub.className)
+        w.member("query", sub.query)
       }
-      w.endArray()
       w.endObject()
     } else {
       w.nullValue()
     }
-    w.key("syncTables")
-    writeCounts(s.syncTables, to: &w)
-    w.key("asymmetricClasses")
-    writeCounts(s.asymmetricClasses, to: &w)
+    writeCounts("syncTables", s.syncTables, to: &w)
+    writeCounts("asymmetricClasses", s.asymmetricClasses, to: &w)
     w.endObject()
   }
 
-  private static func writeCounts(_ counts: [SyncState.TableCount], to w: inout JSONWriter) {
-    w.beginArray()
-    for c in counts {
-      w.beginObject()
-      w.key("name")
-      w.value(c.name)
-      w.key("objects")
-      w.value(Int64(c.objects))
-      w.endObject()
+  /// The member `name`: `[{"name": …, "objects": n}, …]`.
+  private static func writeCounts(_ name: String, _ counts: [SyncState.TableCount], to w: inout JSONWriter) {
+    w.member(name, objects: counts) { w, c in
+      w.member("name", c.name)
+      w.member("objects", Int64(c.objects))
     }
-    w.endArray()
   }
 }

@@ -1,3 +1,4 @@
+import RealmModel
 /// The structural integrity check behind `realmctl open --check` (§8.4 and more).
 extension Group {
   /// Walks every node reachable from the top array and reports structural problems: refs out

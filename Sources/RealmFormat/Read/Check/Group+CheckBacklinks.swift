@@ -1,3 +1,4 @@
+import RealmModel
 /// Backlink checks: every backlink column must mirror the forward links into its table
 /// exactly (§4.8, §6.12), and embedded objects must have exactly one parent (§6.14).
 extension Group {

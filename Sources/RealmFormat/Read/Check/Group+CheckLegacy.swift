@@ -1,3 +1,4 @@
+import RealmModel
 /// `open --check` for files of formats 2-9 (realm-legacy-format.md §4-§7): the old table
 /// layout has no cluster trees, so its tables are checked column by column.
 extension Group {

@@ -1,3 +1,4 @@
+import RealmModel
 /// Whether a file's content can be stored in another file format (see ``FormatFeature``).
 ///
 /// Writing a file in an older format (20, 22 or 23) must first make sure the format can hold

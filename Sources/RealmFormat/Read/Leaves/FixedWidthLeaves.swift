@@ -1,3 +1,4 @@
+import RealmModel
 /// A float or double leaf (`BasicArray<float|double>`, §6.6).
 ///
 /// Null is one specific quiet-NaN pattern, and only in nullable columns.

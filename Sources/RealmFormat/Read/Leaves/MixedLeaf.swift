@@ -1,3 +1,4 @@
+import RealmModel
 /// A leaf of Mixed values (`ArrayMixed`, §6.11): a composite array plus payload arrays.
 ///
 /// Six slots in format 24 (composite, ints, pairs, strings, nested-collection refs, salts), four

@@ -1,3 +1,4 @@
+import RealmModel
 /// Reading the objects of tables of file formats 2-9 (see ``LegacyGroupLayout``): object key
 /// = row index, values decoded column by column in batches of rows, one leaf at a time.
 extension Group {

@@ -1,3 +1,4 @@
+import RealmModel
 /// What one column of a legacy table holds, as Realm's upgrade turns it into values
 /// (realm-legacy-format.md §6, §7, §10.3-§10.6).
 indirect enum LegacyValueKind: Sendable {

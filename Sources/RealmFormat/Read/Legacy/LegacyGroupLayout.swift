@@ -1,3 +1,4 @@
+import RealmModel
 /// The tables of a file in formats 2-9 as Realm shows them after upgrading the file
 /// (Realm Core 5 -> 11 -> 14; realm-legacy-format.md §9, §10):
 ///

@@ -48,13 +48,8 @@ final class LegacySpec: Sendable {
     guard spec.hasRefs, (3...5).contains(spec.count) else {
       throw FormatError.corrupt("the spec at \(ref) has \(spec.count) slots, expected 3 to 5 (file formats 2-9)", at: ref.rawValue)
     }
-    let types = try spec.element(0)
-    try types.requirePlainIntegers("a spec type array")
+    let (types, names, attrs) = try spec.specColumns(attributesName: "the spec attribute array")
     let n = types.count
-    let names = try StringLeaf(try spec.element(1), isString: true)
-    let attrs = try spec.element(2)
-    try attrs.requirePlainIntegers("a spec attribute array")
-    try attrs.requireCount(n, "the spec attribute array")
     let subspecs = try spec.optionalChild(3)
     if let subspecs, !subspecs.hasRefs { throw FormatError.corrupt("the subspec array at \(subspecs.ref) has no refs", at: subspecs.ref.rawValue) }
     let enumKeys = try spec.optionalChild(4)

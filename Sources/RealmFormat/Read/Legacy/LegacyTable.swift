@@ -1,3 +1,4 @@
+import RealmModel
 /// A table of a file in formats 2-9 as it is stored: a 2-slot top array `[spec, columns]`,
 /// one B+-tree per column, rows addressed by index (realm-legacy-format.md §4).
 ///

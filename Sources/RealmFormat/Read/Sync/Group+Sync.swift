@@ -1,3 +1,4 @@
+import RealmModel
 /// Recognising a synced realm: its history, the sync-only tables, the subscriptions.
 extension Group {
   /// True for a file with a Device Sync history (SyncClient or SyncServer).

@@ -10,6 +10,7 @@
 /// that would fail on an object the closure never evaluates it for just sends the batch down
 /// the object-by-object path.
 import RealmFormat
+import RealmModel
 
 /// What a kernel reads: the batch's objects as columns.
 public struct KernelInput: Sendable {

@@ -1,6 +1,7 @@
 /// Kernels of string operations: concatenation into one buffer per batch, integers as text
 /// without a `String` per object.
 import RealmFormat
+import RealmModel
 extension Kernels {
   /// `a + b + …` on strings: null when any part is null (or not a string), as the closure.
   static func concatenation(_ parts: [ColumnKernel]) -> ColumnKernel {

@@ -5,6 +5,7 @@
 /// joins two strings. A null operand gives null. decimal128 has no arithmetic (the checker
 /// refuses it; a `mixed` value holding one fails here).
 import RealmFormat
+import RealmModel
 enum Arithmetic {
   static func apply(
     _ op: BinaryOperator, _ a: RealmValue, _ b: RealmValue, column: Int

@@ -2,6 +2,7 @@
 /// special value. Only what the expression language needs: comparison through `Double`,
 /// conversion to text, to `Double` and to `Int64`.
 import RealmFormat
+import RealmModel
 enum DecimalValue: Equatable {
   case nan
   case infinity(negative: Bool)

@@ -5,6 +5,7 @@
 /// Realm does; `[c]` compares lower-cased text. Null equals only null and is never less or
 /// greater than anything. Values of unrelated types are unequal and unordered.
 import RealmFormat
+import RealmModel
 enum ValueComparison {
   /// `a == b`.
   static func equal(_ a: RealmValue, _ b: RealmValue, caseInsensitive: Bool = false) -> Bool {

@@ -6,6 +6,7 @@
 /// them (the migrator renames and re-nests them after the last stage). So the schema used to
 /// encode and decode is the stage's class followed by the source classes of the file.
 import RealmFormat
+import RealmModel
 import RealmJSON
 struct ExecCodec {
   let layout: ObjectSchema

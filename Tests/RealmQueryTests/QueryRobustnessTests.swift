@@ -1,7 +1,6 @@
 import RealmTestSupport
 import Testing
 
-@testable import RealmMigration
 @testable import RealmQuery
 import RealmFormat
 
@@ -9,7 +8,7 @@ import RealmFormat
 /// `QueryError` whose column lies in the text, and running ends with an answer or an
 /// error, in bounded time and stack. A trap or a hang would end the test process.
 @Suite struct QueryRobustnessTests {
-  typealias F = ExpressionFixture
+  typealias F = PersonFixture
 
   static let pieces = [
     "age", "firstName", "tags", "dogs", "bestFriend", "address", "anything", "scores", "counts", "ratings",

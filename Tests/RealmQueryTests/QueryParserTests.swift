@@ -1,14 +1,13 @@
 import RealmTestSupport
 import Testing
 
-@testable import RealmMigration
 @testable import RealmQuery
 import RealmFormat
 
 /// Realm Query Language text: the scanner's longest-match rules, every literal form, the
 /// grammar's accepted and refused shapes.
 @Suite struct QueryParserTests {
-  static let schema = QuerySchema(ExpressionFixture.schema)
+  static let schema = QuerySchema(PersonFixture.schema)
 
   static func constant(_ text: String) throws -> QueryValue {
     let query = try QueryParser.parse("age == \(text)")
@@ -126,7 +125,7 @@ import RealmFormat
   }
 
   @Test func descriptorsMergeConsecutiveSorts() throws {
-    let query = try RealmQuery("age > 1 SORT(age ASC) SORT(firstName DESC) DISTINCT(lastName) LIMIT(2)", className: "Person", schema: ExpressionFixture.schema)
+    let query = try RealmQuery("age > 1 SORT(age ASC) SORT(firstName DESC) DISTINCT(lastName) LIMIT(2)", className: "Person", schema: PersonFixture.schema)
     #expect(query.descriptors.count == 3)
     guard case .sort(let columns) = query.descriptors[0] else { Issue.record("sort"); return }
     // A later SORT orders first: firstName, then age.

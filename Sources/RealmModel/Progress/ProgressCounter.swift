@@ -52,10 +52,12 @@ public final class ProgressCounter: Sendable {
 }
 
 /// Thrown by work that stops because its ``ProgressCounter`` was cancelled.
-public struct ProgressCancelled: Error, Sendable, CustomStringConvertible {
+public struct ProgressCancelled: CategorizedError, Sendable, CustomStringConvertible {
   /// Creates the error.
   public init() {}
   public var description: String { "interrupted" }
+  /// ``ErrorCategory/cancelled``.
+  public var category: ErrorCategory { .cancelled }
 }
 
 /// The per-loop side of a ``ProgressCounter``: counts locally and publishes every

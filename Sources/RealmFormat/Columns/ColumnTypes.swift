@@ -1,3 +1,5 @@
+import RealmModel
+
 /// A column's storage type, as stored in the spec and in ColKeys (`realm::ColumnType`).
 public enum ColumnType: Int, Sendable, Hashable {
   case int = 0
@@ -78,15 +80,6 @@ public enum TableType: Int, Sendable, Hashable {
   case topLevel = 0
   case embedded = 1
   case topLevelAsymmetric = 2
-}
-
-/// The history kept in a file (group top slot 7, `Replication::HistoryType`).
-public enum HistoryType: Int, Sendable, Hashable {
-  case none = 0
-  case outOfRealm = 1
-  case inRealm = 2
-  case syncClient = 3
-  case syncServer = 4
 }
 
 /// Constants of the format shared by the reader and the writer.

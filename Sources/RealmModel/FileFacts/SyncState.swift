@@ -1,5 +1,5 @@
 /// What Device Sync keeps in a synced realm (history type SyncClient or SyncServer), and what a
-/// conversion to a local realm drops: read by ``Group/syncState()``.
+/// conversion to a local realm drops: read by `Group.syncState()` of RealmFormat.
 public struct SyncState: Sendable {
   /// How the realm was synchronized.
   public enum Kind: String, Sendable {
@@ -42,13 +42,31 @@ public struct SyncState: Sendable {
   public var pendingUploads: Int?
   /// The latest flexible-sync subscription set, nil for other kinds or when there is none.
   public var subscriptions: SubscriptionSet?
-  /// The sync-only tables of the file (``SyncBookkeeping/tableNames``) with their objects.
+  /// The sync-only tables of the file (`SyncBookkeeping.tableNames` of RealmFormat) with their objects.
   public var syncTables: [TableCount]
-  /// Classes of query-based sync (``SyncBookkeeping/queryBasedSyncClasses``) present.
+  /// Classes of query-based sync (`SyncBookkeeping.queryBasedSyncClasses` of RealmFormat) present.
   public var queryBasedSyncClasses: [TableCount]
   /// Asymmetric (data-ingest) classes with their objects: objects written on the device and
   /// not uploaded yet (uploaded ones are deleted from the device).
   public var asymmetricClasses: [TableCount]
+
+  /// Creates a description (the reader does).
+  package init(
+    historyType: HistoryType, historySchemaVersion: Int, kind: Kind, clientFileIdent: Int64,
+    historyEntries: Int?, pendingUploads: Int?, subscriptions: SubscriptionSet?, syncTables: [TableCount],
+    queryBasedSyncClasses: [TableCount], asymmetricClasses: [TableCount]
+  ) {
+    self.historyType = historyType
+    self.historySchemaVersion = historySchemaVersion
+    self.kind = kind
+    self.clientFileIdent = clientFileIdent
+    self.historyEntries = historyEntries
+    self.pendingUploads = pendingUploads
+    self.subscriptions = subscriptions
+    self.syncTables = syncTables
+    self.queryBasedSyncClasses = queryBasedSyncClasses
+    self.asymmetricClasses = asymmetricClasses
+  }
 }
 
 /// A flexible-sync subscription set (`flx_subscription_sets`, Realm Core `SubscriptionSet`).
@@ -83,15 +101,11 @@ public struct SubscriptionSet: Sendable, Equatable {
   /// The subscriptions, in stored order.
   public var subscriptions: [Subscription]
 
-  /// The state stored as Realm Core's `SubscriptionStateForStorage`.
-  static func state(stored value: Int64) -> State {
-    switch value {
-    case 1: .pending
-    case 2: .bootstrapping
-    case 3: .complete
-    case 4: .error
-    case 6: .awaitingMark
-    default: .unknown
-    }
+  /// Creates a set (the reader does).
+  package init(version: Int64, state: State, error: String?, subscriptions: [Subscription]) {
+    self.version = version
+    self.state = state
+    self.error = error
+    self.subscriptions = subscriptions
   }
 }

@@ -1,13 +1,14 @@
+import RealmTestSupport
 import Testing
-@testable import RealmMigration
 @testable import RealmQuery
 import RealmFormat
+import RealmModel
 
-/// `where` queries (Realm Query Language) on one object of the expression fixture, links
+/// `where` queries (Realm Query Language) on one object of `PersonFixture`, links
 /// followed in memory: the semantics the fixture file does not pin down, with Realm's
 /// answers as its query engine gives them.
 @Suite struct PredicateTests {
-  typealias F = ExpressionFixture
+  typealias F = PersonFixture
 
   @Test(arguments: [
     ("age > 18", true),
@@ -300,23 +301,23 @@ import RealmFormat
   }
 
   @Test func errorsHaveColumnsAndSuggestions() {
-    expectCompileError("age > 18 AND ⟪fistName == 'x'", "'Person' has no property 'fistName' (did you mean 'firstName'?)", predicate: true)
-    expectCompileError("bestFriend.⟪nam == 'x'", "'Person' has no property 'nam'", predicate: true)
-    expectCompileError("dogs.⟪nme == 'x'", "'Dog' has no property 'nme' (did you mean 'name'?)", predicate: true)
-    expectCompileError("age ⟪== 'x'", "Unsupported comparison between type 'int' and type 'string' (age and 'x')", predicate: true)
-    expectCompileError("age BEGINSWITH⟪", "the query ends where a value was expected", predicate: true)
-    expectCompileError("⟪age", "'age' is a value, not a condition; compare it with something, as in 'age > 18'", predicate: true)
-    expectCompileError("age > 1 AND ⟪AND", "unexpected 'AND'; expected a value", predicate: true)
-    expectCompileError("age ⟪BEGINSWITH 1", "Unsupported comparison operator 'beginswith' against type 'int', right side must be a string or binary type", predicate: true)
-    expectCompileError("age > ⟪$0", "Request for argument at index 0 but no arguments are provided (write the value itself instead of $0)", predicate: true)
-    expectCompileError("ALL ⟪age > 1", "The keypath following 'ALL' must contain a list ('age' has one value per object)", predicate: true)
-    expectCompileError("ALL dogs.age ⟪== 'x'", "Unsupported comparison between type 'int' and type 'string' (dogs.age and 'x')", predicate: true)
-    expectCompileError("firstName ==⟪[d] 'a'", "modifier '[d]' is not supported: Realm accepts only '[c]' (case-insensitive)", predicate: true)
-    expectCompileError("⟪tags.@sum > 1", "Cannot use aggregate '.@sum' for this type of property ('tags'); aggregates apply to lists, sets and dictionaries of numbers", predicate: true)
-    expectCompileError("age > 1 SORT(age⟪)", "unexpected ')'; expected ASC or DESC after 'age'", predicate: true)
-    expectCompileError("SUBQUERY(⟪tags, $t, $t == 'a').@count > 0", "A subquery can not operate on a list of primitive values (property 'tags')", predicate: true)
-    expectCompileError("age == 1 SORT(⟪agee ASC)", "No property 'agee' found on object type 'Person' specified in 'sort' clause (did you mean 'age'?)", predicate: true)
-    expectCompileError("'a' ⟪IN scores.@keys", "The keypath following 'IN' must contain a list. Found 'scores.@keys'", predicate: true)
+    expectQueryError("age > 18 AND ⟪fistName == 'x'", "'Person' has no property 'fistName' (did you mean 'firstName'?)")
+    expectQueryError("bestFriend.⟪nam == 'x'", "'Person' has no property 'nam'")
+    expectQueryError("dogs.⟪nme == 'x'", "'Dog' has no property 'nme' (did you mean 'name'?)")
+    expectQueryError("age ⟪== 'x'", "Unsupported comparison between type 'int' and type 'string' (age and 'x')")
+    expectQueryError("age BEGINSWITH⟪", "the query ends where a value was expected")
+    expectQueryError("⟪age", "'age' is a value, not a condition; compare it with something, as in 'age > 18'")
+    expectQueryError("age > 1 AND ⟪AND", "unexpected 'AND'; expected a value")
+    expectQueryError("age ⟪BEGINSWITH 1", "Unsupported comparison operator 'beginswith' against type 'int', right side must be a string or binary type")
+    expectQueryError("age > ⟪$0", "Request for argument at index 0 but no arguments are provided (write the value itself instead of $0)")
+    expectQueryError("ALL ⟪age > 1", "The keypath following 'ALL' must contain a list ('age' has one value per object)")
+    expectQueryError("ALL dogs.age ⟪== 'x'", "Unsupported comparison between type 'int' and type 'string' (dogs.age and 'x')")
+    expectQueryError("firstName ==⟪[d] 'a'", "modifier '[d]' is not supported: Realm accepts only '[c]' (case-insensitive)")
+    expectQueryError("⟪tags.@sum > 1", "Cannot use aggregate '.@sum' for this type of property ('tags'); aggregates apply to lists, sets and dictionaries of numbers")
+    expectQueryError("age > 1 SORT(age⟪)", "unexpected ')'; expected ASC or DESC after 'age'")
+    expectQueryError("SUBQUERY(⟪tags, $t, $t == 'a').@count > 0", "A subquery can not operate on a list of primitive values (property 'tags')")
+    expectQueryError("age == 1 SORT(⟪agee ASC)", "No property 'agee' found on object type 'Person' specified in 'sort' clause (did you mean 'age'?)")
+    expectQueryError("'a' ⟪IN scores.@keys", "The keypath following 'IN' must contain a list. Found 'scores.@keys'")
   }
 
   @Test func evaluatorIsReusable() throws {

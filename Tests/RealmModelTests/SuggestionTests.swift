@@ -1,4 +1,4 @@
-import RealmFormat
+import RealmModel
 import Testing
 
 @Suite struct SuggestionTests {

@@ -1,0 +1,45 @@
+import RealmModel
+
+extension MigrationError: CategorizedError {
+  /// Every refused plan or migration refuses the input: `ErrorCategory.invalidData`.
+  public var category: ErrorCategory {
+    switch code {
+    case .invalidPlan, .versionLower, .migrationRequired, .dataLoss, .constraintViolated,
+      .evaluationFailed, .execFailed, .unsupported, .invalidData:
+      .invalidData
+    }
+  }
+}
+
+extension ExpressionError: CategorizedError {
+  /// An expression that does not compile refuses the input: `ErrorCategory.invalidData`.
+  public var category: ErrorCategory { .invalidData }
+}
+
+extension EvaluationError: CategorizedError {
+  /// An expression that fails on an object refuses the input: `ErrorCategory.invalidData`.
+  public var category: ErrorCategory { .invalidData }
+}
+
+extension KernelFallback: CategorizedError {
+  /// A signal the migrator catches (a column computed object by object instead); reaching a
+  /// caller is a bug: `ErrorCategory.internalError`.
+  public var category: ErrorCategory { .internalError }
+}
+
+extension RealmDiff.Failure: CategorizedError {
+  /// A class neither file has refuses the input (`ErrorCategory.invalidData`); a `where` query
+  /// that does not compile or chooses objects is the caller's argument
+  /// (`ErrorCategory.invalidArgument`).
+  public var category: ErrorCategory {
+    switch self {
+    case .unknownClass: .invalidData
+    case .badQuery, .queryHasDescriptors: .invalidArgument
+    }
+  }
+}
+
+extension CSVParser.SyntaxError: CategorizedError {
+  /// A malformed CSV record refuses the input: `ErrorCategory.invalidData`.
+  public var category: ErrorCategory { .invalidData }
+}
