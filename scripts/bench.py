@@ -424,6 +424,8 @@ def queries(n):
         ('name CONTAINS[c] "99999"', ["--where", 'name CONTAINS[c] "99999"', "--format", "jsonl"], 'name CONTAINS[c] "99999"', None),
         ("score > 0.99 SORT(score DESC) LIMIT(10)", ["--where", "score > 0.99 SORT(score DESC) LIMIT(10)", "--format", "jsonl"],
          "score > 0.99 SORT(score DESC) LIMIT(10)", None),
+        ("score > 0.99 DISTINCT(flag)", ["--where", "score > 0.99 DISTINCT(flag)", "--format", "jsonl"],
+         "score > 0.99 DISTINCT(flag)", None),
         ("score > 0.99 --count", ["--where", "score > 0.99", "--count"], "score > 0.99", None),
         ("score > 0.99 --keys-only", ["--where", "score > 0.99", "--keys-only"], "score > 0.99", None),
         ("score > 0.99, every object written", ["--where", "score > 0.99", "--format", "jsonl"], None, None),
