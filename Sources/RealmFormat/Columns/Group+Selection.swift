@@ -10,6 +10,7 @@ extension Group {
   /// - Parameters:
   ///   - range: the objects, from ``forEachObjectRange(in:_:)``.
   ///   - filterColumns: the properties (positions in the values) the filter reads.
+  ///   - body: called with each batch, in key order.
   public func forEachSelectionBatch(
     in range: ObjectRange, filterColumns: Set<Int>, _ body: (SelectionBatch) throws -> Void
   ) throws {
@@ -42,6 +43,9 @@ extension Group {
   /// for all) are decoded.
   ///
   /// - Parameters:
+  ///   - table: the table whose objects are read.
+  ///   - filterColumns: the properties (positions in the values) `select` reads.
+  ///   - columns: the properties decoded for the kept objects; nil for all.
   ///   - select: returns the positions (ascending, below the batch's count) of the objects
   ///     to keep.
   ///   - body: the values hold `columns`; other properties read as null.

@@ -7,11 +7,11 @@
 #endif
 import RealmFormat
 
-/// Scratch space for a file builder (``ScratchStorage``) in a temporary file, removed from
+/// Scratch space for a file builder (`ScratchStorage`) in a temporary file, removed from
 /// its directory as soon as it is open: nothing is left behind, even after kill -9. Its
 /// bytes go through the page cache, not the process's memory.
 ///
-/// The first I/O error is kept in ``failure`` (``ScratchStorage`` methods do not throw);
+/// The first I/O error is kept in ``failure`` (`ScratchStorage` methods do not throw);
 /// whoever reads the builder's output must check it.
 public final class TemporaryFileScratch: ScratchStorage {
   private let fd: Int32
