@@ -261,6 +261,14 @@ def edit_inputs(ctx):
     return new, up
 
 
+def bench_create_edit_input(ctx, which):
+    """`create` of the objects an edit row writes (its bound): which 0 = insert's, 1 = upsert's."""
+    data = edit_inputs(ctx)[which]
+    out = os.path.join(ctx.tmp, "created-edit.realm")
+    return ctx.run([BIN, "create", out, "--schema", ctx.schema, "--data", data],
+                   setup=lambda: os.path.exists(out) and os.remove(out))
+
+
 def bench_insert(ctx):
     new, _ = edit_inputs(ctx)
     return ctx.run([BIN, "insert", ctx.work, new], setup=ctx.fresh_copy)
@@ -380,7 +388,9 @@ ROWS = [
     ("format 23: migrate: rename a property", bench_rename_23, 0.020, True),
     ("format 23: migrate: transform summary = old.name + ' #' + string(old.id)", bench_transform_23, 0.45, True),
     # Issue 20: each at most as long as `create` of the same objects.
+    (f"create of the insert's {N:,} new objects (its bound)", lambda ctx: bench_create_edit_input(ctx, 0), None, False),
     (f"insert {N:,} new objects (JSON Lines) into the file", bench_insert, None, True),
+    (f"create of the upsert's {N // 10:,} objects (its bound)", lambda ctx: bench_create_edit_input(ctx, 1), None, False),
     (f"insert --upsert {N // 10:,} existing objects", bench_upsert, None, True),
     ("update: score = old.score * 2 for every object (column-wise)", bench_update, None, True),
     ("dump --format jsonl, the same objects in file format 9", bench_dump_legacy, None, True),
@@ -414,6 +424,8 @@ def queries(n):
         ('name CONTAINS[c] "99999"', ["--where", 'name CONTAINS[c] "99999"', "--format", "jsonl"], 'name CONTAINS[c] "99999"', None),
         ("score > 0.99 SORT(score DESC) LIMIT(10)", ["--where", "score > 0.99 SORT(score DESC) LIMIT(10)", "--format", "jsonl"],
          "score > 0.99 SORT(score DESC) LIMIT(10)", None),
+        ("score > 0.99 DISTINCT(flag)", ["--where", "score > 0.99 DISTINCT(flag)", "--format", "jsonl"],
+         "score > 0.99 DISTINCT(flag)", None),
         ("score > 0.99 --count", ["--where", "score > 0.99", "--count"], "score > 0.99", None),
         ("score > 0.99 --keys-only", ["--where", "score > 0.99", "--keys-only"], "score > 0.99", None),
         ("score > 0.99, every object written", ["--where", "score > 0.99", "--format", "jsonl"], None, None),

@@ -3,7 +3,8 @@ import RealmModel
 
 /// The fast path of ``CanonicalDecoder`` for the lines most inputs consist of: a flat object,
 /// `$class` first, then `$key` and every property once, with values that are ints, bools,
-/// doubles written without an exponent, strings without escapes, `{"$date":"…"}` or null.
+/// doubles written without an exponent, strings without escapes, `{"$date":"…"}`, links
+/// `{"$ref":"Class","$key":n}` or null.
 /// Such a line is decoded straight from its bytes, without a ``JSONValue`` tree and without
 /// looking property names up by `String`. Any other line (another shape, another type, a
 /// missing or repeated property, anything the full path would refuse) is left to
@@ -12,6 +13,8 @@ struct SimpleLineLayout: Sendable {
   /// How the fast path reads a property's value; `other` sends the line to the full path.
   enum Kind: Sendable {
     case int, bool, double, string, date, other
+    /// A single link to a top-level class: its ``Class/linkTargets`` entry.
+    case link
   }
 
   /// One top-level class.
@@ -22,6 +25,8 @@ struct SimpleLineLayout: Sendable {
     var propertyNames: [[UInt8]]
     var kinds: [Kind]
     var optional: [Bool]
+    /// Per property of kind `link`: the target class's name and its bytes.
+    var linkTargets: [(name: String, bytes: [UInt8])?]
   }
 
   /// The top-level classes of the schema with at most 64 properties (a line's properties
@@ -42,11 +47,25 @@ struct SimpleLineLayout: Sendable {
             case .double: return .double
             case .string: return .string
             case .date: return .date
+            case .object: return Self.linkTarget(p, in: schema) == nil ? .other : .link
             default: return .other
             }
           },
-          optional: cls.properties.map(\.isOptional)))
+          optional: cls.properties.map(\.isOptional),
+          linkTargets: cls.properties.map { p in
+            guard p.collection == .single, let target = Self.linkTarget(p, in: schema) else { return nil }
+            return (target, Array(target.utf8))
+          }))
     }
+  }
+
+  /// The target of a link property when it is a top-level class (links to it are written
+  /// `{"$ref":…}`; embedded objects are inline, for the full path).
+  private static func linkTarget(_ p: Property, in schema: Schema) -> String? {
+    guard p.type == .object, let target = p.objectType, let cls = schema.objectSchema(named: target),
+      !cls.isEmbedded
+    else { return nil }
+    return target
   }
 }
 
@@ -116,6 +135,13 @@ extension CanonicalDecoder {
           scanner.skip(UInt8(ascii: "}")), let t = Timestamp(utf8: scanner.slice(s))
         else { return nil }
         values[i] = .date(t)
+      case .link:
+        // Exactly `{"$ref":"<target>","$key":n}`; anything else is the full path's.
+        guard let target = cls.linkTargets[i], scanner.skip(UInt8(ascii: "{")), scanner.member("$ref"),
+          let name = scanner.plainString(), scanner.equal(name, target.bytes), scanner.skip(UInt8(ascii: ",")),
+          scanner.member("$key"), let k = scanner.integer(), scanner.skip(UInt8(ascii: "}"))
+        else { return nil }
+        values[i] = .link(ObjectLink(className: target.name, key: k))
       case .other:
         return nil
       }

@@ -1,12 +1,14 @@
 import RealmFormat
+import RealmModel
 
-/// A query's condition evaluated on a batch of objects column by column (``ObjectBatch``):
-/// comparisons of a property with a constant run in one loop over the column's values,
+/// A query's condition evaluated on a batch of objects column by column (``SelectionBatch``):
+/// comparisons of a property with a constant run in one loop over the column's leaf in the
+/// file (no value per object; strings compared as bytes), or over its decoded values,
 /// `AND`, `OR` and `NOT` combine the selections, and only conditions that need the whole
 /// object (links, lists, expressions) are evaluated per object, on the objects still in
 /// question. Gives exactly what the predicate gives object by object.
-struct QueryBatchFilter {
-  indirect enum Node {
+struct QueryBatchFilter: Sendable {
+  indirect enum Node: Sendable {
     /// A property compared with a constant (Realm's column condition).
     case column(ColumnPredicate)
     /// `property == nil` / `!= nil`.
@@ -26,6 +28,9 @@ struct QueryBatchFilter {
 
   let root: Node
   let classIndex: Int
+  /// Compare on the leaves where a comparison allows (false: always on decoded values, the
+  /// generic path tests compare with).
+  var readsLeaves = true
 
   init(_ predicate: any QueryPredicate, classIndex: Int) {
     if let compare = predicate as? ComparePredicate, let (property, constant) = compare.ownDictionaryKeys {
@@ -53,22 +58,48 @@ struct QueryBatchFilter {
   }
 
   /// The positions of the objects of `batch` that match.
-  func select(_ batch: ObjectBatch, _ ctx: inout QueryContext) throws -> [Int] {
+  func select(_ batch: SelectionBatch, _ ctx: inout QueryContext) throws -> [Int] {
+    var columns = DecodedColumns(batch: batch)
     let active = [Bool](repeating: true, count: batch.count)
-    let matched = try evaluate(root, batch, active, &ctx)
+    let matched = try evaluate(root, &columns, active, &ctx)
     var out: [Int] = []
     for i in 0..<batch.count where matched[i] { out.append(i) }
     return out
   }
 
+  /// The filter's columns of one batch, decoded when first asked for.
+  struct DecodedColumns {
+    let batch: SelectionBatch
+    private var decoded: [Int: ColumnValues?] = [:]
+
+    init(batch: SelectionBatch) { self.batch = batch }
+
+    var count: Int { batch.count }
+
+    mutating func column(_ property: Int) throws -> ColumnValues? {
+      if let c = decoded[property] { return c }
+      let c = try batch.values(property)
+      decoded[property] = c
+      return c
+    }
+
+    /// Object `i`'s values: the filter's columns, the others null.
+    mutating func values(at i: Int, width: Int) throws -> [RealmValue] {
+      var out = [RealmValue](repeating: .null, count: width)
+      for p in 0..<width { out[p] = try column(p)?.value(at: i) ?? .null }
+      return out
+    }
+  }
+
   /// For each object: true when it is active and matches `node` (inactive ones are false).
-  private func evaluate(_ node: Node, _ batch: ObjectBatch, _ active: [Bool], _ ctx: inout QueryContext) throws -> [Bool] {
+  private func evaluate(_ node: Node, _ batch: inout DecodedColumns, _ active: [Bool], _ ctx: inout QueryContext) throws -> [Bool] {
     var out = [Bool](repeating: false, count: batch.count)
     switch node {
     case .constant(let value):
       if value { return active }
     case .column(let p):
-      guard let column = batch.column(p.property) else { return try perObject(p, batch, active, &ctx) }
+      if readsLeaves, let leaf = batch.batch.leafColumn(p.property), try Self.leafLoop(p, leaf, active, &out) { return out }
+      guard let column = try batch.column(p.property) else { return try perObject(p, &batch, active, &ctx) }
       if case .string(let strings) = column {
         strings.bytes.withUnsafeBufferPointer { all in
           for i in 0..<batch.count where active[i] {
@@ -80,26 +111,26 @@ struct QueryBatchFilter {
             }
           }
         }
-      } else if !Self.numericLoop(p, column, active, &out) {
+      } else {
         for i in 0..<batch.count where active[i] { out[i] = p.matches(column.value(at: i)) }
       }
     case .null(let p):
-      guard let column = batch.column(p.property) else { return try perObject(p, batch, active, &ctx) }
+      guard let column = try batch.column(p.property) else { return try perObject(p, &batch, active, &ctx) }
       for i in 0..<batch.count where active[i] { out[i] = column.isNull(i) == p.isNull }
     case .inList(let p):
-      guard let column = batch.column(p.property) else { return try perObject(p, batch, active, &ctx) }
+      guard let column = try batch.column(p.property) else { return try perObject(p, &batch, active, &ctx) }
       for i in 0..<batch.count where active[i] { out[i] = p.matches(column.value(at: i)) }
     case .and(let children):
       var current = active
       for child in children {
-        current = try evaluate(child, batch, current, &ctx)
+        current = try evaluate(child, &batch, current, &ctx)
         if !current.contains(true) { break }
       }
       return current
     case .or(let children):
       var remaining = active
       for child in children {
-        let hit = try evaluate(child, batch, remaining, &ctx)
+        let hit = try evaluate(child, &batch, remaining, &ctx)
         for i in 0..<batch.count where hit[i] {
           out[i] = true
           remaining[i] = false
@@ -107,12 +138,12 @@ struct QueryBatchFilter {
         if !remaining.contains(true) { break }
       }
     case .not(let child):
-      let hit = try evaluate(child, batch, active, &ctx)
+      let hit = try evaluate(child, &batch, active, &ctx)
       for i in 0..<batch.count { out[i] = active[i] && !hit[i] }
     case .object(let p):
-      return try perObject(p, batch, active, &ctx)
+      return try perObject(p, &batch, active, &ctx)
     case .dictionaryKeys(let p, let property, let constant):
-      guard let column = batch.column(property) else { return try perObject(p, batch, active, &ctx) }
+      guard let column = try batch.column(property) else { return try perObject(p, &batch, active, &ctx) }
       return Self.dictionaryKeys(p, column, constant, active)
     }
     return out
@@ -139,47 +170,32 @@ struct QueryBatchFilter {
     return out
   }
 
-  /// Ints, doubles, floats and dates compared with a constant of their kind by `==`, `!=`,
-  /// `<`, `<=`, `>`, `>=`: one typed loop (what ``ColumnPredicate/matches(_:)`` gives for each
-  /// value, a null matching only `!=`). False when the column or condition is another one.
-  static func numericLoop(_ p: ColumnPredicate, _ column: ColumnValues, _ active: [Bool], _ out: inout [Bool]) -> Bool {
-    func run<T>(_ c: ScalarColumn<T>, _ less: @escaping (T) -> Bool, _ equal: @escaping (T) -> Bool) -> Bool {
-      let nullMatches = p.condition == .notEqual
-      let test: (T) -> Bool
-      switch p.condition {
-      case .equal: test = equal
-      case .notEqual: test = { !equal($0) }
-      case .less: test = less
-      case .lessEqual: test = { less($0) || equal($0) }
-      case .greater: test = { !less($0) && !equal($0) }
-      case .greaterEqual: test = { !less($0) }
-      default: return false
-      }
-      c.values.withUnsafeBufferPointer { values in
-        for i in 0..<values.count where active[i] {
-          out[i] = c.isNull(i) ? nullMatches : test(values[i])
-        }
-      }
-      return true
+  /// Strings, ints, floats, doubles and dates of a property compared with a constant in
+  /// one loop over the leaf: what ``ColumnPredicate/matches(_:)`` gives for each value.
+  /// False when the leaf is not of the condition's kind (the caller decodes the values).
+  static func leafLoop(_ p: ColumnPredicate, _ leaf: LeafColumn, _ active: [Bool], _ out: inout [Bool]) throws -> Bool {
+    switch (p.kind, leaf.kind) {
+    case (.string, .string):
+      try leaf.forEachString(active) { i, utf8 in out[i] = p.stringMatches(utf8) }
+    case (.int, .int):
+      leaf.forEachInt(active) { i, x in out[i] = p.matchesInt(x) }
+    case (.double, .double), (.float, .float):
+      leaf.forEachDouble(active) { i, x in out[i] = p.matchesDouble(x) }
+    case (.timestamp, .timestamp):
+      leaf.forEachTimestamp(active) { i, x in out[i] = p.matchesTimestamp(x) }
+    default:
+      return false
     }
-    switch (p.kind, column, p.constant) {
-    case (.int, .int(let c), .int(let k)): return run(c, { $0 < k }, { $0 == k })
-    case (.double, .double(let c), .double(let k)), (.float, .double(let c), .double(let k)):
-      // IEEE: NaN is neither less nor equal (and so "greater" must be spelt out).
-      if p.condition == .greater { return run(c, { !($0 > k) }, { _ in false }) }
-      if p.condition == .greaterEqual { return run(c, { !($0 >= k) }, { _ in false }) }
-      return run(c, { $0 < k }, { $0 == k })
-    case (.timestamp, .date(let c), .timestamp(let k)):
-      return run(c, { ValueOrder.timestamps($0, k) < 0 }, { ValueOrder.timestamps($0, k) == 0 })
-    default: return false
-    }
+    return true
   }
 
   /// `p` on each active object, with its values.
-  private func perObject(_ p: any QueryPredicate, _ batch: ObjectBatch, _ active: [Bool], _ ctx: inout QueryContext) throws -> [Bool] {
+  private func perObject(_ p: any QueryPredicate, _ batch: inout DecodedColumns, _ active: [Bool], _ ctx: inout QueryContext) throws -> [Bool] {
     var out = [Bool](repeating: false, count: batch.count)
+    let width = ctx.schema.classes[classIndex].properties.count
     for i in 0..<batch.count where active[i] {
-      out[i] = try p.matches(QueryObject(classIndex: classIndex, key: batch.keys[i], values: batch.values(at: i)), &ctx)
+      let values = try batch.values(at: i, width: width)
+      out[i] = try p.matches(QueryObject(classIndex: classIndex, key: batch.batch.keys[i], values: values), &ctx)
     }
     return out
   }
@@ -194,12 +210,5 @@ extension QueryBatchFilter.Node {
     case .not(let c): return c.isPerObject
     default: return false
     }
-  }
-}
-
-extension ObjectBatch {
-  /// The decoded values of property `property`, nil when it was not decoded.
-  func column(_ property: Int) -> ColumnValues? {
-    property >= 0 && property < columns.count ? columns[property] : nil
   }
 }

@@ -152,7 +152,7 @@ struct QueryBinder {
     }
     if op == .isIn || op == .equal, let list = r as? ConstantExpression, list.fromList, list.type == .mixed, !list.values.isEmpty,
       list.quantifier ?? .any == .any, let property = l as? PropertyExpression, property.isPlainColumn, property.type != .mixed,
-      let kind = ColumnKind(property.type)
+      let kind = ValueKind(property.type)
     {
       return InListPredicate(
         property: property.property, kind: kind, isOptional: property.declaration.isOptional, list: list.values)
@@ -166,7 +166,7 @@ struct QueryBinder {
         if keys.count == 1 { return LinksToPredicate(property: p, collection: collection, keys: keys, equal: false) }
       }
     } else if let constant = r as? ConstantExpression, constant.hasSingleValue, lt == rt || lt == .mixed,
-      let property = l as? PropertyExpression, property.isPlainColumn, let kind = ColumnKind(lt)
+      let property = l as? PropertyExpression, property.isPlainColumn, let kind = ValueKind(lt)
     {
       let value = constant.values[0]
       if value.isNull { return NullPredicate(property: property.property, isNull: op != .notEqual) }
@@ -233,7 +233,7 @@ struct QueryBinder {
     case .greaterEqual: condition = .greaterEqual
     }
     if let property = l as? PropertyExpression, property.isPlainColumn, let constant = r as? ConstantExpression,
-      constant.hasSingleValue, lt == rt || lt == .mixed, let kind = ColumnKind(lt), kind != .bool, kind != .binary
+      constant.hasSingleValue, lt == rt || lt == .mixed, let kind = ValueKind(lt), kind != .bool, kind != .binary
     {
       return ColumnPredicate(property: property.property, kind: kind, condition: condition, constant: constant.values[0])
     }
@@ -257,7 +257,7 @@ struct QueryBinder {
     }
     if let property = l as? PropertyExpression, property.isPlainColumn, let constant = r as? ConstantExpression,
       constant.hasSingleValue, l.type == r.type || l.type == .mixed, r.type == .string || r.type == .binary,
-      let kind = ColumnKind(l.type)
+      let kind = ValueKind(l.type)
     {
       return ColumnPredicate(property: property.property, kind: kind, condition: condition, constant: constant.values[0])
     }

@@ -41,8 +41,15 @@ struct DescriptorColumn: Sendable {
       v = entries.first { $0.key == k }?.value ?? .null
       return .mixed(v)
     }
-    return isMixed ? .mixed(v) : .scalar(v)
+    return localValue(v)
   }
+
+  /// True when the column is a property of the queried object itself (no link, no
+  /// dictionary key): its value is the stored one (``localValue(_:)``).
+  var isLocal: Bool { links.isEmpty && dictionaryKey == nil }
+
+  /// The value of a column holding `v` at the end of its path.
+  func localValue(_ v: RealmValue) -> QueryValue { isMixed ? .mixed(v) : .scalar(v) }
 }
 
 extension QueryBinder {
@@ -129,6 +136,22 @@ struct DescriptorRow {
 }
 
 enum DescriptorExecution {
+  /// The columns of every SORT and DISTINCT, in descriptor order, and where each
+  /// descriptor's columns start among them.
+  static func columns(_ descriptors: [BoundDescriptor]) -> (columns: [DescriptorColumn], offsets: [Int]) {
+    var offsets: [Int] = []
+    var columns: [DescriptorColumn] = []
+    for d in descriptors {
+      offsets.append(columns.count)
+      switch d {
+      case .sort(let c): columns.append(contentsOf: c.map(\.0))
+      case .distinct(let c): columns.append(contentsOf: c)
+      case .limit: break
+      }
+    }
+    return (columns, offsets)
+  }
+
   /// Applies the descriptors to rows in key order; `offsets[i]` is where descriptor i's
   /// columns start in each row's values.
   static func apply(_ descriptors: [BoundDescriptor], to input: [DescriptorRow], offsets: [Int]) -> [Int64] {
@@ -165,18 +188,23 @@ enum DescriptorExecution {
   /// earlier position.
   static func less(_ a: DescriptorRow, _ b: DescriptorRow, _ start: Int, _ ascending: [Bool], total: Bool) -> Bool {
     for (t, asc) in ascending.enumerated() {
-      let x = a.values[start + t]
-      let y = b.values[start + t]
-      switch (x, y) {
-      case (nil, nil): continue
-      case (nil, _): return !asc
-      case (_, nil): return asc
-      case (let x?, let y?):
-        let c = ValueOrder.compare(x, y)
-        if c != 0 { return asc ? c < 0 : c > 0 }
-      }
+      let c = order(a.values[start + t], b.values[start + t], ascending: asc)
+      if c != 0 { return c < 0 }
     }
     return total ? a.index < b.index : false
+  }
+
+  /// Where `x` goes against `y` in one column's order: negative before, 0 tied, positive
+  /// after (nil, a null link, last when ascending).
+  static func order(_ x: QueryValue?, _ y: QueryValue?, ascending asc: Bool) -> Int {
+    switch (x, y) {
+    case (nil, nil): return 0
+    case (nil, _): return asc ? 1 : -1
+    case (_, nil): return asc ? -1 : 1
+    case (let x?, let y?):
+      let c = ValueOrder.compare(x, y)
+      return asc ? c : -c
+    }
   }
 }
 
@@ -197,34 +225,51 @@ struct TopRows {
     self.ascending = ascending
   }
 
-  private func before(_ a: DescriptorRow, _ b: DescriptorRow) -> Bool {
-    DescriptorExecution.less(a, b, 0, ascending, total: true)
+  /// True when a row whose first column is `value`, inserted after every row so far, would
+  /// not be kept: the heap is full and its last row comes first on that column, or ties
+  /// there while it is the only column (an earlier row wins a tie).
+  func rejects(_ value: QueryValue?) -> Bool {
+    guard capacity > 0 else { return true }
+    guard rows.count >= capacity else { return false }
+    let c = DescriptorExecution.order(rows[0].values[0], value, ascending: ascending[0])
+    return c < 0 || (c == 0 && ascending.count == 1)
   }
 
   mutating func insert(_ row: DescriptorRow) {
+    let ascending = self.ascending
+    BoundedHeap.insert(row, into: &rows, capacity: capacity) { DescriptorExecution.less($0, $1, 0, ascending, total: true) }
+  }
+}
+
+/// A bounded max-heap kept in an array: the first `capacity` elements in the order `before`
+/// among all inserted, the last of them at the root (``TopRows``, ``TopKeys``).
+enum BoundedHeap {
+  static func insert<Element>(
+    _ element: Element, into heap: inout [Element], capacity: Int, before: (Element, Element) -> Bool
+  ) {
     guard capacity > 0 else { return }
-    if rows.count < capacity {
-      rows.append(row)
-      var i = rows.count - 1
+    if heap.count < capacity {
+      heap.append(element)
+      var i = heap.count - 1
       while i > 0 {
         let parent = (i - 1) / 2
-        guard before(rows[parent], rows[i]) else { break }
-        rows.swapAt(parent, i)
+        guard before(heap[parent], heap[i]) else { break }
+        heap.swapAt(parent, i)
         i = parent
       }
       return
     }
-    guard before(row, rows[0]) else { return }
-    rows[0] = row
+    guard before(element, heap[0]) else { return }
+    heap[0] = element
     var i = 0
     while true {
       let l = 2 * i + 1
       let r = l + 1
       var largest = i
-      if l < rows.count, before(rows[largest], rows[l]) { largest = l }
-      if r < rows.count, before(rows[largest], rows[r]) { largest = r }
+      if l < heap.count, before(heap[largest], heap[l]) { largest = l }
+      if r < heap.count, before(heap[largest], heap[r]) { largest = r }
       if largest == i { break }
-      rows.swapAt(i, largest)
+      heap.swapAt(i, largest)
       i = largest
     }
   }

@@ -116,7 +116,7 @@ struct QueryPlanner {
     guard p.condition == .equal, let property = p.left as? PropertyExpression, property.path == nil,
       property.chain.steps.count == 1, case .forward(let linkProperty, let targetClass, .single, nil) = property.chain.steps[0],
       let constant = p.right as? ConstantExpression, constant.values.count == 1, !constant.fromList,
-      let kind = ColumnKind(property.type), Self.indexable(kind), let data = Self.indexData(constant.values[0]),
+      let kind = ValueKind(property.type), Self.indexable(kind), let data = Self.indexData(constant.values[0]),
       linkProperty < table.publicColumns.count, let backlinkKey = table.publicColumns[linkProperty].oppositeColumnKey
     else { return nil }
     let targetName = schema.classes[targetClass].name
@@ -199,7 +199,7 @@ struct QueryPlanner {
       property: name, isPrimaryKey: objectSchema.primaryKey == name, operation: operation, candidates: count)
   }
 
-  static func indexable(_ kind: ColumnKind) -> Bool {
+  static func indexable(_ kind: ValueKind) -> Bool {
     switch kind {
     case .int, .bool, .string, .timestamp, .objectId, .uuid: return true
     default: return false

@@ -79,10 +79,9 @@ final class ComparePredicate: QueryPredicate {
   }
 }
 
-/// The kinds of property Realm's column conditions handle.
-enum ColumnKind: Sendable {
-  case int, bool, string, binary, timestamp, float, double, decimal, objectId, uuid, mixed
-
+extension ValueKind {
+  /// The kind of leaf a property of this query type is stored in, nil for the types Realm's
+  /// column conditions do not handle (links, collections, ...).
   init?(_ type: QueryType) {
     switch type {
     case .int: self = .int
@@ -106,17 +105,29 @@ enum ColumnKind: Sendable {
 /// treat null, NaN and strings. `constant` is never null except for string operators.
 final class ColumnPredicate: QueryPredicate {
   let property: Int
-  let kind: ColumnKind
+  let kind: ValueKind
   let condition: QueryCondition
   let constant: QueryValue
   private let pattern: [UInt8]?
   private let folded: RealmStrings.Folded?
+  /// The constant of an int, float or double, date condition (nil: the constant is of
+  /// another type, nothing matches).
+  private let intConstant: Int64?
+  private let doubleConstant: Double?
+  private let timestampConstant: Timestamp?
 
-  init(property: Int, kind: ColumnKind, condition: QueryCondition, constant: QueryValue) {
+  init(property: Int, kind: ValueKind, condition: QueryCondition, constant: QueryValue) {
     self.property = property
     self.kind = kind
     self.condition = condition
     self.constant = constant
+    if case .int(let c) = constant { intConstant = c } else { intConstant = nil }
+    switch constant {
+    case .float(let f): doubleConstant = Double(f)
+    case .double(let d): doubleConstant = d
+    default: doubleConstant = nil
+    }
+    if case .timestamp(let c) = constant { timestampConstant = c } else { timestampConstant = nil }
     switch constant {
     case .string(let s): pattern = Array(s.utf8)
     case .binary(let b): pattern = b
@@ -134,38 +145,20 @@ final class ColumnPredicate: QueryPredicate {
   func matches(_ v: RealmValue) -> Bool {
     switch kind {
     case .int:
-      guard case .int(let c) = constant else { return false }
-      guard case .int(let x) = v else { return condition == .notEqual }
-      return order(x == c ? 0 : (x < c ? -1 : 1))
+      guard case .int(let x) = v else { return matchesInt(nil) }
+      return matchesInt(x)
     case .bool:
       guard case .bool(let c) = constant else { return false }
       guard case .bool(let x) = v else { return condition == .notEqual || condition == .notEqualIns }
       return condition == .equal || condition == .equalIns ? x == c : x != c
     case .timestamp:
-      guard case .timestamp(let c) = constant else { return false }
-      guard case .date(let x) = v else { return condition == .notEqual }
-      return order(ValueOrder.timestamps(x, c))
+      guard case .date(let x) = v else { return matchesTimestamp(nil) }
+      return matchesTimestamp(x)
     case .float, .double:
-      let c: Double
-      switch constant {
-      case .float(let f): c = Double(f)
-      case .double(let d): c = d
-      default: return false
-      }
-      let x: Double
       switch v {
-      case .float(let f): x = Double(f)
-      case .double(let d): x = d
-      default: return condition == .notEqual
-      }
-      switch condition {
-      case .equal: return x == c
-      case .notEqual: return x != c
-      case .less: return x < c
-      case .lessEqual: return x <= c
-      case .greater: return x > c
-      case .greaterEqual: return x >= c
-      default: return false
+      case .float(let f): return matchesDouble(Double(f))
+      case .double(let d): return matchesDouble(d)
+      default: return matchesDouble(nil)
       }
     case .decimal:
       guard case .decimal(let c) = constant else { return false }
@@ -196,7 +189,38 @@ final class ColumnPredicate: QueryPredicate {
         return ValueOrder.comparable(constant, x) && condition.holds(constant, x)
       }
       return condition.holds(x, constant)
+    case .link, .typedLink, .backlink:
+      return false
     }
+  }
+
+  /// The condition of an int property for one stored value (nil: null).
+  func matchesInt(_ x: Int64?) -> Bool {
+    guard let c = intConstant else { return false }
+    guard let x else { return condition == .notEqual }
+    return order(x == c ? 0 : (x < c ? -1 : 1))
+  }
+
+  /// The condition of a float or double property for one stored value, widened (nil: null).
+  func matchesDouble(_ x: Double?) -> Bool {
+    guard let c = doubleConstant else { return false }
+    guard let x else { return condition == .notEqual }
+    switch condition {
+    case .equal: return x == c
+    case .notEqual: return x != c
+    case .less: return x < c
+    case .lessEqual: return x <= c
+    case .greater: return x > c
+    case .greaterEqual: return x >= c
+    default: return false
+    }
+  }
+
+  /// The condition of a date property for one stored value (nil: null).
+  func matchesTimestamp(_ x: Timestamp?) -> Bool {
+    guard let c = timestampConstant else { return false }
+    guard let x else { return condition == .notEqual }
+    return order(ValueOrder.timestamps(x, c))
   }
 
   private func order(_ c: Int) -> Bool { Self.orderMatches(condition, c) }
@@ -276,11 +300,11 @@ final class NullPredicate: QueryPredicate {
 /// values of exactly their type, and null when optional.
 final class InListPredicate: QueryPredicate {
   let property: Int
-  let kind: ColumnKind
+  let kind: ValueKind
   let needles: [QueryValue]
   let matchesNull: Bool
 
-  init(property: Int, kind: ColumnKind, isOptional: Bool, list: [QueryValue]) {
+  init(property: Int, kind: ValueKind, isOptional: Bool, list: [QueryValue]) {
     self.property = property
     self.kind = kind
     var accepted: [QueryValue] = []

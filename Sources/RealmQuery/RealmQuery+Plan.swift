@@ -52,6 +52,20 @@ extension RealmQuery {
     try forEachMatchingObject(group, table, plan, columns: columns.map { $0.union(propertiesRead) }, progress: progress, body)
   }
 
+  /// Calls `body` with the key of every object matching the condition, in key order
+  /// (SORT/DISTINCT/LIMIT are not applied). A scan decodes no object, only the columns the
+  /// condition reads.
+  public func forEachMatchingKey(
+    in group: Group, plan: QueryPlan? = nil, progress: ProgressCounter? = nil, _ body: (_ key: Int64) throws -> Void
+  ) throws {
+    let plan = try plan ?? self.plan(in: group)
+    let (table, _) = try tableAndSchema(in: group)
+    guard plan.candidates == nil else {
+      return try forEachMatchingObject(group, table, plan, columns: propertiesRead, progress: progress) { key, _ in try body(key) }
+    }
+    try scannedKeys(group, table, progress: progress, body)
+  }
+
   /// The number of objects Realm returns for this query (after SORT, DISTINCT and LIMIT),
   /// decoding only the properties the query reads.
   public func count(in group: Group, plan: QueryPlan? = nil, progress: ProgressCounter? = nil) throws -> Int {
@@ -59,8 +73,11 @@ extension RealmQuery {
     if let constant = predicate as? ConstantPredicate, constant.value {
       return try tableAndSchema(in: group).0.objectCount
     }
+    let plan = try plan ?? self.plan(in: group)
+    let (table, _) = try tableAndSchema(in: group)
+    if plan.candidates == nil { return try scannedCount(group, table, options: scanOptions, progress: progress) }
     var n = 0
-    try forEachMatch(in: group, plan: plan, columns: [], progress: progress) { _, _ in n += 1 }
+    try forEachMatchingObject(group, table, plan, columns: propertiesRead, progress: progress) { _, _ in n += 1 }
     return n
   }
 
@@ -69,6 +86,7 @@ extension RealmQuery {
   public func objectKeys(in group: Group, plan: QueryPlan?, progress: ProgressCounter? = nil) throws -> [Int64] {
     let plan = try plan ?? self.plan(in: group)
     let (table, _) = try tableAndSchema(in: group)
+    if plan.candidates == nil, let keys = try scannedObjectKeys(group, table, progress: progress) { return keys }
     let source = GroupQuerySource(group: group, schema: schema.schema)
     return try objectKeys(source: source, prefiltered: true) { body in
       try forEachMatchingObject(group, table, plan, columns: propertiesRead, progress: progress, body)
@@ -76,26 +94,17 @@ extension RealmQuery {
   }
 
   /// The objects matching the condition, with the properties `columns` (nil: all): `plan`'s
-  /// candidates read by key and tested, or every object tested a batch at a time, column by
-  /// column (``QueryBatchFilter``), the other properties decoded for the matches only.
+  /// candidates read by key and tested, or a scan (``scannedObjects(_:_:columns:options:progress:_:)``):
+  /// every object tested a batch at a time, column by column, on every core, the other
+  /// properties decoded for the matches only.
   func forEachMatchingObject(
     _ group: Group, _ table: Table, _ plan: QueryPlan, columns: Set<Int>?, progress: ProgressCounter?,
     _ body: (_ key: Int64, _ values: [RealmValue]) throws -> Void
   ) throws {
-    var ctx = QueryContext(source: GroupQuerySource(group: group, schema: schema.schema), schema: schema, reads: reads)
     guard let candidates = plan.candidates else {
-      let filter = QueryBatchFilter(predicate, classIndex: classIndex)
-      try group.forEachSelectedObject(
-        in: table, filterColumns: propertiesRead, columns: columns,
-        select: { batch in
-          if let progress {
-            progress.add(batch.count)
-            if progress.isCancelled { throw ProgressCancelled() }
-          }
-          return try filter.select(batch, &ctx)
-        }, body)
-      return
+      return try scannedObjects(group, table, columns: columns, options: scanOptions, progress: progress, body)
     }
+    var ctx = QueryContext(source: GroupQuerySource(group: group, schema: schema.schema), schema: schema, reads: reads)
     var ticker = ProgressTicker(progress)
     defer { ticker.flush() }
     for key in candidates {

@@ -28,6 +28,8 @@ public struct RealmQuery: Sendable {
   let reads: [Int: Set<Int>]
   /// SORT/DISTINCT/LIMIT as written (for plans), empty without descriptors.
   let descriptorText: [String]
+  /// How scans run (tests compare the fast paths with the generic ones).
+  var scanOptions = ScanOptions.standard
 
   /// True when the query has `SORT`, `DISTINCT` or `LIMIT`: its result depends on the whole
   /// class, not only on each object.
@@ -112,16 +114,7 @@ public struct RealmQuery: Sendable {
     scan: (_ body: (Int64, [RealmValue]) throws -> Void) throws -> Void
   ) throws -> [Int64] {
     var ctx = QueryContext(source: source, schema: schema, reads: reads)
-    var offsets: [Int] = []
-    var columns: [DescriptorColumn] = []
-    for d in descriptors {
-      offsets.append(columns.count)
-      switch d {
-      case .sort(let c): columns.append(contentsOf: c.map(\.0))
-      case .distinct(let c): columns.append(contentsOf: c)
-      case .limit: break
-      }
-    }
+    let (columns, offsets) = DescriptorExecution.columns(descriptors)
     var stopAfter = Int.max
     if case .limit(let n)? = descriptors.first { stopAfter = n }
     var rows: [DescriptorRow] = []

@@ -107,6 +107,46 @@ import Testing
     #expect(bad.withUnsafeBufferPointer { decoder.decodeSimpleLine($0, lastClass: &last) } == nil)
   }
 
+  /// Single links to a top-level class (`{"$ref":…,"$key":n}` exactly) take the fast path
+  /// with the full path's value; embedded objects, lists, other shapes and wrong classes
+  /// are the full path's.
+  @Test func linksTakeTheFastPath() {
+    let schema = Schema(
+      schemaVersion: nil, fileFormat: 24,
+      classes: [
+        ObjectSchema(
+          name: "Node",
+          properties: [
+            Property(name: "id", type: .int), Property(name: "parent", type: .object, objectType: "Node", isOptional: true),
+            Property(name: "home", type: .object, objectType: "Place", isOptional: true),
+          ]),
+        ObjectSchema(name: "Place", isEmbedded: true, properties: [Property(name: "x", type: .int)]),
+        ObjectSchema(name: "Other", properties: [Property(name: "y", type: .int)]),
+      ])
+    let decoder = CanonicalDecoder(schema: schema)
+    func fast(_ parent: String, home: String = "null") -> DecodedObject? {
+      let line = "{\"$class\":\"Node\",\"$key\":4,\"id\":1,\"parent\":\(parent),\"home\":\(home)}"
+      let bytes = Array(line.utf8)
+      var last = -1
+      let object = bytes.withUnsafeBufferPointer { decoder.decodeSimpleLine($0, lastClass: &last) }
+      if let object {
+        let full = try? decoder.decodeLine(bytes, line: 1)
+        #expect(full.map { same(object, $0) } == true, "\(line)")
+      }
+      return object
+    }
+    #expect(fast("{\"$ref\":\"Node\",\"$key\":2}")?.values[1] == .link(ObjectLink(className: "Node", key: 2)))
+    #expect(fast(" { \"$ref\" : \"Node\" , \"$key\" : 0 } ")?.values[1] == .link(ObjectLink(className: "Node", key: 0)))
+    #expect(fast("null")?.values[1] == .null)
+    for other in [
+      "{\"$ref\":\"Other\",\"$key\":2}", "{\"$ref\":\"Nope\",\"$key\":2}", "{\"$key\":2,\"$ref\":\"Node\"}",
+      "{\"$ref\":\"Node\",\"$key\":2,\"x\":1}", "{\"$ref\":\"Node\",\"$key\":\"2\"}", "{\"$ref\":\"Node\"}", "2", "[]",
+    ] {
+      #expect(fast(other) == nil, "\(other)")
+    }
+    #expect(fast("null", home: "{\"x\":1}") == nil)
+  }
+
   @Test func consecutiveClassesShareTheLastOne() {
     var last = -1
     for line in [row(), row(id: "2")] {

@@ -18,6 +18,9 @@ struct JSONLinesBatchEncoder {
   private let nameEnds: [Int]
   /// Per property: true when it is mixed (its values always take the general path).
   private let mixed: [Bool]
+  /// Per single link property: its target class and `{"$ref":<target>,"$key":`.
+  private let linkTargets: [String?]
+  private let linkPrefixes: [[UInt8]]
 
   init(encoder: CanonicalEncoder, objectSchema: ObjectSchema) {
     self.encoder = encoder
@@ -36,11 +39,23 @@ struct JSONLinesBatchEncoder {
     self.names = names
     self.nameEnds = nameEnds
     mixed = objectSchema.properties.map { $0.type == .mixed }
+    linkTargets = objectSchema.properties.map { p in
+      p.type == .object && p.collection == .single ? p.objectType : nil
+    }
+    linkPrefixes = linkTargets.map { target in
+      guard let target else { return [] }
+      var w = JSONWriter(indent: 0, capacity: 32)
+      w.buffer.append(contentsOf: Array("{\"$ref\":".utf8))
+      w.writeString(target)
+      w.buffer.append(contentsOf: Array(",\"$key\":".utf8))
+      return w.buffer
+    }
   }
 
   /// How one column of a batch is encoded.
   private enum Kind: UInt8 {
-    case int, bool, double, date, string, other
+    /// `link`: a single link to a top-level class (words: the key).
+    case int, bool, double, date, string, link, other
   }
 
   /// One batch's values, flattened (object `i` of column `c` at `c * count + i`) so that
@@ -106,7 +121,20 @@ struct JSONLinesBatchEncoder {
           scratch.words[at + i] = UInt64(base + v.ends[i])
         }
         copyNulls(v.nulls)
-      case .float, .values: break
+      case .values(let values):
+        // Single links to a top-level class: the key, written after the class's prefix.
+        guard let target = linkTargets[c] else { break }
+        var plain = true
+        for i in 0..<n {
+          switch values[i] {
+          case .link(let l) where l.className == target: scratch.words[at + i] = UInt64(bitPattern: l.key)
+          case .null: scratch.nulls[at + i] = true
+          default: plain = false
+          }
+          if !plain { break }
+        }
+        if plain { kinds[c] = .link }
+      case .float: break
       }
     }
     scratch.words.withUnsafeBufferPointer { words in
@@ -148,6 +176,10 @@ struct JSONLinesBatchEncoder {
                     case .string:
                       out.appendQuoted(
                         UnsafeBufferPointer(rebasing: text[aux[at]..<Int(words[at])]))
+                    case .link:
+                      linkPrefixes[c].withUnsafeBufferPointer { out.append($0) }
+                      out.appendInt(Int64(bitPattern: words[at]))
+                      out.append("}")
                     case .other:
                       general(
                         batch.columns[c]?.value(at: i) ?? .null, c, to: &out,

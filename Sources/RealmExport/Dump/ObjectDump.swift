@@ -185,7 +185,7 @@ public struct ObjectDump {
             var selected = 0
             var toSkip = offset
             do {
-              try query.forEachMatch(in: file.group, plan: plan, columns: [], progress: progress) { key, _ in
+              try query.forEachMatchingKey(in: file.group, plan: plan, progress: progress) { key in
                 if toSkip > 0 {
                   toSkip -= 1
                   return

@@ -26,7 +26,7 @@ public enum ByteOrder {
   }
 
   /// ``compare(_:_:)`` with `unsigned`, else ``compareAsSignedChars(_:_:)``: the order of
-  /// strings and binaries in a file of a given format (``WritableFileFormat``).
+  /// strings and binaries in a file of a given format (`WritableFileFormat`).
   public static func compare<A: Sequence, B: Sequence>(_ a: A, _ b: B, unsigned: Bool) -> Int
   where A.Element == UInt8, B.Element == UInt8 {
     unsigned ? compare(a, b) : compareAsSignedChars(a, b)

@@ -1,119 +1,218 @@
 import RealmModel
-/// Reading the objects a filter selects: the filter's columns for every object, the rest for
-/// the selected objects only.
+/// Reading the objects a filter selects: the filter reads its columns for every object (from
+/// the leaves, or decoded), the other properties are decoded for the selected objects only.
 extension Group {
-  /// Calls `select` with batches of at most `Group.rowBatch` (256) consecutive objects of `table`
-  /// holding only the properties `filterColumns` (typed, as ``forEachBatch(in:columns:_:)``
-  /// gives them), then `body` with the key and values of each object `select` keeps, in key
-  /// order. Only those objects' other properties (`columns`, nil for all) are decoded: a
-  /// filter that keeps few objects decodes little more than its own columns.
+  /// Calls `body` with the objects of `range` in batches of at most `Group.rowBatch` (256)
+  /// consecutive objects, in key order, as a filter sees them (``SelectionBatch``): the keys,
+  /// the properties `filterColumns` read from the leaves or decoded on demand, and the
+  /// decoding of the objects the filter keeps. Safe to call from several threads at once.
   ///
   /// - Parameters:
-  ///   - table: a table of this group.
+  ///   - range: the objects, from ``forEachObjectRange(in:_:)``.
   ///   - filterColumns: the properties (positions in the values) the filter reads.
-  ///   - columns: the other properties to decode for the selected objects, nil for all.
-  ///   - select: returns the positions (ascending, below the batch's count) of the objects
-  ///     to keep.
-  ///   - body: the values hold `filterColumns` and `columns`; other properties read as null.
-  public func forEachSelectedObject(
-    in table: Table, filterColumns: Set<Int>, columns: Set<Int>?,
-    select: (ObjectBatch) throws -> [Int],
-    _ body: (_ key: Int64, _ values: [RealmValue]) throws -> Void
+  public func forEachSelectionBatch(
+    in range: ObjectRange, filterColumns: Set<Int>, _ body: (SelectionBatch) throws -> Void
   ) throws {
-    guard let index = tableIndex(table) else { throw FormatError.corrupt("table '\(table.name)' is not part of this group") }
-    let allPlans = columnPlans[index]
-    let filterPositions = allPlans.indices.filter { filterColumns.contains($0) }
-    let otherPositions = allPlans.indices.filter { !filterColumns.contains($0) && (columns?.contains($0) ?? true) }
-    if case .legacy(let stored) = tables[index].storage {
-      let width = stored.properties.count
-      return try forEachSelectedLegacyObject(
-        table, width: width, filterPositions: (0..<width).filter { filterColumns.contains($0) }, columns: columns,
-        select: select, body)
+    guard range.tableIndex < tables.count else { throw FormatError.corrupt("object range of another group") }
+    if case .legacy(let stored) = tables[range.tableIndex].storage {
+      return try forEachLegacySelectionBatch(stored, range, filterColumns: filterColumns, body)
     }
-    let filterPlans = filterPositions.map { allPlans[$0] }
-    let otherPlans = otherPositions.map { allPlans[$0] }
+    let leaf = try ClusterLeaf(try ArrayNode(elements: reader, range.leaf), offset: range.keyOffset)
+    guard leaf.count == range.count else { throw FormatError.corrupt("object range at \(range.leaf) changed") }
+    let plans = columnPlans[range.tableIndex]
+    let positions = plans.indices.filter { filterColumns.contains($0) }
+    var filterCursors = [Cursor?](repeating: nil, count: plans.count)
+    for (c, cursor) in try cursors(leaf, positions.map { plans[$0] }).enumerated() { filterCursors[positions[c]] = cursor }
     let budget = makeBudget()
-    let objectCost = objectCost(index)
-    var values = [RealmValue](repeating: .null, count: allPlans.count)
-    var others: [RealmValue] = []
-    var bodyError: (any Error)?
-    do {
-      try clusterTree.forEachLeaf(root: table.clusterRoot) { (leaf) throws(FormatError) in
-        do {
-          let filterCursors = try cursors(leaf, filterPlans)
-          var otherCursors: [Cursor]?
-          for start in stride(from: 0, to: leaf.count, by: Group.rowBatch) {
-            let rows = start..<min(start + Group.rowBatch, leaf.count)
-            try budget.spend(rows.count &* objectCost)
-            var batch = ObjectBatch(keys: [], columns: [ColumnValues?](repeating: nil, count: allPlans.count))
-            batch.keys.reserveCapacity(rows.count)
-            for row in rows { batch.keys.append(leaf.key(row)) }
-            for (c, p) in filterPositions.enumerated() {
-              batch.columns[p] = try columnValues(filterCursors[c], filterPlans[c], rows: rows, budget: budget)
-            }
-            let selected: [Int]
-            do { selected = try select(batch) } catch {
-              bodyError = error
-              throw error
-            }
-            guard !selected.isEmpty else { continue }
-            if otherCursors == nil { otherCursors = try cursors(leaf, otherPlans) }
-            // Most of the batch kept: its other columns decoded column by column, as a scan does.
-            var otherColumns: [ColumnValues] = []
-            if selected.count &* 4 >= rows.count {
-              for c in otherPlans.indices {
-                otherColumns.append(try columnValues(otherCursors![c], otherPlans[c], rows: rows, budget: budget))
-              }
-            }
-            for i in selected {
-              guard i >= 0, i < rows.count else { throw FormatError.corrupt("selection \(i) outside a batch of \(rows.count)") }
-              for p in filterPositions { values[p] = batch.columns[p]!.value(at: i) }
-              if otherColumns.isEmpty {
-                others.removeAll(keepingCapacity: true)
-                try rowValues(otherCursors!, otherPlans, row: rows.lowerBound + i, depth: 0, budget: budget, into: &others)
-                for (c, p) in otherPositions.enumerated() { values[p] = others[c] }
-              } else {
-                for (c, p) in otherPositions.enumerated() { values[p] = otherColumns[c].value(at: i) }
-              }
-              do { try body(batch.keys[i], values) } catch {
-                bodyError = error
-                throw error
-              }
-            }
-          }
-        } catch let error as FormatError where bodyError == nil {
-          throw error
-        } catch {
-          if bodyError == nil { bodyError = error }
-          throw FormatError(.corrupt, "iteration stopped by its caller")
-        }
-      }
-    } catch {
-      if let bodyError { throw bodyError }
-      throw error
+    let objectCost = objectCost(range.tableIndex)
+    let source = SelectionBatch.LeafSource(group: self, leaf: leaf, plans: plans, filterCursors: filterCursors, budget: budget)
+    for start in stride(from: 0, to: leaf.count, by: Group.rowBatch) {
+      let rows = start..<min(start + Group.rowBatch, leaf.count)
+      try budget.spend(rows.count &* objectCost)
+      var keys: [Int64] = []
+      keys.reserveCapacity(rows.count)
+      for row in rows { keys.append(leaf.key(row)) }
+      try body(SelectionBatch(keys: keys, storage: .leaf(source, rows: rows)))
     }
   }
 
-  /// Tables of formats 2-9: objects read one by one, gathered into batches for `select`.
-  private func forEachSelectedLegacyObject(
-    _ table: Table, width: Int, filterPositions: [Int], columns: Set<Int>?,
-    select: (ObjectBatch) throws -> [Int], _ body: (_ key: Int64, _ values: [RealmValue]) throws -> Void
+  /// Calls `select` with the batches of every object of `table` (see
+  /// ``forEachSelectionBatch(in:filterColumns:_:)``), then `body` with the key and values of
+  /// each object `select` keeps, in key order. Only those objects' properties `columns` (nil
+  /// for all) are decoded.
+  ///
+  /// - Parameters:
+  ///   - select: returns the positions (ascending, below the batch's count) of the objects
+  ///     to keep.
+  ///   - body: the values hold `columns`; other properties read as null.
+  public func forEachSelectedObject(
+    in table: Table, filterColumns: Set<Int>, columns: Set<Int>?,
+    select: (SelectionBatch) throws -> [Int],
+    _ body: (_ key: Int64, _ values: [RealmValue]) throws -> Void
   ) throws {
+    try forEachObjectRange(in: table) { range in
+      try forEachSelectionBatch(in: range, filterColumns: filterColumns) { batch in
+        let selected = try select(batch)
+        guard !selected.isEmpty else { return }
+        try batch.forEachObject(selected, columns: columns, body)
+      }
+    }
+  }
+
+  /// Tables of formats 2-9 (no cluster leaves): the objects of `range` decoded one by one,
+  /// gathered into batches of decoded columns.
+  private func forEachLegacySelectionBatch(
+    _ stored: LegacyTable, _ range: ObjectRange, filterColumns: Set<Int>, _ body: (SelectionBatch) throws -> Void
+  ) throws {
+    guard range.leaf.isNull else { throw FormatError.corrupt("object range of another group") }
     var keys: [Int64] = []
     var rows: [[RealmValue]] = []
     func flush() throws {
       guard !keys.isEmpty else { return }
-      var batch = ObjectBatch(keys: keys, columns: [ColumnValues?](repeating: nil, count: width))
-      for p in filterPositions { batch.columns[p] = .values(rows.map { p < $0.count ? $0[p] : .null }) }
-      for i in try select(batch) where i >= 0 && i < keys.count { try body(keys[i], rows[i]) }
+      try body(SelectionBatch(keys: keys, storage: .decoded(rows)))
       keys.removeAll(keepingCapacity: true)
       rows.removeAll(keepingCapacity: true)
     }
-    try forEachObject(in: table, columns: columns.map { $0.union(filterPositions) }) { key, values in
+    try forEachLegacyObject(stored, skip: Int(clamping: range.keyOffset), count: range.count) { key, values in
       keys.append(key)
       rows.append(values)
       if keys.count >= Group.rowBatch { try flush() }
     }
     try flush()
+  }
+
+  /// Calls `body` with the key and values of the objects at `selected` (ascending positions
+  /// in `rows`, nil for every row) of a cluster leaf: column by column for the whole batch
+  /// when most of it is wanted, object by object otherwise. With `positions`, `plans` are the
+  /// columns at those positions of values `width` long; the others read as null.
+  func decodeRows(
+    _ leaf: ClusterLeaf, cursors: [Cursor], plans: [ColumnDecodePlan], positions: [Int]?, width: Int,
+    rows: Range<Int>, selected: [Int]?, budget: DecodeBudget, columns: inout [[RealmValue]], values: inout [RealmValue],
+    _ body: (_ key: Int64, _ values: [RealmValue]) throws -> Void
+  ) throws {
+    let byColumn = selected.map { $0.count &* 4 >= rows.count } ?? true
+    if byColumn {
+      for c in 0..<cursors.count {
+        columns[c].removeAll(keepingCapacity: true)
+        try appendColumn(cursors[c], plans[c], rows: rows, budget: budget, into: &columns[c])
+      }
+    }
+    func emit(_ n: Int) throws {
+      guard n >= 0, n < rows.count else { throw FormatError.corrupt("selection \(n) outside a batch of \(rows.count)") }
+      values.removeAll(keepingCapacity: true)
+      if byColumn {
+        if let positions {
+          values.append(contentsOf: repeatElement(.null, count: width))
+          for c in 0..<cursors.count { values[positions[c]] = columns[c][n] }
+        } else {
+          for c in 0..<cursors.count { values.append(columns[c][n]) }
+        }
+      } else {
+        try rowValues(cursors, plans, row: rows.lowerBound &+ n, depth: 0, budget: budget, into: &values)
+        if let positions {
+          var placed = [RealmValue](repeating: .null, count: width)
+          for c in 0..<positions.count { placed[positions[c]] = values[c] }
+          values = placed
+        }
+      }
+      try body(leaf.key(rows.lowerBound &+ n), values)
+    }
+    if let selected {
+      for n in selected { try emit(n) }
+    } else {
+      for n in 0..<rows.count { try emit(n) }
+    }
+  }
+}
+
+/// Consecutive objects of one cluster leaf (at most 256) as a filter sees them: their keys,
+/// the filter's properties straight from the leaves (``leafColumn(_:)``) or decoded
+/// (``values(_:)``), and the decoding of the objects it keeps (``forEachObject(_:columns:_:)``).
+public struct SelectionBatch {
+  /// The objects' keys, ascending.
+  public let keys: [Int64]
+  let storage: Storage
+
+  enum Storage {
+    /// Rows of a cluster leaf.
+    case leaf(LeafSource, rows: Range<Int>)
+    /// Objects of a table of formats 2-9, decoded.
+    case decoded([[RealmValue]])
+  }
+
+  /// What the batches of one cluster leaf share.
+  final class LeafSource {
+    let group: Group
+    let leaf: ClusterLeaf
+    let plans: [ColumnDecodePlan]
+    /// By property position: the filter's columns.
+    let filterCursors: [Group.Cursor?]
+    let budget: DecodeBudget
+    /// The budget of decoding the selected objects: a second pass over the leaf, which may
+    /// expand the embedded objects the filter expanded once more.
+    lazy var decodeBudget = group.makeBudget()
+    /// The accessors of the columns last decoded for selected objects, and their positions.
+    var decodeCursors: (positions: [Int]?, cursors: [Group.Cursor])?
+    var columns: [[RealmValue]] = []
+    var values: [RealmValue] = []
+
+    init(group: Group, leaf: ClusterLeaf, plans: [ColumnDecodePlan], filterCursors: [Group.Cursor?], budget: DecodeBudget) {
+      self.group = group
+      self.leaf = leaf
+      self.plans = plans
+      self.filterCursors = filterCursors
+      self.budget = budget
+    }
+  }
+
+  /// Number of objects.
+  public var count: Int { keys.count }
+
+  /// Property `property` read straight from its leaf, nil when it is not one of the filter's
+  /// properties or not a plain int, double, float, date or string column.
+  public func leafColumn(_ property: Int) -> LeafColumn? {
+    guard case .leaf(let source, let rows) = storage, property >= 0, property < source.filterCursors.count,
+      case .scalar(let leaf)? = source.filterCursors[property]
+    else { return nil }
+    return LeafColumn(leaf, rows: rows, budget: source.budget)
+  }
+
+  /// The values of property `property` for every object, nil when it is not one of the
+  /// filter's properties (objects of formats 2-9: every property).
+  public func values(_ property: Int) throws -> ColumnValues? {
+    switch storage {
+    case .leaf(let source, let rows):
+      guard property >= 0, property < source.filterCursors.count, let cursor = source.filterCursors[property] else { return nil }
+      return try source.group.columnValues(cursor, source.plans[property], rows: rows, budget: source.budget)
+    case .decoded(let objects):
+      return .values(objects.map { property >= 0 && property < $0.count ? $0[property] : .null })
+    }
+  }
+
+  /// Calls `body` with the key and values of the objects at `selected` (ascending positions
+  /// in the batch), decoding their properties `columns` (nil for all; the others read as
+  /// null).
+  public func forEachObject(
+    _ selected: [Int], columns: Set<Int>?, _ body: (_ key: Int64, _ values: [RealmValue]) throws -> Void
+  ) throws {
+    switch storage {
+    case .decoded(let objects):
+      for i in selected where i >= 0 && i < objects.count { try body(keys[i], objects[i]) }
+    case .leaf(let source, let rows):
+      let plans = source.plans
+      let positions = columns.map { s in plans.indices.filter { s.contains($0) } }
+      let chosen = positions.map { $0.map { plans[$0] } } ?? plans
+      let cursors: [Group.Cursor]
+      if let cached = source.decodeCursors, cached.positions == positions {
+        cursors = cached.cursors
+      } else {
+        cursors = try source.group.cursors(source.leaf, chosen)
+        source.decodeCursors = (positions, cursors)
+      }
+      if source.columns.count < cursors.count { source.columns = [[RealmValue]](repeating: [], count: cursors.count) }
+      try source.group.decodeRows(
+        source.leaf, cursors: cursors, plans: chosen, positions: positions, width: plans.count, rows: rows,
+        selected: selected, budget: source.decodeBudget, columns: &source.columns, values: &source.values, body)
+    }
   }
 }

@@ -79,25 +79,13 @@ extension Group {
     _ body: (_ key: Int64, _ values: [RealmValue]) throws -> Void
   ) throws {
     let cursors = try self.cursors(leaf, plans)
-    // Column by column, one dispatch per column and batch rather than per value; batches
-    // of at most 256 rows keep memory bounded even for a hostile leaf of 2^24 objects.
+    // Batches of at most 256 rows keep memory bounded even for a hostile leaf of 2^24 objects.
     for start in stride(from: first, to: leaf.count, by: Group.rowBatch) {
       let rows = start..<min(start + Group.rowBatch, leaf.count)
       try budget.spend(rows.count &* objectCost)
-      for c in 0..<cursors.count {
-        columns[c].removeAll(keepingCapacity: true)
-        try appendColumn(cursors[c], plans[c], rows: rows, budget: budget, into: &columns[c])
-      }
-      for (n, row) in rows.enumerated() {
-        values.removeAll(keepingCapacity: true)
-        if let positions {
-          values.append(contentsOf: repeatElement(.null, count: width))
-          for c in 0..<columns.count { values[positions[c]] = columns[c][n] }
-        } else {
-          for c in 0..<columns.count { values.append(columns[c][n]) }
-        }
-        try body(leaf.key(row), values)
-      }
+      try decodeRows(
+        leaf, cursors: cursors, plans: plans, positions: positions, width: width, rows: rows, selected: nil,
+        budget: budget, columns: &columns, values: &values, body)
     }
   }
 }

@@ -304,11 +304,12 @@ extension Group {
   func link(target: Int?, key: Int64, depth: Int, budget: DecodeBudget) throws(FormatError) -> RealmValue? {
     if key < 0 { return nil }  // tombstone (unresolved link)
     guard let target else { throw FormatError.corrupt("a link column has no target table") }
-    let table = tables[target]
-    guard table.isEmbedded else {
-      try budget.spend(table.name.utf8.count >> 4)
-      return .link(ObjectLink(className: table.linkName, key: key))
+    // Fields, not a copy of the table: this runs once per link.
+    guard tables[target].isEmbedded else {
+      try budget.spend(tables[target].name.utf8.count >> 4)
+      return .link(ObjectLink(className: linkNames[target], key: key))
     }
+    let table = tables[target]
     budget.embeddedObjects -= 1
     guard budget.embeddedObjects >= 0 else {
       throw FormatError.limit("embedded objects of one object expand to more objects than the file has (shared or cyclic embedded links)")
@@ -321,7 +322,7 @@ extension Group {
     var properties: [NamedValue] = []
     properties.reserveCapacity(values.count)
     for (plan, v) in zip(plans, values) { properties.append(NamedValue(plan.column.name, v)) }
-    return .embedded(EmbeddedObject(className: table.linkName, key: key, properties: properties))
+    return .embedded(EmbeddedObject(className: linkNames[target], key: key, properties: properties))
   }
 
   /// A typed link (mixed, dictionaries of links).

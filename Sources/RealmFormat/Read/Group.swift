@@ -44,6 +44,8 @@ public final class Group: Sendable {
   public let freeList: [FreeChunk]
   /// Every table in slot order, removed slots skipped.
   public let tables: [Table]
+  /// ``Table/linkName`` of every table, by position (made once: links name it per value).
+  let linkNames: [String]
   /// log2 of the cluster size the file was written with (§5.2).
   let clusterShift: Int
   /// Position in ``tables`` by table key.
@@ -91,6 +93,7 @@ public final class Group: Sendable {
       historyRef = .null
       freeList = []
       tables = []
+      linkNames = []
       clusterShift = FormatConstants.clusterShift
       tableIndexByKey = [:]
       columnPlans = []
@@ -142,6 +145,7 @@ public final class Group: Sendable {
       let layout = try LegacyGroupLayout(reader: reader, names: tableNames, refs: refs, fileFormat: header.fileFormat, limits: limits)
       legacy = layout
       tables = layout.tables
+      linkNames = layout.tables.map(\.linkName)
       tableIndexByKey = Dictionary(uniqueKeysWithValues: layout.tables.enumerated().map { ($1.key, $0) })
       clusterShift = FormatConstants.clusterShift
       columnPlans = layout.tables.map { _ in [] }
@@ -159,6 +163,7 @@ public final class Group: Sendable {
       tables.append(table)
     }
     self.tables = tables
+    linkNames = tables.map(\.linkName)
     tableIndexByKey = byKey
     clusterShift = try Group.inferClusterShift(reader, tables)
     var plans: [[ColumnDecodePlan]] = []

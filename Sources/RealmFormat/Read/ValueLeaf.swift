@@ -1,9 +1,32 @@
 /// The element type of a column or collection, as far as decoding is concerned.
-enum ValueKind: Sendable, Hashable {
-  case int, bool, string, binary, timestamp, float, double, decimal, objectId, uuid, mixed
+public enum ValueKind: Sendable, Hashable {
+  /// Integers (`ArrayInteger`, `ArrayIntNull`).
+  case int
+  /// Bools (integers 0, 1 and 3 for null).
+  case bool
+  /// Strings (short, small-blob, big-blob or enumerated leaves).
+  case string
+  /// Binary data (blob leaves).
+  case binary
+  /// Dates (seconds and nanoseconds).
+  case timestamp
+  /// 32-bit floats.
+  case float
+  /// 64-bit doubles.
+  case double
+  /// Decimal128 values.
+  case decimal
+  /// ObjectIds (12 bytes).
+  case objectId
+  /// UUIDs (16 bytes).
+  case uuid
+  /// Mixed values.
+  case mixed
   /// Links: `+1` encoded in cluster columns (§6.9), raw keys inside B+-trees (§6.13).
   case link
+  /// Typed links (table and object key).
   case typedLink
+  /// Backlinks.
   case backlink
 
   init(_ type: ColumnType) throws(FormatError) {

@@ -9,16 +9,22 @@ public enum CollectionLeafEncoder {
   ) -> Ref {
     var elements = [Int64]()
     elements.reserveCapacity(origins.count)
-    for list in origins {
-      switch list.count {
-      case 0: elements.append(0)
-      case 1: elements.append(RefOrTagged.taggedRaw(UInt64(bitPattern: list[0])))
-      default:
-        let ref = format.backlinkListsAreTrees ? keyTree(list, into: &sink) : sink.append(NodeEncoder.integers(list))
-        elements.append(Int64(ref.rawValue))
-      }
-    }
+    for list in origins { elements.append(backlinkSlot(list, format: format, into: &sink)) }
     return sink.append(NodeEncoder.refArray(elements))
+  }
+
+  /// One object's slot in a backlink column: 0 for no origin, the tagged key of a single
+  /// one, else the ref of the list (written now).
+  public static func backlinkSlot<S: NodeSink>(
+    _ origins: [Int64], format: WritableFileFormat = .current, into sink: inout S
+  ) -> Int64 {
+    switch origins.count {
+    case 0: return 0
+    case 1: return RefOrTagged.taggedRaw(UInt64(bitPattern: origins[0]))
+    default:
+      let ref = format.backlinkListsAreTrees ? keyTree(origins, into: &sink) : sink.append(NodeEncoder.integers(origins))
+      return Int64(ref.rawValue)
+    }
   }
 
   /// A B+-tree of int64 with plain integer leaves (link lists and sets: raw keys, no +1;

@@ -21,55 +21,66 @@ extension RealmFileBuilder {
   }
 
   private func writeTable(_ t: Int) throws(FormatError) -> Ref {
-    let state = states[t]
     let plan = tables[t]
-    // Backlink pairs sorted by target (stable: origins stay in the order links were seen).
-    let sortedPairs = backlinkPairs[t].map { pairs -> (targets: [Int64], origins: [Int64]) in
-      let order = pairs.targets.indices.sorted { (pairs.targets[$0], $0) < (pairs.targets[$1], $1) }
-      return (order.map { pairs.targets[$0] }, order.map { pairs.origins[$0] })
+    // Backlinks come sorted by target (stable: origins stay in the order links were seen).
+    var links = backlinkPairs[t].indices.map { b -> PairMerge in
+      backlinkPairs[t][b].sortPending()
+      return backlinkPairs[t][b].merged()
     }
-    var cursors = [Int](repeating: 0, count: sortedPairs.count)
     var leaves = [ClusterTreeWriter.Leaf]()
-    leaves.reserveCapacity(state.clusters.count)
-    for cluster in state.clusters {
-      let keys = state.keys.keys(cluster.keyStart..<(cluster.keyStart + cluster.count))
+    leaves.reserveCapacity(states[t].clusters.count)
+    var origins = [Int64]()
+    var slots = [Int64]()
+    for cluster in states[t].clusters {
+      let keys = states[t].keys.keys(cluster.keyStart..<(cluster.keyStart + cluster.count))
       var columns = cluster.columns
-      for b in sortedPairs.indices {
-        var perObject = [[Int64]]()
-        perObject.reserveCapacity(keys.count)
-        let pairs = sortedPairs[b]
+      for b in links.indices {
+        slots.removeAll(keepingCapacity: true)
         for k in keys {
-          var origins = [Int64]()
-          while cursors[b] < pairs.targets.count && pairs.targets[cursors[b]] <= k {
-            guard pairs.targets[cursors[b]] == k else { throw missingTarget(t, pairs.targets[cursors[b]]) }
-            origins.append(pairs.origins[cursors[b]])
-            cursors[b] += 1
+          origins.removeAll(keepingCapacity: true)
+          while let p = links[b].peek, Int64(bitPattern: p.first) <= k {
+            guard Int64(bitPattern: p.first) == k else { throw missingTarget(t, Int64(bitPattern: p.first)) }
+            origins.append(Int64(bitPattern: p.second))
+            links[b].advance()
           }
-          perObject.append(origins)
+          slots.append(CollectionLeafEncoder.backlinkSlot(origins, format: fileFormat, into: &sink))
         }
-        columns.append(CollectionLeafEncoder.backlinks(perObject, format: fileFormat, into: &sink))
+        columns.append(sink.append(NodeEncoder.refArray(slots)))
       }
-      let offset = state.clusters.count == 1 ? 0 : keys.first ?? 0
+      let offset = states[t].clusters.count == 1 ? 0 : keys.first ?? 0
       leaves.append(ClusterTreeWriter.leaf(keys: keys[...], offset: offset, columns: columns, into: &sink))
     }
-    for b in sortedPairs.indices where cursors[b] < sortedPairs[b].targets.count {
-      throw missingTarget(t, sortedPairs[b].targets[cursors[b]])
+    for b in links.indices {
+      if let p = links[b].peek { throw missingTarget(t, Int64(bitPattern: p.first)) }
     }
     let root = ClusterTreeWriter.root(leaves: leaves, into: &sink)
     var indexes = [Ref](repeating: .null, count: plan.columns.count + plan.backlinks.count)
     // In column order: a dictionary's order changes from run to run, and the same input must
     // give the same file.
-    for (c, entries) in state.indexEntries.sorted(by: { $0.key < $1.key }) {
+    for c in states[t].indexEntries.indices {
+      guard let collected = states[t].indexEntries[c] else { continue }
+      guard let entries = collected.general else {
+        var runs = collected.ints
+        runs.sortPending()
+        switch SearchIndexWriter.writeInts(runs, stopAtDuplicate: c == plan.primaryKey, into: &sink) {
+        case .written(let ref): indexes[c] = ref
+        case .duplicate(let a, let b): throw duplicatePrimaryKey(t, c, a, b)
+        }
+        continue
+      }
       let order = SearchIndexWriter.sortedOrder(entries, format: fileFormat)
       // Realm refuses a second object with an existing primary key value.
       if c == plan.primaryKey, let (a, b) = SearchIndexWriter.firstDuplicate(entries, order: order) {
-        let (first, second) = (min(entries.keys[a], entries.keys[b]), max(entries.keys[a], entries.keys[b]))
-        throw FormatError.corrupt(
-          "objects \(first) and \(second) of class '\(className(t))' have the same primary key value ('\(plan.columns[c].name ?? "?")')")
+        throw duplicatePrimaryKey(t, c, entries.keys[a], entries.keys[b])
       }
       indexes[c] = SearchIndexWriter.write(entries, order: order, into: &sink)
     }
-    return TableTopWriter.top(plan, clusterRoot: root, indexes: indexes, sequence: state.sequence, into: &sink)
+    return TableTopWriter.top(plan, clusterRoot: root, indexes: indexes, sequence: states[t].sequence, into: &sink)
+  }
+
+  private func duplicatePrimaryKey(_ t: Int, _ c: Int, _ a: Int64, _ b: Int64) -> FormatError {
+    FormatError.corrupt(
+      "objects \(min(a, b)) and \(max(a, b)) of class '\(className(t))' have the same primary key value ('\(tables[t].columns[c].name ?? "?")')")
   }
 
   /// Format 20: gives the held objects of classes with a primary key the keys Realm Core 10

@@ -4,14 +4,15 @@ import RealmModel
 extension RealmFileBuilder {
   func className(_ t: Int) -> String { tables[t].objectSchema?.name ?? tables[t].name }
 
-  /// The value as it is stored for column `c` of table `t` (see the type comment).
-  func resolve(_ value: RealmValue, table t: Int, column c: Int, originKey: Int64) throws(FormatError) -> RealmValue {
+  /// The value as it is stored for column `c` of table `t` (see the type comment); nil when
+  /// it is stored as it is (most values: no new row array is made for them).
+  func resolve(_ value: RealmValue, table t: Int, column c: Int, originKey: Int64) throws(FormatError) -> RealmValue? {
     // Fast path without copying the column's plan: a single value already of its type.
     let kind = columnKinds[t][c]
     if kind.collection == .single && kind.type != .object && kind.type != .mixed && kind.matches(value) {
-      return value
+      return nil
     }
-    guard let p = tables[t].columns[c].property else { return value }
+    guard let p = tables[t].columns[c].property else { return nil }
     do throws(FormatError) {
       if p.type == .object {
         return try resolveLinks(value, property: p, table: t, column: c, originKey: originKey)
@@ -21,7 +22,7 @@ extension RealmFileBuilder {
         if p.type == .mixed {
           try checkNesting(value)
           try recordMixedLinks(value, table: t, column: c, originKey: originKey)
-          return value
+          return nil
         }
         let v = try TypedLeafEncoder.coerced(value, to: p.type)
         if v.isNull && !p.isOptional { throw FormatError.corrupt("a value is required but found null") }
@@ -80,13 +81,14 @@ extension RealmFileBuilder {
     }
   }
 
-  /// Link properties: single links and list/set elements become `.int(target key)`,
-  /// dictionary values `.link` (stored as typed links); embedded objects are written first.
+  /// Link properties: single links stay `.link` (nil: unchanged) or `.null`, embedded
+  /// objects (written first) and list/set elements become `.int(target key)`, dictionary
+  /// values `.link` (stored as typed links).
   private func resolveLinks(
     _ value: RealmValue, property p: Property, table t: Int, column c: Int, originKey: Int64
-  ) throws(FormatError) -> RealmValue {
-    guard let target = tables[t].columns[c].oppositeTable else { return value }
-    let source = BacklinkSource(originTable: t, originLeaf: c, targetTable: target)
+  ) throws(FormatError) -> RealmValue? {
+    guard let target = tables[t].columns[c].oppositeTable else { return nil }
+    let backlink = linkBacklinks[t][c]
     func link(_ v: RealmValue) throws(FormatError) -> Int64? {
       let key: Int64
       switch v {
@@ -107,12 +109,14 @@ extension RealmFileBuilder {
       default:
         throw TypedLeafEncoder.mismatch("object", v)
       }
-      try recordLink(source, target: key, origin: originKey)
+      try recordLink(target: key, origin: originKey, table: target, backlink: backlink)
       return key
     }
     switch p.collection {
     case .single:
-      return try link(value).map(RealmValue.int) ?? .null
+      let key = try link(value)
+      guard case .embedded = value else { return nil }
+      return key.map(RealmValue.int) ?? .null
     case .list, .set:
       var keys = [Int64]()
       for e in try collectionElements(value) {
@@ -171,9 +175,9 @@ extension RealmFileBuilder {
       if backlinkColumn[source] == nil {
         _ = tables[target].addBacklink(originTable: t, originColumn: tables[t].columns[c].colKey)
         backlinkColumn[source] = tables[target].backlinks.count - 1
-        backlinkPairs[target].append(BacklinkPairs())
+        backlinkPairs[target].append(SortedPairRuns(scratch: scratch, bySecond: false))
       }
-      try recordLink(source, target: l.key, origin: originKey)
+      try recordLink(target: l.key, origin: originKey, table: target, backlink: backlinkColumn[source] ?? -1)
     case .list(let elements):
       for e in elements { try recordMixedLinks(e, table: t, column: c, originKey: originKey) }
     case .dictionary(let entries):
@@ -187,11 +191,12 @@ extension RealmFileBuilder {
     }
   }
 
-  private func recordLink(_ source: BacklinkSource, target: Int64, origin: Int64) throws(FormatError) {
+  /// Records a link for backlink column `b` (none when -1) of target table `table`.
+  private func recordLink(target: Int64, origin: Int64, table: Int, backlink b: Int) throws(FormatError) {
     guard target >= 0 else { throw FormatError.corrupt("link to negative object key \(target)") }
-    guard let b = backlinkColumn[source] else { return }
-    backlinkPairs[source.targetTable][b].targets.append(target)
-    backlinkPairs[source.targetTable][b].origins.append(origin)
+    guard b >= 0 else { return }
+    backlinkPairs[table][b].append(
+      WordPair(first: UInt64(bitPattern: target), second: UInt64(bitPattern: origin)))
   }
 
   // MARK: - Clusters
@@ -231,7 +236,11 @@ extension RealmFileBuilder {
         var keys = [Int64?]()
         keys.reserveCapacity(values.count)
         for v in values {
-          if case .int(let k) = v { keys.append(k) } else { keys.append(nil) }
+          switch v {
+          case .int(let k): keys.append(k)
+          case .link(let l): keys.append(l.key)
+          default: keys.append(nil)
+          }
         }
         return ScalarLeafEncoder.links(keys, into: &sink)
       }

@@ -22,10 +22,18 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
   let tableIndex: [String: Int]
   /// Table key by class name, for typed links in Mixed values.
   let tableKeys: [String: Int64]
-  /// Links collected for backlink columns, per table and backlink position.
-  var backlinkPairs: [[BacklinkPairs]]
+  /// Links collected for backlink columns, per table and backlink position: (target key,
+  /// origin key) pairs, sorted by target in runs kept in ``scratch``.
+  var backlinkPairs: [[SortedPairRuns]]
+  /// Where the sorted runs of index entries and backlinks go.
+  let scratch: any ScratchStorage
   /// Backlink position in the target of each (origin table, origin leaf, target table) link.
   var backlinkColumn: [BacklinkSource: Int] = [:]
+  /// The same for link columns, per table and column (-1 for none): looked up per link
+  /// without hashing.
+  var linkBacklinks: [[Int]] = []
+  /// The class of the last appended object and its table: objects come in runs of a class.
+  var lastAppend: (className: String, table: Int)?
   let schemaVersion: Int64?
   /// The file format written.
   public let fileFormat: WritableFileFormat
@@ -51,10 +59,15 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
   ///     nested collections in Mixed; 21 and later: Mixed, UUID, sets and dictionaries), else
   ///     an error names the first property that does not.
   ///   - sink: where the nodes of the file go, in order.
+  ///   - scratch: where the builder keeps what it collects per object until ``finish()``
+  ///     (search index entries and links, in sorted runs); a temporary file keeps its memory
+  ///     flat, whatever the number of objects.
   public init(
-    schema: Schema, plainTables: [ObjectSchema] = [], fileFormat: WritableFileFormat = .current, sink: Sink
+    schema: Schema, plainTables: [ObjectSchema] = [], fileFormat: WritableFileFormat = .current, sink: Sink,
+    scratch: any ScratchStorage = MemoryScratchStorage()
   ) throws(FormatError) {
     self.sink = sink
+    self.scratch = scratch
     self.fileFormat = fileFormat
     schemaVersion = schema.schemaVersion
     tables = try TablePlan.plan(schema, plainTables: plainTables, format: fileFormat)
@@ -65,7 +78,12 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
           isOptional: c.property?.isOptional ?? false)
       }
     }
-    states = tables.map { t in TableState(columnCount: t.columns.count, indexed: t.columns.indices.filter { t.columns[$0].hasIndex }) }
+    states = tables.map { t in
+      TableState(
+        columnCount: t.columns.count, indexed: t.columns.indices.filter { t.columns[$0].hasIndex },
+        // Embedded objects get their keys as their parents are appended, in another order.
+        keysAscend: !t.isEmbedded, scratch: scratch)
+    }
     var index = [String: Int]()
     var keys = [String: Int64]()
     for t in tables {
@@ -76,12 +94,18 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
     }
     tableIndex = index
     tableKeys = keys
-    backlinkPairs = tables.map { [BacklinkPairs](repeating: BacklinkPairs(), count: $0.backlinks.count) }
+    backlinkPairs = tables.map { t in t.backlinks.map { _ in SortedPairRuns(scratch: scratch, bySecond: false) } }
     for (ti, t) in tables.enumerated() {
       for (bi, b) in t.backlinks.enumerated() {
         if let origin = b.oppositeTable {
           backlinkColumn[BacklinkSource(originTable: origin, originLeaf: b.oppositeColumn.leafIndex, targetTable: ti)] = bi
         }
+      }
+    }
+    linkBacklinks = tables.enumerated().map { (t, plan) in
+      plan.columns.indices.map { c in
+        guard let target = plan.columns[c].oppositeTable else { return -1 }
+        return backlinkColumn[BacklinkSource(originTable: t, originLeaf: c, targetTable: target)] ?? -1
       }
     }
     if let version = schemaVersion {
@@ -101,8 +125,15 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
   public func append(className: String, key: Int64?, values: [RealmValue]) throws(FormatError) -> Int64 {
     guard !finished else { throw FormatError.corrupt("objects cannot be added after the file is finished") }
     if let failedObject { throw FormatError.corrupt("the file cannot be continued after the error in \(failedObject)") }
-    guard let t = tableIndex[className] else {
-      throw FormatError.corrupt("class '\(className)' is not in the schema")
+    let t: Int
+    if let last = lastAppend, last.className == className {
+      t = last.table
+    } else {
+      guard let found = tableIndex[className] else {
+        throw FormatError.corrupt("class '\(className)' is not in the schema")
+      }
+      t = found
+      lastAppend = (className, found)
     }
     guard !tables[t].isEmbedded else {
       throw FormatError.corrupt("objects of embedded class '\(className)' can only be added inside their parent")
@@ -165,16 +196,16 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
     let slot = states[t].pendingKeys.count
     states[t].pendingKeys.append(key)
     states[t].pendingRows.append([])
-    var resolved = [RealmValue]()
-    resolved.reserveCapacity(values.count)
+    // The row shares the given values' storage until a value is stored differently.
+    var row = values
     for (c, value) in values.enumerated() {
-      let v = try resolve(value, table: t, column: c, originKey: key)
+      let changed = try resolve(value, table: t, column: c, originKey: key)
       if columns[c].hasIndex {
-        try states[t].indexEntries[c, default: SearchIndexEntries()].append(v, key: key, tableKeys: tableKeys)
+        try states[t].indexEntries[c]!.append(changed ?? value, key: key, tableKeys: tableKeys)
       }
-      resolved.append(v)
+      if let changed { row[c] = changed }
     }
-    states[t].pendingRows[slot] = resolved
+    states[t].pendingRows[slot] = row
   }
 }
 
@@ -210,12 +241,6 @@ struct BacklinkSource: Hashable {
   var targetTable: Int
 }
 
-/// The (target key, origin key) pairs of one backlink column, in the order links were seen.
-struct BacklinkPairs {
-  var targets: [Int64] = []
-  var origins: [Int64] = []
-}
-
 /// Per-table progress while objects stream in.
 struct TableState {
   /// Keys of all flushed objects, ascending (as runs: a few bytes per cluster).
@@ -228,11 +253,12 @@ struct TableState {
   /// The key sequence number (table slot 9).
   var sequence: Int64 = 0
   var lastKey: Int64?
-  /// Index entries by column position.
-  var indexEntries: [Int: SearchIndexEntries] = [:]
+  /// Index entries by column position (nil for columns without an index).
+  var indexEntries: [IndexEntryCollector?]
 
-  init(columnCount: Int, indexed: [Int]) {
-    for c in indexed { indexEntries[c] = SearchIndexEntries() }
+  init(columnCount: Int, indexed: [Int], keysAscend: Bool, scratch: any ScratchStorage) {
+    indexEntries = Array(repeating: nil, count: columnCount)
+    for c in indexed { indexEntries[c] = IndexEntryCollector(scratch: scratch, keysAscend: keysAscend) }
   }
 
   /// The squeezed key of sequence number `n` in a local file (§4.9).

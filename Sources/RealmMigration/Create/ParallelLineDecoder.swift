@@ -28,10 +28,13 @@ struct ParallelLineDecoder {
   /// Counts the bytes read; its total is set to the file's size.
   var progress: ProgressCounter?
 
-  /// The objects of one chunk's lines, and the error of its first bad line.
+  /// The objects of one chunk's lines, and the error of its first bad line. Line numbers
+  /// count from the chunk's first line (0): the caller adds the lines of the chunks before,
+  /// so the reading thread never scans the bytes for line breaks.
   private struct Chunk {
     var objects: [(object: DecodedObject, line: Int)] = []
     var failure: (error: CanonicalDecodingError, line: Int)?
+    var lineCount = 0
   }
 
   /// Calls `body` with every object of the file and its 1-based line number, in order.
@@ -49,40 +52,45 @@ struct ParallelLineDecoder {
       if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { progress.setTotal(Int(info.st_size)) }
     }
     let decoder = self.decoder
-    let pipeline = OrderedParallelMap<(bytes: [UInt8], firstLine: Int), Chunk>(window: window) { input in
-      Self.decode(input.bytes, firstLine: input.firstLine, decoder: decoder)
+    let pipeline = OrderedParallelMap<[UInt8], Chunk>(window: window) { bytes in
+      Self.decode(bytes, decoder: decoder)
     }
     defer { pipeline.waitForWorkers() }
     let path = self.path
+    // The 1-based number of the first line of the next chunk consumed.
+    var line = 1
     func consume(_ chunk: Chunk) throws {
       // The chunk's objects are released on a worker: freeing a million value arrays is a
       // sizeable share of the work of this thread, which builds the file and paces the whole.
       nonisolated(unsafe) var objects = chunk.objects
       defer { pipeline.runDetached { objects = [] } }
-      for (object, line) in objects { try body(object, line) }
-      if let (error, _) = chunk.failure {
-        throw InputError(.invalidInput, path: path, "'\(path)' \(error)")
+      let first = line
+      for (object, offset) in objects { try body(object, first + offset) }
+      if let (error, offset) = chunk.failure {
+        var numbered = error
+        numbered.line = first + offset
+        throw InputError(.invalidInput, path: path, "'\(path)' \(numbered)")
       }
-    }
-    func dispatch(_ bytes: [UInt8], firstLine: Int) throws {
-      try pipeline.submit((bytes, firstLine), consume: consume)
+      line += chunk.lineCount
     }
     var carry: [UInt8] = []
-    var line = 1
     var atEnd = false
     while !atEnd {
-      var chunk = carry
-      let start = chunk.count
-      chunk.reserveCapacity(start + chunkBytes)
-      chunk.append(contentsOf: repeatElement(0, count: chunkBytes))
-      var n: Int
-      repeat {
-        n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress! + start, chunkBytes) }
-      } while n < 0 && errno == EINTR
+      let start = carry.count
+      var n = 0
+      // Read into uninitialized capacity after the carried partial line.
+      var chunk = [UInt8](unsafeUninitializedCapacity: start + chunkBytes) { buffer, initialized in
+        carry.withUnsafeBufferPointer { c in
+          if let from = c.baseAddress { buffer.baseAddress!.initialize(from: from, count: start) }
+        }
+        repeat {
+          n = read(fd, buffer.baseAddress! + start, chunkBytes)
+        } while n < 0 && errno == EINTR
+        initialized = start + max(n, 0)
+      }
       if n < 0 {
         throw InputError(.unreadable, path: path, "Cannot read '\(path)': \(String(cString: strerror(errno)))")
       }
-      chunk.removeSubrange((start + n)...)
       progress?.add(n)
       if n == 0 {
         atEnd = true
@@ -96,18 +104,15 @@ struct ParallelLineDecoder {
         continue
       }
       guard !chunk.isEmpty else { continue }
-      var breaks = 0
-      for b in chunk where b == 0x0A { breaks += 1 }
-      try dispatch(chunk, firstLine: line)
-      line += breaks
+      try pipeline.submit(chunk, consume: consume)
     }
     try pipeline.finish(consume: consume)
   }
 
-  /// Decodes the lines of one chunk; stops at the first bad line.
-  private static func decode(_ bytes: [UInt8], firstLine: Int, decoder: CanonicalDecoder) -> Chunk {
+  /// Decodes the lines of one chunk, numbered from 0; stops at the first bad line.
+  private static func decode(_ bytes: [UInt8], decoder: CanonicalDecoder) -> Chunk {
     var chunk = Chunk()
-    var line = firstLine
+    var line = 0
     var start = 0
     var lastClass = -1
     // Filled locally and handed over once (no exclusivity check per object on the slot).
@@ -135,6 +140,7 @@ struct ParallelLineDecoder {
       }
     }
     chunk.objects = objects
+    chunk.lineCount = line
     return chunk
   }
 }

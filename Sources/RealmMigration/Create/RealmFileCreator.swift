@@ -55,8 +55,11 @@ public enum RealmFileCreator {
     var summary = Summary()
     try AtomicFileCreation.create(path: output, encryptionKey: key) { out in
       let builder: RealmFileBuilder<FileNodeSink>
+      // Index entries and links wait for the end in a temporary file, not in memory.
+      let scratch = try TemporaryFileScratch(besideFile: output)
       do {
-        builder = try RealmFileBuilder(schema: schema, fileFormat: fileFormat, sink: try FileNodeSink(output: out))
+        builder = try RealmFileBuilder(
+          schema: schema, fileFormat: fileFormat, sink: try FileNodeSink(output: out), scratch: scratch)
       } catch let e as FormatError {
         throw InputError(.invalidInput, path: output, "file format \(fileFormat) cannot hold this schema: \(e.detail)")
       }
@@ -87,6 +90,7 @@ public enum RealmFileCreator {
           do {
             try builder.append(className: object.className, key: object.key, values: object.values)
           } catch let e as FormatError {
+            if let failure = scratch.failure { throw failure }
             throw InputError(.invalidInput, path: dataPath, "'\(dataPath)' line \(line): \(e.detail)")
           }
           summary.objects += 1
@@ -102,8 +106,10 @@ public enum RealmFileCreator {
       do {
         finished = try builder.finish()
       } catch let e as FormatError {
+        if let failure = scratch.failure { throw failure }
         throw InputError(.invalidInput, path: data.first?.path ?? output, "the objects cannot be written: \(e.detail)")
       }
+      if let failure = scratch.failure { throw failure }
       // The builder appends nothing after finish(), so its sink's state can be taken over.
       var sink = builder.sink
       try sink.finish(header: finished.header, fileSize: finished.fileSize)

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 import RealmFormat
 import RealmModel
 import RealmJSON
@@ -38,7 +46,12 @@ extension DataEditor {
 
     let counts = batch.counts()
     var writePath = MigrationResult.WritePath.none
-    if counts.contains(where: { $0.inserted > 0 || $0.updated > 0 }) {
+    let edits = batch.appendPlan().map(InPlaceEdits.append) ?? batch.updatePlan().map(InPlaceEdits.update)
+    if counts.contains(where: { $0.inserted > 0 || $0.updated > 0 }), let edits,
+      try writeInPlace(edits, group: group, path: path, lock: lock, options: options)
+    {
+      if case .append = edits { writePath = .append } else { writePath = .objects }
+    } else if counts.contains(where: { $0.inserted > 0 || $0.updated > 0 }) {
       writePath = .rewrite
       let total = fileSchema.classes.reduce(0) { $0 + (group.table(forClass: $1.name).map { $0.isEmbedded ? 0 : $0.objectCount } ?? 0) }
       options.progress?.setTotal(total + objects.count)
@@ -60,5 +73,29 @@ extension DataEditor {
     return EditResult(
       path: path, schemaVersion: fileSchema.schemaVersion, fileFormat: group.fileFormat, writePath: writePath,
       dryRun: options.dryRun, classes: counts, seconds: Migrator.monotonicSeconds() - start)
+  }
+
+  /// Writes the edits in place (``InsertBatch/appendPlan()``, ``InsertBatch/updatePlan()``);
+  /// false when some value does not encode, so that the rewrite reports the first bad one
+  /// with its location.
+  static func writeInPlace(
+    _ edits: InPlaceEdits, group: Group, path: String, lock: FileLock, options: MigrationOptions
+  ) throws -> Bool {
+    let n = edits.objectCount
+    options.progress?.setTotal(n)
+    if options.dryRun {
+      do { try InsertBatch.check(edits, group: group) } catch is FormatError { return false }
+    } else {
+      try Migrator.backup(path, to: options.backupPath)
+      do {
+        try InsertBatch.commit(edits, path: path, lock: lock, options: options)
+      } catch is FormatError {
+        // The rewrite makes the backup again.
+        if let backup = options.backupPath { unlink(backup) }
+        return false
+      }
+    }
+    options.progress?.add(n)
+    return true
   }
 }

@@ -24,6 +24,8 @@ struct InsertBatch {
     let primaryKey: Int?
     /// The file's object keys, ascending.
     var existingKeys: [Int64] = []
+    /// The file's primary-key values, as `existingKeys` (empty for a class without one).
+    var existingPrimaryKeys: [RealmValue] = []
     /// Input positions of the objects of this class, in input order.
     var orders: [Int] = []
     /// Input position -> key of the file's object with the same primary key.
@@ -88,75 +90,101 @@ struct InsertBatch {
   /// first problem in input order is thrown.
   mutating func add(_ input: [InsertObject]) throws {
     objects = input
-    for (order, o) in objects.enumerated() {
-      if let s = classes[o.object.className] {
-        s.orders.append(order)
+    var last: (name: String, state: ClassState)?
+    for order in objects.indices {
+      let name = objects[order].object.className
+      if let last, last.name == name {
+        last.state.orders.append(order)
         continue
       }
-      guard let table = group.table(forClass: o.object.className), let cls = schema.objectSchema(named: o.object.className) else {
-        throw MigrationError(.invalidData, path: o.location, "the file has no class '\(o.object.className)'")
+      if let s = classes[name] {
+        s.orders.append(order)
+        last = (name, s)
+        continue
+      }
+      guard let table = group.table(forClass: name), let cls = schema.objectSchema(named: name) else {
+        throw MigrationError(.invalidData, path: objects[order].location, "the file has no class '\(name)'")
       }
       let s = ClassState(table: table, schema: cls)
       s.orders.append(order)
       classes[cls.name] = s
     }
     for s in classes.values {
-      s.existingKeys = try keys(of: s.table)
-      if let pk = s.primaryKey { try matchPrimaryKeys(s, pk) }
+      if let pk = s.primaryKey {
+        // One walk for the keys and the primary keys of the file.
+        var keys: [Int64] = []
+        var values: [RealmValue] = []
+        keys.reserveCapacity(s.table.objectCount)
+        values.reserveCapacity(s.table.objectCount)
+        try group.forEachObject(in: s.table, columns: [pk]) { key, v in
+          keys.append(key)
+          values.append(v[pk])
+        }
+        s.existingKeys = keys
+        try matchPrimaryKeys(s, pk, fileValues: values)
+        s.existingPrimaryKeys = values
+      } else {
+        s.existingKeys = try keys(of: s.table)
+      }
     }
-    for (order, input) in objects.enumerated() {
-      let s = classes[input.object.className]!
-      try place(input, order: order, in: s)
+    for order in objects.indices {
+      try place(order: order, in: classes[objects[order].object.className]!)
     }
+    // The file's primary keys serve the index rebuild of an append only.
+    for s in classes.values where s.new.isEmpty || !s.updates.isEmpty { s.existingPrimaryKeys = [] }
   }
 
-  /// Finds the input objects whose primary key is already in the file, or earlier in the input.
-  func matchPrimaryKeys(_ s: ClassState, _ pk: Int) throws {
-    if try matchIntegerPrimaryKeys(s, pk) { return }
+  /// Finds the input objects whose primary key is already in the file (`fileValues`, by
+  /// position in `existingKeys`), or earlier in the input.
+  func matchPrimaryKeys(_ s: ClassState, _ pk: Int, fileValues: [RealmValue]) throws {
+    if matchIntegerPrimaryKeys(s, pk, fileValues: fileValues) { return }
     var byValue: [PrimaryKeyValue: Int] = [:]
     byValue.reserveCapacity(s.orders.count)
     for order in s.orders {
       let value = PrimaryKeyValue(objects[order].object.values[pk])
       if let first = byValue[value] { s.repeats[order] = first } else { byValue[value] = order }
     }
-    guard !s.existingKeys.isEmpty else { return }
-    try group.forEachObject(in: s.table, columns: [pk]) { key, values in
-      if let order = byValue[PrimaryKeyValue(values[pk])] { s.matched[order] = key }
+    for (i, v) in fileValues.enumerated() {
+      if let order = byValue[PrimaryKeyValue(v)] { s.matched[order] = s.existingKeys[i] }
     }
   }
 
   /// The same for integer primary keys without hashing: the input's values sorted once, each
   /// of the file's looked up by binary search (a million of each in a fraction of a second).
   /// False when some value is not an integer (the caller hashes them then).
-  func matchIntegerPrimaryKeys(_ s: ClassState, _ pk: Int) throws -> Bool {
+  func matchIntegerPrimaryKeys(_ s: ClassState, _ pk: Int, fileValues: [RealmValue]) -> Bool {
     var pairs: [(value: Int64, order: Int)] = []
     pairs.reserveCapacity(s.orders.count)
     for order in s.orders {
       guard case .int(let v) = objects[order].object.values[pk] else { return false }
       pairs.append((v, order))
     }
-    pairs.sort { ($0.value, $0.order) < ($1.value, $1.order) }
+    // Inputs often come in primary-key order (a dump, generated ids): no sort then.
+    if !pairs.indices.dropFirst().allSatisfy({ pairs[$0 - 1].value < pairs[$0].value }) {
+      pairs.sort { ($0.value, $0.order) < ($1.value, $1.order) }
+    }
     for i in pairs.indices.dropFirst() where pairs[i].value == pairs[i - 1].value {
       // The first of a run is the earliest in the input.
       var j = i - 1
       while j > 0 && pairs[j - 1].value == pairs[i].value { j -= 1 }
       s.repeats[pairs[i].order] = pairs[j].order
     }
-    guard !s.existingKeys.isEmpty, !pairs.isEmpty else { return true }
-    try group.forEachObject(in: s.table, columns: [pk]) { key, values in
-      guard case .int(let v) = values[pk] else { return }
+    guard !fileValues.isEmpty, !pairs.isEmpty else { return true }
+    for (i, value) in fileValues.enumerated() {
+      guard case .int(let v) = value else { continue }
       var low = 0
       var high = pairs.count
       while low < high {
         let mid = (low + high) / 2
         if pairs[mid].value < v { low = mid + 1 } else { high = mid }
       }
-      if low < pairs.count && pairs[low].value == v { s.matched[pairs[low].order] = key }
+      if low < pairs.count && pairs[low].value == v { s.matched[pairs[low].order] = s.existingKeys[i] }
     }
     return true
   }
 
-  func place(_ input: InsertObject, order: Int, in s: ClassState) throws {
+  func place(order: Int, in s: ClassState) throws {
+    let input = objects[order]
     let o = input.object
     let cls = s.schema
     var existing: Int64?
@@ -300,15 +328,28 @@ struct InsertBatch {
 
   /// Drops the updates that would change nothing (the values given are those of the object),
   /// so that upserting a file's own dump writes nothing.
+  ///
+  /// Only the object ranges (cluster leaves) that hold an updated object are decoded: their
+  /// keys are known from `existingKeys`, which lists the file's keys in range order.
   mutating func dropUnchangedUpdates() throws {
     for s in classes.values where !s.updates.isEmpty {
       let updates = s.updates
       let objects = self.objects
-      try group.forEachObject(in: s.table) { key, values in
-        guard let order = updates[key] else { return }
-        let u = objects[order].object
-        if values.indices.allSatisfy({ u.missing.contains($0) || Self.sameContent(values[$0], u.values[$0]) }) {
-          s.updates[key] = nil
+      let updated = updates.keys.sorted()
+      var position = 0
+      var next = 0
+      try group.forEachObjectRange(in: s.table) { range in
+        defer { position += range.count }
+        guard position + range.count <= s.existingKeys.count, range.count > 0 else { return }
+        let last = s.existingKeys[position + range.count - 1]
+        while next < updated.count && updated[next] < s.existingKeys[position] { next += 1 }
+        guard next < updated.count && updated[next] <= last else { return }
+        try group.forEachObject(in: range) { key, values in
+          guard let order = updates[key] else { return }
+          let u = objects[order].object
+          if values.indices.allSatisfy({ u.missing.contains($0) || Self.sameContent(values[$0], u.values[$0]) }) {
+            s.updates[key] = nil
+          }
         }
       }
     }

@@ -61,6 +61,11 @@ public struct MigrationResult: Sendable {
     case metadata
     /// Only the changed columns (added, removed, computed by transforms), committed in place.
     case columns
+    /// New objects appended as new cluster leaves, committed in place (`insert`).
+    case append
+    /// Only the cluster leaves holding changed objects (and the nodes above them) written
+    /// again, committed in place (`insert --upsert`).
+    case objects
     /// Every object streamed into a new file that replaced the original.
     case rewrite
     /// An empty file with the target schema replaced the original.

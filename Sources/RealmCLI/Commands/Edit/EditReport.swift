@@ -18,6 +18,8 @@ enum EditReport {
     switch r.writePath {
     case .none: how = "nothing to write"
     case .columns: how = r.dryRun ? "would be changed in place, column-wise" : "changed in place, column-wise"
+    case .objects: how = r.dryRun ? "would be changed in place, object-wise" : "changed in place, object-wise"
+    case .append: how = r.dryRun ? "would be appended in place" : "appended in place"
     default: how = r.dryRun ? "would be rewritten" : "rewritten"
     }
     let dry = r.dryRun ? " (dry run: nothing written)" : ""

@@ -131,6 +131,57 @@ struct StringLeaf: Sendable {
     }
   }
 
+  /// Calls `body` with the position (from `rows.lowerBound`) and bytes (nil for null) of each
+  /// element of `rows` whose `active` flag is set: what ``bytes(_:)`` gives, with the form
+  /// examined once for the run rather than once per element. `rows` must be within ``count``.
+  func forEachBytes(
+    _ rows: Range<Int>, _ active: [Bool], _ body: (_ i: Int, _ bytes: UnsafeRawBufferPointer?) -> Void
+  ) throws(FormatError) {
+    let first = rows.lowerBound
+    switch form {
+    case .short(let node):
+      let w = node.width
+      let base = node.reader.base
+      for i in 0..<rows.count where active[i] {
+        if w == 0 {
+          body(i, nil)
+          continue
+        }
+        let start = node.payload &+ (first &+ i) &* w
+        let last = Int(base[start &+ w &- 1])
+        if last == w {
+          body(i, nil)
+          continue
+        }
+        guard last < w else {
+          throw FormatError.corrupt("short string \(first &+ i) at \(node.ref) has an invalid length byte \(last)", at: node.ref.rawValue)
+        }
+        body(i, UnsafeRawBufferPointer(rebasing: base[start..<(start &+ (w &- 1 &- last))]))
+      }
+    case .small(let offsets, let blob, let nulls, let nullIsZero):
+      let base = blob.reader.base
+      let size = Int64(blob.count)
+      for i in 0..<rows.count where active[i] {
+        let row = first &+ i
+        if let nulls, (nulls.uncheckedGet(row) == 0) == nullIsZero {
+          body(i, nil)
+          continue
+        }
+        let end = offsets.uncheckedGet(row)
+        let begin = row == 0 ? 0 : offsets.uncheckedGet(row &- 1)
+        guard begin >= 0, begin <= end, end <= size else {
+          throw FormatError.corrupt("small-blob element \(row) has range \(begin)..<\(end) outside its blob of \(blob.count) bytes", at: offsets.ref.rawValue)
+        }
+        var length = Int(end &- begin)
+        if isString && length > 0 { length &-= 1 }
+        let s = blob.payload &+ Int(begin)
+        body(i, UnsafeRawBufferPointer(rebasing: base[s..<(s &+ length)]))
+      }
+    case .big, .enumerated:
+      for i in 0..<rows.count where active[i] { body(i, try bytes(first &+ i)) }
+    }
+  }
+
   /// Element `i` as a string, nil for null.
   func string(_ i: Int) throws(FormatError) -> String? {
     guard let b = try bytes(i) else { return nil }

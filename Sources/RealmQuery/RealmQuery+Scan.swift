@@ -1,0 +1,114 @@
+import RealmModel
+import RealmFormat
+
+/// Scans: every object of the class tested a batch at a time, column by column
+/// (``QueryBatchFilter``), on every core.
+///
+/// The table's cluster leaves are cut into chunks of consecutive objects that are filtered on
+/// all cores (``OrderedParallelMap``), each chunk giving a small result (a count, keys, the
+/// selected objects, the best rows of a SORT) that the calling thread takes in key order. At
+/// most a window of chunks is in flight, so memory stays bounded whatever the table's size.
+extension RealmQuery {
+  /// How a scan runs; the defaults are the fast paths, the others exist so that tests can
+  /// compare them with the generic ones.
+  struct ScanOptions: Sendable {
+    /// Compare on the leaves in the file where a comparison allows.
+    var readsLeaves = true
+    /// Filter chunks on every core (false: on the calling thread).
+    var parallel = true
+    /// Objects per chunk (whole cluster leaves are added until a chunk has this many).
+    var chunkObjects = 8192
+
+    static let standard = ScanOptions()
+  }
+
+  /// Filters every object of `table`, chunk by chunk: `work` gets each batch with the
+  /// positions of its matching objects and adds to its chunk's result (which starts as
+  /// `initial()`), `consume` gets the chunks' results in key order.
+  func scan<Partial>(
+    _ group: Group, _ table: Table, options: ScanOptions, progress: ProgressCounter?,
+    initial: @escaping @Sendable () -> Partial,
+    work: @escaping @Sendable (_ batch: SelectionBatch, _ selected: [Int], _ partial: inout Partial) throws -> Void,
+    consume: (Partial) throws -> Void
+  ) throws {
+    var filter = QueryBatchFilter(predicate, classIndex: classIndex)
+    filter.readsLeaves = options.readsLeaves
+    let source = GroupQuerySource(group: group, schema: schema.schema)
+    let filterColumns = propertiesRead
+    let schema = self.schema
+    let reads = self.reads
+    let chunk: @Sendable ([ObjectRange]) throws -> Partial = { [filter] ranges in
+      var ctx = QueryContext(source: source, schema: schema, reads: reads)
+      var partial = initial()
+      for range in ranges {
+        try group.forEachSelectionBatch(in: range, filterColumns: filterColumns) { batch in
+          if let progress {
+            progress.add(batch.count)
+            if progress.isCancelled { throw ProgressCancelled() }
+          }
+          let selected = try filter.select(batch, &ctx)
+          if !selected.isEmpty { try work(batch, selected, &partial) }
+        }
+      }
+      return partial
+    }
+    let workers = options.parallel ? OrderedParallelMap<Int, Int>.processorCount : 1
+    let pipeline = workers > 1 ? OrderedParallelMap(window: 2 * workers + 2, transform: chunk) : nil
+    // Workers may still run when an error ends the loop: wait for them before returning.
+    defer { pipeline?.waitForWorkers() }
+    func submit(_ ranges: [ObjectRange]) throws {
+      if let pipeline {
+        try pipeline.submit(ranges, consume: consume)
+      } else {
+        try consume(try chunk(ranges))
+      }
+    }
+    var ranges: [ObjectRange] = []
+    var objects = 0
+    try group.forEachObjectRange(in: table) { range in
+      ranges.append(range)
+      objects += range.count
+      if objects >= options.chunkObjects {
+        try submit(ranges)
+        ranges.removeAll(keepingCapacity: true)
+        objects = 0
+      }
+    }
+    if !ranges.isEmpty { try submit(ranges) }
+    try pipeline?.finish(consume: consume)
+  }
+
+  /// The number of matching objects of a scan; no object is decoded.
+  func scannedCount(_ group: Group, _ table: Table, options: ScanOptions, progress: ProgressCounter?) throws -> Int {
+    var total = 0
+    try scan(
+      group, table, options: options, progress: progress, initial: { 0 },
+      work: { _, selected, n in n += selected.count }, consume: { total += $0 })
+    return total
+  }
+
+  /// The key of each matching object of a scan, in key order; no object is decoded.
+  func scannedKeys(_ group: Group, _ table: Table, progress: ProgressCounter?, _ body: (_ key: Int64) throws -> Void) throws {
+    try scan(
+      group, table, options: scanOptions, progress: progress, initial: { [Int64]() },
+      work: { batch, selected, keys in for i in selected { keys.append(batch.keys[i]) } },
+      consume: { keys in for key in keys { try body(key) } })
+  }
+
+  /// The key and values (`columns`; nil for all) of each matching object of a scan, in key
+  /// order; only the matching objects are decoded, on the scanning threads.
+  func scannedObjects(
+    _ group: Group, _ table: Table, columns: Set<Int>?, options: ScanOptions, progress: ProgressCounter?,
+    _ body: (_ key: Int64, _ values: [RealmValue]) throws -> Void
+  ) throws {
+    var chunkOptions = options
+    // Decoded objects wait for their turn: smaller chunks keep that memory small.
+    chunkOptions.chunkObjects = min(options.chunkObjects, 4096)
+    try scan(
+      group, table, options: chunkOptions, progress: progress, initial: { [(Int64, [RealmValue])]() },
+      work: { batch, selected, out in
+        try batch.forEachObject(selected, columns: columns) { key, values in out.append((key, values)) }
+      },
+      consume: { objects in for (key, values) in objects { try body(key, values) } })
+  }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import RealmTestSupport
+import Testing
+@testable import RealmMigration
+import RealmFormat
+import RealmStorage
+
+/// `insert`'s in-place paths (the append of new objects, the object-wise upsert) commit through
+/// the write transaction: a failing system call at any point of the commit leaves the old or
+/// the new version, readable and clean.
+@Suite struct InsertInPlaceFaultTests {
+  static let fixture = "user-tutorial/before.realm"
+
+  static let cases: [(lines: String, mode: InsertMode, path: MigrationResult.WritePath)] = [
+    ((0..<300).map { "{\"$class\":\"User\",\"name\":\"new \($0)\",\"age\":\($0)}" }.joined(separator: "\n") + "\n", .insert, .append),
+    ("{\"$class\":\"User\",\"$key\":3,\"age\":77}\n{\"$class\":\"User\",\"$key\":99,\"name\":\"last\"}\n", .upsert, .objects),
+  ]
+
+  func copy(_ path: String, in dir: URL, as name: String) throws -> String {
+    let dest = dir.appendingPathComponent(name)
+    try FileManager.default.copyItem(at: URL(fileURLWithPath: path), to: dest)
+    return dest.path
+  }
+
+  func insert(_ path: String, _ data: String, _ mode: InsertMode, _ options: MigrationOptions) throws -> EditResult {
+    try DataEditor.insert(path: path, mode: mode, options: options) { schema in try InsertObject.jsonLines(path: data, schema: schema) }
+  }
+
+  @Test(arguments: 0..<2)
+  func aFailedWriteLeavesTheOldOrTheNewVersion(_ index: Int) throws {
+    let (lines, mode, expectedPath) = Self.cases[index]
+    let dir = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let data = dir.appendingPathComponent("data.jsonl").path
+    try TestFiles.write(Array(lines.utf8), to: data)
+    let original = Fixtures.url(Self.fixture).path
+    let reference = try copy(original, in: dir, as: "reference.realm")
+    let counter = InPlaceColumnTests.FaultCounter(failAt: nil)
+    var options = MigrationOptions()
+    options.faultInjection = { counter.hook($0) }
+    #expect(try insert(reference, data, mode, options).writePath == expectedPath)
+    let oldDump = try RealmDumper.dumpJSONL(original)
+    let newDump = try RealmDumper.dumpJSONL(reference)
+    #expect(oldDump != newDump)
+    #expect(counter.count >= 3)
+    var sawOld = false
+    for k in 0..<counter.count {
+      let path = try copy(original, in: dir, as: "fault-\(k).realm")
+      let failing = InPlaceColumnTests.FaultCounter(failAt: k)
+      var o = MigrationOptions()
+      o.faultInjection = { failing.hook($0) }
+      let outcome = Result { try insert(path, data, mode, o) }
+      let dump = try RealmDumper.dumpJSONL(path)
+      if case .success = outcome {
+        #expect(dump == newDump, "fault \(k)")
+      } else {
+        #expect(dump == oldDump || dump == newDump, "fault \(k)")
+        if dump == oldDump { sawOld = true }
+      }
+      #expect(try RealmFile.open(path: path).group.check().isEmpty, "fault \(k)")
+    }
+    #expect(sawOld)
+  }
+}
