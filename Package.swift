@@ -5,6 +5,11 @@ let strict: [SwiftSetting] = [
   .enableUpcomingFeature("ExistentialAny")
 ]
 
+/// A test target, with the strict settings of every target.
+func tests(_ name: String, _ dependencies: [Target.Dependency], exclude: [String] = []) -> Target {
+  .testTarget(name: name, dependencies: dependencies, exclude: exclude, swiftSettings: strict)
+}
+
 let package = Package(
   name: "realmctl",
   platforms: [.macOS(.v15)],
@@ -69,41 +74,28 @@ let package = Package(
       name: "RealmTestSupport", dependencies: ["RealmModel", "RealmStorage", "RealmFormat", "RealmJSON"],
       path: "Sources/RealmTestSupport",
       swiftSettings: strict),
-    .testTarget(
-      name: "RealmModelTests", dependencies: ["RealmModel", "RealmTestSupport"], swiftSettings: strict),
-    .testTarget(
-      name: "RealmFormatTests", dependencies: ["RealmModel", "RealmFormat", "RealmTestSupport"],
-      swiftSettings: strict),
-    .testTarget(name: "RealmCryptoTests", dependencies: ["RealmCrypto"], swiftSettings: strict),
-    .testTarget(
-      name: "RealmStorageTests", dependencies: ["RealmModel", "RealmStorage", "RealmFormat", "RealmJSON", "RealmTestSupport"],
-      swiftSettings: strict),
-    .testTarget(
-      name: "RealmJSONTests", dependencies: ["RealmModel", "RealmJSON", "RealmFormat", "RealmStorage", "RealmTestSupport"],
-      swiftSettings: strict),
-    .testTarget(
-      name: "RealmQueryTests", dependencies: ["RealmModel", "RealmQuery", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"],
-      swiftSettings: strict),
-    .testTarget(
-      name: "RealmExportTests",
-      dependencies: ["RealmModel", "RealmExport", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"],
-      swiftSettings: strict),
-    .testTarget(
-      name: "RealmMigrationTests",
-      dependencies: ["RealmModel", "RealmMigration", "RealmQuery", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"],
-      swiftSettings: strict),
-    .testTarget(
-      name: "RealmFuzzingTests", dependencies: ["RealmModel", "RealmFuzzing", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"],
-      swiftSettings: strict),
-    .testTarget(
-      name: "LineEditorTests", dependencies: ["LineEditor", "RealmTestSupport"], swiftSettings: strict),
-    .testTarget(
-      name: "RealmCLITests",
-      dependencies: [
+    tests("RealmModelTests", ["RealmModel", "RealmTestSupport"]),
+    tests("RealmFormatTests", ["RealmModel", "RealmFormat", "RealmTestSupport"]),
+    tests("RealmCryptoTests", ["RealmCrypto"]),
+    tests("RealmStorageTests", ["RealmModel", "RealmStorage", "RealmFormat", "RealmJSON", "RealmTestSupport"]),
+    tests("RealmJSONTests", ["RealmModel", "RealmJSON", "RealmFormat", "RealmStorage", "RealmTestSupport"]),
+    tests(
+      "RealmQueryTests", ["RealmModel", "RealmQuery", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"]),
+    tests(
+      "RealmExportTests",
+      ["RealmModel", "RealmExport", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"]),
+    tests(
+      "RealmMigrationTests",
+      ["RealmModel", "RealmMigration", "RealmQuery", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"]),
+    tests(
+      "RealmFuzzingTests", ["RealmModel", "RealmFuzzing", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"]),
+    tests("LineEditorTests", ["LineEditor", "RealmTestSupport"]),
+    tests(
+      "RealmCLITests",
+      [
         "RealmCLI", "RealmModel", "RealmMigration", "RealmExport", "RealmQuery", "RealmStorage", "RealmJSON", "RealmFormat",
         "RealmCrypto", "RealmTestSupport",
-      ], exclude: ["Snapshots", "ModelStubs"],
-      swiftSettings: strict),
+      ], exclude: ["Snapshots", "ModelStubs"]),
   ],
   swiftLanguageModes: [.v6]
 )

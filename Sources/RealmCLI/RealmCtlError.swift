@@ -7,7 +7,8 @@
 /// Equality and hashing use ``code`` only.
 import RealmMigration
 import RealmStorage
-public struct RealmCtlError: Error, Sendable, Hashable, CustomStringConvertible {
+import RealmModel
+public struct RealmCtlError: CodedError, CustomStringConvertible {
   /// The kind of failure; ``ExitCode/forError(_:)`` maps each to its exit code.
   public enum Code: String, Sendable, Hashable, CaseIterable {
     /// An internal invariant failed.
@@ -49,9 +50,6 @@ public struct RealmCtlError: Error, Sendable, Hashable, CustomStringConvertible 
     self.errno = errno
     self.detail = detail
   }
-
-  public static func == (lhs: RealmCtlError, rhs: RealmCtlError) -> Bool { lhs.code == rhs.code }
-  public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
   /// The message printed after `Error: `.
   public var description: String { detail }

@@ -4,7 +4,8 @@
 /// `path` is the JSON path in the plan (`migrations[1].steps[0].from`) when the plan is at fault.
 import RealmFormat
 import RealmStorage
-public struct MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
+import RealmModel
+public struct MigrationError: CodedError, CustomStringConvertible {
   /// The kind of failure.
   public enum Code: String, Sendable, Hashable {
     /// The plan file is not valid JSON or not a valid plan.
@@ -42,9 +43,6 @@ public struct MigrationError: Error, Sendable, Hashable, CustomStringConvertible
     self.path = path
     self.message = message
   }
-
-  public static func == (a: MigrationError, b: MigrationError) -> Bool { a.code == b.code }
-  public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
   public var description: String {
     if let path, !path.isEmpty { return "\(path): \(message)" }

@@ -7,13 +7,14 @@ import Darwin
 #endif
 import RealmFormat
 import RealmCrypto
+import RealmModel
 
 /// An error from the storage layer: opening, reading, locking and writing Realm files.
 ///
 /// Equality compares ``code`` only, so tests can match on the kind of failure. Problems in
 /// the bytes of the file itself are carried as a `FormatError` (code ``Code/corrupt``).
 /// ``description`` is one complete sentence naming the file.
-public struct StorageError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct StorageError: CodedError, CustomStringConvertible {
   /// The kind of failure.
   public enum Code: String, Sendable, Hashable {
     /// Another process (a Realm app or another realmctl) holds the realm's lock file.
@@ -66,9 +67,6 @@ public struct StorageError: Error, Sendable, Hashable, CustomStringConvertible {
     self.formatError = formatError
     self.detail = detail
   }
-
-  public static func == (lhs: StorageError, rhs: StorageError) -> Bool { lhs.code == rhs.code }
-  public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
   public var description: String { detail }
 

@@ -29,6 +29,18 @@ public enum Fixtures {
     }
   }
 
+  /// Runs `body` with the path of a file named `name` that holds `bytes`, in a fresh temporary
+  /// directory removed afterwards.
+  public static func withTemporaryFile<T>(
+    _ bytes: [UInt8], named name: String, _ body: (String) throws -> T
+  ) throws -> T {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent(name).path
+    try TestFiles.write(bytes, to: path)
+    return try body(path)
+  }
+
   /// A fresh temporary directory, removed by the caller (or left for the OS).
   public static func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -52,22 +52,13 @@ import Testing
     defer { try? FileManager.default.removeItem(at: dir) }
     var checked = 0
     for fixture in ["alltypes", "embedded", "nested-links", "open-errors"] {
-      let realm = fixturePath("\(fixture)/before.realm")
       let base = try SchemaJSON.decode(Fixtures.bytes("\(fixture)/schema.json"))
       let version = try #require(base.schemaVersion)
       for (label, schema) in Self.variants(of: base) {
         for appVersion in [version - 1, version, version + 1] where appVersion >= 0 {
           let schemaPath = try T.write(String(decoding: SchemaJSON.encode(schema), as: UTF8.self), to: dir, as: "s.json")
-          let copy = try T.copy("\(fixture)/before.realm", to: dir, as: "copy.realm")
-          let realmAnswer = try RealmOracle.core14.open(copy, schema: schemaPath, version: appVersion)
-          let out = T.run(["diff", realm, "--schema", schemaPath, "--schema-version", String(appVersion)])
-          let context = "\(fixture) \(label) version \(appVersion): ours \(out.stdout)\(out.stderr), Realm's \(realmAnswer)"
-          if realmAnswer == "ok" {
-            #expect(out.status == 0, "\(context)")
-          } else {
-            #expect(out.status == 1, "\(context)")
-            #expect(out.stdout.trimmingCharacters(in: .newlines) == realmAnswer, "\(context)")
-          }
+          try Self.expectDiffAgreesWithRealmCore(
+            fixture, schemaPath: schemaPath, version: appVersion, in: dir, context: "\(fixture) \(label)")
           checked += 1
         }
       }
@@ -129,17 +120,26 @@ import Testing
       let schemaPath = try T.write(String(decoding: SchemaJSON.encode(schema), as: UTF8.self), to: dir, as: "s.json")
       let fileVersion = try #require(try SchemaJSON.decode(Fixtures.bytes("\(name)/schema.json")).schemaVersion)
       for version in Set([fileVersion, plan.schemaVersion]).sorted() {
-        let copy = try T.copy("\(name)/before.realm", to: dir, as: "copy.realm")
-        let realmAnswer = try RealmOracle.core14.open(copy, schema: schemaPath, version: version)
-        let out = T.run(["diff", fixturePath("\(name)/before.realm"), "--schema", schemaPath, "--schema-version", String(version)])
-        let context = "\(name) version \(version): ours \(out.stdout)\(out.stderr), Realm's \(realmAnswer)"
-        if realmAnswer == "ok" {
-          #expect(out.status == 0, "\(context)")
-        } else {
-          #expect(out.status == 1, "\(context)")
-          #expect(out.stdout.trimmingCharacters(in: .newlines) == realmAnswer, "\(context)")
-        }
+        try Self.expectDiffAgreesWithRealmCore(name, schemaPath: schemaPath, version: version, in: dir, context: name)
       }
+    }
+  }
+
+  /// `diff FIXTURE/before.realm --schema S --schema-version V` answers as Realm Core does when
+  /// it opens a copy of the file with that schema and version: exit 0 where Realm opens it,
+  /// else exit 1 and Realm's message.
+  static func expectDiffAgreesWithRealmCore(
+    _ fixture: String, schemaPath: String, version: Int64, in dir: URL, context label: String
+  ) throws {
+    let copy = try T.copy("\(fixture)/before.realm", to: dir, as: "copy.realm")
+    let realmAnswer = try RealmOracle.core14.open(copy, schema: schemaPath, version: version)
+    let out = T.run(["diff", fixturePath("\(fixture)/before.realm"), "--schema", schemaPath, "--schema-version", String(version)])
+    let context = "\(label) version \(version): ours \(out.stdout)\(out.stderr), Realm's \(realmAnswer)"
+    if realmAnswer == "ok" {
+      #expect(out.status == 0, "\(context)")
+    } else {
+      #expect(out.status == 1, "\(context)")
+      #expect(out.stdout.trimmingCharacters(in: .newlines) == realmAnswer, "\(context)")
     }
   }
 

@@ -39,58 +39,51 @@ import RealmFormat
   /// realmctl: exit 65 with the format named.
   @Test(arguments: [(1, "file format 1 is not supported (the first Realm files"), (15, "file format 15 is not supported (realmctl reads formats 2 to 11 and 20 to 24)"), (25, "file format 25 is not supported")])
   func unknownFormatsAre65(_ format: Int, _ message: String) throws {
-    let dir = try Fixtures.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let path = dir.appendingPathComponent("other.realm").path
     var bytes = try Fixtures.bytes("user-tutorial/before.realm")
     bytes[20] = UInt8(format)
     bytes[21] = UInt8(format)
-    try Data(bytes).write(to: URL(fileURLWithPath: path))
-    for command in Self.commands {
-      let run = CommandRun([command[0], path] + command.dropFirst())
-      #expect(run.status == 65)
-      #expect(run.errors.contains(message), "\(run.errors)")
+    try Fixtures.withTemporaryFile(bytes, named: "other.realm") { path in
+      for command in Self.commands {
+        let run = CommandRun([command[0], path] + command.dropFirst())
+        #expect(run.status == 65)
+        #expect(run.errors.contains(message), "\(run.errors)")
+      }
     }
   }
 
   /// A Git LFS pointer committed in place of the file is named as such (issue 7).
   @Test func gitLFSPointerIs65AndSaysSo() throws {
-    let dir = try Fixtures.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let path = dir.appendingPathComponent("seed.realm").path
     let pointer = "version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n"
-    try Data(pointer.utf8).write(to: URL(fileURLWithPath: path))
-    for command in Self.commands {
-      let run = CommandRun([command[0], path] + command.dropFirst())
-      #expect(run.status == 65)
-      #expect(run.errors == "Error: '\(path)' is a Git LFS pointer, not the Realm file: run `git lfs pull` to fetch the file\n")
+    try Fixtures.withTemporaryFile(Array(pointer.utf8), named: "seed.realm") { path in
+      for command in Self.commands {
+        let run = CommandRun([command[0], path] + command.dropFirst())
+        #expect(run.status == 65)
+        #expect(run.errors == "Error: '\(path)' is a Git LFS pointer, not the Realm file: run `git lfs pull` to fetch the file\n")
+      }
     }
   }
 
   /// A size that is not a multiple of 8: the usual damage of a text-mode transfer (issue 7).
   @Test func sizeNotAMultipleOf8SaysHowFilesGetDamaged() throws {
-    let dir = try Fixtures.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let path = dir.appendingPathComponent("crlf.realm").path
     // What git's autocrlf does: a CR before an LF byte (here the first one).
     var bytes = try Fixtures.bytes("user-tutorial/before.realm")
     bytes.insert(0x0D, at: try #require(bytes.firstIndex(of: 0x0A)))
     #expect(bytes.count % 8 != 0)
-    try Data(bytes).write(to: URL(fileURLWithPath: path))
-    let run = CommandRun(["open", path])
-    #expect(run.status == 65)
-    #expect(run.errors.contains("is not a multiple of 8: it was damaged in transfer, most likely by a line-ending conversion or a text-mode transfer"), "\(run.errors)")
+    try Fixtures.withTemporaryFile(bytes, named: "crlf.realm") { path in
+      let run = CommandRun(["open", path])
+      #expect(run.status == 65)
+      #expect(run.errors.contains("is not a multiple of 8: it was damaged in transfer, most likely by a line-ending conversion or a text-mode transfer"), "\(run.errors)")
+    }
   }
 
   @Test func truncatedFileIs65() throws {
-    let dir = try Fixtures.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let path = dir.appendingPathComponent("half.realm").path
-    try Data(try Fixtures.bytes("user-tutorial/before.realm").prefix(4096)).write(to: URL(fileURLWithPath: path))
-    for command in Self.commands {
-      let run = CommandRun([command[0], path] + command.dropFirst())
-      #expect(run.status == 65)
-      #expect(run.errors.hasPrefix("Error: '\(path)' is not a valid Realm file: "))
+    let half = Array(try Fixtures.bytes("user-tutorial/before.realm").prefix(4096))
+    try Fixtures.withTemporaryFile(half, named: "half.realm") { path in
+      for command in Self.commands {
+        let run = CommandRun([command[0], path] + command.dropFirst())
+        #expect(run.status == 65)
+        #expect(run.errors.hasPrefix("Error: '\(path)' is not a valid Realm file: "))
+      }
     }
   }
 

@@ -183,41 +183,36 @@ import RealmFormat
     let first = element(bytes, lengths, 0)
     #expect(first > 8)
     setElement(&bytes, lengths, 0, first - 8)
-    let dir = try Fixtures.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let path = dir.appendingPathComponent("short-free-chunk.realm").path
-    try Data(bytes).write(to: URL(fileURLWithPath: path))
-
-    let run = CommandRun(["open", path, "--check"])
-    #expect(run.status == 1)
-    #expect(run.text.contains("Check:           1 problem\n"))
-    #expect(run.text.contains("\nProblems:\n  unaccountedSpace: bytes 0x"))
-    #expect(run.text.contains("are neither a node nor free space (at offset 0x"))
-    let json = try JSONParser.parse(CommandRun(["open", path, "--check", "--json"]).output)
-    guard case .array(let problems)? = json["check"]?["problems"] else {
+    try Fixtures.withTemporaryFile(bytes, named: "short-free-chunk.realm") { path in
+      let run = CommandRun(["open", path, "--check"])
+      #expect(run.status == 1)
+      #expect(run.text.contains("Check:           1 problem\n"))
+      #expect(run.text.contains("\nProblems:\n  unaccountedSpace: bytes 0x"))
+      #expect(run.text.contains("are neither a node nor free space (at offset 0x"))
+      let json = try JSONParser.parse(CommandRun(["open", path, "--check", "--json"]).output)
+      guard case .array(let problems)? = json["check"]?["problems"] else {
         Issue.record("no problems")
         return
       }
-    #expect(problems.count == 1)
-    #expect(problems.first?["kind"] == .string("unaccountedSpace"))
-    guard case .int? = problems.first?["offset"] else {
+      #expect(problems.count == 1)
+      #expect(problems.first?["kind"] == .string("unaccountedSpace"))
+      guard case .int? = problems.first?["offset"] else {
         Issue.record("no offset")
         return
       }
-    // Without --check the same file opens normally.
-    #expect(CommandRun(["open", path]).status == 0)
+      // Without --check the same file opens normally.
+      #expect(CommandRun(["open", path]).status == 0)
+    }
   }
 
   @Test func checkOfAFileThatCannotBeOpenedIsADataError() throws {
     let bytes = Array(try Fixtures.bytes("embedded/before.realm").prefix(4096))
-    let dir = try Fixtures.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let path = dir.appendingPathComponent("cut.realm").path
-    try Data(bytes).write(to: URL(fileURLWithPath: path))
-    let run = CommandRun(["open", path, "--check"])
-    #expect(run.status == 65)
-    #expect(run.output.isEmpty)
-    #expect(run.errors.hasPrefix("Error: '\(path)' is not a valid Realm file: "))
+    try Fixtures.withTemporaryFile(bytes, named: "cut.realm") { path in
+      let run = CommandRun(["open", path, "--check"])
+      #expect(run.status == 65)
+      #expect(run.output.isEmpty)
+      #expect(run.errors.hasPrefix("Error: '\(path)' is not a valid Realm file: "))
+    }
   }
 
   private func valueColumn(_ line: String) -> Int {

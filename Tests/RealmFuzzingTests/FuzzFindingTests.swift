@@ -1,5 +1,6 @@
 import Foundation
 import RealmFormat
+import RealmModel
 import RealmTestSupport
 import Testing
 
@@ -9,6 +10,12 @@ import Testing
 /// tell the old behaviour from the new one (a slow input still ends; these assertions do not).
 @Suite struct FuzzFindingTests {
   static func input(_ path: String) throws -> [UInt8] { try FuzzCaseTests.input(path) }
+
+  /// The input at `path`, read with the limits of one reading, and what `open --check` finds.
+  static func check(_ path: String) throws -> (group: Group, problems: [IntegrityProblem]) {
+    let group = try Group(reader: ByteReader(bytes: try input(path)), limits: .oneReading)
+    return (group, group.check())
+  }
 
   /// Link lists and backlink lists that share their nodes made `open --check` walk the same
   /// lists for every object (3 s under AddressSanitizer, 10 s in a debug build, for 32 KiB):
@@ -20,8 +27,7 @@ import Testing
     "reader/timeout-6e8f5189e92a135ff4d438d7c7710526748e85d9",
   ])
   func checkOfSharedLinkListsStopsAtTheBudget(_ path: String) throws {
-    let group = try Group(reader: ByteReader(bytes: try Self.input(path)), limits: .oneReading)
-    let problems = group.check()
+    let (group, problems) = try Self.check(path)
     #expect(problems.contains { $0.kind == .limit && $0.message.contains("units of values a reading may decode") }, "\(problems.prefix(3))")
     let budget = try #require(group.readBudget)
     #expect(budget.unitsSpent < 2 * budget.limit, "the walk stops near the limit: \(budget.unitsSpent)")
@@ -38,8 +44,7 @@ import Testing
     "legacy/timeout-a61d233349d2ae61cc2eed50182249426843d7ae",
   ])
   func checkOfOverlappingNodesStopsAtTheFileSize(_ path: String) throws {
-    let group = try Group(reader: ByteReader(bytes: try Self.input(path)), limits: .oneReading)
-    let problems = group.check()
+    let problems = try Self.check(path).problems
     #expect(problems.contains { $0.kind == .overlap && $0.message.contains("add up to more bytes than the file") }, "\(problems.prefix(3))")
     // The space accounting of an unfinished walk would be wrong: it is left out.
     #expect(!problems.contains { $0.kind == .unaccountedSpace }, "\(problems.filter { $0.kind == .unaccountedSpace }.prefix(3))")
@@ -56,8 +61,8 @@ import Testing
     "legacy/slow-unit-f4d03bdd31eb7d6fecaae18af7d2cc61d73dcb6b.patch",
   ])
   func seedMutationsReadLikeTheSeed(_ path: String) throws {
-    let group = try Group(reader: ByteReader(bytes: try Self.input(path)), limits: .oneReading)
-    #expect(group.check().isEmpty)
+    let (group, problems) = try Self.check(path)
+    #expect(problems.isEmpty)
     let seed = try Group(reader: ByteReader(bytes: try Self.input("../Fixtures/legacy-core5/alltypes/original.realm")))
     #expect(group.tables.map(\.name) == seed.tables.map(\.name))
     for (table, seedTable) in zip(group.tables, seed.tables) {

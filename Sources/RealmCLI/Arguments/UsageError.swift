@@ -5,7 +5,8 @@
 /// Equality and hashing use ``code`` only.
 import RealmMigration
 import RealmStorage
-public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
+import RealmModel
+public struct UsageError: CodedError, CustomStringConvertible {
   /// The kind of mistake.
   public enum Code: String, Sendable, Hashable, CaseIterable {
     /// An option that the command does not have.
@@ -42,9 +43,6 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     self.helpLine = helpLine
     self.command = command
   }
-
-  public static func == (lhs: UsageError, rhs: UsageError) -> Bool { lhs.code == rhs.code }
-  public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
   /// The message after `Error: `.
   public var description: String { message }

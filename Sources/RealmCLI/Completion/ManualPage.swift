@@ -1,3 +1,5 @@
+import RealmModel
+
 /// The man page `realmctl.1`, in roff (the `man` macros), generated from the same declarations
 /// as the help: every visible command with its usage, description, arguments and options, the
 /// exit statuses, the environment and the files the tool reads.
@@ -53,17 +55,8 @@ enum ManualPage {
 
   /// `YYYY-MM-DD` (UTC) for a time in seconds since 1970.
   static func date(secondsSinceEpoch: Int) -> String {
-    // Days to a civil date (Howard Hinnant's algorithm), so no calendar library is needed.
-    let z = secondsSinceEpoch / 86_400 + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let doe = z - era * 146_097
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let day = doy - (153 * mp + 2) / 5 + 1
-    let month = mp < 10 ? mp + 3 : mp - 9
-    let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-    func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    let (year, month, day) = Timestamp.civilDate(daysSinceEpoch: Int64(secondsSinceEpoch / 86_400))
+    func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
     return "\(year)-\(two(month))-\(two(day))"
   }
 

@@ -1,9 +1,11 @@
+import RealmModel
+
 /// An error found while decoding the bytes of a Realm file.
 ///
 /// Every problem a file can cause (truncation, a bad ref, an impossible size, a structure
 /// that does not match the format) surfaces as a `FormatError`; nothing a file contains may
 /// trap. Equality compares ``code`` only, so tests can match on the kind of failure.
-public struct FormatError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct FormatError: CodedError, CustomStringConvertible {
   /// The kind of failure.
   public enum Code: String, Sendable, Hashable {
     /// The file ends before a structure it references.
@@ -33,9 +35,6 @@ public struct FormatError: Error, Sendable, Hashable, CustomStringConvertible {
     self.offset = offset
     self.detail = detail
   }
-
-  public static func == (lhs: FormatError, rhs: FormatError) -> Bool { lhs.code == rhs.code }
-  public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
   public var description: String {
     if let offset { return "\(detail) (at offset 0x\(String(offset, radix: 16)))" }

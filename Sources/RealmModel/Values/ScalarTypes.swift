@@ -28,20 +28,13 @@ public struct ObjectId: Sendable, Hashable, Comparable {
 
   /// Creates an ObjectId from exactly 12 bytes; nil for another length.
   public init?<C: Collection>(bytes: C) where C.Element == UInt8 {
-    guard bytes.count == 12 else { return nil }
-    var h: UInt64 = 0
-    var l: UInt32 = 0
-    for (i, b) in bytes.enumerated() {
-      if i < 8 { h = h << 8 | UInt64(b) } else { l = l << 8 | UInt32(b) }
-    }
-    high = h
-    low = l
+    guard let parts: (high: UInt64, low: UInt32) = bigEndianParts(bytes) else { return nil }
+    self.init(high: parts.high, low: parts.low)
   }
 
   /// The 12 bytes.
   public var bytes: [UInt8] {
-    (0..<8).map { UInt8(truncatingIfNeeded: high >> (56 - 8 * $0)) }
-      + (0..<4).map { UInt8(truncatingIfNeeded: low >> (24 - 8 * $0)) }
+    bigEndianBytes(high, low)
   }
 
   public static func < (a: ObjectId, b: ObjectId) -> Bool {
@@ -64,25 +57,37 @@ public struct RealmUUID: Sendable, Hashable, Comparable {
 
   /// Creates a UUID from exactly 16 bytes; nil for another length.
   public init?<C: Collection>(bytes: C) where C.Element == UInt8 {
-    guard bytes.count == 16 else { return nil }
-    var h: UInt64 = 0
-    var l: UInt64 = 0
-    for (i, b) in bytes.enumerated() {
-      if i < 8 { h = h << 8 | UInt64(b) } else { l = l << 8 | UInt64(b) }
-    }
-    high = h
-    low = l
+    guard let parts: (high: UInt64, low: UInt64) = bigEndianParts(bytes) else { return nil }
+    self.init(high: parts.high, low: parts.low)
   }
 
   /// The 16 bytes.
   public var bytes: [UInt8] {
-    (0..<8).map { UInt8(truncatingIfNeeded: high >> (56 - 8 * $0)) }
-      + (0..<8).map { UInt8(truncatingIfNeeded: low >> (56 - 8 * $0)) }
+    bigEndianBytes(high, low)
   }
 
   public static func < (a: RealmUUID, b: RealmUUID) -> Bool {
     (a.high, a.low) < (b.high, b.low)
   }
+}
+
+/// The two parts of an ObjectId or a UUID from its bytes: the first 8, then the rest, both
+/// big-endian; nil when `bytes` is not 8 bytes longer than `Low`.
+private func bigEndianParts<Low: FixedWidthInteger, C: Collection>(_ bytes: C) -> (high: UInt64, low: Low)?
+where C.Element == UInt8 {
+  guard bytes.count == 8 + Low.bitWidth / 8 else { return nil }
+  var high: UInt64 = 0
+  var low: Low = 0
+  for (i, b) in bytes.enumerated() {
+    if i < 8 { high = high << 8 | UInt64(b) } else { low = low << 8 | Low(b) }
+  }
+  return (high, low)
+}
+
+/// The bytes of `high` then of `low`, both big-endian.
+private func bigEndianBytes<Low: FixedWidthInteger>(_ high: UInt64, _ low: Low) -> [UInt8] {
+  (0..<8).map { UInt8(truncatingIfNeeded: high >> (56 - 8 * $0)) }
+    + (0..<Low.bitWidth / 8).map { UInt8(truncatingIfNeeded: low >> (Low.bitWidth - 8 - 8 * $0)) }
 }
 
 /// An IEEE 754-2008 decimal128 in BID encoding, as Realm stores it (`realm::Decimal128`).

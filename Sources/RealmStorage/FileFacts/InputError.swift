@@ -4,7 +4,8 @@
 ///
 /// Equality and hashing use ``code`` only.
 import RealmFormat
-public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
+import RealmModel
+public struct InputError: CodedError, CustomStringConvertible {
   /// The kind of failure.
   public enum Code: String, Sendable, Hashable, CaseIterable {
     /// The file does not exist.
@@ -32,9 +33,6 @@ public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
     self.path = path
     self.detail = detail
   }
-
-  public static func == (lhs: InputError, rhs: InputError) -> Bool { lhs.code == rhs.code }
-  public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
   /// The message, without a final period.
   public var description: String { detail }
