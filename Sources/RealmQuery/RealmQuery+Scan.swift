@@ -18,6 +18,9 @@ extension RealmQuery {
     var parallel = true
     /// Objects per chunk (whole cluster leaves are added until a chunk has this many).
     var chunkObjects = 8192
+    /// Objects scanned between two releases of the file's resident pages
+    /// (`ByteReader.releaseResidentPages()`).
+    var releaseObjects = 1 << 19
 
     static let standard = ScanOptions()
   }
@@ -65,13 +68,21 @@ extension RealmQuery {
     }
     var ranges: [ObjectRange] = []
     var objects = 0
+    var sinceRelease = 0
     try group.forEachObjectRange(in: table) { range in
       ranges.append(range)
       objects += range.count
       if objects >= options.chunkObjects {
         try submit(ranges)
         ranges.removeAll(keepingCapacity: true)
+        sinceRelease += objects
         objects = 0
+        // A scan reads a few columns, but the kernel maps the pages around them too: give the
+        // touched pages back now and then, so a scan of a large file stays small in memory.
+        if sinceRelease >= options.releaseObjects {
+          group.reader.releaseResidentPages()
+          sinceRelease = 0
+        }
       }
     }
     if !ranges.isEmpty { try submit(ranges) }

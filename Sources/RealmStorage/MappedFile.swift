@@ -15,7 +15,7 @@ import RealmFormat
 ///
 /// Truncation of the file by another process while it is mapped is out of scope (it would
 /// raise SIGBUS on access); Realm apps only grow files.
-public final class MappedFile: @unchecked Sendable {
+public final class MappedFile: ResidentPageReleasing, @unchecked Sendable {
   /// The path the file was opened with.
   public let path: String
   /// Size in bytes at the time of mapping.
@@ -55,6 +55,14 @@ public final class MappedFile: @unchecked Sendable {
 
   deinit {
     if let base { munmap(base, size) }
+  }
+
+  /// Drops the mapping's pages from the resident set (`MADV_DONTNEED`). The mapping is a
+  /// private, read-only image of the file that is never written, so the next access maps the
+  /// same bytes again from the page cache.
+  public func releaseResidentPages() {
+    guard let base else { return }
+    _ = madvise(base, size, Int32(MADV_DONTNEED))
   }
 
   /// Checked access to the mapped bytes.

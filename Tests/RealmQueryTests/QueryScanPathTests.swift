@@ -18,6 +18,9 @@ import Testing
   static let generic = RealmQuery.ScanOptions(readsLeaves: false, parallel: false, chunkObjects: 8192)
   /// Every cluster leaf its own chunk, on every core (chunks finish out of order).
   static let smallChunks = RealmQuery.ScanOptions(readsLeaves: true, parallel: true, chunkObjects: 1)
+  /// Small chunks, the file's resident pages given back after every chunk while the other
+  /// workers still read (a no-op on bytes in memory; see `mappedFileGivingBackItsPages`).
+  static let releasingPages = RealmQuery.ScanOptions(readsLeaves: true, parallel: true, chunkObjects: 1, releaseObjects: 1)
 
   /// Every property type a leaf comparison reads, with nulls, ties, NaN and non-ASCII text.
   static let schema = Schema(schemaVersion: 1, fileFormat: 24, classes: [
@@ -94,7 +97,10 @@ import Testing
     let scanPlan = try query.plan(in: group, useIndexes: false)
     let expected = try objectByObject(query, group)
     var problems: [String] = []
-    for (name, options) in [("fast", RealmQuery.ScanOptions.standard), ("generic", generic), ("small chunks", smallChunks)] {
+    for (name, options) in [
+      ("fast", RealmQuery.ScanOptions.standard), ("generic", generic), ("small chunks", smallChunks),
+      ("releasing pages", releasingPages),
+    ] {
       query.scanOptions = options
       let keys = try query.objectKeys(in: group, plan: scanPlan)
       if keys != expected { problems.append("\(text) [\(name)]: \(keys.prefix(12)) (\(keys.count)) vs \(expected.prefix(12)) (\(expected.count))") }
@@ -135,6 +141,20 @@ import Testing
     let group = try Group(reader: ByteReader(bytes: Self.itemBytes.get()))
     let problems = try Self.compare(text, className: "Item", group: group, schema: Self.schema)
     #expect(problems.isEmpty, "\(problems)")
+  }
+
+  /// The generated file on disk, mapped (`RealmFile.open`): the scans that give the mapping's
+  /// pages back after every chunk, while other workers read on, find what the others find.
+  @Test func mappedFileGivingBackItsPages() throws {
+    try Fixtures.withTemporaryFile(Self.itemBytes.get(), named: "items.realm") { path in
+      let group = try RealmFile.open(path: path).group
+      var problems: [String] = []
+      for text in Self.itemQueries {
+        let found = try Self.compare(text, className: "Item", group: group, schema: Self.schema)
+        if !found.isEmpty { problems.append(found) }
+      }
+      #expect(problems.isEmpty, "\(problems.prefix(5))")
+    }
   }
 
   @Test("every path gives the object-by-object answer on Realm's query fixtures")

@@ -148,3 +148,22 @@ final class ByteBox: @unchecked Sendable {
   }
   deinit { pointer.deallocate() }
 }
+
+/// The owner of mapped bytes that can give back the pages a long read has touched: the
+/// bytes stay valid and read the same, and the next access maps them again from the page
+/// cache. Only memory that is a read-only image of a file may conform (never decrypted or
+/// otherwise produced bytes, which would be lost).
+public protocol ResidentPageReleasing: AnyObject {
+  /// Drops the pages of the mapping from this process's resident set.
+  func releaseResidentPages()
+}
+
+extension ByteReader {
+  /// Gives back the pages a long read has touched when the owner can (a mapped file); does
+  /// nothing otherwise. Scans of a whole table call it as they go, so their resident memory
+  /// stays small on files larger than memory should hold.
+  public func releaseResidentPages() {
+    guard !isLazy, let owner = owner as? any ResidentPageReleasing else { return }
+    owner.releaseResidentPages()
+  }
+}
