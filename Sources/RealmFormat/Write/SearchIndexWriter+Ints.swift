@@ -54,10 +54,7 @@ extension SearchIndexWriter {
       group.append(p)
     }
     // Pass 2: one (chunk key, element) pair per group, leaves of at most 1000 as they fill.
-    let size = FormatConstants.maxBPNodeSize
-    var leaves: [(key: Int32, element: Int64)] = []
-    var pending: [(key: Int32, element: Int64)] = []
-    pending.reserveCapacity(min(size, runs.count))
+    var level = IndexLeafLevel(expected: runs.count)
     var next = 0
     merge = runs.merged()
     var groupStart: WordPair?
@@ -73,11 +70,7 @@ extension SearchIndexWriter {
           element = subNodes[next]
           next += 1
         }
-        pending.append((key, element))
-        if pending.count == size {
-          leaves.append((key, Int64(indexNode(pending[...], isInner: false, into: &sink).rawValue)))
-          pending.removeAll(keepingCapacity: true)
-        }
+        level.append(key, element, into: &sink)
         groupStart = nil
         groupCount = 0
       }
@@ -85,10 +78,7 @@ extension SearchIndexWriter {
       if groupStart == nil { groupStart = p }
       groupCount += 1
     }
-    if !pending.isEmpty || leaves.isEmpty {
-      leaves.append((pending.last?.key ?? 0, Int64(indexNode(pending[...], isInner: false, into: &sink).rawValue)))
-    }
-    return .written(innerLevels(leaves, into: &sink))
+    return .written(level.finish(into: &sink))
   }
 
   /// The sub-node of a group of several int entries sharing their low 32 bits (in index

@@ -100,10 +100,7 @@ public enum SearchIndexWriter {
         subNodes.append(Int64(node(e, group, offset: offset + 4, into: &sink).rawValue))
       }
     }
-    let size = FormatConstants.maxBPNodeSize
-    var leaves: [(key: Int32, element: Int64)] = []
-    var pending: [(key: Int32, element: Int64)] = []
-    pending.reserveCapacity(min(size, order.count))
+    var level = IndexLeafLevel(expected: order.count)
     var next = 0
     forEachGroup(e, order, offset: offset) { key, group in
       let element: Int64
@@ -113,17 +110,9 @@ public enum SearchIndexWriter {
         element = subNodes[next]
         next += 1
       }
-      pending.append((key, element))
-      if pending.count == size {
-        leaves.append((key, Int64(indexNode(pending[...], isInner: false, into: &sink).rawValue)))
-        pending.removeAll(keepingCapacity: true)
-      }
+      level.append(key, element, into: &sink)
     }
-    // The last, partial leaf (or the only one, empty, when there are no entries).
-    if !pending.isEmpty || leaves.isEmpty {
-      leaves.append((pending.last?.key ?? 0, Int64(indexNode(pending[...], isInner: false, into: &sink).rawValue)))
-    }
-    return innerLevels(leaves, into: &sink)
+    return level.finish(into: &sink)
   }
 
   /// Calls `body` with each run of entries of `order` that share their chunk key at `offset`.
@@ -166,5 +155,33 @@ public enum SearchIndexWriter {
     elements.reserveCapacity(groups.count + 1)
     for g in groups { elements.append(g.element) }
     return sink.append(NodeEncoder.refArray(elements, isInner: isInner, contextFlag: true))
+  }
+}
+
+/// The leaves of a search-index node level, filled one (key, element) at a time in key order:
+/// a leaf is written every `maxBPNodeSize` entries, the last partial one by ``finish(into:)``.
+struct IndexLeafLevel {
+  private var leaves: [(key: Int32, element: Int64)] = []
+  private var pending: [(key: Int32, element: Int64)] = []
+
+  /// A level for about `expected` entries (the first leaf's buffer is sized by it).
+  init(expected: Int) { pending.reserveCapacity(min(FormatConstants.maxBPNodeSize, expected)) }
+
+  mutating func append<S: NodeSink>(_ key: Int32, _ element: Int64, into sink: inout S) {
+    pending.append((key, element))
+    if pending.count == FormatConstants.maxBPNodeSize { flush(into: &sink) }
+  }
+
+  /// Writes the last, partial leaf (or the only one, empty, when nothing was appended) and
+  /// the inner levels above the leaves; returns the root.
+  mutating func finish<S: NodeSink>(into sink: inout S) -> Ref {
+    if !pending.isEmpty || leaves.isEmpty { flush(into: &sink) }
+    return SearchIndexWriter.innerLevels(leaves, into: &sink)
+  }
+
+  private mutating func flush<S: NodeSink>(into sink: inout S) {
+    let ref = SearchIndexWriter.indexNode(pending[...], isInner: false, into: &sink)
+    leaves.append((pending.last?.key ?? 0, Int64(ref.rawValue)))
+    pending.removeAll(keepingCapacity: true)
   }
 }

@@ -30,13 +30,8 @@ extension DataEditor {
     input: (Schema) throws -> [InsertObject]
   ) throws -> EditResult {
     let start = Migrator.monotonicSeconds()
-    let lock = try FileLock(exclusiveForRealmAt: path)
+    let (lock, group, fileSchema) = try openForEdit(path: path, options: options)
     defer { lock.release() }
-    let file = try RealmFile.open(path: path, key: options.encryptionKey)
-    let group = file.group
-    try Migrator.checkWritable(group, path: path)
-    let fileSchema: Schema
-    do { fileSchema = try group.schema() } catch { throw StorageError.from(error, path: path) }
     let objects = try input(fileSchema)
     var batch = InsertBatch(group: group, schema: fileSchema, mode: mode)
     try batch.add(objects)
