@@ -83,14 +83,29 @@ extension InsertBatch {
     _ = try edits.apply(group, &sink)
   }
 
-  /// Commits the edits in one write transaction: the nodes the editors write, then the tables
-  /// array with the new table tops.
+  /// Commits the edits in one write transaction.
   static func commit(_ edits: InPlaceEdits, path: String, lock: FileLock, options: MigrationOptions) throws {
-    let tx = try WriteTransaction.begin(path: path, options: Migrator.transactionOptions(lock: lock, options: options))
+    _ = try commit(path: path, lock: lock, options: options) { group, sink in try edits.apply(group, &sink) }
+  }
+
+  /// Commits in one write transaction the nodes `apply` writes and the tables array with the
+  /// table tops it returns (by table slot); aborts and returns false when it returns nil.
+  /// `appendOnly`: new nodes only past the end of the file, so that an abort leaves the file
+  /// byte for byte as it was (for edits that may give up after writing).
+  static func commit(
+    path: String, lock: FileLock, options: MigrationOptions, appendOnly: Bool = false,
+    _ apply: (Group, inout TransactionNodeSink) throws -> [(Int, ClusterAppender.Result)]?
+  ) throws -> Bool {
+    var txOptions = Migrator.transactionOptions(lock: lock, options: options)
+    if appendOnly { txOptions.freeSpace = .appendOnly }
+    let tx = try WriteTransaction.begin(path: path, options: txOptions)
     do {
       let current = try Group(reader: tx.reader)
       var sink = TransactionNodeSink(transaction: tx)
-      let results = try edits.apply(current, &sink)
+      guard let results = try apply(current, &sink) else {
+        tx.abort()
+        return false
+      }
       var tops: [Int: Ref] = [:]
       for (slot, r) in results { tops[slot] = r.tableTop }
       let meta = try MetadataEditor.apply(MetadataEditor.Edits(), to: current, tableTops: tops, sink: &sink)
@@ -98,6 +113,7 @@ extension InsertBatch {
       for r in results.flatMap(\.1.replaced) + meta.replaced { try tx.free(r) }
       for r in results.flatMap(\.1.freedDeep) { try tx.freeDeep(r) }
       _ = try tx.commit(tableNames: meta.tableNames, tables: meta.tables)
+      return true
     } catch {
       tx.abort()
       throw error
