@@ -4,7 +4,7 @@ extension ClusterAppender {
   /// An append fed one object at a time: each full cluster of new objects is encoded as soon
   /// as it is complete, so memory holds one cluster's values, not all the new objects'. The
   /// new entries of indexed columns are kept as sorted runs (ints) or entries (other values)
-  /// until ``finish(sequence:existingValues:sink:)``, which writes the indexes, the inner
+  /// until ``finish(sequence:sink:)``, which writes the indexes, the inner
   /// nodes and the table top.
   public struct Stream {
     let table: Table
@@ -95,10 +95,10 @@ extension ClusterAppender {
     }
 
     /// Writes the last leaf, the inner nodes, the search indexes (the new entries merged into
-    /// the existing int indexes; other indexes rebuilt from `existingValues` or the column)
+    /// the existing int indexes; other indexes rebuilt from the column and the new values)
     /// and the table top with key sequence `sequence`.
     public mutating func finish<S: NodeSink>(
-      sequence: Int64, existingValues: [Int: (keys: [Int64], values: [RealmValue])] = [:], sink: inout S
+      sequence: Int64, sink: inout S
     ) throws -> Result {
       try flush(single: leaves.isEmpty, sink: &sink)
       let reader = group.reader
@@ -120,7 +120,7 @@ extension ClusterAppender {
         for (i, c) in indexed.enumerated() {
           let column = columns[c]
           guard column.leafIndex < indexSlots.count else { throw FormatError.corrupt("table '\(table.name)' has a short index array") }
-          indexSlots[column.leafIndex] = Int64(try index(i, existingValues: existingValues[c], sink: &sink).rawValue)
+          indexSlots[column.leafIndex] = Int64(try index(i, sink: &sink).rawValue)
         }
         result.replaced.append(indexArray.ref)
         top[4] = Int64(sink.append(NodeEncoder.refArray(indexSlots)).rawValue)
@@ -136,7 +136,7 @@ extension ClusterAppender {
     /// The new index of indexed column number `i`: the existing one extended when it holds
     /// non-null ints and the new values fit beside its entries, else rebuilt from every value.
     private mutating func index<S: NodeSink>(
-      _ i: Int, existingValues: (keys: [Int64], values: [RealmValue])?, sink: inout S
+      _ i: Int, sink: inout S
     ) throws -> Ref {
       let column = columns[indexed[i]]
       let unique = column.key == table.primaryKey
@@ -156,12 +156,8 @@ extension ClusterAppender {
         var merge = runs.merged()
         while let p = merge.next() { try all.append(.int(SearchIndexWriter.intValue(p)), key: Int64(bitPattern: p.second)) }
       }
-      if let (keys, values) = existingValues, keys.count == table.objectCount, keys.count == values.count {
-        for (key, value) in zip(keys, values) { try all.append(value, key: key) }
-      } else {
-        let p = indexed[i]
-        try group.forEachObject(in: table, columns: [p]) { key, values in try all.append(values[p], key: key) }
-      }
+      let p = indexed[i]
+      try group.forEachObject(in: table, columns: [p]) { key, values in try all.append(values[p], key: key) }
       let order = SearchIndexWriter.sortedOrder(all, format: format)
       if unique, let (a, b) = SearchIndexWriter.firstDuplicate(all, order: order) {
         let keys = all.keys

@@ -25,10 +25,6 @@ public enum ClusterAppender {
     public var values: [[RealmValue]]
     /// The table's key sequence number after them (table slot 9).
     public var sequence: Int64
-    /// Values of the table's objects the caller has read already, by public column: the
-    /// file's keys (ascending) and the column's values. The search index of such a column is
-    /// rebuilt from them instead of reading the column again.
-    public var existingValues: [Int: (keys: [Int64], values: [RealmValue])] = [:]
     /// Creates the objects of an append.
     public init(keys: [Int64], values: [[RealmValue]], sequence: Int64) {
       self.keys = keys
@@ -111,7 +107,7 @@ public enum ClusterAppender {
     }
     var stream = try Stream(table: table, group: group)
     for (key, values) in zip(objects.keys, objects.values) { try stream.append(key: key, values: values, sink: &sink) }
-    return try stream.finish(sequence: objects.sequence, existingValues: objects.existingValues, sink: &sink)
+    return try stream.finish(sequence: objects.sequence, sink: &sink)
   }
 
   /// The largest key of a leaf, nil when it is empty.

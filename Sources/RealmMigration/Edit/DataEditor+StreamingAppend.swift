@@ -85,7 +85,8 @@ struct StreamedAppend {
     do {
       try lines.forEachObject { object, _ in
         if target == nil { target = try Target(object.className, group: group, schema: schema) }
-        guard let t = target, object.className == t.cls.name, object.key == nil else { throw DoesNotFit() }
+        // No copy of the target is bound here: it would make every append copy its buffers.
+        guard object.className == target!.cls.name, object.key == nil else { throw DoesNotFit() }
         try target!.append(object, sink: &sink)
       }
       guard var t = target, t.stream.count > 0 else { return nil }

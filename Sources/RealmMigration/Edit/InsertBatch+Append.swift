@@ -26,11 +26,7 @@ extension InsertBatch {
       for n in s.new { values.append(identity ? n.values : positions.map { n.values[$0!] }) }
       let lastKey = s.new[s.new.count - 1].key
       let sequence = ObjectKeySequence.after(key: lastKey, squeezed: s.primaryKey == nil)
-      var objects = ClusterAppender.Objects(keys: s.new.map(\.key), values: values, sequence: sequence)
-      // The primary-key index is rebuilt from the values read already.
-      if let pk = s.primaryKey, let column = positions.firstIndex(of: pk), s.existingPrimaryKeys.count == s.existingKeys.count {
-        objects.existingValues[column] = (s.existingKeys, s.existingPrimaryKeys)
-      }
+      let objects = ClusterAppender.Objects(keys: s.new.map(\.key), values: values, sequence: sequence)
       guard ClusterAppender.unsupportedReason(objects, table: s.table, group: group) == nil else { return nil }
       plan[name] = objects
     }
