@@ -13,6 +13,8 @@ extension ClusterAppender {
     let columns: [Column]
     let slotCount: Int
     let backlinkLeaves: [Int]
+    /// The public columns that can hold links (links, mixed, collections).
+    let linking: [Int]
     /// The public columns with a search index, and their new entries.
     let indexed: [Int]
     var entries: [IndexEntryCollector]
@@ -31,7 +33,7 @@ extension ClusterAppender {
 
     /// Starts an append to `table` (refused when ``unsupportedReason(table:group:)`` gives a reason).
     public init(table: Table, group: Group, scratch: any ScratchStorage = MemoryScratchStorage()) throws {
-      if let reason = unsupportedReason(table: table, group: group) {
+      if let reason = ClusterAppender.unsupportedReason(table: table, group: group) {
         throw FormatError.corrupt("cannot append to '\(table.name)' in place: \(reason)")
       }
       self.table = table
@@ -49,9 +51,16 @@ extension ClusterAppender {
       slotCount = (table.columns.map(\.leafIndex).max() ?? -1) + 1
       backlinkLeaves = table.columns.filter(\.isBacklink).map(\.leafIndex)
       indexed = indexedColumns
+      linking = ClusterAppender.linkingColumns(publicColumns)
       entries = indexedColumns.map { _ in IndexEntryCollector(scratch: scratch, keysAscend: true) }
       keys.reserveCapacity(ClusterTreeWriter.fanOut)
       values.reserveCapacity(ClusterTreeWriter.fanOut)
+    }
+
+    /// Why the object with `values` (by public column) cannot be appended (it links to
+    /// another object), or nil.
+    public func unsupportedReason(_ values: [RealmValue]) -> String? {
+      ClusterAppender.unsupportedReason(values, columns: columns, linking: linking)
     }
 
     /// The largest key of the table and the objects appended so far (nil: none).

@@ -51,8 +51,10 @@ public enum ClusterAppender {
     for i in objects.keys.indices.dropFirst() where objects.keys[i - 1] >= objects.keys[i] {
       return "the new keys are not ascending"
     }
+    let columns = table.publicColumns
+    let linking = linkingColumns(columns)
     for values in objects.values {
-      if let reason = unsupportedReason(values, table: table) { return reason }
+      if let reason = unsupportedReason(values, columns: columns, linking: linking) { return reason }
     }
     return nil
   }
@@ -75,15 +77,18 @@ public enum ClusterAppender {
     return nil
   }
 
-  /// Why the object with `values` (by public column) cannot be appended to `table` in place
-  /// (it links to another object), or nil.
-  public static func unsupportedReason(_ values: [RealmValue], table: Table) -> String? {
-    let columns = table.publicColumns
+  /// The public columns that can hold links: links, mixed values, collections (a scalar
+  /// column's values are checked when they are encoded).
+  static func linkingColumns(_ columns: [Column]) -> [Int] {
+    columns.indices.filter { columns[$0].isLink || columns[$0].type == .mixed || columns[$0].collectionKind != .single }
+  }
+
+  /// Why an object with `values` (by public column) cannot be appended: it links to another
+  /// object (checked in the `linking` columns), or nil.
+  static func unsupportedReason(_ values: [RealmValue], columns: [Column], linking: [Int]) -> String? {
     guard values.count == columns.count else { return "an object has \(values.count) values for \(columns.count) columns" }
-    // Only link, mixed and collection columns can hold links (a scalar column's values are
-    // checked when they are encoded).
-    for (c, column) in columns.enumerated() where column.isLink || column.type == .mixed || column.collectionKind != .single {
-      if holdsLinks(values[c], column: column) { return "a new object links to another object ('\(column.name)')" }
+    for c in linking where holdsLinks(values[c], column: columns[c]) {
+      return "a new object links to another object ('\(columns[c].name)')"
     }
     return nil
   }

@@ -65,23 +65,35 @@ extension SearchIndexWriter {
     let unique: Bool
     var level: IndexLeafLevel
     var conflict = false
+    /// The next new pair and its chunk key (read ahead once: the merge's heap is not
+    /// consulted per existing entry).
+    private var next: WordPair?
+    private var nextKey: Int32 = 0
     private var group: [WordPair] = []
 
     init(new: PairMerge, unique: Bool, level: IndexLeafLevel) {
       self.new = new
       self.unique = unique
       self.level = level
+      advance()
     }
 
     /// The chunk key at offset 0 of a pair.
     static func key(_ p: WordPair) -> Int32 { Int32(bitPattern: UInt32(truncatingIfNeeded: p.first >> 32) ^ 0x8000_0000) }
 
+    private mutating func advance() {
+      next = new.next()
+      if let next { nextKey = Self.key(next) }
+    }
+
     /// Emits the new groups before `key`, then the existing entry; false (stop) on a conflict.
     mutating func existing<S: NodeSink>(_ key: Int32, _ element: Int64, into sink: inout S) -> Bool {
-      guard emitNew(upTo: key, into: &sink) else { return false }
-      if let p = new.peek, Self.key(p) == key {
-        conflict = true
-        return false
+      if next != nil && nextKey <= key {
+        guard emitNew(upTo: key, into: &sink) else { return false }
+        if next != nil && nextKey == key {
+          conflict = true
+          return false
+        }
       }
       level.append(key, element, into: &sink)
       return true
@@ -90,19 +102,26 @@ extension SearchIndexWriter {
     /// Emits the groups of new pairs whose key is below `limit` (all when nil); false when
     /// two new values are equal and the index is unique.
     mutating func emitNew<S: NodeSink>(upTo limit: Int32?, into sink: inout S) -> Bool {
-      while let p = new.peek, limit.map({ Self.key(p) < $0 }) ?? true {
+      while let p = next, limit.map({ nextKey < $0 }) ?? true {
+        let key = nextKey
+        advance()
+        guard next != nil, nextKey == key else {
+          level.append(key, RefOrTagged.taggedRaw(p.second), into: &sink)
+          continue
+        }
         group.removeAll(keepingCapacity: true)
-        let key = Self.key(p)
-        while let q = new.peek, Self.key(q) == key {
-          if unique, let last = group.last, last.first == q.first {
+        group.append(p)
+        var last = p
+        while let q = next, nextKey == key {
+          if unique && last.first == q.first {
             conflict = true
             return false
           }
           group.append(q)
-          new.advance()
+          last = q
+          advance()
         }
-        let element = group.count == 1 ? RefOrTagged.taggedRaw(group[0].second) : Int64(subNode(group, into: &sink).rawValue)
-        level.append(key, element, into: &sink)
+        level.append(key, Int64(subNode(group, into: &sink).rawValue), into: &sink)
       }
       return true
     }

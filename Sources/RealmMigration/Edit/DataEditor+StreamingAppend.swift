@@ -135,7 +135,7 @@ struct StreamedAppend {
       let input = InsertObject(object: object, source: "", number: 0)
       guard let values = try? input.valuesForNewObject(cls) else { throw DoesNotFit() }
       let ordered = positions.map { p in p.map { values[$0] } } ?? values
-      guard ClusterAppender.unsupportedReason(ordered, table: table) == nil else { throw DoesNotFit() }
+      guard stream.unsupportedReason(ordered) == nil else { throw DoesNotFit() }
       let key = ObjectKeySequence.key(for: sequence, squeezed: squeezed)
       if let last = stream.largestKey, key <= last { throw DoesNotFit() }
       sequence += 1

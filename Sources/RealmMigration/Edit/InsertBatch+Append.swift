@@ -42,18 +42,22 @@ extension InsertBatch {
       if s.updates.isEmpty { continue }
       let publicColumns = s.table.publicColumns
       let position = s.schema.properties.map { p in publicColumns.firstIndex { $0.name == p.name } }
-      let keys = s.updates.keys.sorted()
+      // (key, input position) by key.
+      let entries = s.updates.sorted { $0.key < $1.key }
+      let keys = entries.map(\.key)
       var given = Set<Int>()
-      for k in keys {
-        let u = objects[s.updates[k]!].object
+      let settable = s.schema.properties.count - (s.primaryKey == nil ? 0 : 1)
+      for (_, order) in entries {
+        let u = objects[order].object
         for i in u.values.indices where i != s.primaryKey && !u.missing.contains(i) { given.insert(i) }
+        if given.count == settable { break }
       }
       let properties = given.sorted()
       guard let columns = properties.map({ position[$0] }) as? [Int] else { return nil }
       var values: [[RealmValue?]] = []
       values.reserveCapacity(keys.count)
-      for k in keys {
-        let u = objects[s.updates[k]!].object
+      for (_, order) in entries {
+        let u = objects[order].object
         var row: [RealmValue?] = []
         row.reserveCapacity(properties.count)
         for p in properties {

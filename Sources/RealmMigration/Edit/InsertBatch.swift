@@ -131,6 +131,8 @@ struct InsertBatch {
 
   /// The file's keys of `table` (ascending) and the values of its primary-key column `pk`.
   func primaryKeys(of table: Table, column pk: Int) throws -> ([Int64], PrimaryKeyColumn) {
+    let columns = table.publicColumns
+    if pk < columns.count, let (keys, ints) = try group.keysAndInts(of: table, column: columns[pk]) { return (keys, .ints(ints)) }
     var keys: [Int64] = []
     var ints: [Int64]? = []
     var values: [RealmValue] = []
