@@ -10,17 +10,6 @@ import Testing
 /// (`verify`, its dump, its indexed queries), and every way out to the general path.
 @Suite struct InsertStreamingTests {
   typealias T = CommandTestSupport
-  typealias E = EditCommandTests
-
-  static let schema = """
-    {"schemaVersion": 1, "fileFormat": 24, "classes": [
-     {"name": "Row", "embedded": false, "primaryKey": "id", "properties": [
-       {"name": "id", "type": "int", "optional": false, "indexed": true},
-       {"name": "n", "type": "int", "optional": false, "indexed": true},
-       {"name": "name", "type": "string", "optional": false, "indexed": false},
-       {"name": "other", "type": "object", "objectType": "Row", "optional": true, "indexed": false}]}
-    ]}
-    """
 
   static func row(_ id: Int64, n: Int64, key: Int64? = nil, other: Int64? = nil) -> String {
     let k = key.map { "\"$key\":\($0)," } ?? ""
@@ -51,12 +40,12 @@ import Testing
   static func expect(_ path: String, rows: [String], schema: JSONValue, ids: [(Int64, Int64)], ns: [(Int64, [Int64])]) throws {
     let expected = try rows.map { try JSONParser.parse($0) }
     let ours = T.run(["dump", path, "--format", "jsonl"])
-    #expect(DumpComparison.compareDumps(expected: expected, actual: try E.lines(ours.stdout), schema: schema) == [])
+    #expect(DumpComparison.compareDumps(expected: expected, actual: try EditCommandTests.lines(ours.stdout), schema: schema) == [])
     #expect(try T.problems(path) == [])
     let oracle = RealmOracle.core14
     guard oracle.isAvailable else { return }
     #expect(try oracle.verifyFailure(path) == nil)
-    #expect(DumpComparison.compareDumps(expected: expected, actual: try E.lines(try oracle.dump(path)), schema: schema) == [])
+    #expect(DumpComparison.compareDumps(expected: expected, actual: try EditCommandTests.lines(try oracle.dump(path)), schema: schema) == [])
     for (id, key) in ids {
       #expect(try oracle.queryKeys(path, className: "Row", where: "id == \(id)") == [key], "id \(id)")
     }
@@ -84,7 +73,7 @@ import Testing
       ns: [(0, Array(0...9)), (99, Array(990...999)), (5000, [1000, 1001, 1002]), (5234, [1702, 1703, 1704])])
     // A second streamed insert sees the merged index: an existing id is refused.
     let again = try T.write(Self.row(4, n: 1) + "\n", to: dir, as: "again.jsonl")
-    let message = try E.expectRefused(["insert", path, again], file: path)
+    let message = try EditCommandTests.expectRefused(["insert", path, again], file: path)
     #expect(message.contains("primary key '4' already exists (key 1001)"), "\(message)")
   }
 
@@ -107,7 +96,7 @@ import Testing
     let (path, _, _) = try Self.file(in: dir)
     let lines = (0..<600).map { Self.row(Int64(10_000 + $0), n: 1) } + [Self.row(10_005, n: 2)]
     let data = try T.write(lines.joined(separator: "\n") + "\n", to: dir, as: "repeat.jsonl")
-    let message = try E.expectRefused(["insert", path, data], file: path)
+    let message = try EditCommandTests.expectRefused(["insert", path, data], file: path)
     #expect(message.contains("line 601"), "\(message)")
     #expect(message.contains("10005"), "\(message)")
   }
@@ -131,4 +120,15 @@ import Testing
     let expected = rows + added + [moved]
     try Self.expect(path, rows: expected, schema: schema, ids: [(20_399, 5000), (20_599, 1598), (21, 7)], ns: [])
   }
+
+  /// One class: an int primary key, an indexed int, a string, a link.
+  static let schema = """
+    {"schemaVersion": 1, "fileFormat": 24, "classes": [
+     {"name": "Row", "embedded": false, "primaryKey": "id", "properties": [
+       {"name": "id", "type": "int", "optional": false, "indexed": true},
+       {"name": "n", "type": "int", "optional": false, "indexed": true},
+       {"name": "name", "type": "string", "optional": false, "indexed": false},
+       {"name": "other", "type": "object", "objectType": "Row", "optional": true, "indexed": false}]}
+    ]}
+    """
 }

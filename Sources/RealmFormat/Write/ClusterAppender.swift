@@ -128,6 +128,17 @@ public enum ClusterAppender {
     return try TypedLeafEncoder.coerced(v, to: try ComputedColumn.propertyType(column.type, table: table))
   }
 
+  /// True when `v` is a non-null value of `type` as the leaf encoders take it.
+  private static func hasType(_ v: RealmValue, _ type: PropertyType) -> Bool {
+    switch (v, type) {
+    case (.int, .int), (.double, .double), (.float, .float), (.bool, .bool), (.string, .string), (.date, .date),
+      (.objectId, .objectId), (.uuid, .uuid), (.decimal128, .decimal128), (.data, .data):
+      return true
+    default:
+      return false
+    }
+  }
+
   /// The leaf of one public column for the values of one new cluster.
   static func leaf<S: NodeSink>(
     _ column: Column, _ values: [RealmValue], table: String, format: WritableFileFormat, sink: inout S
@@ -148,8 +159,9 @@ public enum ClusterAppender {
     }
     switch column.collectionKind {
     case .single:
+      // Values of the column's type are stored as they are (no copy of the array).
       var stored = values
-      if type != .mixed { for i in stored.indices { stored[i] = try element(stored[i]) } }
+      if type != .mixed { for i in values.indices where !hasType(values[i], type) { stored[i] = try element(values[i]) } }
       return try TypedLeafEncoder.leaf(type: type, nullable: nullable, values: stored[...], format: format, into: &sink)
     case .list, .set:
       var refs = [Ref]()
