@@ -77,91 +77,91 @@ import Testing
   }
 
   @Test func refusesWhileAnotherProcessHoldsTheLockLikeRealm() throws {
-    let path = try Support.copyFixture("format-samples/v24_commit.realm")
-    defer { Support.removeCopy(path) }
-    let stdout = Pipe()
-    let stdin = Pipe()
-    let child = try ChildTestRun.start(
-      "holdLockInChildProcess", environment: [Self.holderEnvironment: path], stdout: stdout, stdin: stdin)
-    try #require(Self.waitForMarker(stdout, Self.heldMarker))
-    try Self.expectRefused(path)
-    try stdin.fileHandleForWriting.close()
-    child.waitUntilExit()
-    #expect(child.terminationStatus == 0)
-    // Released: writing works again, and the lock file Realm initialised is left as it was.
-    let lockBytes = try Support.bytes(FileLock.lockPath(forRealmAt: path))
-    let tx = try WriteTransaction.begin(path: path)
-    let top = try #require(tx.top)
-    try tx.commit(tableNames: try top.ref(0), tables: try top.ref(1))
-    #expect(try Support.bytes(FileLock.lockPath(forRealmAt: path)) == lockBytes)
+    try Support.withCopy(of: "format-samples/v24_commit.realm") { path in
+      let stdout = Pipe()
+      let stdin = Pipe()
+      let child = try ChildTestRun.start(
+        "holdLockInChildProcess", environment: [Self.holderEnvironment: path], stdout: stdout, stdin: stdin)
+      try #require(Self.waitForMarker(stdout, Self.heldMarker))
+      try Self.expectRefused(path)
+      try stdin.fileHandleForWriting.close()
+      child.waitUntilExit()
+      #expect(child.terminationStatus == 0)
+      // Released: writing works again, and the lock file Realm initialised is left as it was.
+      let lockBytes = try Support.bytes(FileLock.lockPath(forRealmAt: path))
+      let tx = try WriteTransaction.begin(path: path)
+      let top = try #require(tx.top)
+      try tx.commit(tableNames: try top.ref(0), tables: try top.ref(1))
+      #expect(try Support.bytes(FileLock.lockPath(forRealmAt: path)) == lockBytes)
+    }
   }
 
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/flock"), "/usr/bin/flock is not installed"))
   func refusesWhileUtilLinuxFlockHoldsASharedLock() throws {
-    let path = try Support.copyFixture("format-samples/v24_commit.realm")
-    defer { Support.removeCopy(path) }
-    let stdout = Pipe()
-    let stdin = Pipe()
-    let child = Process()
-    child.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-    child.arguments = [
-      "--shared", FileLock.lockPath(forRealmAt: path), "sh", "-c",
-      "echo \(Self.heldMarker); cat >/dev/null",
-    ]
-    child.standardOutput = stdout
-    child.standardInput = stdin
-    try child.run()
-    try #require(Self.waitForMarker(stdout, Self.heldMarker))
-    try Self.expectRefused(path)
-    try stdin.fileHandleForWriting.close()
-    child.waitUntilExit()
-    _ = try WriteTransaction.begin(path: path)
+    try Support.withCopy(of: "format-samples/v24_commit.realm") { path in
+      let stdout = Pipe()
+      let stdin = Pipe()
+      let child = Process()
+      child.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+      child.arguments = [
+        "--shared", FileLock.lockPath(forRealmAt: path), "sh", "-c",
+        "echo \(Self.heldMarker); cat >/dev/null",
+      ]
+      child.standardOutput = stdout
+      child.standardInput = stdin
+      try child.run()
+      try #require(Self.waitForMarker(stdout, Self.heldMarker))
+      try Self.expectRefused(path)
+      try stdin.fileHandleForWriting.close()
+      child.waitUntilExit()
+      _ = try WriteTransaction.begin(path: path)
+    }
   }
 
   @Test func refusesASharedLockHeldThroughAnotherDescriptor() throws {
-    let path = try Support.copyFixture("format-samples/v24_write_copy.realm")
-    defer { Support.removeCopy(path) }
-    let fd = Self.lockLikeRealm(FileLock.lockPath(forRealmAt: path))
-    try #require(fd >= 0)
-    defer { close(fd) }
-    try Self.expectRefused(path)
+    try Support.withCopy(of: "format-samples/v24_write_copy.realm") { path in
+      let fd = Self.lockLikeRealm(FileLock.lockPath(forRealmAt: path))
+      try #require(fd >= 0)
+      defer { close(fd) }
+      try Self.expectRefused(path)
+    }
   }
 
   @Test func locksOutAConcurrentWriter() throws {
-    let path = try Support.copyFixture("format-samples/v24_commit.realm")
-    defer { Support.removeCopy(path) }
-    let lock = try FileLock(exclusiveForRealmAt: path)
-    try Self.expectRefused(path)
-    // The holder itself can write through its lock.
-    var options = WriteTransaction.Options()
-    options.lock = lock
-    let tx = try WriteTransaction.begin(path: path, options: options)
-    let top = try #require(tx.top)
-    try tx.commit(tableNames: try top.ref(0), tables: try top.ref(1))
-    #expect(lock.isHeld)
-    lock.release()
-    _ = try FileLock(exclusiveForRealmAt: path)
+    try Support.withCopy(of: "format-samples/v24_commit.realm") { path in
+      let lock = try FileLock(exclusiveForRealmAt: path)
+      try Self.expectRefused(path)
+      // The holder itself can write through its lock.
+      var options = WriteTransaction.Options()
+      options.lock = lock
+      let tx = try WriteTransaction.begin(path: path, options: options)
+      let top = try #require(tx.top)
+      try tx.commit(tableNames: try top.ref(0), tables: try top.ref(1))
+      #expect(lock.isHeld)
+      lock.release()
+      _ = try FileLock(exclusiveForRealmAt: path)
+    }
   }
 
   @Test func createsAnEmptyLockFileWhenAbsent() throws {
-    let path = try Support.copyFixture("format-samples/v24_commit.realm")
-    defer { Support.removeCopy(path) }
-    let lockPath = FileLock.lockPath(forRealmAt: path)
-    #expect(!FileManager.default.fileExists(atPath: lockPath))
-    do { _ = try FileLock(exclusiveForRealmAt: path) }
-    #expect(try Support.bytes(lockPath).isEmpty)
+    try Support.withCopy(of: "format-samples/v24_commit.realm") { path in
+      let lockPath = FileLock.lockPath(forRealmAt: path)
+      #expect(!FileManager.default.fileExists(atPath: lockPath))
+      do { _ = try FileLock(exclusiveForRealmAt: path) }
+      #expect(try Support.bytes(lockPath).isEmpty)
+    }
   }
 
   @Test func theLockEndsWithTheTransaction() throws {
-    let path = try Support.copyFixture("format-samples/v24_commit.realm")
-    defer { Support.removeCopy(path) }
-    let tx = try WriteTransaction.begin(path: path)
-    let top = try #require(tx.top)
-    try tx.commit(tableNames: try top.ref(0), tables: try top.ref(1))
-    _ = try FileLock(exclusiveForRealmAt: path)  // while `tx` is still alive
-    let aborted = try WriteTransaction.begin(path: path)
-    aborted.abort()
-    _ = try FileLock(exclusiveForRealmAt: path)
+    try Support.withCopy(of: "format-samples/v24_commit.realm") { path in
+      let tx = try WriteTransaction.begin(path: path)
+      let top = try #require(tx.top)
+      try tx.commit(tableNames: try top.ref(0), tables: try top.ref(1))
+      _ = try FileLock(exclusiveForRealmAt: path)  // while `tx` is still alive
+      let aborted = try WriteTransaction.begin(path: path)
+      aborted.abort()
+      _ = try FileLock(exclusiveForRealmAt: path)
+    }
   }
 
   @Test func aMissingRealmGetsNoLockFile() throws {
