@@ -43,17 +43,6 @@ import Testing
     close(fd)
   }
 
-  /// Waits (without a timeout: the child either prints the marker or exits) for `marker`.
-  static func waitForMarker(_ pipe: Pipe, _ marker: String) -> Bool {
-    var seen = ""
-    while true {
-      let data = pipe.fileHandleForReading.availableData
-      if data.isEmpty { return false }
-      seen += String(decoding: data, as: UTF8.self)
-      if seen.contains(marker) { return true }
-    }
-  }
-
   static func expectRefused(_ path: String) throws {
     let before = try Support.bytes(path)
     let lockBefore = try Support.bytes(FileLock.lockPath(forRealmAt: path))
@@ -82,7 +71,7 @@ import Testing
       let stdin = Pipe()
       let child = try ChildTestRun.start(
         "holdLockInChildProcess", environment: [Self.holderEnvironment: path], stdout: stdout, stdin: stdin)
-      try #require(Self.waitForMarker(stdout, Self.heldMarker))
+      try #require(waitForMarker(Self.heldMarker, on: stdout))
       try Self.expectRefused(path)
       try stdin.fileHandleForWriting.close()
       child.waitUntilExit()
@@ -96,24 +85,13 @@ import Testing
     }
   }
 
-  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/flock"), "/usr/bin/flock is not installed"))
+  @Test(.enabled(if: FlockHolder.isInstalled, "\(FlockHolder.command) is not installed"))
   func refusesWhileUtilLinuxFlockHoldsASharedLock() throws {
     try Support.withCopy(of: "format-samples/v24_commit.realm") { path in
-      let stdout = Pipe()
-      let stdin = Pipe()
-      let child = Process()
-      child.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-      child.arguments = [
-        "--shared", FileLock.lockPath(forRealmAt: path), "sh", "-c",
-        "echo \(Self.heldMarker); cat >/dev/null",
-      ]
-      child.standardOutput = stdout
-      child.standardInput = stdin
-      try child.run()
-      try #require(Self.waitForMarker(stdout, Self.heldMarker))
+      let holder = try FlockHolder(sharedLockOn: FileLock.lockPath(forRealmAt: path))
+      defer { holder.release() }
       try Self.expectRefused(path)
-      try stdin.fileHandleForWriting.close()
-      child.waitUntilExit()
+      holder.release()
       _ = try WriteTransaction.begin(path: path)
     }
   }
