@@ -590,34 +590,9 @@ struct QueryParser {
     let start = current.start
     switch current.kind {
     case .sort:
-      advance()
-      try expect(.leftParen, "'(' after SORT")
-      var items: [(QuerySyntax.Path, ascending: Bool)] = []
-      repeat {
-        guard current.isIdentifier || current.kind == .keyPathArgument else { throw unexpected("; expected a property to sort by") }
-        let path = try parsePath()
-        let ascending: Bool
-        if accept(.ascending) != nil {
-          ascending = true
-        } else if accept(.descending) != nil {
-          ascending = false
-        } else {
-          throw unexpected("; expected ASC or DESC after '\(path.text)'")
-        }
-        items.append((path, ascending))
-      } while accept(.comma) != nil
-      try expect(.rightParen, "',' or ')' in SORT(...)")
-      return .sort(items, offset: start)
+      return .sort(try parseDescriptorPaths("SORT", sorting: true), offset: start)
     case .distinct:
-      advance()
-      try expect(.leftParen, "'(' after DISTINCT")
-      var paths: [QuerySyntax.Path] = []
-      repeat {
-        guard current.isIdentifier || current.kind == .keyPathArgument else { throw unexpected("; expected a property for DISTINCT") }
-        paths.append(try parsePath())
-      } while accept(.comma) != nil
-      try expect(.rightParen, "',' or ')' in DISTINCT(...)")
-      return .distinct(paths, offset: start)
+      return .distinct(try parseDescriptorPaths("DISTINCT", sorting: false).map(\.0), offset: start)
     case .limit:
       advance()
       try expect(.leftParen, "'(' after LIMIT")
@@ -627,5 +602,31 @@ struct QueryParser {
     default:
       return nil
     }
+  }
+
+  /// `SORT(…)` or `DISTINCT(…)` from its keyword (`name`): properties separated by commas, each
+  /// followed by ASC or DESC when `sorting` (without, `ascending` is true).
+  private mutating func parseDescriptorPaths(
+    _ name: String, sorting: Bool
+  ) throws(QueryError.Located) -> [(QuerySyntax.Path, ascending: Bool)] {
+    advance()
+    try expect(.leftParen, "'(' after \(name)")
+    var items: [(QuerySyntax.Path, ascending: Bool)] = []
+    repeat {
+      guard current.isIdentifier || current.kind == .keyPathArgument else {
+        throw unexpected("; expected a property \(sorting ? "to sort by" : "for DISTINCT")")
+      }
+      let path = try parsePath()
+      items.append((path, try sorting ? parseDirection(after: path) : true))
+    } while accept(.comma) != nil
+    try expect(.rightParen, "',' or ')' in \(name)(...)")
+    return items
+  }
+
+  /// ASC (true) or DESC (false) after a property of SORT.
+  private mutating func parseDirection(after path: QuerySyntax.Path) throws(QueryError.Located) -> Bool {
+    if accept(.ascending) != nil { return true }
+    if accept(.descending) != nil { return false }
+    throw unexpected("; expected ASC or DESC after '\(path.text)'")
   }
 }
