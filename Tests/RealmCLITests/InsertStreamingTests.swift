@@ -55,80 +55,77 @@ import Testing
   }
 
   @Test func oneClassIsStreamedAndItsIntKeysMergeIntoTheExistingIndexes() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let (path, schema, rows) = try Self.file(in: dir)
-    // Ids between the existing ones (1, 4, 7 ...), negative ones, ones above 2^32 whose low
-    // 32 bits no existing id has; n values new to the index, three rows sharing each.
-    var ids = (0..<700).map { Int64(1 + 3 * $0) }
-    ids += [-7, -100_000, (1 << 40) + 2, Int64.max - 1, Int64.min + 5]
-    let lines = ids.enumerated().map { Self.row($1, n: Int64(5000 + $0 / 3)) }
-    let report = try Self.insert(lines, into: path, dir: dir)
-    #expect(report["path"] == .string("append"))
-    #expect(report["inserted"] == .int(Int64(ids.count)))
-    let added = ids.enumerated().map { Self.row($1, n: Int64(5000 + $0 / 3), key: Int64(1000 + $0)) }
-    try Self.expect(
-      path, rows: rows + added, schema: schema,
-      ids: [(0, 0), (2997, 999), (1, 1000), (4, 1001), (-7, 1700), (-100_000, 1701), ((1 << 40) + 2, 1702), (Int64.max - 1, 1703), (Int64.min + 5, 1704)],
-      ns: [(0, Array(0...9)), (99, Array(990...999)), (5000, [1000, 1001, 1002]), (5234, [1702, 1703, 1704])])
-    // A second streamed insert sees the merged index: an existing id is refused.
-    let again = try T.write(Self.row(4, n: 1) + "\n", to: dir, as: "again.jsonl")
-    let message = try EditCommandTests.expectRefused(["insert", path, again], file: path)
-    #expect(message.contains("primary key '4' already exists (key 1001)"), "\(message)")
+    try T.inScratchDirectory { dir in
+      let (path, schema, rows) = try Self.file(in: dir)
+      // Ids between the existing ones (1, 4, 7 ...), negative ones, ones above 2^32 whose low
+      // 32 bits no existing id has; n values new to the index, three rows sharing each.
+      var ids = (0..<700).map { Int64(1 + 3 * $0) }
+      ids += [-7, -100_000, (1 << 40) + 2, Int64.max - 1, Int64.min + 5]
+      let lines = ids.enumerated().map { Self.row($1, n: Int64(5000 + $0 / 3)) }
+      let report = try Self.insert(lines, into: path, dir: dir)
+      #expect(report["path"] == .string("append"))
+      #expect(report["inserted"] == .int(Int64(ids.count)))
+      let added = ids.enumerated().map { Self.row($1, n: Int64(5000 + $0 / 3), key: Int64(1000 + $0)) }
+      try Self.expect(
+        path, rows: rows + added, schema: schema,
+        ids: [(0, 0), (2997, 999), (1, 1000), (4, 1001), (-7, 1700), (-100_000, 1701), ((1 << 40) + 2, 1702), (Int64.max - 1, 1703), (Int64.min + 5, 1704)],
+        ns: [(0, Array(0...9)), (99, Array(990...999)), (5000, [1000, 1001, 1002]), (5234, [1702, 1703, 1704])])
+      // A second streamed insert sees the merged index: an existing id is refused.
+      let again = try T.write(Self.row(4, n: 1) + "\n", to: dir, as: "again.jsonl")
+      let message = try EditCommandTests.expectRefused(["insert", path, again], file: path)
+      #expect(message.contains("primary key '4' already exists (key 1001)"), "\(message)")
+    }
   }
 
   @Test func keysSharingTheirLow32BitsWithExistingOnesRebuildTheIndexes() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let (path, schema, rows) = try Self.file(in: dir)
-    // Id 2^32 + 3 shares its low 32 bits with id 3; n 5 is the n of rows 50-59.
-    let lines = [Self.row((1 << 32) + 3, n: 5), Self.row(10_000, n: 7000)]
-    let report = try Self.insert(lines, into: path, dir: dir)
-    #expect(report["path"] == .string("append"))
-    try Self.expect(
-      path, rows: rows + [Self.row((1 << 32) + 3, n: 5, key: 1000), Self.row(10_000, n: 7000, key: 1001)], schema: schema,
-      ids: [(3, 1), ((1 << 32) + 3, 1000), (10_000, 1001)], ns: [(5, Array(50...59) + [1000]), (7000, [1001])])
+    try T.inScratchDirectory { dir in
+      let (path, schema, rows) = try Self.file(in: dir)
+      // Id 2^32 + 3 shares its low 32 bits with id 3; n 5 is the n of rows 50-59.
+      let lines = [Self.row((1 << 32) + 3, n: 5), Self.row(10_000, n: 7000)]
+      let report = try Self.insert(lines, into: path, dir: dir)
+      #expect(report["path"] == .string("append"))
+      try Self.expect(
+        path, rows: rows + [Self.row((1 << 32) + 3, n: 5, key: 1000), Self.row(10_000, n: 7000, key: 1001)], schema: schema,
+        ids: [(3, 1), ((1 << 32) + 3, 1000), (10_000, 1001)], ns: [(5, Array(50...59) + [1000]), (7000, [1001])])
+    }
   }
 
   @Test func aPrimaryKeyRepeatedInTheInputIsRefusedAndTheFileIsUntouched() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let (path, _, _) = try Self.file(in: dir)
-    let lines = (0..<600).map { Self.row(Int64(10_000 + $0), n: 1) } + [Self.row(10_005, n: 2)]
-    let data = try T.write(lines.joined(separator: "\n") + "\n", to: dir, as: "repeat.jsonl")
-    let message = try EditCommandTests.expectRefused(["insert", path, data], file: path)
-    #expect(message.contains("line 601"), "\(message)")
-    #expect(message.contains("10005"), "\(message)")
+    try T.inScratchDirectory { dir in
+      let (path, _, _) = try Self.file(in: dir)
+      let lines = (0..<600).map { Self.row(Int64(10_000 + $0), n: 1) } + [Self.row(10_005, n: 2)]
+      let data = try T.write(lines.joined(separator: "\n") + "\n", to: dir, as: "repeat.jsonl")
+      let message = try EditCommandTests.expectRefused(["insert", path, data], file: path)
+      #expect(message.contains("line 601"), "\(message)")
+      #expect(message.contains("10005"), "\(message)")
+    }
   }
 
   @Test func aLineThatDoesNotFitHandsTheInsertToTheGeneralPath() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let (path, schema, rows) = try Self.file(in: dir)
-    // Line 400 gives its key, line 500 links to an existing row: the rewrite, Realm's keys.
-    var lines = (0..<600).map { Self.row(Int64(20_000 + $0), n: 3) }
-    lines[399] = Self.row(20_399, n: 3, key: 5000)
-    lines[499] = Self.row(20_499, n: 3, other: 7)
-    let report = try Self.insert(lines, into: path, dir: dir)
-    #expect(report["path"] == .string("rewrite"))
-    var added: [String] = []
-    for i in 0..<600 {
-      let key: Int64 = i == 399 ? 5000 : Int64(i < 399 ? 1000 + i : 999 + i)
-      added.append(Self.row(Int64(20_000 + i), n: 3, key: key, other: i == 499 ? 7 : nil))
+    try T.inScratchDirectory { dir in
+      let (path, schema, rows) = try Self.file(in: dir)
+      // Line 400 gives its key, line 500 links to an existing row: the rewrite, Realm's keys.
+      var lines = (0..<600).map { Self.row(Int64(20_000 + $0), n: 3) }
+      lines[399] = Self.row(20_399, n: 3, key: 5000)
+      lines[499] = Self.row(20_499, n: 3, other: 7)
+      let report = try Self.insert(lines, into: path, dir: dir)
+      #expect(report["path"] == .string("rewrite"))
+      var added: [String] = []
+      for i in 0..<600 {
+        let key: Int64 = i == 399 ? 5000 : Int64(i < 399 ? 1000 + i : 999 + i)
+        added.append(Self.row(Int64(20_000 + i), n: 3, key: key, other: i == 499 ? 7 : nil))
+      }
+      let moved = added.remove(at: 399)
+      let expected = rows + added + [moved]
+      try Self.expect(path, rows: expected, schema: schema, ids: [(20_399, 5000), (20_599, 1598), (21, 7)], ns: [])
     }
-    let moved = added.remove(at: 399)
-    let expected = rows + added + [moved]
-    try Self.expect(path, rows: expected, schema: schema, ids: [(20_399, 5000), (20_599, 1598), (21, 7)], ns: [])
   }
 
   /// One class: an int primary key, an indexed int, a string, a link.
   static let schema = """
-    {"schemaVersion": 1, "fileFormat": 24, "classes": [
-     {"name": "Row", "embedded": false, "primaryKey": "id", "properties": [
-       {"name": "id", "type": "int", "optional": false, "indexed": true},
-       {"name": "n", "type": "int", "optional": false, "indexed": true},
-       {"name": "name", "type": "string", "optional": false, "indexed": false},
-       {"name": "other", "type": "object", "objectType": "Row", "optional": true, "indexed": false}]}
-    ]}
+    {"schemaVersion": 1, "fileFormat": 24, "classes": [{"name": "Row", "embedded": false, "primaryKey": "id", "properties": [
+      {"name": "id", "type": "int", "optional": false, "indexed": true}, {"name": "n", "type": "int", "optional": false, "indexed": true},
+      {"name": "name", "type": "string", "optional": false, "indexed": false},
+      {"name": "other", "type": "object", "objectType": "Row", "optional": true, "indexed": false}]}]}
     """
 }
