@@ -121,6 +121,24 @@ import Testing
     }
   }
 
+  @Test func theBackupIsTheOriginalAndARefusedStreamLeavesNone() throws {
+    try T.inScratchDirectory { dir in
+      let (path, _, _) = try Self.file(in: dir)
+      let before = try T.bytes(path)
+      let backup = dir.appendingPathComponent("backup.realm").path
+      // The streamed attempt made the backup, then gave up: the refusal leaves none.
+      let repeated = try T.write(Self.row(10, n: 1) + "\n" + Self.row(10, n: 2) + "\n", to: dir, as: "repeated.jsonl")
+      _ = try EditCommandTests.expectRefused(["insert", path, repeated, "--backup", backup], file: path)
+      #expect(!FileManager.default.fileExists(atPath: backup))
+      let one = try T.write(Self.row(10_001, n: 1) + "\n", to: dir, as: "one.jsonl")
+      let r = T.run(["insert", path, one, "--backup", backup, "--json"])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(try JSONParser.parse(r.stdout)["path"] == .string("append"))
+      #expect(try T.bytes(backup) == before)
+      #expect(try T.bytes(path) != before)
+    }
+  }
+
   /// One class: an int primary key, an indexed int, a string, a link.
   static let schema = """
     {"schemaVersion": 1, "fileFormat": 24, "classes": [{"name": "Row", "embedded": false, "primaryKey": "id", "properties": [
