@@ -26,8 +26,11 @@ struct InsertBatch {
     var existingKeys: [Int64] = []
     /// Input positions of the objects of this class, in input order.
     var orders: [Int] = []
-    /// Input position -> key of the file's object with the same primary key.
-    var matched: [Int: Int64] = [:]
+    /// By position in `orders`: the key of the file's object with the same primary key, -1
+    /// for none (an array: a dictionary costs a cache miss per object for a million).
+    var matched: [Int64] = []
+    /// Objects placed so far (``InsertBatch/place(order:in:)`` takes them in input order).
+    var placed = 0
     /// Input position -> earlier input position with the same primary key.
     var repeats: [Int: Int] = [:]
     var new: [New] = []
@@ -159,12 +162,14 @@ struct InsertBatch {
   /// Finds the input objects whose primary key is already in the file (`file`, by position
   /// in `existingKeys`), or earlier in the input.
   func matchPrimaryKeys(_ s: ClassState, _ pk: Int, file: PrimaryKeyColumn) throws {
+    s.matched = [Int64](repeating: -1, count: s.orders.count)
     if case .ints(let fileInts) = file, matchIntegerPrimaryKeys(s, pk, fileInts: fileInts) { return }
+    // Value -> position in `orders`.
     var byValue: [PrimaryKeyValue: Int] = [:]
     byValue.reserveCapacity(s.orders.count)
-    for order in s.orders {
+    for (index, order) in s.orders.enumerated() {
       let value = PrimaryKeyValue(objects[order].object.values[pk])
-      if let first = byValue[value] { s.repeats[order] = first } else { byValue[value] = order }
+      if let first = byValue[value] { s.repeats[order] = s.orders[first] } else { byValue[value] = index }
     }
     let fileValues: [RealmValue]
     switch file {
@@ -172,7 +177,7 @@ struct InsertBatch {
     case .values(let values): fileValues = values
     }
     for (i, v) in fileValues.enumerated() {
-      if let order = byValue[PrimaryKeyValue(v)] { s.matched[order] = s.existingKeys[i] }
+      if let index = byValue[PrimaryKeyValue(v)] { s.matched[index] = s.existingKeys[i] }
     }
   }
 
@@ -181,21 +186,22 @@ struct InsertBatch {
   /// looked up by binary search). False when some input value is not an integer (the caller
   /// hashes them then).
   func matchIntegerPrimaryKeys(_ s: ClassState, _ pk: Int, fileInts: [Int64]) -> Bool {
-    var pairs: [(value: Int64, order: Int)] = []
+    // (value, position in `orders`).
+    var pairs: [(value: Int64, index: Int)] = []
     pairs.reserveCapacity(s.orders.count)
-    for order in s.orders {
+    for (index, order) in s.orders.enumerated() {
       guard case .int(let v) = objects[order].object.values[pk] else { return false }
-      pairs.append((v, order))
+      pairs.append((v, index))
     }
     // Inputs often come in primary-key order (a dump, generated ids): no sort then.
     if !pairs.indices.dropFirst().allSatisfy({ pairs[$0 - 1].value < pairs[$0].value }) {
-      pairs.sort { ($0.value, $0.order) < ($1.value, $1.order) }
+      pairs.sort { ($0.value, $0.index) < ($1.value, $1.index) }
     }
     for i in pairs.indices.dropFirst() where pairs[i].value == pairs[i - 1].value {
       // The first of a run is the earliest in the input.
       var j = i - 1
       while j > 0 && pairs[j - 1].value == pairs[i].value { j -= 1 }
-      s.repeats[pairs[i].order] = pairs[j].order
+      s.repeats[s.orders[pairs[i].index]] = s.orders[pairs[j].index]
     }
     guard !fileInts.isEmpty, !pairs.isEmpty else { return true }
     if fileInts.indices.dropFirst().allSatisfy({ fileInts[$0 - 1] < fileInts[$0] }) {
@@ -203,7 +209,7 @@ struct InsertBatch {
       for (i, v) in fileInts.enumerated() {
         while p < pairs.count && pairs[p].value < v { p += 1 }
         if p == pairs.count { break }
-        if pairs[p].value == v { s.matched[pairs[p].order] = s.existingKeys[i] }
+        if pairs[p].value == v { s.matched[pairs[p].index] = s.existingKeys[i] }
       }
       return true
     }
@@ -214,12 +220,15 @@ struct InsertBatch {
         let mid = (low + high) / 2
         if pairs[mid].value < v { low = mid + 1 } else { high = mid }
       }
-      if low < pairs.count && pairs[low].value == v { s.matched[pairs[low].order] = s.existingKeys[i] }
+      if low < pairs.count && pairs[low].value == v { s.matched[pairs[low].index] = s.existingKeys[i] }
     }
     return true
   }
 
   func place(order: Int, in s: ClassState) throws {
+    // Its position in `s.orders` (objects are placed in input order).
+    let index = s.placed
+    s.placed += 1
     let input = objects[order]
     let o = input.object
     let cls = s.schema
@@ -234,7 +243,8 @@ struct InsertBatch {
       if let first = s.repeats[order] {
         throw Self.invalid(input.location, cls.name, name, "primary key \(text) repeats the object of \(objects[first].location)")
       }
-      if let k = s.matched[order] {
+      if index < s.matched.count, s.matched[index] >= 0 {
+        let k = s.matched[index]
         guard mode == .upsert else {
           throw Self.invalid(
             input.location, cls.name, name,
@@ -370,11 +380,12 @@ struct InsertBatch {
   /// keys are known from `existingKeys`, which lists the file's keys in range order.
   mutating func dropUnchangedUpdates() throws {
     for s in classes.values where !s.updates.isEmpty {
-      let updates = s.updates
+      // (key, input position) by key: the leaves are walked in key order beside them.
+      let updates = s.updates.sorted { $0.key < $1.key }
       let objects = self.objects
-      let updated = updates.keys.sorted()
+      let updated = updates.map(\.key)
       var given = Set<Int>()
-      for order in updates.values {
+      for (_, order) in updates {
         let o = objects[order].object
         given.formUnion(o.values.indices.filter { !o.missing.contains($0) })
         if given.count == o.values.count { break }
@@ -390,8 +401,9 @@ struct InsertBatch {
         // Only the properties some update gives are read.
         try group.forEachBatch(in: range, columns: given) { batch in
           for (row, key) in batch.keys.enumerated() {
-            guard let order = updates[key] else { continue }
-            let u = objects[order].object
+            while next < updated.count && updated[next] < key { next += 1 }
+            guard next < updated.count, updated[next] == key else { continue }
+            let u = objects[updates[next].value].object
             let same = u.values.indices.allSatisfy { i in
               u.missing.contains(i) || batch.columns[i].map { Self.sameContent($0.value(at: row), u.values[i]) } ?? false
             }
