@@ -20,11 +20,10 @@ extension CanonicalDecoder {
       _ name: String, _ placeholder: String, _ parse: (String) -> T?, invalid: (String) -> String
     ) throws(CanonicalDecodingError) -> T {
       guard case .string(let s)? = wrapped(json, name) else { throw mismatch("{\"\(name)\":\"\(placeholder)\"}") }
-      guard let value = parse(s) else {
-        throw CanonicalDecodingError(line: line, path: path.text, message: invalid(s))
-      }
+      guard let value = parse(s) else { throw CanonicalDecodingError(line: line, path: path.text, message: invalid(s)) }
       return value
     }
+
     switch type {
     case .bool:
       guard case .bool(let b) = json else { throw mismatch("true or false") }
@@ -48,13 +47,9 @@ extension CanonicalDecoder {
     case .decimal128:
       return .decimal128(try wrappedText("$decimal", "<decimal>", Decimal128.init(text:)) { "'\($0)' is not a decimal number" })
     case .objectId:
-      return .objectId(
-        try wrappedText("$oid", "<24 hex digits>", ObjectId.init(hexString:)) { "'\($0)' is not an ObjectId (24 hex digits)" })
+      return .objectId(try wrappedText("$oid", "<24 hex digits>", ObjectId.init(hexString:)) { "'\($0)' is not an ObjectId (24 hex digits)" })
     case .uuid:
-      return .uuid(
-        try wrappedText("$uuid", "<8-4-4-4-12 hex>", RealmUUID.init(uuidString:)) {
-          "'\($0)' is not a UUID (8-4-4-4-12 hex digits)"
-        })
+      return .uuid(try wrappedText("$uuid", "<8-4-4-4-12 hex>", RealmUUID.init(uuidString:)) { "'\($0)' is not a UUID (8-4-4-4-12 hex digits)" })
     case .data:
       return .data(try wrappedText("$binary", "<base64>", Base64.decode) { _ in "the '$binary' value is not valid base64" })
     case .date:
