@@ -15,16 +15,19 @@ protocol StoredFloatingPoint: BinaryFloatingPoint {
 
 extension StoredFloatingPoint {
   /// Bytes a value.
+  @inline(__always)
   static var storedWidth: Int { Bits.bitWidth / 8 }
 }
 
 extension Float: StoredFloatingPoint {
+  @inline(__always)
   static var nullBits: UInt32 { ScalarLeafEncoder.nullFloatBits }
   @inline(__always)
   static func uncheckedBits(_ reader: ByteReader, at offset: Int) -> UInt32 { reader.uncheckedUInt32(at: offset) }
 }
 
 extension Double: StoredFloatingPoint {
+  @inline(__always)
   static var nullBits: UInt64 { ScalarLeafEncoder.nullDoubleBits }
   @inline(__always)
   static func uncheckedBits(_ reader: ByteReader, at offset: Int) -> UInt64 { reader.uncheckedUInt64(at: offset) }

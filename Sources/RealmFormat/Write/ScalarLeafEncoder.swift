@@ -69,16 +69,19 @@ public enum ScalarLeafEncoder {
   /// A float leaf (§6.6); nil is Realm's null NaN. A value carrying the null bit pattern is
   /// stored as the default quiet NaN so it does not read back as null.
   public static func floats<S: NodeSink>(_ values: [Float?], into sink: inout S) -> Ref {
-    floatingPointLeaf(values, into: &sink)
+    sink.append(floatingPointNode(values))
   }
 
   /// A double leaf (§6.6); nil is Realm's null NaN, and a value carrying that bit pattern is
   /// stored as the default quiet NaN.
   public static func doubles<S: NodeSink>(_ values: [Double?], into sink: inout S) -> Ref {
-    floatingPointLeaf(values, into: &sink)
+    sink.append(floatingPointNode(values))
   }
 
-  private static func floatingPointLeaf<F: StoredFloatingPoint, S: NodeSink>(_ values: [F?], into sink: inout S) -> Ref {
+  /// The node of a float or double leaf (generic in the value type only, so that the loop is
+  /// specialized for it).
+  @inline(__always)
+  private static func floatingPointNode<F: StoredFloatingPoint>(_ values: [F?]) -> [UInt8] {
     var payload = [UInt8]()
     payload.reserveCapacity(values.count * F.storedWidth)
     for v in values {
@@ -86,7 +89,7 @@ public enum ScalarLeafEncoder {
       if v != nil && bits == F.nullBits { bits = F.nan.bitPattern }
       NodeEncoder.appendLittleEndian(&payload, UInt64(bits), F.storedWidth)
     }
-    return sink.append(NodeEncoder.multiplyNode(width: F.storedWidth, count: values.count, payload: payload))
+    return NodeEncoder.multiplyNode(width: F.storedWidth, count: values.count, payload: payload)
   }
 
   /// A timestamp leaf (`ArrayTimestamp`, §6.5): `[seconds ArrayIntNull, nanoseconds]`.
