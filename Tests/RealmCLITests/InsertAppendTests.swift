@@ -224,6 +224,67 @@ import Testing
     }
   }
 
+  /// Whole objects (every property given, as a dump writes them) where only some values
+  /// differ: the in-place update writes only the columns some object changes, so the
+  /// unchanged indexed name, list and link given beside a changed score do not ask for the
+  /// rewrite; the objects given unchanged are not counted.
+  @Test func upsertOfWholeObjectsWritesOnlyTheChangedColumnsInPlace() throws {
+    try T.inScratchDirectory { dir in
+      let (path, schema, items, notes) = try Self.file(in: dir)
+      let parent: (Int) -> Int? = { $0 > 0 && $0 % 7 == 0 ? $0 / 2 : nil }
+      let changed = [1, 300, 998]
+      var expectedItems = items
+      var lines: [String] = []
+      for id in [1, 2, 294, 299, 300, 512, 998] {
+        let line = Self.item(id, parent: parent(id))
+        guard changed.contains(id) else {
+          lines.append(line)
+          continue
+        }
+        let old = "\"score\":\(id % 3 == 0 ? "null" : "\(Double(id) / 4)")"
+        lines.append(line.replacingOccurrences(of: old, with: "\"score\":-\(id).5"))
+        expectedItems[id] = items[id].replacingOccurrences(of: old, with: "\"score\":-\(id).5")
+      }
+      let data = try T.write(lines.joined(separator: "\n") + "\n", to: dir, as: "whole.jsonl")
+      let r = T.run(["insert", path, data, "--upsert", "--json"])
+      #expect(r.status == 0, "\(r.stderr)")
+      let report = try JSONParser.parse(r.stdout)
+      #expect(report["path"] == .string("objects"))
+      #expect(report["updated"] == .int(Int64(changed.count)))
+      #expect(report["inserted"] == .int(0))
+      try Self.expect(path, items: expectedItems, notes: notes, schema: schema)
+      if RealmOracle.core14.isAvailable {
+        #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "score < 0") == changed.map(Int64.init))
+        #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "name == 'item 300'") == [300])
+      }
+    }
+  }
+
+  /// The same objects where one also changes its indexed name: that column cannot be
+  /// written in place, so the rewrite does the whole upsert, with the same result as the
+  /// general path gives for each change.
+  @Test func upsertOfWholeObjectsChangingAnIndexedValueTakesTheRewrite() throws {
+    try T.inScratchDirectory { dir in
+      let (path, schema, items, notes) = try Self.file(in: dir)
+      let same = Self.item(2)
+      let renamed = Self.item(5).replacingOccurrences(of: "item 5", with: "five")
+      let rescored = Self.item(6).replacingOccurrences(of: "\"score\":null", with: "\"score\":6.5")
+      let data = try T.write([same, renamed, rescored].joined(separator: "\n") + "\n", to: dir, as: "whole.jsonl")
+      let r = T.run(["insert", path, data, "--upsert", "--json"])
+      #expect(r.status == 0, "\(r.stderr)")
+      let report = try JSONParser.parse(r.stdout)
+      #expect(report["path"] == .string("rewrite"))
+      #expect(report["updated"] == .int(2))
+      var expectedItems = items
+      expectedItems[5] = items[5].replacingOccurrences(of: "item 5", with: "five")
+      expectedItems[6] = items[6].replacingOccurrences(of: "\"score\":null", with: "\"score\":6.5")
+      try Self.expect(path, items: expectedItems, notes: notes, schema: schema)
+      if RealmOracle.core14.isAvailable {
+        #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "name == 'five'") == [5])
+      }
+    }
+  }
+
   @Test func aRequiredNullInAnUpsertIsRefusedWithItsLine() throws {
     try T.inScratchDirectory { dir in
       let (path, _, _, _) = try Self.file(in: dir)

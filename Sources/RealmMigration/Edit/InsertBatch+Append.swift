@@ -52,7 +52,8 @@ extension InsertBatch {
         for i in u.values.indices where i != s.primaryKey && !u.missing.contains(i) { given.insert(i) }
         if given.count == settable { break }
       }
-      let properties = given.sorted()
+      // Only the columns some update changes are written (the unchanged values stay).
+      let properties = given.intersection(s.changedProperties ?? given).sorted()
       guard let columns = properties.map({ position[$0] }) as? [Int] else { return nil }
       var values: [[RealmValue?]] = []
       values.reserveCapacity(keys.count)

@@ -38,6 +38,10 @@ struct InsertBatch {
     var givenKeys: [Int64: Int] = [:]
     /// Existing key -> input position of its update.
     var updates: [Int64: Int] = [:]
+    /// The properties whose value some update changes (known once
+    /// ``InsertBatch/dropUnchangedUpdates()`` compared every update with its object; nil
+    /// before): the in-place update writes only their columns.
+    var changedProperties: Set<Int>?
     /// Every new key, built for link checks on first use.
     var newKeySet: Set<Int64>?
 
@@ -390,6 +394,17 @@ struct InsertBatch {
         given.formUnion(o.values.indices.filter { !o.missing.contains($0) })
         if given.count == o.values.count { break }
       }
+      // The primary key matched: it is never compared.
+      if let pk = s.primaryKey { given.remove(pk) }
+      if given.isEmpty {
+        // Only primary keys given: nothing changes.
+        s.updates = [:]
+        s.changedProperties = []
+        continue
+      }
+      let givenList = given.sorted()
+      var changed = [Bool](repeating: false, count: s.schema.properties.count)
+      var compared = 0
       var position = 0
       var next = 0
       try group.forEachObjectRange(in: s.table) { range in
@@ -403,14 +418,25 @@ struct InsertBatch {
           for (row, key) in batch.keys.enumerated() {
             while next < updated.count && updated[next] < key { next += 1 }
             guard next < updated.count, updated[next] == key else { continue }
-            let u = objects[updates[next].value].object
-            let same = u.values.indices.allSatisfy { i in
-              u.missing.contains(i) || batch.columns[i].map { Self.sameContent($0.value(at: row), u.values[i]) } ?? false
+            let order = updates[next].value
+            compared += 1
+            var same = true
+            for i in givenList {
+              // A column known to change is written anyway: only whether this object changes
+              // at all is still asked.
+              if !same && changed[i] { continue }
+              if objects[order].object.missing.contains(i) { continue }
+              guard let column = batch.columns[i], Self.sameContent(column, row: row, objects[order].object.values[i]) else {
+                same = false
+                changed[i] = true
+                continue
+              }
             }
             if same { s.updates[key] = nil }
           }
         }
       }
+      s.changedProperties = compared == updates.count ? Set(changed.indices.filter { changed[$0] }) : nil
     }
   }
 
