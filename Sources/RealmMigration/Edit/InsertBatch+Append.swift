@@ -43,7 +43,7 @@ extension InsertBatch {
       let publicColumns = s.table.publicColumns
       let position = s.schema.properties.map { p in publicColumns.firstIndex { $0.name == p.name } }
       // (key, input position) by key.
-      let entries = s.updates.sorted { $0.key < $1.key }
+      let entries = s.sortedUpdates ?? s.updates.sorted { $0.key < $1.key }
       let keys = entries.map(\.key)
       var given = Set<Int>()
       let settable = s.schema.properties.count - (s.primaryKey == nil ? 0 : 1)

@@ -42,6 +42,9 @@ struct InsertBatch {
     /// ``InsertBatch/dropUnchangedUpdates()`` compared every update with its object; nil
     /// before): the in-place update writes only their columns.
     var changedProperties: Set<Int>?
+    /// The updates left by ``InsertBatch/dropUnchangedUpdates()`` as (key, input position),
+    /// ascending by key (nil before, or when it did not compare them all).
+    var sortedUpdates: [(key: Int64, value: Int)]?
     /// Every new key, built for link checks on first use.
     var newKeySet: Set<Int64>?
 
@@ -124,6 +127,7 @@ struct InsertBatch {
         s.existingKeys = try keys(of: s.table)
       }
     }
+    for s in classes.values { s.updates.reserveCapacity(s.matched.reduce(0) { $0 + ($1 >= 0 ? 1 : 0) }) }
     for order in objects.indices {
       try place(order: order, in: classes[objects[order].object.className]!)
     }
@@ -400,11 +404,18 @@ struct InsertBatch {
         // Only primary keys given: nothing changes.
         s.updates = [:]
         s.changedProperties = []
+        s.sortedUpdates = []
         continue
       }
       let givenList = given.sorted()
+      // The updates' values and missing properties by position in `updates` (taken out of
+      // the input objects once: reading them through `objects` in the walk copies an object
+      // per access).
+      let rows = updates.map { (values: objects[$0.value].object.values, missing: objects[$0.value].object.missing) }
       var changed = [Bool](repeating: false, count: s.schema.properties.count)
       var compared = 0
+      var kept: [(key: Int64, value: Int)] = []
+      kept.reserveCapacity(updates.count)
       var position = 0
       var next = 0
       try group.forEachObjectRange(in: s.table) { range in
@@ -418,25 +429,27 @@ struct InsertBatch {
           for (row, key) in batch.keys.enumerated() {
             while next < updated.count && updated[next] < key { next += 1 }
             guard next < updated.count, updated[next] == key else { continue }
-            let order = updates[next].value
+            let u = rows[next]
             compared += 1
             var same = true
             for i in givenList {
               // A column known to change is written anyway: only whether this object changes
               // at all is still asked.
               if !same && changed[i] { continue }
-              if objects[order].object.missing.contains(i) { continue }
-              guard let column = batch.columns[i], Self.sameContent(column, row: row, objects[order].object.values[i]) else {
+              if u.missing.contains(i) { continue }
+              guard let column = batch.columns[i], Self.sameContent(column, row: row, u.values[i]) else {
                 same = false
                 changed[i] = true
                 continue
               }
             }
-            if same { s.updates[key] = nil }
+            if same { s.updates[key] = nil } else { kept.append(updates[next]) }
           }
         }
       }
-      s.changedProperties = compared == updates.count ? Set(changed.indices.filter { changed[$0] }) : nil
+      guard compared == updates.count else { continue }
+      s.changedProperties = Set(changed.indices.filter { changed[$0] })
+      s.sortedUpdates = kept
     }
   }
 
