@@ -426,24 +426,29 @@ struct InsertBatch {
         guard next < updated.count && updated[next] <= last else { return }
         // Only the properties some update gives are read.
         try group.forEachBatch(in: range, columns: given) { batch in
+          // The updated objects of this batch: (row, position in `updates`).
+          var hits: [(row: Int, update: Int)] = []
           for (row, key) in batch.keys.enumerated() {
             while next < updated.count && updated[next] < key { next += 1 }
-            guard next < updated.count, updated[next] == key else { continue }
-            let u = rows[next]
-            compared += 1
-            var same = true
-            for i in givenList {
+            if next < updated.count, updated[next] == key { hits.append((row, next)) }
+          }
+          compared += hits.count
+          var differs = [Bool](repeating: false, count: hits.count)
+          // Column by column: each decoded column is taken out of the batch once.
+          for i in givenList {
+            let column = batch.columns[i]
+            for (h, hit) in hits.enumerated() {
               // A column known to change is written anyway: only whether this object changes
               // at all is still asked.
-              if !same && changed[i] { continue }
-              if u.missing.contains(i) { continue }
-              guard let column = batch.columns[i], Self.sameContent(column, row: row, u.values[i]) else {
-                same = false
-                changed[i] = true
-                continue
-              }
+              if differs[h] && changed[i] { continue }
+              if rows[hit.update].missing.contains(i) { continue }
+              if let column, Self.sameContent(column, row: hit.row, rows[hit.update].values[i]) { continue }
+              differs[h] = true
+              changed[i] = true
             }
-            if same { s.updates[key] = nil } else { kept.append(updates[next]) }
+          }
+          for (h, hit) in hits.enumerated() {
+            if differs[h] { kept.append(updates[hit.update]) } else { s.updates[updates[hit.update].key] = nil }
           }
         }
       }
