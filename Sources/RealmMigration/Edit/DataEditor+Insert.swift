@@ -8,7 +8,6 @@
 
 import RealmFormat
 import RealmModel
-import RealmJSON
 import RealmStorage
 
 extension DataEditor {
