@@ -1,5 +1,5 @@
 import Foundation
-import RealmJSON
+import RealmFormat
 import RealmStorage
 import RealmTestSupport
 import Testing
