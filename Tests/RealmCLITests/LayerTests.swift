@@ -104,7 +104,7 @@ import Testing
       #expect(!files.isEmpty, "\(module)")
       for file in files {
         let text = try String(contentsOf: file, encoding: .utf8)
-        for line in text.split(separator: "\n") {
+        for line in text.split(separator: "\n") where line.contains("import ") {
           guard let imported = Self.importedModule(line), Self.allowedImports[imported] != nil else { continue }
           #expect(allowed.contains(imported), "\(module)/\(file.lastPathComponent) imports \(imported)")
         }

@@ -1,3 +1,5 @@
+import RealmModel
+
 /// A column's storage type, as stored in the spec and in ColKeys (`realm::ColumnType`).
 public enum ColumnType: Int, Sendable, Hashable {
   case int = 0
