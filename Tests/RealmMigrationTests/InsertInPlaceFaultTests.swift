@@ -11,9 +11,14 @@ import RealmStorage
 @Suite struct InsertInPlaceFaultTests {
   static let fixture = "user-tutorial/before.realm"
 
-  static let cases: [(lines: String, mode: InsertMode, path: MigrationResult.WritePath)] = [
-    ((0..<300).map { "{\"$class\":\"User\",\"name\":\"new \($0)\",\"age\":\($0)}" }.joined(separator: "\n") + "\n", .insert, .append),
-    ("{\"$class\":\"User\",\"$key\":3,\"age\":77}\n{\"$class\":\"User\",\"$key\":99,\"name\":\"last\"}\n", .upsert, .objects),
+  static let newUsers = (0..<300).map { "{\"$class\":\"User\",\"name\":\"new \($0)\",\"age\":\($0)}" }.joined(separator: "\n") + "\n"
+
+  /// The input, the mode, the path expected, and whether the JSON Lines are streamed
+  /// (``DataEditor/insert(path:jsonLines:mode:options:)``) or checked whole first.
+  static let cases: [(lines: String, mode: InsertMode, path: MigrationResult.WritePath, streamed: Bool)] = [
+    (newUsers, .insert, .append, false),
+    ("{\"$class\":\"User\",\"$key\":3,\"age\":77}\n{\"$class\":\"User\",\"$key\":99,\"name\":\"last\"}\n", .upsert, .objects, false),
+    (newUsers, .insert, .append, true),
   ]
 
   func copy(_ path: String, in dir: URL, as name: String) throws -> String {
@@ -22,13 +27,14 @@ import RealmStorage
     return dest.path
   }
 
-  func insert(_ path: String, _ data: String, _ mode: InsertMode, _ options: MigrationOptions) throws -> EditResult {
-    try DataEditor.insert(path: path, mode: mode, options: options) { schema in try InsertObject.jsonLines(path: data, schema: schema) }
+  func insert(_ path: String, _ data: String, _ mode: InsertMode, streamed: Bool, _ options: MigrationOptions) throws -> EditResult {
+    if streamed { return try DataEditor.insert(path: path, jsonLines: data, mode: mode, options: options) }
+    return try DataEditor.insert(path: path, mode: mode, options: options) { schema in try InsertObject.jsonLines(path: data, schema: schema) }
   }
 
-  @Test(arguments: 0..<2)
+  @Test(arguments: 0..<3)
   func aFailedWriteLeavesTheOldOrTheNewVersion(_ index: Int) throws {
-    let (lines, mode, expectedPath) = Self.cases[index]
+    let (lines, mode, expectedPath, streamed) = Self.cases[index]
     let dir = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let data = dir.appendingPathComponent("data.jsonl").path
@@ -38,7 +44,7 @@ import RealmStorage
     let counter = InPlaceColumnTests.FaultCounter(failAt: nil)
     var options = MigrationOptions()
     options.faultInjection = { counter.hook($0) }
-    #expect(try insert(reference, data, mode, options).writePath == expectedPath)
+    #expect(try insert(reference, data, mode, streamed: streamed, options).writePath == expectedPath)
     let oldDump = try RealmDumper.dumpJSONL(original)
     let newDump = try RealmDumper.dumpJSONL(reference)
     #expect(oldDump != newDump)
@@ -49,7 +55,7 @@ import RealmStorage
       let failing = InPlaceColumnTests.FaultCounter(failAt: k)
       var o = MigrationOptions()
       o.faultInjection = { failing.hook($0) }
-      let outcome = Result { try insert(path, data, mode, o) }
+      let outcome = Result { try insert(path, data, mode, streamed: streamed, o) }
       let dump = try RealmDumper.dumpJSONL(path)
       if case .success = outcome {
         #expect(dump == newDump, "fault \(k)")

@@ -25,10 +25,6 @@ public enum ClusterAppender {
     public var values: [[RealmValue]]
     /// The table's key sequence number after them (table slot 9).
     public var sequence: Int64
-    /// Values of the table's objects the caller has read already, by public column: the
-    /// file's keys (ascending) and the column's values. The search index of such a column is
-    /// rebuilt from them instead of reading the column again.
-    public var existingValues: [Int: (keys: [Int64], values: [RealmValue])] = [:]
     /// Creates the objects of an append.
     public init(keys: [Int64], values: [[RealmValue]], sequence: Int64) {
       self.keys = keys
@@ -50,6 +46,21 @@ public enum ClusterAppender {
 
   /// Why `objects` cannot be appended to `table` in place, or nil when they can.
   public static func unsupportedReason(_ objects: Objects, table: Table, group: Group) -> String? {
+    if let reason = unsupportedReason(table: table, group: group) { return reason }
+    guard objects.keys.count == objects.values.count else { return "keys and values differ in number" }
+    for i in objects.keys.indices.dropFirst() where objects.keys[i - 1] >= objects.keys[i] {
+      return "the new keys are not ascending"
+    }
+    let columns = table.publicColumns
+    let linking = linkingColumns(columns)
+    for values in objects.values {
+      if let reason = unsupportedReason(values, columns: columns, linking: linking) { return reason }
+    }
+    return nil
+  }
+
+  /// Why nothing can be appended to `table` in place (its file or its layout), or nil.
+  public static func unsupportedReason(table: Table, group: Group) -> String? {
     guard let format = WritableFileFormat(keeping: group.fileFormat), format.rawValue == group.fileFormat else {
       return "file format \(group.fileFormat) is not written in place"
     }
@@ -58,24 +69,26 @@ public enum ClusterAppender {
     if table.isLegacyLayout { return "table '\(table.name)' has the old layout" }
     if table.isEmbedded { return "table '\(table.name)' is embedded" }
     if table.tombstoneCount > 0 { return "table '\(table.name)' has tombstones" }
-    let columns = table.publicColumns
     for c in table.columns {
       if !c.enumValuesRef.isNull { return "column '\(c.name)' is an enumerated string column" }
       if c.attributes.contains(.fullTextIndexed) { return "column '\(c.name)' has a full-text index" }
       if !c.isBacklink && c.hasSearchIndex && c.collectionKind != .single { return "column '\(c.name)' is an indexed collection" }
     }
-    guard objects.keys.count == objects.values.count else { return "keys and values differ in number" }
-    for i in objects.keys.indices.dropFirst() where objects.keys[i - 1] >= objects.keys[i] {
-      return "the new keys are not ascending"
-    }
-    // Only link, mixed and collection columns can hold links (a scalar column's values are
-    // checked when they are encoded).
-    let linking = columns.indices.filter { columns[$0].isLink || columns[$0].type == .mixed || columns[$0].collectionKind != .single }
-    for values in objects.values {
-      guard values.count == columns.count else { return "an object has \(values.count) values for \(columns.count) columns" }
-      for c in linking where holdsLinks(values[c], column: columns[c]) {
-        return "a new object links to another object ('\(columns[c].name)')"
-      }
+    return nil
+  }
+
+  /// The public columns that can hold links: links, mixed values, collections (a scalar
+  /// column's values are checked when they are encoded).
+  static func linkingColumns(_ columns: [Column]) -> [Int] {
+    columns.indices.filter { columns[$0].isLink || columns[$0].type == .mixed || columns[$0].collectionKind != .single }
+  }
+
+  /// Why an object with `values` (by public column) cannot be appended: it links to another
+  /// object (checked in the `linking` columns), or nil.
+  static func unsupportedReason(_ values: [RealmValue], columns: [Column], linking: [Int]) -> String? {
+    guard values.count == columns.count else { return "an object has \(values.count) values for \(columns.count) columns" }
+    for c in linking where holdsLinks(values[c], column: columns[c]) {
+      return "a new object links to another object ('\(columns[c].name)')"
     }
     return nil
   }
@@ -97,102 +110,13 @@ public enum ClusterAppender {
     if let reason = unsupportedReason(objects, table: table, group: group) {
       throw FormatError.corrupt("cannot append to '\(table.name)' in place: \(reason)")
     }
-    let format = WritableFileFormat(keeping: group.fileFormat) ?? .current
-    let reader = group.reader
-    var result = Result(tableTop: .null)
-
-    // The existing leaves (kept) and inner nodes (replaced).
-    var tree = ExistingTree(reader: reader, shift: group.clusterShift)
-    try tree.walk(table.clusterRoot, offset: 0, depth: 0)
-    result.replaced += tree.inner
-    if let last = tree.leaves.last, let lastKey = try lastKey(of: last, reader: reader), let first = objects.keys.first, first <= lastKey {
-      throw FormatError.corrupt("cannot append to '\(table.name)' in place: key \(first) is not above the last key \(lastKey)")
-    }
-    var leaves = tree.leaves.filter { $0.count > 0 }
-    if leaves.count < tree.leaves.count { result.freedDeep += tree.leaves.filter { $0.count == 0 }.map(\.ref) }
-
-    // The new leaves, 256 objects each.
-    let columns = table.publicColumns
-    let slotCount = (table.columns.map(\.leafIndex).max() ?? -1) + 1
-    let backlinkLeaves = table.columns.filter(\.isBacklink).map(\.leafIndex)
-    let fanOut = ClusterTreeWriter.fanOut
-    let newLeafCount = (objects.keys.count + fanOut - 1) / fanOut
-    let single = leaves.count + newLeafCount == 1
-    var start = 0
-    while start < objects.keys.count {
-      let end = min(start + fanOut, objects.keys.count)
-      var slots = [Ref](repeating: .null, count: slotCount)
-      for (c, column) in columns.enumerated() {
-        let values = objects.values[start..<end].map { $0[c] }
-        slots[column.leafIndex] = try leaf(column, values, table: table.name, format: format, sink: &sink)
-      }
-      if !backlinkLeaves.isEmpty {
-        let empty = CollectionLeafEncoder.backlinks([[Int64]](repeating: [], count: end - start), format: format, into: &sink)
-        slots[backlinkLeaves[0]] = empty
-        for b in backlinkLeaves.dropFirst() {
-          slots[b] = CollectionLeafEncoder.backlinks([[Int64]](repeating: [], count: end - start), format: format, into: &sink)
-        }
-      }
-      let keys = objects.keys[start..<end]
-      leaves.append(ClusterTreeWriter.leaf(keys: keys, offset: single ? 0 : keys.first ?? 0, columns: slots, into: &sink))
-      start = end
-    }
-    let root: Ref
-    if leaves.isEmpty {
-      // Nothing to add to an empty table: it keeps its (empty) root.
-      root = table.clusterRoot
-      result.freedDeep.removeAll()
-    } else {
-      root = ClusterTreeWriter.root(leaves: leaves, into: &sink)
-    }
-
-    // Search indexes, rebuilt from every value.
-    let topNode = try ArrayNode(reader, table.ref)
-    var top = try MetadataEditor.elements(of: topNode)
-    guard top.count >= 10 else { throw FormatError.corrupt("table '\(table.name)' has a short top array") }
-    let indexed = columns.enumerated().filter { $0.element.hasSearchIndex }
-    if !indexed.isEmpty && !objects.keys.isEmpty {
-      let indexArray = try ArrayNode(reader, try MetadataEditor.refAt(top, 4))
-      var indexSlots = try MetadataEditor.elements(of: indexArray)
-      var entries = [SearchIndexEntries](repeating: SearchIndexEntries(), count: indexed.count)
-      let positions = indexed.map(\.offset)
-      let toRead = positions.filter { p in objects.existingValues[p].map { $0.keys.count != table.objectCount } ?? true }
-      if !toRead.isEmpty {
-        try group.forEachObject(in: table, columns: Set(toRead)) { key, values in
-          for (i, p) in positions.enumerated() where toRead.contains(p) { try entries[i].append(values[p], key: key) }
-        }
-      }
-      for (i, p) in positions.enumerated() where !toRead.contains(p) {
-        guard let (keys, values) = objects.existingValues[p], keys.count == values.count else { continue }
-        for (key, value) in zip(keys, values) { try entries[i].append(value, key: key) }
-      }
-      for (i, (c, column)) in indexed.enumerated() {
-        for (o, key) in objects.keys.enumerated() {
-          try entries[i].append(try storedValue(objects.values[o][c], column, table: table.name), key: key)
-        }
-        guard column.leafIndex < indexSlots.count else { throw FormatError.corrupt("table '\(table.name)' has a short index array") }
-        let order = SearchIndexWriter.sortedOrder(entries[i], format: format)
-        if column.key == table.primaryKey, let (a, b) = SearchIndexWriter.firstDuplicate(entries[i], order: order) {
-          let keys = entries[i].keys
-          throw FormatError.corrupt(
-            "objects \(min(keys[a], keys[b])) and \(max(keys[a], keys[b])) of '\(table.name)' have the same primary key value")
-        }
-        result.freedDeep.append(column.searchIndexRef)
-        indexSlots[column.leafIndex] = Int64(SearchIndexWriter.write(entries[i], order: order, into: &sink).rawValue)
-      }
-      result.replaced.append(indexArray.ref)
-      top[4] = Int64(sink.append(NodeEncoder.refArray(indexSlots)).rawValue)
-    }
-    top[2] = Int64(root.rawValue)
-    let oldSequence = top[9] & 1 == 1 ? top[9] >> 1 : 0
-    top[9] = RefOrTagged.taggedRaw(UInt64(max(oldSequence, objects.sequence)))
-    result.replaced.append(table.ref)
-    result.tableTop = sink.append(NodeEncoder.refArray(top, contextFlag: topNode.header.contextFlag))
-    return result
+    var stream = try Stream(table: table, group: group)
+    for (key, values) in zip(objects.keys, objects.values) { try stream.append(key: key, values: values, sink: &sink) }
+    return try stream.finish(sequence: objects.sequence, sink: &sink)
   }
 
   /// The largest key of a leaf, nil when it is empty.
-  private static func lastKey(of leaf: ClusterTreeWriter.Leaf, reader: ByteReader) throws(FormatError) -> Int64? {
+  static func lastKey(of leaf: ClusterTreeWriter.Leaf, reader: ByteReader) throws(FormatError) -> Int64? {
     guard leaf.count > 0 else { return nil }
     let l = try ClusterLeaf(try ArrayNode(elements: reader, leaf.ref), offset: UInt64(bitPattern: leaf.offset))
     return l.key(l.count - 1)
@@ -202,6 +126,17 @@ public enum ClusterAppender {
   static func storedValue(_ v: RealmValue, _ column: Column, table: String) throws(FormatError) -> RealmValue {
     if v.isNull || column.type == .mixed || column.isLink { return v }
     return try TypedLeafEncoder.coerced(v, to: try ComputedColumn.propertyType(column.type, table: table))
+  }
+
+  /// True when `v` is a non-null value of `type` as the leaf encoders take it.
+  private static func hasType(_ v: RealmValue, _ type: PropertyType) -> Bool {
+    switch (v, type) {
+    case (.int, .int), (.double, .double), (.float, .float), (.bool, .bool), (.string, .string), (.date, .date),
+      (.objectId, .objectId), (.uuid, .uuid), (.decimal128, .decimal128), (.data, .data):
+      return true
+    default:
+      return false
+    }
   }
 
   /// The leaf of one public column for the values of one new cluster.
@@ -224,8 +159,9 @@ public enum ClusterAppender {
     }
     switch column.collectionKind {
     case .single:
+      // Values of the column's type are stored as they are (no copy of the array).
       var stored = values
-      if type != .mixed { for i in stored.indices { stored[i] = try element(stored[i]) } }
+      if type != .mixed { for i in values.indices where !hasType(values[i], type) { stored[i] = try element(values[i]) } }
       return try TypedLeafEncoder.leaf(type: type, nullable: nullable, values: stored[...], format: format, into: &sink)
     case .list, .set:
       var refs = [Ref]()
@@ -265,7 +201,7 @@ public enum ClusterAppender {
 
 /// The leaves (with absolute offsets) and inner nodes of an existing cluster tree, walked
 /// with bounded depth and node count.
-private struct ExistingTree {
+struct ExistingTree {
   let reader: ByteReader
   let shift: Int
   var leaves: [ClusterTreeWriter.Leaf] = []

@@ -113,9 +113,39 @@ private final class ChangedValues: ColumnValueSource, @unchecked Sendable {
     return changes.columns.enumerated().map { c, position in
       let current = columns[position] ?? .values([RealmValue](repeating: .null, count: keys.count))
       guard rows.contains(where: { changes.values[$0.change][c] != nil }) else { return current }
+      if let typed = typed(current, rows, c) { return typed }
       var values = (0..<keys.count).map { current.value(at: $0) }
       for (row, change) in rows { if let v = changes.values[change][c] { values[row] = v } }
       return .values(values)
+    }
+  }
+
+  /// The column with the changes of change column `c` put in, kept typed (no value per object)
+  /// when it is a typed scalar column and every new value is a non-null value of its type;
+  /// nil otherwise.
+  private func typed(_ current: ColumnValues, _ rows: [(row: Int, change: Int)], _ c: Int) -> ColumnValues? {
+    func put<E>(_ column: inout ScalarColumn<E>, _ extract: (RealmValue) -> E?) -> Bool {
+      for (row, change) in rows {
+        guard let v = changes.values[change][c] else { continue }
+        guard let e = extract(v) else { return false }
+        column.values[row] = e
+        if column.hasNulls { column.nulls[row] = false }
+      }
+      return true
+    }
+    switch current {
+    case .int(var column):
+      return put(&column) { if case .int(let x) = $0 { return x } else { return nil } } ? .int(column) : nil
+    case .double(var column):
+      return put(&column) { if case .double(let x) = $0 { return x } else { return nil } } ? .double(column) : nil
+    case .float(var column):
+      return put(&column) { if case .float(let x) = $0 { return x } else { return nil } } ? .float(column) : nil
+    case .bool(var column):
+      return put(&column) { if case .bool(let x) = $0 { return x } else { return nil } } ? .bool(column) : nil
+    case .date(var column):
+      return put(&column) { if case .date(let x) = $0 { return x } else { return nil } } ? .date(column) : nil
+    default:
+      return nil
     }
   }
 }

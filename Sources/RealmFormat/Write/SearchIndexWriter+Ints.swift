@@ -81,7 +81,7 @@ extension SearchIndexWriter {
 
   /// The sub-node of a group of several int entries sharing their low 32 bits (in index
   /// order): a key list when they are one value, else the node for their high 32 bits.
-  private static func subNode<S: NodeSink>(_ group: [WordPair], into sink: inout S) -> Ref {
+  static func subNode<S: NodeSink>(_ group: [WordPair], into sink: inout S) -> Ref {
     if group[0].first == group[group.count - 1].first {
       return CollectionLeafEncoder.keyTree(group.map { Int64(bitPattern: $0.second) }, into: &sink)
     }

@@ -69,6 +69,59 @@ extension DataEditor {
       dryRun: options.dryRun, classes: counts, seconds: Migrator.monotonicSeconds() - start)
   }
 
+  /// Inserts (or upserts) the objects of a JSON Lines file in the dump's shape, as
+  /// ``insert(path:mode:options:input:)`` does with its objects.
+  ///
+  /// A plain insert of new objects of one class without `$key` that link nowhere, into a
+  /// table they can be appended to, is streamed: the lines are decoded on every core and each
+  /// cluster of 256 objects is encoded as it completes, into the open write transaction; the
+  /// new primary keys are merged into the existing search index. Memory then does not grow
+  /// with the input. Any line that does not fit (another class, a `$key`, a link, a missing
+  /// required property, a value of the wrong type, a repeated primary key, a bad line) drops
+  /// the transaction unwritten and the general path does the insert from the start, with its
+  /// checks and messages.
+  public static func insert(
+    path: String, jsonLines data: String, mode: InsertMode, options: MigrationOptions = MigrationOptions()
+  ) throws -> EditResult {
+    if mode == .insert, let result = try streamingAppend(path: path, jsonLines: data, options: options) { return result }
+    return try insert(path: path, mode: mode, options: options) { schema in try InsertObject.jsonLines(path: data, schema: schema) }
+  }
+
+  /// The streamed append, nil when the input does not fit it (nothing is written then).
+  static func streamingAppend(path: String, jsonLines data: String, options: MigrationOptions) throws -> EditResult? {
+    let start = Migrator.monotonicSeconds()
+    let (lock, group, fileSchema) = try openForEdit(path: path, options: options)
+    defer { lock.release() }
+    let decoder = CanonicalDecoder(schema: fileSchema, missingProperties: .allow)
+    var lines = ParallelLineDecoder(decoder: decoder, path: data)
+    lines.progress = options.progress
+    var appended: StreamedAppend?
+    if options.dryRun {
+      var sink = CountingNodeSink()
+      appended = try StreamedAppend.run(lines, group: group, schema: fileSchema, sink: &sink)
+    } else {
+      try Migrator.backup(path, to: options.backupPath)
+      // Append-only: when a line does not fit, the file is left byte for byte as it was.
+      let written = try InsertBatch.commit(path: path, lock: lock, options: options, appendOnly: true) { current, sink in
+        appended = try StreamedAppend.run(lines, group: current, schema: fileSchema, sink: &sink)
+        return appended.map { [($0.slot, $0.result)] }
+      }
+      if !written {
+        // The general path makes the backup again.
+        if let backup = options.backupPath { unlink(backup) }
+        appended = nil
+      }
+    }
+    guard let appended else { return nil }
+    var counts = EditResult.ClassCounts(name: appended.className)
+    counts.objectsBefore = appended.objectsBefore
+    counts.objectsAfter = appended.objectsBefore + appended.count
+    counts.inserted = appended.count
+    return EditResult(
+      path: path, schemaVersion: fileSchema.schemaVersion, fileFormat: group.fileFormat, writePath: .append,
+      dryRun: options.dryRun, classes: [counts], seconds: Migrator.monotonicSeconds() - start)
+  }
+
   /// Writes the edits in place (``InsertBatch/appendPlan()``, ``InsertBatch/updatePlan()``);
   /// false when some value does not encode, so that the rewrite reports the first bad one
   /// with its location.

@@ -27,11 +27,7 @@ extension InsertBatch {
       for n in s.new { values.append(identity ? n.values : positions.map { n.values[$0!] }) }
       let lastKey = s.new[s.new.count - 1].key
       let sequence = ObjectKeySequence.after(key: lastKey, squeezed: s.primaryKey == nil)
-      var objects = ClusterAppender.Objects(keys: s.new.map(\.key), values: values, sequence: sequence)
-      // The primary-key index is rebuilt from the values read already.
-      if let pk = s.primaryKey, let column = positions.firstIndex(of: pk), s.existingPrimaryKeys.count == s.existingKeys.count {
-        objects.existingValues[column] = (s.existingKeys, s.existingPrimaryKeys)
-      }
+      let objects = ClusterAppender.Objects(keys: s.new.map(\.key), values: values, sequence: sequence)
       guard ClusterAppender.unsupportedReason(objects, table: s.table, group: group) == nil else { return nil }
       plan[name] = objects
     }
@@ -47,18 +43,22 @@ extension InsertBatch {
       if s.updates.isEmpty { continue }
       let publicColumns = s.table.publicColumns
       let position = s.schema.properties.map { p in publicColumns.firstIndex { $0.name == p.name } }
-      let keys = s.updates.keys.sorted()
+      // (key, input position) by key.
+      let entries = s.updates.sorted { $0.key < $1.key }
+      let keys = entries.map(\.key)
       var given = Set<Int>()
-      for k in keys {
-        let u = objects[s.updates[k]!].object
+      let settable = s.schema.properties.count - (s.primaryKey == nil ? 0 : 1)
+      for (_, order) in entries {
+        let u = objects[order].object
         for i in u.values.indices where i != s.primaryKey && !u.missing.contains(i) { given.insert(i) }
+        if given.count == settable { break }
       }
       let properties = given.sorted()
       guard let columns = properties.map({ position[$0] }) as? [Int] else { return nil }
       var values: [[RealmValue?]] = []
       values.reserveCapacity(keys.count)
-      for k in keys {
-        let u = objects[s.updates[k]!].object
+      for (_, order) in entries {
+        let u = objects[order].object
         var row: [RealmValue?] = []
         row.reserveCapacity(properties.count)
         for p in properties {
@@ -84,14 +84,29 @@ extension InsertBatch {
     _ = try edits.apply(group, &sink)
   }
 
-  /// Commits the edits in one write transaction: the nodes the editors write, then the tables
-  /// array with the new table tops.
+  /// Commits the edits in one write transaction.
   static func commit(_ edits: InPlaceEdits, path: String, lock: FileLock, options: MigrationOptions) throws {
-    let tx = try WriteTransaction.begin(path: path, options: Migrator.transactionOptions(lock: lock, options: options))
+    _ = try commit(path: path, lock: lock, options: options) { group, sink in try edits.apply(group, &sink) }
+  }
+
+  /// Commits in one write transaction the nodes `apply` writes and the tables array with the
+  /// table tops it returns (by table slot); aborts and returns false when it returns nil.
+  /// `appendOnly`: new nodes only past the end of the file, so that an abort leaves the file
+  /// byte for byte as it was (for edits that may give up after writing).
+  static func commit(
+    path: String, lock: FileLock, options: MigrationOptions, appendOnly: Bool = false,
+    _ apply: (Group, inout TransactionNodeSink) throws -> [(Int, ClusterAppender.Result)]?
+  ) throws -> Bool {
+    var txOptions = Migrator.transactionOptions(lock: lock, options: options)
+    if appendOnly { txOptions.freeSpace = .appendOnly }
+    let tx = try WriteTransaction.begin(path: path, options: txOptions)
     do {
       let current = try Group(reader: tx.reader)
       var sink = TransactionNodeSink(transaction: tx)
-      let results = try edits.apply(current, &sink)
+      guard let results = try apply(current, &sink) else {
+        tx.abort()
+        return false
+      }
       var tops: [Int: Ref] = [:]
       for (slot, r) in results { tops[slot] = r.tableTop }
       let meta = try MetadataEditor.apply(MetadataEditor.Edits(), to: current, tableTops: tops, sink: &sink)
@@ -99,6 +114,7 @@ extension InsertBatch {
       for r in results.flatMap(\.1.replaced) + meta.replaced { try tx.free(r) }
       for r in results.flatMap(\.1.freedDeep) { try tx.freeDeep(r) }
       _ = try tx.commit(tableNames: meta.tableNames, tables: meta.tables)
+      return true
     } catch {
       tx.abort()
       throw error

@@ -23,12 +23,13 @@ struct InsertBatch {
     let primaryKey: Int?
     /// The file's object keys, ascending.
     var existingKeys: [Int64] = []
-    /// The file's primary-key values, as `existingKeys` (empty for a class without one).
-    var existingPrimaryKeys: [RealmValue] = []
     /// Input positions of the objects of this class, in input order.
     var orders: [Int] = []
-    /// Input position -> key of the file's object with the same primary key.
-    var matched: [Int: Int64] = [:]
+    /// By position in `orders`: the key of the file's object with the same primary key, -1
+    /// for none (an array: a dictionary costs a cache miss per object for a million).
+    var matched: [Int64] = []
+    /// Objects placed so far (``InsertBatch/place(order:in:)`` takes them in input order).
+    var placed = 0
     /// Input position -> earlier input position with the same primary key.
     var repeats: [Int: Int] = [:]
     var new: [New] = []
@@ -111,17 +112,9 @@ struct InsertBatch {
     for s in classes.values {
       if let pk = s.primaryKey {
         // One walk for the keys and the primary keys of the file.
-        var keys: [Int64] = []
-        var values: [RealmValue] = []
-        keys.reserveCapacity(s.table.objectCount)
-        values.reserveCapacity(s.table.objectCount)
-        try group.forEachObject(in: s.table, columns: [pk]) { key, v in
-          keys.append(key)
-          values.append(v[pk])
-        }
+        let (keys, values) = try primaryKeys(of: s.table, column: pk)
         s.existingKeys = keys
-        try matchPrimaryKeys(s, pk, fileValues: values)
-        s.existingPrimaryKeys = values
+        try matchPrimaryKeys(s, pk, file: values)
       } else {
         s.existingKeys = try keys(of: s.table)
       }
@@ -129,60 +122,112 @@ struct InsertBatch {
     for order in objects.indices {
       try place(order: order, in: classes[objects[order].object.className]!)
     }
-    // The file's primary keys serve the index rebuild of an append only.
-    for s in classes.values where s.new.isEmpty || !s.updates.isEmpty { s.existingPrimaryKeys = [] }
   }
 
-  /// Finds the input objects whose primary key is already in the file (`fileValues`, by
-  /// position in `existingKeys`), or earlier in the input.
-  func matchPrimaryKeys(_ s: ClassState, _ pk: Int, fileValues: [RealmValue]) throws {
-    if matchIntegerPrimaryKeys(s, pk, fileValues: fileValues) { return }
+  /// The primary-key values of a table's objects: plain integers while every one is a
+  /// non-null int (read column-wise, without a value per object), else values.
+  enum PrimaryKeyColumn {
+    case ints([Int64])
+    case values([RealmValue])
+  }
+
+  /// The file's keys of `table` (ascending) and the values of its primary-key column `pk`.
+  func primaryKeys(of table: Table, column pk: Int) throws -> ([Int64], PrimaryKeyColumn) {
+    let columns = table.publicColumns
+    if pk < columns.count, let (keys, ints) = try group.keysAndInts(of: table, column: columns[pk]) { return (keys, .ints(ints)) }
+    var keys: [Int64] = []
+    var ints: [Int64]? = []
+    var values: [RealmValue] = []
+    keys.reserveCapacity(table.objectCount)
+    ints?.reserveCapacity(table.objectCount)
+    try group.forEachObjectRange(in: table) { range in
+      try group.forEachBatch(in: range, columns: [pk]) { batch in
+        keys += batch.keys
+        guard let column = batch.columns[pk] else { throw MigrationError(.invalidData, "the primary keys of '\(table.name)' do not read") }
+        if ints != nil, case .int(let c) = column, !c.hasNulls {
+          ints! += c.values
+          return
+        }
+        if let read = ints {
+          values = read.map { .int($0) }
+          ints = nil
+        }
+        for r in 0..<column.count { values.append(column.value(at: r)) }
+      }
+    }
+    return (keys, ints.map { .ints($0) } ?? .values(values))
+  }
+
+  /// Finds the input objects whose primary key is already in the file (`file`, by position
+  /// in `existingKeys`), or earlier in the input.
+  func matchPrimaryKeys(_ s: ClassState, _ pk: Int, file: PrimaryKeyColumn) throws {
+    s.matched = [Int64](repeating: -1, count: s.orders.count)
+    if case .ints(let fileInts) = file, matchIntegerPrimaryKeys(s, pk, fileInts: fileInts) { return }
+    // Value -> position in `orders`.
     var byValue: [PrimaryKeyValue: Int] = [:]
     byValue.reserveCapacity(s.orders.count)
-    for order in s.orders {
+    for (index, order) in s.orders.enumerated() {
       let value = PrimaryKeyValue(objects[order].object.values[pk])
-      if let first = byValue[value] { s.repeats[order] = first } else { byValue[value] = order }
+      if let first = byValue[value] { s.repeats[order] = s.orders[first] } else { byValue[value] = index }
+    }
+    let fileValues: [RealmValue]
+    switch file {
+    case .ints(let ints): fileValues = ints.map { .int($0) }
+    case .values(let values): fileValues = values
     }
     for (i, v) in fileValues.enumerated() {
-      if let order = byValue[PrimaryKeyValue(v)] { s.matched[order] = s.existingKeys[i] }
+      if let index = byValue[PrimaryKeyValue(v)] { s.matched[index] = s.existingKeys[i] }
     }
   }
 
-  /// The same for integer primary keys without hashing: the input's values sorted once, each
-  /// of the file's looked up by binary search (a million of each in a fraction of a second).
-  /// False when some value is not an integer (the caller hashes them then).
-  func matchIntegerPrimaryKeys(_ s: ClassState, _ pk: Int, fileValues: [RealmValue]) -> Bool {
-    var pairs: [(value: Int64, order: Int)] = []
+  /// The same for integer primary keys without hashing: the input's values sorted once, then
+  /// joined with the file's (merged when those ascend, as a table's ids usually do, else each
+  /// looked up by binary search). False when some input value is not an integer (the caller
+  /// hashes them then).
+  func matchIntegerPrimaryKeys(_ s: ClassState, _ pk: Int, fileInts: [Int64]) -> Bool {
+    // (value, position in `orders`).
+    var pairs: [(value: Int64, index: Int)] = []
     pairs.reserveCapacity(s.orders.count)
-    for order in s.orders {
+    for (index, order) in s.orders.enumerated() {
       guard case .int(let v) = objects[order].object.values[pk] else { return false }
-      pairs.append((v, order))
+      pairs.append((v, index))
     }
     // Inputs often come in primary-key order (a dump, generated ids): no sort then.
     if !pairs.indices.dropFirst().allSatisfy({ pairs[$0 - 1].value < pairs[$0].value }) {
-      pairs.sort { ($0.value, $0.order) < ($1.value, $1.order) }
+      pairs.sort { ($0.value, $0.index) < ($1.value, $1.index) }
     }
     for i in pairs.indices.dropFirst() where pairs[i].value == pairs[i - 1].value {
       // The first of a run is the earliest in the input.
       var j = i - 1
       while j > 0 && pairs[j - 1].value == pairs[i].value { j -= 1 }
-      s.repeats[pairs[i].order] = pairs[j].order
+      s.repeats[s.orders[pairs[i].index]] = s.orders[pairs[j].index]
     }
-    guard !fileValues.isEmpty, !pairs.isEmpty else { return true }
-    for (i, value) in fileValues.enumerated() {
-      guard case .int(let v) = value else { continue }
+    guard !fileInts.isEmpty, !pairs.isEmpty else { return true }
+    if fileInts.indices.dropFirst().allSatisfy({ fileInts[$0 - 1] < fileInts[$0] }) {
+      var p = 0
+      for (i, v) in fileInts.enumerated() {
+        while p < pairs.count && pairs[p].value < v { p += 1 }
+        if p == pairs.count { break }
+        if pairs[p].value == v { s.matched[pairs[p].index] = s.existingKeys[i] }
+      }
+      return true
+    }
+    for (i, v) in fileInts.enumerated() {
       var low = 0
       var high = pairs.count
       while low < high {
         let mid = (low + high) / 2
         if pairs[mid].value < v { low = mid + 1 } else { high = mid }
       }
-      if low < pairs.count && pairs[low].value == v { s.matched[pairs[low].order] = s.existingKeys[i] }
+      if low < pairs.count && pairs[low].value == v { s.matched[pairs[low].index] = s.existingKeys[i] }
     }
     return true
   }
 
   func place(order: Int, in s: ClassState) throws {
+    // Its position in `s.orders` (objects are placed in input order).
+    let index = s.placed
+    s.placed += 1
     let input = objects[order]
     let o = input.object
     let cls = s.schema
@@ -192,11 +237,13 @@ struct InsertBatch {
       if o.missing.contains(pk) && !cls.properties[pk].isOptional {
         throw Self.invalid(input.location, cls.name, name, "the primary key of '\(cls.name)' is missing")
       }
-      let text = ValueText.describe(o.values[pk])
+      // Described only for a message (a million of them cost).
+      var text: String { ValueText.describe(o.values[pk]) }
       if let first = s.repeats[order] {
         throw Self.invalid(input.location, cls.name, name, "primary key \(text) repeats the object of \(objects[first].location)")
       }
-      if let k = s.matched[order] {
+      if index < s.matched.count, s.matched[index] >= 0 {
+        let k = s.matched[index]
         guard mode == .upsert else {
           throw Self.invalid(
             input.location, cls.name, name,
@@ -332,9 +379,16 @@ struct InsertBatch {
   /// keys are known from `existingKeys`, which lists the file's keys in range order.
   mutating func dropUnchangedUpdates() throws {
     for s in classes.values where !s.updates.isEmpty {
-      let updates = s.updates
+      // (key, input position) by key: the leaves are walked in key order beside them.
+      let updates = s.updates.sorted { $0.key < $1.key }
       let objects = self.objects
-      let updated = updates.keys.sorted()
+      let updated = updates.map(\.key)
+      var given = Set<Int>()
+      for (_, order) in updates {
+        let o = objects[order].object
+        given.formUnion(o.values.indices.filter { !o.missing.contains($0) })
+        if given.count == o.values.count { break }
+      }
       var position = 0
       var next = 0
       try group.forEachObjectRange(in: s.table) { range in
@@ -343,11 +397,16 @@ struct InsertBatch {
         let last = s.existingKeys[position + range.count - 1]
         while next < updated.count && updated[next] < s.existingKeys[position] { next += 1 }
         guard next < updated.count && updated[next] <= last else { return }
-        try group.forEachObject(in: range) { key, values in
-          guard let order = updates[key] else { return }
-          let u = objects[order].object
-          if values.indices.allSatisfy({ u.missing.contains($0) || Self.sameContent(values[$0], u.values[$0]) }) {
-            s.updates[key] = nil
+        // Only the properties some update gives are read.
+        try group.forEachBatch(in: range, columns: given) { batch in
+          for (row, key) in batch.keys.enumerated() {
+            while next < updated.count && updated[next] < key { next += 1 }
+            guard next < updated.count, updated[next] == key else { continue }
+            let u = objects[updates[next].value].object
+            let same = u.values.indices.allSatisfy { i in
+              u.missing.contains(i) || batch.columns[i].map { Self.sameContent($0.value(at: row), u.values[i]) } ?? false
+            }
+            if same { s.updates[key] = nil }
           }
         }
       }

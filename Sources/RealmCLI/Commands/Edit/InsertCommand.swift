@@ -65,9 +65,9 @@ public struct InsertCommand: Command {
     let mode: InsertMode = invocation.flag("upsert") ? .upsert : .insert
     let options = try EditOptions.migrationOptions(invocation, context: context, command: spec.name)
     return try EditOptions.run(invocation, context: context, verb: "insert", file: file, options: options) { o in
-      try DataEditor.insert(path: file, mode: mode, options: o) { schema in
-        if let className { return try CSVObjectDecoder.objects(path: data, className: className, schema: schema) }
-        return try InsertObject.jsonLines(path: data, schema: schema)
+      guard let className else { return try DataEditor.insert(path: file, jsonLines: data, mode: mode, options: o) }
+      return try DataEditor.insert(path: file, mode: mode, options: o) { schema in
+        try CSVObjectDecoder.objects(path: data, className: className, schema: schema)
       }
     }
   }
