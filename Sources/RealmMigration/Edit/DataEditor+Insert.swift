@@ -7,6 +7,7 @@
 #endif
 
 import RealmFormat
+import RealmJSON
 import RealmModel
 import RealmStorage
 
