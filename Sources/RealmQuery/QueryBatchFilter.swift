@@ -176,7 +176,11 @@ struct QueryBatchFilter: Sendable {
   static func leafLoop(_ p: ColumnPredicate, _ leaf: LeafColumn, _ active: [Bool], _ out: inout [Bool]) throws -> Bool {
     switch (p.kind, leaf.kind) {
     case (.string, .string):
-      try leaf.forEachString(active) { i, utf8 in out[i] = p.stringMatches(utf8) }
+      if let scan = p.leafScan {
+        try scan.select(leaf, active, &out)
+      } else {
+        try leaf.forEachString(active) { i, utf8 in out[i] = p.stringMatches(utf8) }
+      }
     case (.int, .int):
       leaf.forEachInt(active) { i, x in out[i] = p.matchesInt(x) }
     case (.double, .double), (.float, .float):
@@ -195,7 +199,7 @@ struct QueryBatchFilter: Sendable {
     let width = ctx.schema.classes[classIndex].properties.count
     for i in 0..<batch.count where active[i] {
       let values = try batch.values(at: i, width: width)
-      out[i] = try p.matches(QueryObject(classIndex: classIndex, key: batch.batch.keys[i], values: values), &ctx)
+      out[i] = try p.matches(QueryObject(classIndex: classIndex, key: batch.batch.key(i), values: values), &ctx)
     }
     return out
   }

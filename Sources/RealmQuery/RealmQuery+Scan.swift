@@ -102,7 +102,7 @@ extension RealmQuery {
   func scannedKeys(_ group: Group, _ table: Table, progress: ProgressCounter?, _ body: (_ key: Int64) throws -> Void) throws {
     try scan(
       group, table, options: scanOptions, progress: progress, initial: { [Int64]() },
-      work: { batch, selected, keys in for i in selected { keys.append(batch.keys[i]) } },
+      work: { batch, selected, keys in for i in selected { keys.append(batch.key(i)) } },
       consume: { keys in for key in keys { try body(key) } })
   }
 
