@@ -191,9 +191,17 @@ struct StringLeafScan: Sendable {
     while k &+ n &- 1 &+ 16 <= total {
       let a = raw.loadUnaligned(fromByteOffset: k, as: SIMD16<UInt8>.self) | firstMask
       let b = raw.loadUnaligned(fromByteOffset: k &+ n &- 1, as: SIMD16<UInt8>.self) | lastMask
-      let hit = (a .== first) .& (b .== last)
-      if any(hit) {
-        for j in 0..<16 where hit[j] { candidate(k &+ j) }
+      // The lanes as two words (0xFF per kept byte): `any(_:)` is a slow generic reduction.
+      let hit = unsafeBitCast((a .== first) .& (b .== last), to: SIMD2<UInt64>.self)
+      if hit[0] | hit[1] != 0 {
+        for half in 0..<2 {
+          var bits = hit[half]
+          while bits != 0 {
+            let j = bits.trailingZeroBitCount >> 3
+            candidate(k &+ half &* 8 &+ j)
+            bits &= ~(0xFF << UInt64(j &* 8))
+          }
+        }
       }
       k &+= 16
     }

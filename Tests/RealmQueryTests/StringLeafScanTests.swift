@@ -144,6 +144,22 @@ import Testing
     #expect(problems.isEmpty, "\(problems.prefix(10).joined(separator: "\n"))")
   }
 
+  /// A scan skips a leaf whose string column rules the condition out (alone or as the first
+  /// term of an `AND`) before it sets up the leaf's batches.
+  @Test func leavesRuledOutByTheirStringColumn() throws {
+    let group = try Group(reader: ByteReader(bytes: Self.bytes.get()))
+    let problems = try Self.compare([
+      "s BEGINSWITH 'abcdefghij' AND n > 1300", "s CONTAINS[c] 'mno' AND os == nil", "s == 'ÉTÉ' AND n < 300",
+      "s ENDSWITH 'x' AND (os CONTAINS 'a' OR n > 1500)", "os BEGINSWITH[c] 'big' AND s != 'abc'", "s CONTAINS 'qqq' AND n > 0",
+      "n > 1400 AND s CONTAINS 'b'", "s BEGINSWITH 'a' OR s ENDSWITH 'o'",
+    ], group)
+    #expect(problems.isEmpty, "\(problems.prefix(10).joined(separator: "\n"))")
+    let query = try RealmQuery("s BEGINSWITH 'abcdefghij' AND n > 1300", className: "Item", schema: Self.schema, group: group)
+    #expect(QueryBatchFilter(query.predicate, classIndex: query.classIndex).leadingStringScan?.property == 1)
+    let notLeading = try RealmQuery("n > 1400 AND s CONTAINS 'b'", className: "Item", schema: Self.schema, group: group)
+    #expect(QueryBatchFilter(notLeading.predicate, classIndex: notLeading.classIndex).leadingStringScan == nil)
+  }
+
   @Test func theRepairedTextMatchesWhereU_FFFD_Is() throws {
     // The object-by-object answer sees U+FFFD where the file has bad bytes: the paths agree
     // on a pattern that finds them (the general path), so the check above is not empty.
