@@ -30,20 +30,15 @@ struct StringLeafScan: Sendable {
 
   init?(condition: QueryCondition, pattern: [UInt8]?) {
     guard var pattern, !pattern.isEmpty, !Self.containsReplacementCharacter(pattern) else { return nil }
-    var folds = false
-    switch condition {
-    case .equal: operation = .equal
-    case .notEqual: operation = .notEqual
-    case .beginsWith: operation = .beginsWith
-    case .endsWith: operation = .endsWith
-    case .contains: operation = .contains
-    case .equalIns: operation = .equal; folds = true
-    case .notEqualIns: operation = .notEqual; folds = true
-    case .beginsWithIns: operation = .beginsWith; folds = true
-    case .endsWithIns: operation = .endsWith; folds = true
-    case .containsIns: operation = .contains; folds = true
-    default: return nil
-    }
+    let operations: [QueryCondition: (Operation, folds: Bool)] = [
+      .equal: (.equal, false), .notEqual: (.notEqual, false), .beginsWith: (.beginsWith, false),
+      .endsWith: (.endsWith, false), .contains: (.contains, false), .equalIns: (.equal, true),
+      .notEqualIns: (.notEqual, true), .beginsWithIns: (.beginsWith, true), .endsWithIns: (.endsWith, true),
+      .containsIns: (.contains, true),
+    ]
+    guard let found = operations[condition] else { return nil }
+    operation = found.0
+    let folds = found.folds
     var mask = [UInt8](repeating: 0, count: pattern.count)
     if folds {
       let folded = RealmStrings.Folded(pattern)

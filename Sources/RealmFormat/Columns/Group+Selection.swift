@@ -64,14 +64,7 @@ extension Group {
     let plan = plans[property]
     let leaf = try ClusterLeaf(try ArrayNode(elements: reader, range.leaf), offset: range.keyOffset)
     guard leaf.count == range.count else { throw FormatError.corrupt("object range at \(range.leaf) changed") }
-    // What `cursors(_:_:)` builds for this one column.
-    guard let node = try leaf.columnNode(plan.column.leafIndex) else {
-      throw FormatError.corrupt("cluster at \(leaf.node.ref) has no leaf for column '\(plan.column.name)'", at: leaf.node.ref.rawValue)
-    }
-    let values = try ValueLeaf(node, kind: plan.kind, nullable: plan.nullable, inCollection: false, enumValues: plan.enumValues)
-    guard values.count == leaf.count else {
-      throw FormatError.corrupt("column '\(plan.column.name)' has \(values.count) values in a cluster of \(leaf.count) objects", at: node.ref.rawValue)
-    }
+    let values = try valueLeaf(leaf, plan)
     let budget = makeBudget()
     guard LeafColumn(values, rows: 0..<0, budget: budget) != nil else { return false }
     let objectCost = objectCost(range.tableIndex)

@@ -42,23 +42,11 @@ public struct LeafColumn {
   public func forEachString(
     _ active: [Bool], _ body: (_ i: Int, _ utf8: UnsafeBufferPointer<UInt8>?) -> Void
   ) throws(FormatError) {
-    guard case .string(let l, let nullable) = leaf else { return }
-    var spent = 0
-    try l.forEachBytes(rows, active) { i, raw in
-      guard let raw else {
-        body(i, nullable ? nil : UnsafeBufferPointer(start: nil, count: 0))
-        return
-      }
-      let utf8 = raw.bindMemory(to: UInt8.self)
-      spent &+= raw.count
-      if UTF8Check.isValid(utf8) {
-        body(i, utf8)
-      } else {
-        var repaired = String(decoding: utf8, as: UTF8.self)
-        repaired.withUTF8 { body(i, $0) }
-      }
+    try forEachRawString(active) { i, raw in
+      guard let raw, !UTF8Check.isValid(raw) else { return body(i, raw) }
+      var repaired = String(decoding: raw, as: UTF8.self)
+      repaired.withUTF8 { body(i, $0) }
     }
-    try budget.spend(ReadBudget.cost(ofPayloadBytes: spent))
   }
 
   /// Calls `body` with each active object's position and its string's bytes as stored, not
