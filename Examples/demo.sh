@@ -69,16 +69,21 @@ rm -f "$BUILD/steps-v1.realm" "$BUILD/steps-v1.realm.lock"
 run create "$BUILD/steps-v1.realm" --schema "$STEPS/people/schema.json" --data "$STEPS/people/data.jsonl"
 run dump "$BUILD/steps-v1.realm" --format table
 
+# step NAME TITLE [FROM]: prints the heading of the step $STEPS/NAME and sets $file to a fresh
+# copy of FROM (the v1 file by default) named after the step.
+step() {
+  name=$1
+  file="$BUILD/step-$name.realm"
+  printf '\n---- %s (%s/%s/plan.json)\n' "$2" "$STEPS" "$name"
+  rm -f "$file" "$file.lock"
+  cp "${3:-$BUILD/steps-v1.realm}" "$file"
+}
+
 # example NAME TITLE CLASS: migrates a fresh copy of the v1 file with $STEPS/NAME/plan.json and
 # shows CLASS afterwards (or the schema when CLASS is '-'). Any failure stops the demo.
 example() {
-  name=$1
-  title=$2
   class=$3
-  file="$BUILD/step-$name.realm"
-  printf '\n---- %s (%s/%s/plan.json)\n' "$title" "$STEPS" "$name"
-  rm -f "$file" "$file.lock"
-  cp "$BUILD/steps-v1.realm" "$file"
+  step "$1" "$2"
   run migrate --plan "$STEPS/$name/plan.json" "$file"
   if [ "$class" = "-" ]; then
     run schema "$file"
@@ -93,11 +98,10 @@ example rename-class "Rename a class: Dog -> Pet (links follow)" Pet
 example add-property "Add a required property with a default, and an optional one" Person
 example remove-property "Remove a property: Person.email" Person
 example transform "Transform: fullName from firstName + lastName (v2), age int -> string (v3)" Person
-printf '\n---- %s (%s/split-name/plan.json)\n' "Split fullName back into firstName and lastName (v3 -> v4, on the result above)" "$STEPS"
-rm -f "$BUILD/step-split-name.realm" "$BUILD/step-split-name.realm.lock"
-cp "$BUILD/step-transform.realm" "$BUILD/step-split-name.realm"
-run migrate --plan "$STEPS/split-name/plan.json" "$BUILD/step-split-name.realm"
-run dump "$BUILD/step-split-name.realm" --format table --class Person
+step split-name "Split fullName back into firstName and lastName (v3 -> v4, on the result above)" \
+  "$BUILD/step-transform.realm"
+run migrate --plan "$STEPS/split-name/plan.json" "$file"
+run dump "$file" --format table --class Person
 example delete-objects "Delete the objects matching a where filter (links to them become null)" Dog
 run dump "$BUILD/step-delete-objects.realm" --format table --class Person
 example delete-class "Delete a class: Dog" -
@@ -109,12 +113,7 @@ example optional-to-required "Make Person.email required (nulls become the defau
 # refused NAME TITLE: a migration realmctl must refuse (exit 65) leaving the file byte-for-byte
 # as it was; the demo fails if it does not.
 refused() {
-  name=$1
-  title=$2
-  file="$BUILD/step-$name.realm"
-  printf '\n---- %s (%s/%s/plan.json)\n' "$title" "$STEPS" "$name"
-  rm -f "$file" "$file.lock"
-  cp "$BUILD/steps-v1.realm" "$file"
+  step "$1" "$2"
   printf '\n$ realmctl migrate --plan %s %s\n' "$STEPS/$name/plan.json" "$file"
   status=0
   "$REALMCTL" migrate --plan "$STEPS/$name/plan.json" "$file" || status=$?

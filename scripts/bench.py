@@ -210,26 +210,26 @@ def migrate(ctx, name, plan):
     return ctx.run([BIN, "migrate", "--plan", p, ctx.work], setup=ctx.fresh_copy)
 
 
-def bench_add(ctx):
-    return migrate(ctx, "add", row_schema({**ROW_PROPS, "note": "string?"}))
+def bench_add(ctx, run=migrate):
+    return run(ctx, "add", row_schema({**ROW_PROPS, "note": "string?"}))
 
 
-def bench_remove(ctx):
-    return migrate(ctx, "remove", row_schema({k: v for k, v in ROW_PROPS.items() if k != "flag"}))
+def bench_remove(ctx, run=migrate):
+    return run(ctx, "remove", row_schema({k: v for k, v in ROW_PROPS.items() if k != "flag"}))
 
 
-def bench_rename(ctx):
+def bench_rename(ctx, run=migrate):
     props = {("label" if k == "name" else k): v for k, v in ROW_PROPS.items()}
     plan = row_schema(props)
     plan["migrations"] = [{"version": 2, "steps": [{"op": "renameProperty", "class": "Row", "from": "name", "to": "label"}]}]
-    return migrate(ctx, "rename", plan)
+    return run(ctx, "rename", plan)
 
 
-def bench_transform(ctx):
+def bench_transform(ctx, run=migrate):
     plan = row_schema({**ROW_PROPS, "summary": "string"})
     plan["migrations"] = [{"version": 2, "steps": [
         {"op": "transform", "class": "Row", "set": {"summary": "old.name + ' #' + string(old.id)"}}]}]
-    return migrate(ctx, "transform", plan)
+    return run(ctx, "transform", plan)
 
 
 def bench_transform_where(ctx):
@@ -334,26 +334,9 @@ def migrate23(ctx, name, plan):
     return ctx.run([BIN, "migrate", "--plan", p, ctx.work], setup=lambda: copy_synced(source, ctx.work))
 
 
-def bench_add_23(ctx):
-    return migrate23(ctx, "add", row_schema({**ROW_PROPS, "note": "string?"}))
-
-
-def bench_remove_23(ctx):
-    return migrate23(ctx, "remove", row_schema({k: v for k, v in ROW_PROPS.items() if k != "flag"}))
-
-
-def bench_rename_23(ctx):
-    props = {("label" if k == "name" else k): v for k, v in ROW_PROPS.items()}
-    plan = row_schema(props)
-    plan["migrations"] = [{"version": 2, "steps": [{"op": "renameProperty", "class": "Row", "from": "name", "to": "label"}]}]
-    return migrate23(ctx, "rename", plan)
-
-
-def bench_transform_23(ctx):
-    plan = row_schema({**ROW_PROPS, "summary": "string"})
-    plan["migrations"] = [{"version": 2, "steps": [
-        {"op": "transform", "class": "Row", "set": {"summary": "old.name + ' #' + string(old.id)"}}]}]
-    return migrate23(ctx, "transform", plan)
+def format23(bench):
+    """The migration of `bench` (bench_add, ...), run on the format-23 copy by migrate23."""
+    return lambda ctx: bench(ctx, migrate23)
 
 
 def bench_diff(ctx):
@@ -383,10 +366,10 @@ ROWS = [
     ("migrate: delete objects where flag (rewrite)", bench_delete, None, True),
     (f"create from {N:,} JSON lines", bench_create, 2.0, False),
     # Issue 16: the same migrations on the file converted to format 23 (kept by every write).
-    ("format 23: migrate: add an optional property", bench_add_23, 0.020, True),
-    ("format 23: migrate: remove a property", bench_remove_23, 0.020, True),
-    ("format 23: migrate: rename a property", bench_rename_23, 0.020, True),
-    ("format 23: migrate: transform summary = old.name + ' #' + string(old.id)", bench_transform_23, 0.45, True),
+    ("format 23: migrate: add an optional property", format23(bench_add), 0.020, True),
+    ("format 23: migrate: remove a property", format23(bench_remove), 0.020, True),
+    ("format 23: migrate: rename a property", format23(bench_rename), 0.020, True),
+    ("format 23: migrate: transform summary = old.name + ' #' + string(old.id)", format23(bench_transform), 0.45, True),
     # Issue 20: each at most as long as `create` of the same objects.
     (f"create of the insert's {N:,} new objects (its bound)", lambda ctx: bench_create_edit_input(ctx, 0), None, False),
     (f"insert {N:,} new objects (JSON Lines) into the file", bench_insert, None, True),

@@ -93,16 +93,12 @@ public final class AES256: @unchecked Sendable {
     _ input: UnsafeRawPointer, into output: UnsafeMutableRawPointer, count: Int,
     iv: UnsafeRawPointer
   ) {
-    precondition(count % AES256.blockSize == 0, "CBC needs whole blocks")
+    // Each ciphertext block is the next block's chaining value.
     var chain = AESState(iv)
-    var offset = 0
-    while offset < count {
-      var s = AESState(input + offset)
-      s.xor(chain)
-      encrypt(&s)
-      s.store(output + offset)
-      chain = s
-      offset &+= 16
+    for offset in AES256.cbcBlocks(count) {
+      chain.xor(AESState(input + offset))
+      encrypt(&chain)
+      chain.store(output + offset)
     }
   }
 
@@ -112,68 +108,82 @@ public final class AES256: @unchecked Sendable {
     _ input: UnsafeRawPointer, into output: UnsafeMutableRawPointer, count: Int,
     iv: UnsafeRawPointer
   ) {
-    precondition(count % AES256.blockSize == 0, "CBC needs whole blocks")
     var chain = AESState(iv)
-    var offset = 0
-    while offset < count {
+    for offset in AES256.cbcBlocks(count) {
       let c = AESState(input + offset)
       var p = c
       decrypt(&p)
       p.xor(chain)
       p.store(output + offset)
       chain = c
-      offset &+= 16
     }
+  }
+
+  /// The offsets of the blocks of a CBC buffer of `count` bytes, which must be whole blocks.
+  @inline(__always)
+  private static func cbcBlocks(_ count: Int) -> StrideTo<Int> {
+    precondition(count % blockSize == 0, "CBC needs whole blocks")
+    return stride(from: 0, to: count, by: blockSize)
   }
 
   // MARK: - Rounds
 
   @inline(__always)
   private func encrypt(_ s: inout AESState) {
-    let te = tables.te
-    let sbox = tables.sbox
-    var rk = UnsafePointer(keys)
-    var s0 = s.w0 ^ rk[0]
-    var s1 = s.w1 ^ rk[1]
-    var s2 = s.w2 ^ rk[2]
-    var s3 = s.w3 ^ rk[3]
-    for _ in 1..<AES256.rounds {
-      rk += 4
-      let t0 = te[Int(s0 & 0xFF)] ^ te[256 &+ Int((s1 >> 8) & 0xFF)] ^ te[512 &+ Int((s2 >> 16) & 0xFF)] ^ te[768 &+ Int(s3 >> 24)] ^ rk[0]
-      let t1 = te[Int(s1 & 0xFF)] ^ te[256 &+ Int((s2 >> 8) & 0xFF)] ^ te[512 &+ Int((s3 >> 16) & 0xFF)] ^ te[768 &+ Int(s0 >> 24)] ^ rk[1]
-      let t2 = te[Int(s2 & 0xFF)] ^ te[256 &+ Int((s3 >> 8) & 0xFF)] ^ te[512 &+ Int((s0 >> 16) & 0xFF)] ^ te[768 &+ Int(s1 >> 24)] ^ rk[2]
-      let t3 = te[Int(s3 & 0xFF)] ^ te[256 &+ Int((s0 >> 8) & 0xFF)] ^ te[512 &+ Int((s1 >> 16) & 0xFF)] ^ te[768 &+ Int(s2 >> 24)] ^ rk[3]
-      s0 = t0; s1 = t1; s2 = t2; s3 = t3
-    }
-    rk += 4
-    s.w0 = AES256.sub(sbox, s0, s1, s2, s3) ^ rk[0]
-    s.w1 = AES256.sub(sbox, s1, s2, s3, s0) ^ rk[1]
-    s.w2 = AES256.sub(sbox, s2, s3, s0, s1) ^ rk[2]
-    s.w3 = AES256.sub(sbox, s3, s0, s1, s2) ^ rk[3]
+    cipher(&s, table: tables.te, box: tables.sbox, roundKeys: UnsafePointer(keys), inverse: false)
   }
 
+  /// The equivalent inverse cipher (FIPS-197 §5.3.5): the same rounds with the inverse tables
+  /// and the decryption round keys.
   @inline(__always)
   private func decrypt(_ s: inout AESState) {
-    let td = tables.td
-    let inv = tables.inverseSbox
-    var rk = UnsafePointer(keys + 60)
+    cipher(&s, table: tables.td, box: tables.inverseSbox, roundKeys: UnsafePointer(keys + 60), inverse: true)
+  }
+
+  /// The rounds on one block: the first round key added, 13 rounds through the T-`table`
+  /// (SubBytes, ShiftRows and MixColumns in one lookup per byte), a last round through the S-`box`.
+  @inline(__always)
+  private func cipher(
+    _ s: inout AESState, table: UnsafeMutablePointer<UInt32>, box: UnsafeMutablePointer<UInt8>,
+    roundKeys: UnsafePointer<UInt32>, inverse: Bool
+  ) {
+    var rk = roundKeys
     var s0 = s.w0 ^ rk[0]
     var s1 = s.w1 ^ rk[1]
     var s2 = s.w2 ^ rk[2]
     var s3 = s.w3 ^ rk[3]
     for _ in 1..<AES256.rounds {
       rk += 4
-      let t0 = td[Int(s0 & 0xFF)] ^ td[256 &+ Int((s3 >> 8) & 0xFF)] ^ td[512 &+ Int((s2 >> 16) & 0xFF)] ^ td[768 &+ Int(s1 >> 24)] ^ rk[0]
-      let t1 = td[Int(s1 & 0xFF)] ^ td[256 &+ Int((s0 >> 8) & 0xFF)] ^ td[512 &+ Int((s3 >> 16) & 0xFF)] ^ td[768 &+ Int(s2 >> 24)] ^ rk[1]
-      let t2 = td[Int(s2 & 0xFF)] ^ td[256 &+ Int((s1 >> 8) & 0xFF)] ^ td[512 &+ Int((s0 >> 16) & 0xFF)] ^ td[768 &+ Int(s3 >> 24)] ^ rk[2]
-      let t3 = td[Int(s3 & 0xFF)] ^ td[256 &+ Int((s2 >> 8) & 0xFF)] ^ td[512 &+ Int((s1 >> 16) & 0xFF)] ^ td[768 &+ Int(s0 >> 24)] ^ rk[3]
-      s0 = t0; s1 = t1; s2 = t2; s3 = t3
+      let t = AES256.columns(s0, s1, s2, s3, inverse: inverse) { AES256.lookUp(table, $0, $1, $2, $3) }
+      s0 = t.0 ^ rk[0]; s1 = t.1 ^ rk[1]; s2 = t.2 ^ rk[2]; s3 = t.3 ^ rk[3]
     }
     rk += 4
-    s.w0 = AES256.sub(inv, s0, s3, s2, s1) ^ rk[0]
-    s.w1 = AES256.sub(inv, s1, s0, s3, s2) ^ rk[1]
-    s.w2 = AES256.sub(inv, s2, s1, s0, s3) ^ rk[2]
-    s.w3 = AES256.sub(inv, s3, s2, s1, s0) ^ rk[3]
+    let t = AES256.columns(s0, s1, s2, s3, inverse: inverse) { AES256.sub(box, $0, $1, $2, $3) }
+    s.w0 = t.0 ^ rk[0]
+    s.w1 = t.1 ^ rk[1]
+    s.w2 = t.2 ^ rk[2]
+    s.w3 = t.3 ^ rk[3]
+  }
+
+  /// ShiftRows: the four columns of a round, `column` applied to the words column c takes its
+  /// bytes 0 to 3 from (c, c+1, c+2, c+3; the inverse: c, c-1, c-2, c-3).
+  @inline(__always)
+  private static func columns(
+    _ s0: UInt32, _ s1: UInt32, _ s2: UInt32, _ s3: UInt32, inverse: Bool,
+    _ column: (UInt32, UInt32, UInt32, UInt32) -> UInt32
+  ) -> (UInt32, UInt32, UInt32, UInt32) {
+    inverse
+      ? (column(s0, s3, s2, s1), column(s1, s0, s3, s2), column(s2, s1, s0, s3), column(s3, s2, s1, s0))
+      : (column(s0, s1, s2, s3), column(s1, s2, s3, s0), column(s2, s3, s0, s1), column(s3, s0, s1, s2))
+  }
+
+  /// A middle round's column: byte r of word r looked up in row r of the T-`table`.
+  @inline(__always)
+  private static func lookUp(
+    _ table: UnsafeMutablePointer<UInt32>, _ w0: UInt32, _ w1: UInt32, _ w2: UInt32, _ w3: UInt32
+  ) -> UInt32 {
+    table[Int(w0 & 0xFF)] ^ table[256 &+ Int((w1 >> 8) & 0xFF)] ^ table[512 &+ Int((w2 >> 16) & 0xFF)]
+      ^ table[768 &+ Int(w3 >> 24)]
   }
 
   /// The final round's substitution: byte r of the result comes from row r of word r.

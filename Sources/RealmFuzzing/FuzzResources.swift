@@ -29,6 +29,14 @@ public struct FuzzResources: Sendable {
     return found.filter { include(($0 as NSString).lastPathComponent) }.sorted()
   }
 
+  /// Every file of `Tests/Fixtures`, then of `Examples/`, whose name satisfies `include`: its
+  /// URL and its path relative to that folder (sorted per folder).
+  func seedFiles(where include: (String) -> Bool) -> [(url: URL, relative: String)] {
+    [fixtures, packageRoot.appendingPathComponent("Examples")].flatMap { root in
+      files(below: root, where: include).map { (root.appendingPathComponent($0), $0) }
+    }
+  }
+
   /// A seed named after its path below the package root (`/` becomes `_`).
   func seed(_ url: URL, bytes: [UInt8]) -> FuzzSeed {
     let root = packageRoot.standardizedFileURL.path + "/"

@@ -13,26 +13,13 @@ extension FuzzTarget {
     name: "encrypted",
     summary: "an encrypted .realm file, read with a fixed key: open, open --check, schema, dump, decrypt",
     run: { input in
-      let scratch = ScratchDirectory.shared
-      let path = scratch.write(input, to: "encrypted.realm")
-      let key = EncryptedSeeds.keyFile
-      let limit = outputLimit(fileSize: input.count)
-      var problems: [String] = []
-      func probe(_ arguments: [String], allowed: Set<Int32> = [0, 65]) {
-        problems += CommandProbe(arguments + ["--key-file", key]).problems(allowed: allowed, outputLimit: limit)
-      }
-      probe(["open", path])
-      probe(["open", path, "--check", "--json"], allowed: [0, 1, 65])
-      probe(["schema", path, "--format", "json"])
-      probe(["dump", path, "--format", "jsonl"])
-      scratch.remove("decrypted.realm")
-      let plain = scratch.file("decrypted.realm")
-      let decrypt = CommandProbe(["decrypt", path, "--output", plain, "--key-file", key])
-      problems += decrypt.problems(allowed: [0, 65])
-      if decrypt.status == 0 {
-        problems += CommandProbe(["open", plain]).problems(allowed: [0, 65])
-      }
-      return problems
+      let file = readingCommands(on: input, as: "encrypted.realm", options: ["--key-file", EncryptedSeeds.keyFile])
+      return file.problems
+        + writingCommand(output: "decrypted.realm") { plain in
+          ["decrypt", file.path, "--output", plain, "--key-file", EncryptedSeeds.keyFile]
+        } check: { plain in
+          CommandProbe(["open", plain]).problems(allowed: [0, 65])
+        }
     },
     seeds: { resources in try EncryptedSeeds.seeds(resources) })
 }
@@ -64,8 +51,7 @@ enum EncryptedSeeds {
     let scratch = ScratchDirectory.shared
     for plain in try FuzzTarget.readerSeeds(resources) where plain.bytes.count <= 64 << 10 {
       let source = scratch.write(plain.bytes, to: "seed-plain.realm")
-      scratch.remove("seed-encrypted.realm")
-      let output = scratch.file("seed-encrypted.realm")
+      let output = scratch.freshFile("seed-encrypted.realm")
       // A seed the reader refuses cannot be encrypted; it stays a plain seed elsewhere.
       guard (try? RealmEncryption.rewrite(path: source, key: nil, newKey: key, outputPath: output)) != nil else { continue }
       seeds.append(FuzzSeed(name: "encrypted-\(plain.name)", bytes: try resources.bytes(URL(fileURLWithPath: output))))

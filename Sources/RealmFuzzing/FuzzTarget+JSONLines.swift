@@ -16,8 +16,7 @@ extension FuzzTarget {
       let newline = input.firstIndex(of: 0x0A) ?? input.endIndex
       let schema = scratch.write(Array(input[..<newline]), to: "schema.json")
       let data = scratch.write(Array(input[min(newline + 1, input.endIndex)...]), to: "data.jsonl")
-      scratch.remove("created.realm")
-      let out = scratch.file("created.realm")
+      let out = scratch.freshFile("created.realm")
       let create = CommandProbe(["create", out, "--schema", schema, "--data", data])
       var problems = create.problems(allowed: [0, 65])
       problems += SimpleLineAgreement.problems(
@@ -34,24 +33,21 @@ extension FuzzTarget {
   /// `dump.jsonl`, up to 16 KiB, and the text examples of `Examples/`.
   static func jsonLinesSeeds(_ resources: FuzzResources) throws -> [FuzzSeed] {
     var seeds: [FuzzSeed] = []
-    for root in [resources.fixtures, resources.packageRoot.appendingPathComponent("Examples")] {
-      for relative in resources.files(below: root, where: { $0.hasSuffix("schema.json") }) {
-        let schemaURL = root.appendingPathComponent(relative)
-        // x/schema.json goes with x/dump.jsonl, x/after.schema.json with x/after.dump.jsonl,
-        // Examples' schema.json with the data.jsonl beside it.
-        var dataURL = root.appendingPathComponent(String(relative.dropLast("schema.json".count)) + "dump.jsonl")
-        if !FileManager.default.fileExists(atPath: dataURL.path) {
-          dataURL = schemaURL.deletingLastPathComponent().appendingPathComponent("data.jsonl")
-        }
-        guard FileManager.default.fileExists(atPath: dataURL.path) else { continue }
-        let schema = try resources.bytes(schemaURL).filter { $0 != 0x0A && $0 != 0x0D }
-        var seed = schema + [0x0A]
-        for line in try resources.bytes(dataURL).split(separator: 0x0A) {
-          if seed.count + line.count > 16 << 10 { break }
-          seed += line + [0x0A]
-        }
-        seeds.append(resources.seed(dataURL, bytes: seed))
+    for (schemaURL, _) in resources.seedFiles(where: { $0.hasSuffix("schema.json") }) {
+      // x/schema.json goes with x/dump.jsonl, x/after.schema.json with x/after.dump.jsonl,
+      // Examples' schema.json with the data.jsonl beside it.
+      var dataURL = URL(fileURLWithPath: String(schemaURL.path.dropLast("schema.json".count)) + "dump.jsonl")
+      if !FileManager.default.fileExists(atPath: dataURL.path) {
+        dataURL = schemaURL.deletingLastPathComponent().appendingPathComponent("data.jsonl")
       }
+      guard FileManager.default.fileExists(atPath: dataURL.path) else { continue }
+      let schema = try resources.bytes(schemaURL).filter { $0 != 0x0A && $0 != 0x0D }
+      var seed = schema + [0x0A]
+      for line in try resources.bytes(dataURL).split(separator: 0x0A) {
+        if seed.count + line.count > 16 << 10 { break }
+        seed += line + [0x0A]
+      }
+      seeds.append(resources.seed(dataURL, bytes: seed))
     }
     return seeds
   }

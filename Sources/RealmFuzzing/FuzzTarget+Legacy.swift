@@ -14,39 +14,25 @@ extension FuzzTarget {
     name: "legacy",
     summary: "a .realm file of formats 2-9: open, open --check, schema, dump, upgrade --output (then open --check of the result)",
     run: { input in
-      let scratch = ScratchDirectory.shared
-      let path = scratch.write(input, to: "legacy.realm")
-      let limit = outputLimit(fileSize: input.count)
-      var problems: [String] = []
-      func probe(_ arguments: [String], allowed: Set<Int32> = [0, 65]) {
-        problems += CommandProbe(arguments).problems(allowed: allowed, outputLimit: limit)
-      }
-      probe(["open", path])
-      probe(["open", path, "--check", "--json"], allowed: [0, 1, 65])
-      probe(["schema", path, "--format", "json"])
-      probe(["dump", path, "--format", "jsonl"])
-      scratch.remove("upgraded.realm")
-      let upgraded = scratch.file("upgraded.realm")
-      let upgrade = CommandProbe(["upgrade", path, "--output", upgraded, "--quiet"])
-      problems += upgrade.problems(allowed: [0, 65])
-      if upgrade.status == 0 {
-        let check = CommandProbe(["open", upgraded, "--check"])
-        if check.status != 0 { problems.append("the file upgrade wrote fails open --check: \(check.status): \(check.outputText.prefix(2000))") }
-      }
-      return problems
+      let file = readingCommands(on: input, as: "legacy.realm")
+      return file.problems
+        + writingCommand(output: "upgraded.realm") { upgraded in
+          ["upgrade", file.path, "--output", upgraded, "--quiet"]
+        } check: { upgraded in
+          let check = CommandProbe(["open", upgraded, "--check"])
+          if check.status == 0 { return [] }
+          return ["the file upgrade wrote fails open --check: \(check.status): \(check.outputText.prefix(2000))"]
+        }
     },
     seeds: { resources in try legacySeeds(resources) })
 
   /// Every `.realm` file of formats 2 to 9 in `Tests/Fixtures` and `Examples/` up to 1 MiB.
   static func legacySeeds(_ resources: FuzzResources) throws -> [FuzzSeed] {
     var seeds: [FuzzSeed] = []
-    for root in [resources.fixtures, resources.packageRoot.appendingPathComponent("Examples")] {
-      for relative in resources.files(below: root, where: { $0.hasSuffix(".realm") }) {
-        let url = root.appendingPathComponent(relative)
-        let bytes = try resources.bytes(url)
-        guard bytes.count <= 1 << 20, let format = legacyFileFormat(bytes), format <= 9 else { continue }
-        seeds.append(resources.seed(url, bytes: bytes))
-      }
+    for (url, _) in resources.seedFiles(where: { $0.hasSuffix(".realm") }) {
+      let bytes = try resources.bytes(url)
+      guard bytes.count <= 1 << 20, let format = legacyFileFormat(bytes), format <= 9 else { continue }
+      seeds.append(resources.seed(url, bytes: bytes))
     }
     return seeds
   }

@@ -68,11 +68,8 @@ extension FuzzTarget {
   /// Every plan of `Tests/Fixtures` and `Examples/`, and queries covering the language.
   static func querySeeds(_ resources: FuzzResources) throws -> [FuzzSeed] {
     var seeds: [FuzzSeed] = []
-    for root in [resources.fixtures, resources.packageRoot.appendingPathComponent("Examples")] {
-      for relative in resources.files(below: root, where: { $0.hasSuffix("plan.json") }) {
-        let url = root.appendingPathComponent(relative)
-        seeds.append(resources.seed(url, bytes: try resources.bytes(url)))
-      }
+    for (url, _) in resources.seedFiles(where: { $0.hasSuffix("plan.json") }) {
+      seeds.append(resources.seed(url, bytes: try resources.bytes(url)))
     }
     for (n, query) in seedQueries.enumerated() {
       seeds.append(FuzzSeed(name: "query-\(n)", bytes: Array(query.utf8)))

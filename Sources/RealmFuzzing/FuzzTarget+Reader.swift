@@ -41,6 +41,37 @@ extension FuzzTarget {
     },
     seeds: { resources in try readerSeeds(resources) })
 
+  /// Writes `input` to the scratch file `name` and runs on it the reading commands of the
+  /// `encrypted` and `legacy` targets: `open`, `open --check --json`, `schema --format json`
+  /// and `dump` as JSON Lines, each with `options` (a key file) added. Each must succeed or
+  /// exit 65 (`--check` may also answer 1) and print no more than ``outputLimit(fileSize:)``
+  /// bytes. Returns the file's path and the broken promises.
+  static func readingCommands(on input: [UInt8], as name: String, options: [String] = []) -> (path: String, problems: [String]) {
+    let path = ScratchDirectory.shared.write(input, to: name)
+    let limit = outputLimit(fileSize: input.count)
+    let runs: [(arguments: [String], allowed: Set<Int32>)] = [
+      (["open", path], [0, 65]),
+      (["open", path, "--check", "--json"], [0, 1, 65]),
+      (["schema", path, "--format", "json"], [0, 65]),
+      (["dump", path, "--format", "jsonl"], [0, 65]),
+    ]
+    let problems = runs.flatMap { run in
+      CommandProbe(run.arguments + options).problems(allowed: run.allowed, outputLimit: limit)
+    }
+    return (path, problems)
+  }
+
+  /// Runs the command `arguments(path)`, which writes the scratch file `output` at `path`: it
+  /// must succeed or exit 65. When it succeeded, `check` gives the broken promises of the file
+  /// it wrote.
+  static func writingCommand(
+    output: String, _ arguments: (String) -> [String], check: (String) -> [String]
+  ) -> [String] {
+    let path = ScratchDirectory.shared.freshFile(output)
+    let run = CommandProbe(arguments(path))
+    return run.problems(allowed: [0, 65]) + (run.status == 0 ? check(path) : [])
+  }
+
   /// The most a reading command may print for a file of `fileSize` bytes: 256 bytes per unit
   /// of its read budget (``ReadBudget``: a unit is one value, name or 16 bytes of text; its
   /// JSON, with the indentation of values nested 100 deep, stays below 256 bytes).
@@ -59,13 +90,10 @@ extension FuzzTarget {
   /// the larger reading fixtures (their schema and first objects, built by our writer).
   static func readerSeeds(_ resources: FuzzResources) throws -> [FuzzSeed] {
     var seeds: [FuzzSeed] = []
-    for root in [resources.fixtures, resources.packageRoot.appendingPathComponent("Examples")] {
-      // Encrypted files are the `encrypted` target's seeds: without their key they only fail.
-      for relative in resources.files(below: root, where: { $0.hasSuffix(".realm") }) where !relative.hasPrefix("encrypted/") {
-        let url = root.appendingPathComponent(relative)
-        let bytes = try resources.bytes(url)
-        if bytes.count <= 256 << 10 { seeds.append(resources.seed(url, bytes: bytes)) }
-      }
+    // Encrypted files are the `encrypted` target's seeds: without their key they only fail.
+    for (url, relative) in resources.seedFiles(where: { $0.hasSuffix(".realm") }) where !relative.hasPrefix("encrypted/") {
+      let bytes = try resources.bytes(url)
+      if bytes.count <= 256 << 10 { seeds.append(resources.seed(url, bytes: bytes)) }
     }
     for (name, bytes) in try CutDownFiles.build(resources) {
       seeds.append(FuzzSeed(name: "cut-\(name).realm", bytes: bytes))

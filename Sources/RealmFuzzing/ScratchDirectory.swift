@@ -83,9 +83,12 @@ final class ScratchDirectory: @unchecked Sendable {
     return target
   }
 
-  /// Removes file `name` (and a `.lock` beside it) if present.
-  func remove(_ name: String) {
-    unlink(file(name))
-    unlink(file(name) + ".lock")
+  /// The path of `name` in the directory, for a command to create: a file of that name (and a
+  /// `.lock` beside it) left by an earlier input is removed.
+  func freshFile(_ name: String) -> String {
+    let path = file(name)
+    unlink(path)
+    unlink(path + ".lock")
+    return path
   }
 }

@@ -13,6 +13,17 @@ extension CanonicalDecoder {
       CanonicalDecodingError(
         line: line, path: path.text, message: "expected \(expected), found \(describe(json))")
     }
+    /// The text of the wrapper `{"<name>":"<text>"}` as `parse` reads it; `placeholder` stands
+    /// for the text in the error for another value, `invalid` says what is wrong with a text
+    /// `parse` refuses.
+    func wrappedText<T>(
+      _ name: String, _ placeholder: String, _ parse: (String) -> T?, invalid: (String) -> String
+    ) throws(CanonicalDecodingError) -> T {
+      guard case .string(let s)? = wrapped(json, name) else { throw mismatch("{\"\(name)\":\"\(placeholder)\"}") }
+      guard let value = parse(s) else { throw CanonicalDecodingError(line: line, path: path.text, message: invalid(s)) }
+      return value
+    }
+
     switch type {
     case .bool:
       guard case .bool(let b) = json else { throw mismatch("true or false") }
@@ -34,41 +45,13 @@ extension CanonicalDecoder {
       }
       return .double(d)
     case .decimal128:
-      guard case .string(let s)? = wrapped(json, "$decimal") else {
-        throw mismatch("{\"$decimal\":\"<decimal>\"}")
-      }
-      guard let d = Decimal128(text: s) else {
-        throw CanonicalDecodingError(
-          line: line, path: path.text, message: "'\(s)' is not a decimal number")
-      }
-      return .decimal128(d)
+      return .decimal128(try wrappedText("$decimal", "<decimal>", Decimal128.init(text:)) { "'\($0)' is not a decimal number" })
     case .objectId:
-      guard case .string(let s)? = wrapped(json, "$oid") else {
-        throw mismatch("{\"$oid\":\"<24 hex digits>\"}")
-      }
-      guard let id = ObjectId(hexString: s) else {
-        throw CanonicalDecodingError(
-          line: line, path: path.text, message: "'\(s)' is not an ObjectId (24 hex digits)")
-      }
-      return .objectId(id)
+      return .objectId(try wrappedText("$oid", "<24 hex digits>", ObjectId.init(hexString:)) { "'\($0)' is not an ObjectId (24 hex digits)" })
     case .uuid:
-      guard case .string(let s)? = wrapped(json, "$uuid") else {
-        throw mismatch("{\"$uuid\":\"<8-4-4-4-12 hex>\"}")
-      }
-      guard let id = RealmUUID(uuidString: s) else {
-        throw CanonicalDecodingError(
-          line: line, path: path.text, message: "'\(s)' is not a UUID (8-4-4-4-12 hex digits)")
-      }
-      return .uuid(id)
+      return .uuid(try wrappedText("$uuid", "<8-4-4-4-12 hex>", RealmUUID.init(uuidString:)) { "'\($0)' is not a UUID (8-4-4-4-12 hex digits)" })
     case .data:
-      guard case .string(let s)? = wrapped(json, "$binary") else {
-        throw mismatch("{\"$binary\":\"<base64>\"}")
-      }
-      guard let bytes = Base64.decode(s) else {
-        throw CanonicalDecodingError(
-          line: line, path: path.text, message: "the '$binary' value is not valid base64")
-      }
-      return .data(bytes)
+      return .data(try wrappedText("$binary", "<base64>", Base64.decode) { _ in "the '$binary' value is not valid base64" })
     case .date:
       guard let inner = wrapped(json, "$date") else {
         throw mismatch(

@@ -88,25 +88,13 @@ public struct CanonicalEncoder: Sendable {
     case .double(let d):
       writeFloatingPoint(d, wrapper: "{\"$double\":", inMixed: inMixed, to: &writer) { $0.writeDouble(d) }
     case .decimal128(let d):
-      writer.separate()
-      writer.writeRaw("{\"$decimal\":\"")
-      d.appendText(to: &writer.buffer)
-      writer.writeRaw("\"}")
+      writeWrappedText("{\"$decimal\":\"", to: &writer) { d.appendText(to: &$0) }
     case .objectId(let id):
-      writer.separate()
-      writer.writeRaw("{\"$oid\":\"")
-      HexText.append(id, to: &writer.buffer)
-      writer.writeRaw("\"}")
+      writeWrappedText("{\"$oid\":\"", to: &writer) { HexText.append(id, to: &$0) }
     case .uuid(let id):
-      writer.separate()
-      writer.writeRaw("{\"$uuid\":\"")
-      HexText.append(id, to: &writer.buffer)
-      writer.writeRaw("\"}")
+      writeWrappedText("{\"$uuid\":\"", to: &writer) { HexText.append(id, to: &$0) }
     case .data(let bytes):
-      writer.separate()
-      writer.writeRaw("{\"$binary\":\"")
-      Base64.encode(bytes, to: &writer.buffer)
-      writer.writeRaw("\"}")
+      writeWrappedText("{\"$binary\":\"", to: &writer) { Base64.encode(bytes, to: &$0) }
     case .date(let t):
       writer.separate()
       writer.writeRaw("{\"$date\":")
@@ -158,6 +146,16 @@ public struct CanonicalEncoder: Sendable {
     if inMixed { writer.writeRaw(wrapper) }
     digits(&writer)
     if inMixed { writer.buffer.append(UInt8(ascii: "}")) }
+  }
+
+  /// A value written as a string in its wrapper: `opening` (`{"$oid":"`), the text `body`
+  /// appends (which needs no escaping), then `"}`.
+  @inline(__always)
+  private func writeWrappedText(_ opening: StaticString, to writer: inout JSONWriter, _ body: (inout [UInt8]) -> Void) {
+    writer.separate()
+    writer.writeRaw(opening)
+    body(&writer.buffer)
+    writer.writeRaw("\"}")
   }
 
   private func wrapNonFinite(_ v: Double, wrapper: StaticString, to writer: inout JSONWriter) {

@@ -85,40 +85,45 @@ public struct JSONParser {
   }
 
   private mutating func object(depth: Int) throws(JSONParseError) -> JSONValue {
-    i += 1
     var members: [JSONMember] = []
-    skipSpace()
-    if i < bytes.count && bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
-    while true {
-      skipSpace()
-      guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw error("expected a string key") }
-      let key = try string()
-      skipSpace()
-      guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("expected ':' after key") }
-      i += 1
-      skipSpace()
-      members.append(JSONMember(key, try value(depth: depth + 1)))
-      skipSpace()
-      guard i < bytes.count else { throw error("unexpected end of input in an object") }
-      if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-      if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
-      throw error("expected ',' or '}' in an object")
+    try elements(closedBy: "}", in: "an object") { (p) throws(JSONParseError) in
+      guard p.i < p.bytes.count, p.bytes[p.i] == UInt8(ascii: "\"") else { throw p.error("expected a string key") }
+      let key = try p.string()
+      p.skipSpace()
+      guard p.i < p.bytes.count, p.bytes[p.i] == UInt8(ascii: ":") else { throw p.error("expected ':' after key") }
+      p.i += 1
+      p.skipSpace()
+      members.append(JSONMember(key, try p.value(depth: depth + 1)))
     }
+    return .object(members)
   }
 
   private mutating func array(depth: Int) throws(JSONParseError) -> JSONValue {
-    i += 1
     var items: [JSONValue] = []
+    try elements(closedBy: "]", in: "an array") { (p) throws(JSONParseError) in
+      items.append(try p.value(depth: depth + 1))
+    }
+    return .array(items)
+  }
+
+  /// Reads the comma-separated elements of an object or array, from its opening bracket to the
+  /// `close` bracket: `element` reads one (white space around it is skipped), `container` names
+  /// it in errors.
+  @inline(__always)
+  private mutating func elements(
+    closedBy close: Unicode.Scalar, in container: String, _ element: (inout JSONParser) throws(JSONParseError) -> Void
+  ) throws(JSONParseError) {
+    i += 1
     skipSpace()
-    if i < bytes.count && bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+    if i < bytes.count && bytes[i] == UInt8(ascii: close) { i += 1; return }
     while true {
       skipSpace()
-      items.append(try value(depth: depth + 1))
+      try element(&self)
       skipSpace()
-      guard i < bytes.count else { throw error("unexpected end of input in an array") }
+      guard i < bytes.count else { throw error("unexpected end of input in \(container)") }
       if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-      if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
-      throw error("expected ',' or ']' in an array")
+      if bytes[i] == UInt8(ascii: close) { i += 1; return }
+      throw error("expected ',' or '\(close)' in \(container)")
     }
   }
 

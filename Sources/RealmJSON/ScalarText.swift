@@ -22,6 +22,13 @@ package enum HexText {
     appendHex(id.low & 0xFFFF_FFFF_FFFF, digits: 12, to: &out)
   }
 
+  /// The text `write` appends to an empty buffer.
+  static func string(_ write: (inout [UInt8]) -> Void) -> String {
+    var out: [UInt8] = []
+    write(&out)
+    return String(decoding: out, as: UTF8.self)
+  }
+
   private static func appendHex(_ v: UInt64, digits: Int, to out: inout [UInt8]) {
     var shift = (digits - 1) * 4
     while shift >= 0 {
@@ -63,11 +70,7 @@ package enum HexText {
 
 extension ObjectId {
   /// The 24 lowercase hex digits.
-  public var hexString: String {
-    var out: [UInt8] = []
-    HexText.append(self, to: &out)
-    return String(decoding: out, as: UTF8.self)
-  }
+  public var hexString: String { HexText.string { HexText.append(self, to: &$0) } }
   /// Parses 24 hex digits (either case); nil otherwise.
   public init?(hexString: String) {
     guard let v = HexText.objectId(hexString) else { return nil }
@@ -77,11 +80,7 @@ extension ObjectId {
 
 extension RealmUUID {
   /// The lowercase `8-4-4-4-12` form.
-  public var uuidString: String {
-    var out: [UInt8] = []
-    HexText.append(self, to: &out)
-    return String(decoding: out, as: UTF8.self)
-  }
+  public var uuidString: String { HexText.string { HexText.append(self, to: &$0) } }
   /// Parses the `8-4-4-4-12` form (either case); nil otherwise.
   public init?(uuidString: String) {
     guard let v = HexText.uuid(uuidString) else { return nil }

@@ -83,13 +83,7 @@ public enum SchemaJSON {
     guard case .object = json else {
       throw fail("", "expected a schema object, found \(describe(json))")
     }
-    var version: Int64?
-    switch json["schemaVersion"] {
-    case .int(let v)?: version = v
-    case .null?, nil: version = nil
-    case let other?:
-      throw fail("schemaVersion", "expected an integer or null, found \(describe(other))")
-    }
+    let version = try optionalMember("schemaVersion", of: json, at: "", expected: "an integer or null", int64Value)
     var fileFormat = 24
     switch json["fileFormat"] {
     case .int(let v)?:
@@ -138,19 +132,8 @@ public enum SchemaJSON {
     guard case .string(let name)? = json["name"], !name.isEmpty else {
       throw fail("name", "expected a non-empty class name")
     }
-    var embedded = false
-    switch json["embedded"] {
-    case .bool(let b)?: embedded = b
-    case nil, .null?: break
-    case let other?: throw fail("embedded", "expected true or false, found \(describe(other))")
-    }
-    var primaryKey: String?
-    switch json["primaryKey"] {
-    case .string(let s)?: primaryKey = s
-    case nil, .null?: break
-    case let other?:
-      throw fail("primaryKey", "expected a property name or null, found \(describe(other))")
-    }
+    let embedded = try optionalMember("embedded", of: json, at: path, expected: "true or false", boolValue) ?? false
+    let primaryKey = try optionalMember("primaryKey", of: json, at: path, expected: "a property name or null", stringValue)
     guard case .array(let items)? = json["properties"] else {
       throw fail("properties", "expected an array of properties")
     }
@@ -198,25 +181,9 @@ public enum SchemaJSON {
     guard case .string(let typeName)? = json["type"] else {
       throw fail("type", "expected a type name")
     }
-    var optional = false
-    switch json["optional"] {
-    case .bool(let b)?: optional = b
-    case nil, .null?: break
-    case let other?: throw fail("optional", "expected true or false, found \(describe(other))")
-    }
-    var indexed = false
-    switch json["indexed"] {
-    case .bool(let b)?: indexed = b
-    case nil, .null?: break
-    case let other?: throw fail("indexed", "expected true or false, found \(describe(other))")
-    }
-    var objectType: String?
-    switch json["objectType"] {
-    case .string(let s)?: objectType = s
-    case nil, .null?: break
-    case let other?:
-      throw fail("objectType", "expected a type or class name, found \(describe(other))")
-    }
+    let optional = try optionalMember("optional", of: json, at: path, expected: "true or false", boolValue) ?? false
+    let indexed = try optionalMember("indexed", of: json, at: path, expected: "true or false", boolValue) ?? false
+    let objectType = try optionalMember("objectType", of: json, at: path, expected: "a type or class name", stringValue)
     let collection: CollectionKind
     switch typeName {
     case "list": collection = .list
@@ -255,4 +222,24 @@ public enum SchemaJSON {
       name: name, type: elementType, collection: collection, objectType: target,
       isOptional: optional, isIndexed: indexed)
   }
+
+  /// The member `key` of the object `json` (at `path` in the document): nil when it is absent or
+  /// null, else what `accept` makes of it. A value `accept` refuses is an error saying what
+  /// was `expected`.
+  private static func optionalMember<T>(
+    _ key: String, of json: JSONValue, at path: String, expected: String, _ accept: (JSONValue) -> T?
+  ) throws(CanonicalDecodingError) -> T? {
+    guard let value = json[key], value != .null else { return nil }
+    guard let accepted = accept(value) else {
+      throw CanonicalDecodingError(
+        line: 0, path: path.isEmpty ? key : "\(path).\(key)", message: "expected \(expected), found \(describe(value))")
+    }
+    return accepted
+  }
+
+  private static func int64Value(_ json: JSONValue) -> Int64? { if case .int(let v) = json { v } else { nil } }
+
+  private static func boolValue(_ json: JSONValue) -> Bool? { if case .bool(let b) = json { b } else { nil } }
+
+  private static func stringValue(_ json: JSONValue) -> String? { if case .string(let s) = json { s } else { nil } }
 }

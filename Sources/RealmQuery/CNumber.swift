@@ -73,28 +73,7 @@ enum CNumber {
   /// after white space), or the special words `nan`, `inf`, `infinity` with an optional sign
   /// when that fails; nil when neither applies.
   static func streamDouble(_ text: String) -> Double? {
-    let b = Array(text.utf8)
-    var i = 0
-    while i < b.count, b[i] == 0x20 || (b[i] >= 0x09 && b[i] <= 0x0D) { i += 1 }
-    let start = i
-    if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") { i += 1 }
-    var mantissaDigits = 0
-    while i < b.count, b[i] >= 0x30, b[i] <= 0x39 { i += 1; mantissaDigits += 1 }
-    if i < b.count, b[i] == UInt8(ascii: ".") {
-      i += 1
-      while i < b.count, b[i] >= 0x30, b[i] <= 0x39 { i += 1; mantissaDigits += 1 }
-    }
-    if mantissaDigits > 0 {
-      var end = i
-      if i < b.count, b[i] | 0x20 == UInt8(ascii: "e") {
-        var j = i + 1
-        if j < b.count, b[j] == UInt8(ascii: "+") || b[j] == UInt8(ascii: "-") { j += 1 }
-        var expDigits = 0
-        while j < b.count, b[j] >= 0x30, b[j] <= 0x39 { j += 1; expDigits += 1 }
-        if expDigits > 0 { end = j }
-      }
-      return Double(String(decoding: b[start..<end], as: UTF8.self))
-    }
+    if let number = numberPrefix(text) { return Double(number) }
     switch text.lowercased() {
     case "nan", "+nan": return .nan
     case "-nan": return -Double.nan

@@ -155,47 +155,9 @@ enum QueryCondition: Sendable, Equatable {
     }
     if isStringOperator {
       // The pattern is on the left: iterate the text side (right) on the outside.
-      func leftMatches(_ rv: QueryValue) -> Bool {
-        for i in 0..<ls {
-          if holds(left.values[i], rv) {
-            if cl == .any { return true }
-            if cl == .noneOf { return false }
-          } else if cl == .all {
-            return false
-          }
-        }
-        return cl == .noneOf || cl == .all
-      }
-      for i in 0..<rs {
-        if leftMatches(right.values[i]) {
-          if cr == .any { return true }
-          if cr == .noneOf { return false }
-        } else if cr == .all {
-          return false
-        }
-      }
-      return cr == .noneOf || cr == .all
+      return cr.isSatisfied(count: rs) { r in cl.isSatisfied(count: ls) { l in holds(left.values[l], right.values[r]) } }
     }
-    func rightMatches(_ lv: QueryValue) -> Bool {
-      for i in 0..<rs {
-        if holds(lv, right.values[i]) {
-          if cr == .any { return true }
-          if cr == .noneOf { return false }
-        } else if cr == .all {
-          return false
-        }
-      }
-      return cr == .noneOf || cr == .all
-    }
-    for i in 0..<ls {
-      if rightMatches(left.values[i]) {
-        if cl == .any { return true }
-        if cl == .noneOf { return false }
-      } else if cl == .all {
-        return false
-      }
-    }
-    return cl == .noneOf || cl == .all
+    return cl.isSatisfied(count: ls) { l in cr.isSatisfied(count: rs) { r in holds(left.values[l], right.values[r]) } }
   }
 
   /// `std::unique` over the first `count` values (equal by Realm's ordering); the new count.
@@ -207,5 +169,21 @@ enum QueryCondition: Sendable, Equatable {
       kept += 1
     }
     return kept
+  }
+}
+
+extension QuerySyntax.Quantifier {
+  /// Whether the elements `0..<count` satisfy the quantifier (ANY: one matches, ALL: every one
+  /// does, NONE: none does), stopping at the first element that decides.
+  fileprivate func isSatisfied(count: Int, _ matches: (Int) -> Bool) -> Bool {
+    for i in 0..<count {
+      if matches(i) {
+        if self == .any { return true }
+        if self == .noneOf { return false }
+      } else if self == .all {
+        return false
+      }
+    }
+    return self == .noneOf || self == .all
   }
 }

@@ -19,13 +19,21 @@ public struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
   public var description: String { "column \(column): \(message)" }
 
   /// An error located by byte offset; turned into a ``QueryError`` with a column at the API.
-  struct Located: Error, Sendable {
-    var offset: Int
-    var message: String
-    init(_ offset: Int, _ message: String) {
-      self.offset = offset
-      self.message = message
-    }
+  typealias Located = SourceLocatedError
+}
+
+/// An error located by byte offset in a source text, turned into an error with a character
+/// column at the API. Shared by the query language and the expression language.
+package struct SourceLocatedError: Error, Sendable {
+  /// Where the fault is.
+  package var position: SourcePosition
+  /// One sentence saying what is wrong, without the location.
+  package var message: String
+
+  /// An error at byte `offset` of the source.
+  package init(_ offset: Int, _ message: String) {
+    position = SourcePosition(offset: offset)
+    self.message = message
   }
 }
 

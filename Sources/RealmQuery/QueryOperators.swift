@@ -445,20 +445,10 @@ final class ArithmeticExpression: QueryExpression {
       }
     case 9:
       guard let x = floatValue(a), let y = floatValue(b) else { return .null }
-      switch op {
-      case "+": return .float(x + y)
-      case "-": return .float(x - y)
-      case "*": return .float(x * y)
-      default: return .float(x / y)
-      }
+      return .float(floatingPoint(op, x, y))
     case 10:
       guard let x = doubleValue(a), let y = doubleValue(b) else { return .null }
-      switch op {
-      case "+": return .double(x + y)
-      case "-": return .double(x - y)
-      case "*": return .double(x * y)
-      default: return .double(x / y)
-      }
+      return .double(floatingPoint(op, x, y))
     case 11:
       guard let x = decimalValue(a), let y = decimalValue(b) else { return .null }
       switch op {
@@ -469,6 +459,16 @@ final class ArithmeticExpression: QueryExpression {
       }
     default:
       return .null
+    }
+  }
+
+  /// `x op y` for `+`, `-`, `*`, and `/` for any other operator.
+  private static func floatingPoint<F: BinaryFloatingPoint>(_ op: Character, _ x: F, _ y: F) -> F {
+    switch op {
+    case "+": return x + y
+    case "-": return x - y
+    case "*": return x * y
+    default: return x / y
     }
   }
 

@@ -111,34 +111,28 @@ struct QueryParser {
     throw unexpected("; expected a comparison operator before \(what)")
   }
 
-  private mutating func parseOr() throws(QueryError.Located) -> Parsed {
-    let first = try parseAnd()
-    guard current.kind == .or else { return first }
+  private mutating func parseOr() throws(QueryError.Located) -> Parsed { try parseJoined(by: .or) }
+
+  /// Operands joined by `||` (`.or`) or `&&` (`.and`), each of which must be a condition.
+  /// `&&` binds tighter than `||`, and `NOT` tighter than `&&`.
+  private mutating func parseJoined(by joiner: QueryToken.Kind) throws(QueryError.Located) -> Parsed {
+    let first = try parseOperand(of: joiner)
+    guard current.kind == joiner else { return first }
     var items = [try requirePredicate(first, before: "'\(current.text)'")]
-    while accept(.or) != nil {
+    while accept(joiner) != nil {
       let operandStart = current
-      let next = try parseAnd()
+      let next = try parseOperand(of: joiner)
       guard case .predicate(let p) = next else {
-        throw .init(operandStart.start, "expected a condition after OR; '\(text(operandStart.start, current.start))' is a value")
+        let word = joiner == .or ? "OR" : "AND"
+        throw .init(operandStart.start, "expected a condition after \(word); '\(text(operandStart.start, current.start))' is a value")
       }
       items.append(p)
     }
-    return .predicate(.or(items))
+    return .predicate(joiner == .or ? .or(items) : .and(items))
   }
 
-  private mutating func parseAnd() throws(QueryError.Located) -> Parsed {
-    let first = try parseNot()
-    guard current.kind == .and else { return first }
-    var items = [try requirePredicate(first, before: "'\(current.text)'")]
-    while accept(.and) != nil {
-      let operandStart = current
-      let next = try parseNot()
-      guard case .predicate(let p) = next else {
-        throw .init(operandStart.start, "expected a condition after AND; '\(text(operandStart.start, current.start))' is a value")
-      }
-      items.append(p)
-    }
-    return .predicate(.and(items))
+  private mutating func parseOperand(of joiner: QueryToken.Kind) throws(QueryError.Located) -> Parsed {
+    joiner == .or ? try parseJoined(by: .and) : try parseNot()
   }
 
   private mutating func parseNot() throws(QueryError.Located) -> Parsed {
@@ -256,38 +250,42 @@ struct QueryParser {
   // MARK: - Expressions
 
   private mutating func parseAdditive(startingWith first: QuerySyntax.Expression?) throws(QueryError.Located) -> QuerySyntax.Expression {
+    try parseArithmetic(additive: true, startingWith: first)
+  }
+
+  /// Operands joined left to right by `+` and `-` (`additive`), or by `*` and `/`, which bind
+  /// tighter; `first` is the first operand when the caller has parsed it already.
+  private mutating func parseArithmetic(additive: Bool, startingWith first: QuerySyntax.Expression?) throws(QueryError.Located) -> QuerySyntax.Expression {
     let start = first?.offset ?? current.start
-    var left = try parseMultiplicative(startingWith: first)
+    var left = try parseArithmeticOperand(additive: additive, startingWith: first)
     var operators = 0
-    while current.kind == .plus || current.kind == .minus {
+    while let op = arithmeticOperator(additive: additive) {
       operators += 1
       if operators > Self.maxDepth { throw .init(current.start, "more than \(Self.maxDepth) operators in one arithmetic expression") }
-      let op: Character = current.kind == .plus ? "+" : "-"
       advance()
       try enter()
-      let right = try parseMultiplicative(startingWith: nil)
+      let right = try parseArithmeticOperand(additive: additive, startingWith: nil)
       leave()
       left = .arithmetic(op, left, right, offset: start)
     }
     return left
   }
 
-  private mutating func parseMultiplicative(startingWith first: QuerySyntax.Expression?) throws(QueryError.Located) -> QuerySyntax.Expression {
-    let start = first?.offset ?? current.start
-    var left: QuerySyntax.Expression
-    if let first { left = first } else { left = try parseOperand() }
-    var operators = 0
-    while current.kind == .star || current.kind == .slash {
-      operators += 1
-      if operators > Self.maxDepth { throw .init(current.start, "more than \(Self.maxDepth) operators in one arithmetic expression") }
-      let op: Character = current.kind == .star ? "*" : "/"
-      advance()
-      try enter()
-      let right = try parseOperand()
-      leave()
-      left = .arithmetic(op, left, right, offset: start)
+  private mutating func parseArithmeticOperand(additive: Bool, startingWith first: QuerySyntax.Expression?) throws(QueryError.Located) -> QuerySyntax.Expression {
+    if additive { return try parseArithmetic(additive: false, startingWith: first) }
+    if let first { return first }
+    return try parseOperand()
+  }
+
+  /// The current token's operator when it is one of the level's (`+ -` or `* /`).
+  private func arithmeticOperator(additive: Bool) -> Character? {
+    switch current.kind {
+    case .plus where additive: return "+"
+    case .minus where additive: return "-"
+    case .star where !additive: return "*"
+    case .slash where !additive: return "/"
+    default: return nil
     }
-    return left
   }
 
   /// `value` or `( expr )`.
@@ -592,34 +590,9 @@ struct QueryParser {
     let start = current.start
     switch current.kind {
     case .sort:
-      advance()
-      try expect(.leftParen, "'(' after SORT")
-      var items: [(QuerySyntax.Path, ascending: Bool)] = []
-      repeat {
-        guard current.isIdentifier || current.kind == .keyPathArgument else { throw unexpected("; expected a property to sort by") }
-        let path = try parsePath()
-        let ascending: Bool
-        if accept(.ascending) != nil {
-          ascending = true
-        } else if accept(.descending) != nil {
-          ascending = false
-        } else {
-          throw unexpected("; expected ASC or DESC after '\(path.text)'")
-        }
-        items.append((path, ascending))
-      } while accept(.comma) != nil
-      try expect(.rightParen, "',' or ')' in SORT(...)")
-      return .sort(items, offset: start)
+      return .sort(try parseDescriptorPaths("SORT", sorting: true), offset: start)
     case .distinct:
-      advance()
-      try expect(.leftParen, "'(' after DISTINCT")
-      var paths: [QuerySyntax.Path] = []
-      repeat {
-        guard current.isIdentifier || current.kind == .keyPathArgument else { throw unexpected("; expected a property for DISTINCT") }
-        paths.append(try parsePath())
-      } while accept(.comma) != nil
-      try expect(.rightParen, "',' or ')' in DISTINCT(...)")
-      return .distinct(paths, offset: start)
+      return .distinct(try parseDescriptorPaths("DISTINCT", sorting: false).map(\.0), offset: start)
     case .limit:
       advance()
       try expect(.leftParen, "'(' after LIMIT")
@@ -629,5 +602,31 @@ struct QueryParser {
     default:
       return nil
     }
+  }
+
+  /// `SORT(…)` or `DISTINCT(…)` from its keyword (`name`): properties separated by commas, each
+  /// followed by ASC or DESC when `sorting` (without, `ascending` is true).
+  private mutating func parseDescriptorPaths(
+    _ name: String, sorting: Bool
+  ) throws(QueryError.Located) -> [(QuerySyntax.Path, ascending: Bool)] {
+    advance()
+    try expect(.leftParen, "'(' after \(name)")
+    var items: [(QuerySyntax.Path, ascending: Bool)] = []
+    repeat {
+      guard current.isIdentifier || current.kind == .keyPathArgument else {
+        throw unexpected("; expected a property \(sorting ? "to sort by" : "for DISTINCT")")
+      }
+      let path = try parsePath()
+      items.append((path, try sorting ? parseDirection(after: path) : true))
+    } while accept(.comma) != nil
+    try expect(.rightParen, "',' or ')' in \(name)(...)")
+    return items
+  }
+
+  /// ASC (true) or DESC (false) after a property of SORT.
+  private mutating func parseDirection(after path: QuerySyntax.Path) throws(QueryError.Located) -> Bool {
+    if accept(.ascending) != nil { return true }
+    if accept(.descending) != nil { return false }
+    throw unexpected("; expected ASC or DESC after '\(path.text)'")
   }
 }

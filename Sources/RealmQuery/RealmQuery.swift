@@ -59,7 +59,7 @@ public struct RealmQuery: Sendable {
       descriptorText = syntax.descriptors.map(Self.describe)
       reads = binder.reads.byClass
     } catch {
-      throw QueryError(column: columns.column(of: SourcePosition(offset: error.offset)), message: error.message)
+      throw QueryError(column: columns.column(of: error.position), message: error.message)
     }
     self.text = text
     self.className = className

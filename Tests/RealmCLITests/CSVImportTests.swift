@@ -27,60 +27,58 @@ import Testing
     // alltypes: every property type, links (AllTypes -> Target) and embedded objects in cells.
     // A single mixed value's cell is plain text, which does not say its type (the string "5"
     // and the integer 5 look alike), so that column is left out: it reads as null.
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let original = try T.copy("alltypes/before.realm", to: dir, as: "a.realm")
-    let empty = try E.emptyFile("alltypes", in: dir)
-    for cls in ["Target", "AllTypes"] {
-      let csv = T.run(["dump", original, "--format", "csv", "--class", cls])
-      #expect(csv.status == 0)
-      let text = cls == "AllTypes" ? try Self.droppingColumn("mixed_val", from: csv.stdout) : csv.stdout
-      let path = try T.write(text, to: dir, as: "\(cls).csv")
-      let r = T.run(["insert", empty, path, "--class", cls])
-      #expect(r.status == 0, "\(cls): \(r.stderr.prefix(500))")
+    try T.withCopy(of: "alltypes/before.realm", as: "a.realm") { original, dir in
+      let empty = try E.emptyFile("alltypes", in: dir)
+      for cls in ["Target", "AllTypes"] {
+        let csv = T.run(["dump", original, "--format", "csv", "--class", cls])
+        #expect(csv.status == 0)
+        let text = cls == "AllTypes" ? try Self.droppingColumn("mixed_val", from: csv.stdout) : csv.stdout
+        let path = try T.write(text, to: dir, as: "\(cls).csv")
+        let r = T.run(["insert", empty, path, "--class", cls])
+        #expect(r.status == 0, "\(cls): \(r.stderr.prefix(500))")
+      }
+      let expected = try E.fixtureDump("alltypes").map { o in
+        o["$class"] == .string("AllTypes") ? E.replacing(o, "mixed_val", with: .null) : o
+      }
+      try E.expectFile(empty, equals: expected, schema: "alltypes")
     }
-    let expected = try E.fixtureDump("alltypes").map { o in
-      o["$class"] == .string("AllTypes") ? E.replacing(o, "mixed_val", with: .null) : o
-    }
-    try E.expectFile(empty, equals: expected, schema: "alltypes")
   }
 
   @Test func createReadsSeveralCSVAndJSONLinesFiles() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let original = try T.copy("alltypes/before.realm", to: dir, as: "a.realm")
-    let schema = try T.copy("alltypes/schema.json", to: dir, as: "schema.json")
-    let all = try E.fixtureDump("alltypes").map { o in
-      o["$class"] == .string("AllTypes") ? E.replacing(o, "mixed_val", with: .null) : o
+    try T.withCopy(of: "alltypes/before.realm", as: "a.realm") { original, dir in
+      let schema = try T.copy("alltypes/schema.json", to: dir, as: "schema.json")
+      let all = try E.fixtureDump("alltypes").map { o in
+        o["$class"] == .string("AllTypes") ? E.replacing(o, "mixed_val", with: .null) : o
+      }
+      let targets = try T.write(E.text(all.filter { $0["$class"] == .string("Target") }), to: dir, as: "targets.jsonl")
+      let csv = try T.write(
+        try Self.droppingColumn("mixed_val", from: T.run(["dump", original, "--format", "csv", "--class", "AllTypes"]).stdout),
+        to: dir, as: "all.csv")
+      let out = dir.appendingPathComponent("new.realm").path
+      let r = T.run(["create", out, "--schema", schema, "--data", targets, "--data", csv, "--class", "AllTypes"])
+      #expect(r.status == 0, "\(r.stderr)")
+      try E.expectFile(out, equals: all, schema: "alltypes")
+      let noClass = T.run(["create", dir.appendingPathComponent("x.realm").path, "--schema", schema, "--data", csv])
+      #expect(noClass.status == 64)
     }
-    let targets = try T.write(E.text(all.filter { $0["$class"] == .string("Target") }), to: dir, as: "targets.jsonl")
-    let csv = try T.write(
-      try Self.droppingColumn("mixed_val", from: T.run(["dump", original, "--format", "csv", "--class", "AllTypes"]).stdout),
-      to: dir, as: "all.csv")
-    let out = dir.appendingPathComponent("new.realm").path
-    let r = T.run(["create", out, "--schema", schema, "--data", targets, "--data", csv, "--class", "AllTypes"])
-    #expect(r.status == 0, "\(r.stderr)")
-    try E.expectFile(out, equals: all, schema: "alltypes")
-    let noClass = T.run(["create", dir.appendingPathComponent("x.realm").path, "--schema", schema, "--data", csv])
-    #expect(noClass.status == 64)
   }
 
   @Test func quotesEscapedQuotesCRLFAndLineBreaksInFields() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try E.emptyFile("user-tutorial", in: dir)
-    let csv = "\u{FEFF}name,age\r\n\"Smith, \"\"Jo\"\"\",30\r\n\"Two\nLines\",7\r\n\"\",6\nZoe,5"
-    let path = try T.write(csv, to: dir, as: "people.csv")
-    let r = T.run(["insert", file, path, "--class", "User"])
-    #expect(r.status == 0, "\(r.stderr)")
-    let expected = try E.lines(
-      """
-      {"$class":"User","$key":0,"name":"Smith, \\"Jo\\"","age":30}
-      {"$class":"User","$key":1,"name":"Two\\nLines","age":7}
-      {"$class":"User","$key":2,"name":"","age":6}
-      {"$class":"User","$key":3,"name":"Zoe","age":5}
-      """)
-    try E.expectFile(file, equals: expected, schema: "user-tutorial")
+    try T.inScratchDirectory { dir in
+      let file = try E.emptyFile("user-tutorial", in: dir)
+      let csv = "\u{FEFF}name,age\r\n\"Smith, \"\"Jo\"\"\",30\r\n\"Two\nLines\",7\r\n\"\",6\nZoe,5"
+      let path = try T.write(csv, to: dir, as: "people.csv")
+      let r = T.run(["insert", file, path, "--class", "User"])
+      #expect(r.status == 0, "\(r.stderr)")
+      let expected = try E.lines(
+        """
+        {"$class":"User","$key":0,"name":"Smith, \\"Jo\\"","age":30}
+        {"$class":"User","$key":1,"name":"Two\\nLines","age":7}
+        {"$class":"User","$key":2,"name":"","age":6}
+        {"$class":"User","$key":3,"name":"Zoe","age":5}
+        """)
+      try E.expectFile(file, equals: expected, schema: "user-tutorial")
+    }
   }
 
   @Test(
@@ -97,11 +95,10 @@ import Testing
       ("name\nAb\n", "row 2: User.age: the property is required and has no value"),
     ])
   func malformedCSVIsRefused(_ csv: String, _ message: String) throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try T.copy("user-tutorial/before.realm", to: dir, as: "a.realm")
-    let path = try T.write(csv, to: dir, as: "bad.csv")
-    let stderr = try E.expectRefused(["insert", file, path, "--class", "User"], file: file)
-    #expect(stderr.contains("'\(path)' \(message)"), "\(stderr)")
+    try T.withCopy(of: "user-tutorial/before.realm", as: "a.realm") { file, dir in
+      let path = try T.write(csv, to: dir, as: "bad.csv")
+      let stderr = try E.expectRefused(["insert", file, path, "--class", "User"], file: file)
+      #expect(stderr.contains("'\(path)' \(message)"), "\(stderr)")
+    }
   }
 }

@@ -30,6 +30,33 @@ enum CommandTestSupport {
   /// A scratch directory, removed by the caller.
   static func directory() throws -> URL { try Fixtures.temporaryDirectory() }
 
+  /// Runs `body` in a fresh scratch directory, removed afterwards.
+  static func inScratchDirectory(_ body: (_ dir: URL) throws -> Void) throws {
+    let dir = try directory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try body(dir)
+  }
+
+  /// Runs `body` with a copy of fixture `relative`, named `name`, in a fresh scratch directory
+  /// removed afterwards; `body` gets the copy's path and the directory.
+  static func withCopy(
+    of relative: String, as name: String, _ body: (_ path: String, _ dir: URL) throws -> Void
+  ) throws {
+    try inScratchDirectory { dir in try body(try copy(relative, to: dir, as: name), dir) }
+  }
+
+  /// Runs `body` with a file named `name` holding `data`, in a fresh scratch directory removed
+  /// afterwards; `body` gets the file's path and the directory.
+  static func withFile(
+    _ data: [UInt8], as name: String, _ body: (_ path: String, _ dir: URL) throws -> Void
+  ) throws {
+    try inScratchDirectory { dir in
+      let path = dir.appendingPathComponent(name).path
+      try write(data, to: path)
+      try body(path, dir)
+    }
+  }
+
   /// Copies fixture `relative` into `dir` as `name` and returns its path.
   @discardableResult
   static func copy(_ relative: String, to dir: URL, as name: String) throws -> String {
@@ -63,6 +90,29 @@ enum CommandTestSupport {
       problems.append("open --check exited \(check.status): \(check.stdout)\(check.stderr)")
     }
     return problems
+  }
+
+  /// Expects a list of test cases to hold at least `count` names, `expected` among them.
+  static func expectCases(
+    _ names: [String], atLeast count: Int, including expected: [String],
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    #expect(names.count >= count, "\(names.count) cases", sourceLocation: sourceLocation)
+    for name in expected {
+      #expect(names.contains(name), "\(name)", sourceLocation: sourceLocation)
+    }
+  }
+
+  /// Runs `body` with the write end of a pipe whose read end is closed, so that writing to it
+  /// fails with EPIPE (SIGPIPE is ignored for the whole test process and never restored:
+  /// tests run in parallel).
+  static func withBrokenPipe(_ body: (_ writeEnd: Int32) throws -> Void) throws {
+    var fds: [Int32] = [0, 0]
+    try #require(pipe(&fds) == 0)
+    close(fds[0])
+    signal(SIGPIPE, SIG_IGN)
+    defer { close(fds[1]) }
+    try body(fds[1])
   }
 
   /// Parses the canonical schema JSON of the file at `path`.

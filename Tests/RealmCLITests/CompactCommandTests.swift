@@ -17,56 +17,54 @@ import Testing
 
   @Test(arguments: files)
   func compactKeepsEveryObjectAndDoesNotGrow(_ fixture: String) throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try Support.copy(fixture, to: dir, as: "a.realm")
-    let sizeBefore = try Support.bytes(file).count
-    let schemaBefore = try RealmDumper.schemaJSON(file)
-    let dumpBefore = try RealmDumper.dumpJSONL(file)
-    let result = Support.run(["compact", file])
-    #expect(result.status == 0, "\(result.stderr)")
-    let sizeAfter = try Support.bytes(file).count
-    #expect(result.stdout == "Compacted \(file): \(sizeBefore) -> \(sizeAfter) bytes\n")
-    #expect(sizeAfter <= sizeBefore)
-    #expect(try RealmDumper.schemaJSON(file) == schemaBefore)
-    #expect(try RealmDumper.dumpJSONL(file) == dumpBefore)
-    #expect(try Support.problems(file).isEmpty)
-    let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("realmctl-tmp") }
-    #expect(leftovers.isEmpty)
+    try Support.withCopy(of: fixture, as: "a.realm") { file, dir in
+      let sizeBefore = try Support.bytes(file).count
+      let schemaBefore = try RealmDumper.schemaJSON(file)
+      let dumpBefore = try RealmDumper.dumpJSONL(file)
+      let result = Support.run(["compact", file])
+      #expect(result.status == 0, "\(result.stderr)")
+      let sizeAfter = try Support.bytes(file).count
+      #expect(result.stdout == "Compacted \(file): \(sizeBefore) -> \(sizeAfter) bytes\n")
+      #expect(sizeAfter <= sizeBefore)
+      #expect(try RealmDumper.schemaJSON(file) == schemaBefore)
+      #expect(try RealmDumper.dumpJSONL(file) == dumpBefore)
+      #expect(try Support.problems(file).isEmpty)
+      let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("realmctl-tmp") }
+      #expect(leftovers.isEmpty)
+    }
   }
 
   /// A file with free space (a migration that rewrote names in place leaves the old nodes
   /// free) gets smaller.
   @Test func freeSpaceIsGivenBack() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try Support.copy("strings/before.realm", to: dir, as: "a.realm")
-    let schema = try Support.schema(file)
-    let className = try #require(schema["classes"]?[0]?["name"])
-    let property = try #require(schema["classes"]?[0]?["properties"]?[0]?["name"])
-    guard case .string(let c) = className, case .string(let p) = property else { Issue.record("no names"); return }
-    for (i, name) in ["renamedOnce", "renamedTwice"].enumerated() {
-      let r = Support.run(["rename-property", file, c, i == 0 ? p : "renamedOnce", name])
-      try #require(r.status == 0, "\(r.stderr)")
+    try Support.withCopy(of: "strings/before.realm", as: "a.realm") { file, _ in
+      let schema = try Support.schema(file)
+      let className = try #require(schema["classes"]?[0]?["name"])
+      let property = try #require(schema["classes"]?[0]?["properties"]?[0]?["name"])
+      guard case .string(let c) = className, case .string(let p) = property else { Issue.record("no names"); return }
+      for (i, name) in ["renamedOnce", "renamedTwice"].enumerated() {
+        let r = Support.run(["rename-property", file, c, i == 0 ? p : "renamedOnce", name])
+        try #require(r.status == 0, "\(r.stderr)")
+      }
+      let sizeBefore = try Support.bytes(file).count
+      let dumpBefore = try RealmDumper.dumpJSONL(file)
+      let result = Support.run(["compact", file])
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(try Support.bytes(file).count < sizeBefore)
+      #expect(try RealmDumper.dumpJSONL(file) == dumpBefore)
+      #expect(try Support.problems(file).isEmpty)
+      // A compacted file has nothing more to give.
+      let size = try Support.bytes(file).count
+      #expect(Support.run(["compact", file]).stdout == "Compacted \(file): \(size) -> \(size) bytes\n")
     }
-    let sizeBefore = try Support.bytes(file).count
-    let dumpBefore = try RealmDumper.dumpJSONL(file)
-    let result = Support.run(["compact", file])
-    #expect(result.status == 0, "\(result.stderr)")
-    #expect(try Support.bytes(file).count < sizeBefore)
-    #expect(try RealmDumper.dumpJSONL(file) == dumpBefore)
-    #expect(try Support.problems(file).isEmpty)
-    // A compacted file has nothing more to give.
-    let size = try Support.bytes(file).count
-    #expect(Support.run(["compact", file]).stdout == "Compacted \(file): \(size) -> \(size) bytes\n")
   }
 
   @Test func aMissingFileExits66() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let missing = dir.appendingPathComponent("none.realm").path
-    let result = Support.run(["compact", missing])
-    #expect(result.status == 66)
-    #expect(!Support.exists(missing + ".lock"))
+    try Support.inScratchDirectory { dir in
+      let missing = dir.appendingPathComponent("none.realm").path
+      let result = Support.run(["compact", missing])
+      #expect(result.status == 66)
+      #expect(!Support.exists(missing + ".lock"))
+    }
   }
 }

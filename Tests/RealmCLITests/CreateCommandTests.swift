@@ -55,73 +55,73 @@ import Testing
   func createThenDumpGivesRealmCoreSamplesBack(_ source: Source) throws { try createThenDump(source) }
 
   func createThenDump(_ source: Source) throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let out = dir.appendingPathComponent("out.realm").path
-    let result = Support.run([
-      "create", out, "--schema", try source.location.path(source.schema),
-      "--data", try source.location.path(source.dump),
-    ])
-    try #require(result.status == 0, "\(result.stderr)")
-    #expect(result.stdout.hasPrefix("Created \(out): schema version "))
-    #expect(result.stderr.isEmpty)
+    try Support.inScratchDirectory { dir in
+      let out = dir.appendingPathComponent("out.realm").path
+      let result = Support.run([
+        "create", out, "--schema", try source.location.path(source.schema),
+        "--data", try source.location.path(source.dump),
+      ])
+      try #require(result.status == 0, "\(result.stderr)")
+      #expect(result.stdout.hasPrefix("Created \(out): schema version "))
+      #expect(result.stderr.isEmpty)
 
-    // Everything through the command layer: schema, dump and the integrity check.
-    let schemaRun = Support.run(["schema", out, "--format", "json"])
-    try #require(schemaRun.status == 0, "\(schemaRun.stderr)")
-    let dumpRun = Support.run(["dump", out, "--format", "jsonl"])
-    try #require(dumpRun.status == 0, "\(dumpRun.stderr)")
-    let expectedSchema = try source.location.bytes(source.schema)
-    let actualSchema = Array(schemaRun.stdout.utf8)
-    // create writes file format 24 whatever the source's format was.
-    var expected = try JSONParser.parse(expectedSchema)
-    if case .object(var members) = expected {
-      for i in members.indices where members[i].key == "fileFormat" { members[i].value = .int(24) }
-      expected = .object(members)
+      // Everything through the command layer: schema, dump and the integrity check.
+      let schemaRun = Support.run(["schema", out, "--format", "json"])
+      try #require(schemaRun.status == 0, "\(schemaRun.stderr)")
+      let dumpRun = Support.run(["dump", out, "--format", "jsonl"])
+      try #require(dumpRun.status == 0, "\(dumpRun.stderr)")
+      let expectedSchema = try source.location.bytes(source.schema)
+      let actualSchema = Array(schemaRun.stdout.utf8)
+      // create writes file format 24 whatever the source's format was.
+      var expected = try JSONParser.parse(expectedSchema)
+      if case .object(var members) = expected {
+        for i in members.indices where members[i].key == "fileFormat" { members[i].value = .int(24) }
+        expected = .object(members)
+      }
+      let schemaDiff = DumpComparison.compareSchemas(expected: expected, actual: try JSONParser.parse(actualSchema))
+      #expect(schemaDiff.isEmpty, "\(schemaDiff.prefix(10))")
+      let dumpDiff = DumpComparison.compareDumps(
+        expected: try source.location.bytes(source.dump), actual: Array(dumpRun.stdout.utf8), schema: expectedSchema)
+      #expect(dumpDiff.isEmpty, "\(dumpDiff.prefix(10))")
+      let check = Support.run(["open", out, "--check"])
+      #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+      let problems = try Support.problems(out)
+      #expect(problems.isEmpty, "\(problems.prefix(5))")
     }
-    let schemaDiff = DumpComparison.compareSchemas(expected: expected, actual: try JSONParser.parse(actualSchema))
-    #expect(schemaDiff.isEmpty, "\(schemaDiff.prefix(10))")
-    let dumpDiff = DumpComparison.compareDumps(
-      expected: try source.location.bytes(source.dump), actual: Array(dumpRun.stdout.utf8), schema: expectedSchema)
-    #expect(dumpDiff.isEmpty, "\(dumpDiff.prefix(10))")
-    let check = Support.run(["open", out, "--check"])
-    #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
-    let problems = try Support.problems(out)
-    #expect(problems.isEmpty, "\(problems.prefix(5))")
   }
 
   @Test func schemaVersionOptionSetsTheVersion() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let out = dir.appendingPathComponent("out.realm").path
-    let result = Support.run([
-      "create", out, "--schema", Fixtures.url("person-add-email/schema.json").path, "--schema-version", "7",
-    ])
-    try #require(result.status == 0, "\(result.stderr)")
-    #expect(result.stdout.hasPrefix("Created \(out): schema version 7, 0 objects"), "\(result.stdout)")
-    #expect(try Support.schema(out)["schemaVersion"] == .int(7))
-    #expect(try Support.problems(out).isEmpty)
+    try Support.inScratchDirectory { dir in
+      let out = dir.appendingPathComponent("out.realm").path
+      let result = Support.run([
+        "create", out, "--schema", Fixtures.url("person-add-email/schema.json").path, "--schema-version", "7",
+      ])
+      try #require(result.status == 0, "\(result.stderr)")
+      #expect(result.stdout.hasPrefix("Created \(out): schema version 7, 0 objects"), "\(result.stdout)")
+      #expect(try Support.schema(out)["schemaVersion"] == .int(7))
+      #expect(try Support.problems(out).isEmpty)
+    }
   }
 
   @Test func aMissingSchemaExits66() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let out = dir.appendingPathComponent("out.realm").path
-    let result = Support.run(["create", out, "--schema", dir.appendingPathComponent("none.json").path])
-    #expect(result.status == 66)
-    #expect(result.stderr.contains("No such file"))
-    #expect(!Support.exists(out))
+    try Support.inScratchDirectory { dir in
+      let out = dir.appendingPathComponent("out.realm").path
+      let result = Support.run(["create", out, "--schema", dir.appendingPathComponent("none.json").path])
+      #expect(result.status == 66)
+      #expect(result.stderr.contains("No such file"))
+      #expect(!Support.exists(out))
+    }
   }
 
   @Test func anInvalidSchemaExits65AndNamesThePlace() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let schema = try Support.write("{\"schemaVersion\": 1,\n \"classes\": [", to: dir, as: "schema.json")
-    let out = dir.appendingPathComponent("out.realm").path
-    let result = Support.run(["create", out, "--schema", schema])
-    #expect(result.status == 65)
-    #expect(result.stderr.hasPrefix("Error: '\(schema)' is not a valid schema: line 2"), "\(result.stderr)")
-    #expect(!Support.exists(out))
+    try Support.inScratchDirectory { dir in
+      let schema = try Support.write("{\"schemaVersion\": 1,\n \"classes\": [", to: dir, as: "schema.json")
+      let out = dir.appendingPathComponent("out.realm").path
+      let result = Support.run(["create", out, "--schema", schema])
+      #expect(result.status == 65)
+      #expect(result.stderr.hasPrefix("Error: '\(schema)' is not a valid schema: line 2"), "\(result.stderr)")
+      #expect(!Support.exists(out))
+    }
   }
 
   /// The first three objects of `person-add-email`'s dump, as JSON Lines lines.
@@ -141,31 +141,30 @@ import Testing
   }
 
   @Test func aBadDataLineIsNamedAndNothingIsCreated() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let lines = try Self.personLines().joined(separator: "\n")
-    let (stderr, data) = try Self.createRefused(data: lines + "\n{\"$class\":\"Person\",\"$key\":7,\"firstName\":1}\n", in: dir)
-    #expect(stderr == "Error: '\(data)' line 4: Person.firstName: expected a string, found the integer 1\n")
-    let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("out.realm") }
-    #expect(leftovers.isEmpty, "\(leftovers)")
+    try Support.inScratchDirectory { dir in
+      let lines = try Self.personLines().joined(separator: "\n")
+      let (stderr, data) = try Self.createRefused(data: lines + "\n{\"$class\":\"Person\",\"$key\":7,\"firstName\":1}\n", in: dir)
+      #expect(stderr == "Error: '\(data)' line 4: Person.firstName: expected a string, found the integer 1\n")
+      let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("out.realm") }
+      #expect(leftovers.isEmpty, "\(leftovers)")
+    }
   }
 
   @Test func keysOutOfOrderAreRefused() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let lines = try Self.personLines().reversed().joined(separator: "\n")
-    let (stderr, data) = try Self.createRefused(data: lines + "\n", in: dir)
-    #expect(stderr == "Error: '\(data)' line 2: object key 1 of class 'Person' is not above the previous key 2\n")
+    try Support.inScratchDirectory { dir in
+      let lines = try Self.personLines().reversed().joined(separator: "\n")
+      let (stderr, data) = try Self.createRefused(data: lines + "\n", in: dir)
+      #expect(stderr == "Error: '\(data)' line 2: object key 1 of class 'Person' is not above the previous key 2\n")
+    }
   }
 
   @Test func anExistingOutputIsNeverOverwritten() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let out = try Support.copy("person-rename-age/before.realm", to: dir, as: "out.realm")
-    let before = try Support.bytes(out)
-    let result = Support.run(["create", out, "--schema", Fixtures.url("person-add-email/schema.json").path])
-    #expect(result.status == 73)
-    #expect(result.stderr == "Error: '\(out)' already exists; remove it or choose another output name\n")
-    #expect(try Support.bytes(out) == before)
+    try Support.withCopy(of: "person-rename-age/before.realm", as: "out.realm") { out, _ in
+      let before = try Support.bytes(out)
+      let result = Support.run(["create", out, "--schema", Fixtures.url("person-add-email/schema.json").path])
+      #expect(result.status == 73)
+      #expect(result.stderr == "Error: '\(out)' already exists; remove it or choose another output name\n")
+      #expect(try Support.bytes(out) == before)
+    }
   }
 }

@@ -48,55 +48,55 @@ import Testing
   /// Schemas of our own, made from real files: our verdict and message are Realm Core's.
   @Test(RealmOracle.enabled)
   func ownCasesAgreeWithRealmCore() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    var checked = 0
-    for fixture in ["alltypes", "embedded", "nested-links", "open-errors"] {
-      let base = try SchemaJSON.decode(Fixtures.bytes("\(fixture)/schema.json"))
-      let version = try #require(base.schemaVersion)
-      for (label, schema) in Self.variants(of: base) {
-        for appVersion in [version - 1, version, version + 1] where appVersion >= 0 {
-          let schemaPath = try T.write(String(decoding: SchemaJSON.encode(schema), as: UTF8.self), to: dir, as: "s.json")
-          try Self.expectDiffAgreesWithRealmCore(
-            fixture, schemaPath: schemaPath, version: appVersion, in: dir, context: "\(fixture) \(label)")
-          checked += 1
+    try T.inScratchDirectory { dir in
+      var checked = 0
+      for fixture in ["alltypes", "embedded", "nested-links", "open-errors"] {
+        let base = try SchemaJSON.decode(Fixtures.bytes("\(fixture)/schema.json"))
+        let version = try #require(base.schemaVersion)
+        for (label, schema) in Self.variants(of: base) {
+          for appVersion in [version - 1, version, version + 1] where appVersion >= 0 {
+            let schemaPath = try T.write(String(decoding: SchemaJSON.encode(schema), as: UTF8.self), to: dir, as: "s.json")
+            try Self.expectDiffAgreesWithRealmCore(
+              fixture, schemaPath: schemaPath, version: appVersion, in: dir, context: "\(fixture) \(label)")
+            checked += 1
+          }
         }
       }
+      #expect(checked > 40)
     }
-    #expect(checked > 40)
   }
 
   /// App schemas Realm refuses before it looks at the file: refused as a bad schema file
   /// (exit 65) where the plan decoder checks the rule, else Realm's own message (exit 1).
   @Test(RealmOracle.enabled)
   func invalidAppSchemasGiveRealmsValidationMessage() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let person = #"{"name":"Person","properties":{"firstName":"string","lastName":"string","age":"int"}}"#
-    let classes = [
-      #"{"name":"E","embedded":true,"primaryKey":"id","properties":{"id":"int"}},{"name":"H","properties":{"e":"E"}}"#,
-      #"{"name":"E","embedded":true,"properties":{"x":"int"}},{"name":"H","properties":{"e":"E<>"}}"#,
-      #"{"name":"D","primaryKey":"x","properties":{"x":"double","y":{"type":"float","indexed":true}}}"#,
-      #"{"name":"D","properties":{"x":{"type":"decimal128","indexed":true},"t":{"type":"date","indexed":true}}}"#,
-      #"{"name":"B","primaryKey":"x","properties":{"x":"date"}},{"name":"A","properties":{"d":{"type":"data","indexed":true}}}"#,
-    ]
-    var answeredAsRealm = 0
-    for (i, extra) in classes.enumerated() {
-      let schema = try T.write(#"{"schemaVersion":1,"schema":["# + person + "," + extra + "]}", to: dir, as: "s\(i).json")
-      let copy = try T.copy("open-errors/before.realm", to: dir, as: "copy.realm")
-      let realm = try RealmOracle.core14.open(copy, schema: schema, version: 1)
-      #expect(realm.hasPrefix("Schema validation failed"), "\(extra): \(realm)")
-      let out = T.run(["diff", fixturePath("open-errors/before.realm"), "--schema", schema])
-      if out.status == 65 {
-        // Refused by the plan decoder itself, naming the place in the file.
-        #expect(out.stderr.contains("is not a valid app schema: schema[1]"), "\(extra): \(out.stderr)")
-      } else {
-        #expect(out.status == 1, "\(extra): \(out.stderr)")
-        #expect(out.stdout.trimmingCharacters(in: .newlines) == realm, "\(extra)")
-        answeredAsRealm += 1
+    try T.inScratchDirectory { dir in
+      let person = #"{"name":"Person","properties":{"firstName":"string","lastName":"string","age":"int"}}"#
+      let classes = [
+        #"{"name":"E","embedded":true,"primaryKey":"id","properties":{"id":"int"}},{"name":"H","properties":{"e":"E"}}"#,
+        #"{"name":"E","embedded":true,"properties":{"x":"int"}},{"name":"H","properties":{"e":"E<>"}}"#,
+        #"{"name":"D","primaryKey":"x","properties":{"x":"double","y":{"type":"float","indexed":true}}}"#,
+        #"{"name":"D","properties":{"x":{"type":"decimal128","indexed":true},"t":{"type":"date","indexed":true}}}"#,
+        #"{"name":"B","primaryKey":"x","properties":{"x":"date"}},{"name":"A","properties":{"d":{"type":"data","indexed":true}}}"#,
+      ]
+      var answeredAsRealm = 0
+      for (i, extra) in classes.enumerated() {
+        let schema = try T.write(#"{"schemaVersion":1,"schema":["# + person + "," + extra + "]}", to: dir, as: "s\(i).json")
+        let copy = try T.copy("open-errors/before.realm", to: dir, as: "copy.realm")
+        let realm = try RealmOracle.core14.open(copy, schema: schema, version: 1)
+        #expect(realm.hasPrefix("Schema validation failed"), "\(extra): \(realm)")
+        let out = T.run(["diff", fixturePath("open-errors/before.realm"), "--schema", schema])
+        if out.status == 65 {
+          // Refused by the plan decoder itself, naming the place in the file.
+          #expect(out.stderr.contains("is not a valid app schema: schema[1]"), "\(extra): \(out.stderr)")
+        } else {
+          #expect(out.status == 1, "\(extra): \(out.stderr)")
+          #expect(out.stdout.trimmingCharacters(in: .newlines) == realm, "\(extra)")
+          answeredAsRealm += 1
+        }
       }
+      #expect(answeredAsRealm >= 1)
     }
-    #expect(answeredAsRealm >= 1)
   }
 
   /// The target schema of every migration case (its `after.schema.json`, or its plan's schema
@@ -105,22 +105,22 @@ import Testing
   /// without exactly one parent).
   @Test(RealmOracle.enabled)
   func migrationCasesAgreeWithRealmCore() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let cases = FixtureLocation.committed.listing("").filter {
-      FixtureLocation.committed.exists("\($0)/plan.json") && FixtureLocation.committed.exists("\($0)/before.realm")
-    }
-    #expect(cases.count >= 12)
-    for name in cases {
-      let plan = try PlanDecoder.decode(Fixtures.bytes("\(name)/plan.json"))
-      var schema = plan.targetSchema
-      if FixtureLocation.committed.exists("\(name)/after.schema.json") {
-        schema = try SchemaJSON.decode(Fixtures.bytes("\(name)/after.schema.json"))
+    try T.inScratchDirectory { dir in
+      let cases = FixtureLocation.committed.listing("").filter {
+        FixtureLocation.committed.exists("\($0)/plan.json") && FixtureLocation.committed.exists("\($0)/before.realm")
       }
-      let schemaPath = try T.write(String(decoding: SchemaJSON.encode(schema), as: UTF8.self), to: dir, as: "s.json")
-      let fileVersion = try #require(try SchemaJSON.decode(Fixtures.bytes("\(name)/schema.json")).schemaVersion)
-      for version in Set([fileVersion, plan.schemaVersion]).sorted() {
-        try Self.expectDiffAgreesWithRealmCore(name, schemaPath: schemaPath, version: version, in: dir, context: name)
+      #expect(cases.count >= 12)
+      for name in cases {
+        let plan = try PlanDecoder.decode(Fixtures.bytes("\(name)/plan.json"))
+        var schema = plan.targetSchema
+        if FixtureLocation.committed.exists("\(name)/after.schema.json") {
+          schema = try SchemaJSON.decode(Fixtures.bytes("\(name)/after.schema.json"))
+        }
+        let schemaPath = try T.write(String(decoding: SchemaJSON.encode(schema), as: UTF8.self), to: dir, as: "s.json")
+        let fileVersion = try #require(try SchemaJSON.decode(Fixtures.bytes("\(name)/schema.json")).schemaVersion)
+        for version in Set([fileVersion, plan.schemaVersion]).sorted() {
+          try Self.expectDiffAgreesWithRealmCore(name, schemaPath: schemaPath, version: version, in: dir, context: name)
+        }
       }
     }
   }
@@ -202,52 +202,52 @@ import Testing
   /// schema without a migration, the values converted.
   @Test(RealmOracle.enabled)
   func planSkeletonLeadsToTheAppSchema() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let app = fixturePath("open-errors/same-version-type-changed.plan.json")
-    let out = T.run(["diff", fixturePath("open-errors/before.realm"), "--schema", app, "--plan-skeleton"])
-    #expect(out.status == 1)
-    #expect(out.stderr.hasPrefix("Migration is required due to the following errors:"))
-    let plan = try PlanDecoder.decode(Array(out.stdout.utf8))
-    #expect(plan.schemaVersion == 2)
-    let planPath = try T.write(out.stdout, to: dir, as: "plan.json")
-    let copy = try T.copy("open-errors/before.realm", to: dir, as: "copy.realm")
-    let migrated = T.run(["migrate", "--plan", planPath, copy, "--quiet"])
-    #expect(migrated.status == 0, "\(migrated.stderr)")
-    #expect(try RealmOracle.core14.open(copy, schema: app, version: 2) == "ok")
-    let realmDump = try RealmOracle.core14.dump(copy)
-    let before = try String(decoding: Fixtures.bytes("open-errors/dump.jsonl"), as: UTF8.self)
-    let oldAge = try #require(before.split(separator: "\n").first.flatMap { try? JSONParser.parse(Array($0.utf8))["age"] })
-    let newAge = try #require(realmDump.split(separator: "\n").first.flatMap { try? JSONParser.parse(Array($0.utf8))["age"] })
-    guard case .int(let n) = oldAge else { Issue.record("age is not an int: \(oldAge)"); return }
-    #expect(newAge == .string(String(n)))
-    // Now the app opens it as it is.
-    let after = T.run(["diff", copy, "--schema", app, "--schema-version", "2"])
-    #expect(after.status == 0, "\(after.stdout)")
+    try T.inScratchDirectory { dir in
+      let app = fixturePath("open-errors/same-version-type-changed.plan.json")
+      let out = T.run(["diff", fixturePath("open-errors/before.realm"), "--schema", app, "--plan-skeleton"])
+      #expect(out.status == 1)
+      #expect(out.stderr.hasPrefix("Migration is required due to the following errors:"))
+      let plan = try PlanDecoder.decode(Array(out.stdout.utf8))
+      #expect(plan.schemaVersion == 2)
+      let planPath = try T.write(out.stdout, to: dir, as: "plan.json")
+      let copy = try T.copy("open-errors/before.realm", to: dir, as: "copy.realm")
+      let migrated = T.run(["migrate", "--plan", planPath, copy, "--quiet"])
+      #expect(migrated.status == 0, "\(migrated.stderr)")
+      #expect(try RealmOracle.core14.open(copy, schema: app, version: 2) == "ok")
+      let realmDump = try RealmOracle.core14.dump(copy)
+      let before = try String(decoding: Fixtures.bytes("open-errors/dump.jsonl"), as: UTF8.self)
+      let oldAge = try #require(before.split(separator: "\n").first.flatMap { try? JSONParser.parse(Array($0.utf8))["age"] })
+      let newAge = try #require(realmDump.split(separator: "\n").first.flatMap { try? JSONParser.parse(Array($0.utf8))["age"] })
+      guard case .int(let n) = oldAge else { Issue.record("age is not an int: \(oldAge)"); return }
+      #expect(newAge == .string(String(n)))
+      // Now the app opens it as it is.
+      let after = T.run(["diff", copy, "--schema", app, "--schema-version", "2"])
+      #expect(after.status == 0, "\(after.stdout)")
+    }
   }
 
   @Test func versionsAndBadInput() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let realm = fixturePath("open-errors/before.realm")
-    // A schema document without a version needs --schema-version.
-    var schema = try SchemaJSON.decode(Fixtures.bytes("open-errors/schema.json"))
-    schema.schemaVersion = nil
-    let unversioned = try T.write(String(decoding: SchemaJSON.encode(schema), as: UTF8.self), to: dir, as: "u.json")
-    let missing = T.run(["diff", realm, "--schema", unversioned])
-    #expect(missing.status == 64)
-    #expect(missing.stderr.contains("--schema-version"))
-    #expect(T.run(["diff", realm, "--schema", unversioned, "--schema-version", "1"]).status == 0)
-    let bad = try T.write("{\"classes\": 3}", to: dir, as: "bad.json")
-    let badOut = T.run(["diff", realm, "--schema", bad])
-    #expect(badOut.status == 65)
-    #expect(badOut.stderr.contains("bad.json"))
-    #expect(T.run(["diff", realm, "--schema", dir.appendingPathComponent("none.json").path]).status == 66)
-    // JSON report for scripts.
-    let json = T.run(["diff", realm, "--schema", fixturePath("open-errors/lower-version.plan.json"), "--format", "jsonl"])
-    #expect(json.status == 1)
-    let value = try JSONParser.parse(Array(json.stdout.utf8))
-    #expect(value["verdict"] == .string("versionLower"))
-    #expect(value["message"] == .string("Provided schema version 0 is less than last set version 1."))
+    try T.inScratchDirectory { dir in
+      let realm = fixturePath("open-errors/before.realm")
+      // A schema document without a version needs --schema-version.
+      var schema = try SchemaJSON.decode(Fixtures.bytes("open-errors/schema.json"))
+      schema.schemaVersion = nil
+      let unversioned = try T.write(String(decoding: SchemaJSON.encode(schema), as: UTF8.self), to: dir, as: "u.json")
+      let missing = T.run(["diff", realm, "--schema", unversioned])
+      #expect(missing.status == 64)
+      #expect(missing.stderr.contains("--schema-version"))
+      #expect(T.run(["diff", realm, "--schema", unversioned, "--schema-version", "1"]).status == 0)
+      let bad = try T.write("{\"classes\": 3}", to: dir, as: "bad.json")
+      let badOut = T.run(["diff", realm, "--schema", bad])
+      #expect(badOut.status == 65)
+      #expect(badOut.stderr.contains("bad.json"))
+      #expect(T.run(["diff", realm, "--schema", dir.appendingPathComponent("none.json").path]).status == 66)
+      // JSON report for scripts.
+      let json = T.run(["diff", realm, "--schema", fixturePath("open-errors/lower-version.plan.json"), "--format", "jsonl"])
+      #expect(json.status == 1)
+      let value = try JSONParser.parse(Array(json.stdout.utf8))
+      #expect(value["verdict"] == .string("versionLower"))
+      #expect(value["message"] == .string("Provided schema version 0 is less than last set version 1."))
+    }
   }
 }

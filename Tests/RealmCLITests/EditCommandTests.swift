@@ -82,97 +82,93 @@ import Testing
 
   @Test("a dump inserted into an empty file gives the same dump, keys kept", arguments: roundTripFixtures)
   func insertedDumpGivesTheSameDump(fixture: String) throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try Self.emptyFile(fixture, in: dir)
-    let data = try T.copy("\(fixture)/dump.jsonl", to: dir, as: "data.jsonl")
-    let versionBefore = try T.schema(file)["schemaVersion"]
-    let r = T.run(["insert", file, data])
-    #expect(r.status == 0, "\(r.stderr)")
-    // Realm's own verify() has a false alarm on links in collections nested in a Mixed.
-    try Self.expectFile(file, equals: try Self.fixtureDump(fixture), schema: fixture, verify: fixture != "nested-links")
-    #expect(try T.schema(file)["schemaVersion"] == versionBefore)
+    try T.inScratchDirectory { dir in
+      let file = try Self.emptyFile(fixture, in: dir)
+      let data = try T.copy("\(fixture)/dump.jsonl", to: dir, as: "data.jsonl")
+      let versionBefore = try T.schema(file)["schemaVersion"]
+      let r = T.run(["insert", file, data])
+      #expect(r.status == 0, "\(r.stderr)")
+      // Realm's own verify() has a false alarm on links in collections nested in a Mixed.
+      try Self.expectFile(file, equals: try Self.fixtureDump(fixture), schema: fixture, verify: fixture != "nested-links")
+      #expect(try T.schema(file)["schemaVersion"] == versionBefore)
+    }
   }
 
   @Test("upserting a file's own dump changes nothing", arguments: roundTripFixtures)
   func upsertOfOwnDumpChangesNothing(fixture: String) throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try T.copy("\(fixture)/before.realm", to: dir, as: "a.realm")
-    let data = try T.copy("\(fixture)/dump.jsonl", to: dir, as: "data.jsonl")
-    let before = try T.bytes(file)
-    let r = T.run(["insert", file, data, "--upsert", "--json"])
-    #expect(r.status == 0, "\(r.stderr)")
-    let report = try JSONParser.parse(r.stdout)
-    #expect(report["inserted"] == .int(0))
-    #expect(report["updated"] == .int(0))
-    #expect(report["path"] == .string("none"))
-    #expect(try T.bytes(file) == before)
+    try T.withCopy(of: "\(fixture)/before.realm", as: "a.realm") { file, dir in
+      let data = try T.copy("\(fixture)/dump.jsonl", to: dir, as: "data.jsonl")
+      let before = try T.bytes(file)
+      let r = T.run(["insert", file, data, "--upsert", "--json"])
+      #expect(r.status == 0, "\(r.stderr)")
+      let report = try JSONParser.parse(r.stdout)
+      #expect(report["inserted"] == .int(0))
+      #expect(report["updated"] == .int(0))
+      #expect(report["path"] == .string("none"))
+      #expect(try T.bytes(file) == before)
+    }
   }
 
   @Test func insertingAnExistingPrimaryKeyIsRefusedNamingIt() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try T.copy("embedded/before.realm", to: dir, as: "a.realm")
-    let data = try T.copy("embedded/dump.jsonl", to: dir, as: "data.jsonl")
-    let message = try Self.expectRefused(["insert", file, data], file: file)
-    #expect(message.contains("line 1: Contact._id: an object of 'Contact' with primary key '650000000000000000000000' already exists (key 0); use --upsert"))
+    try T.withCopy(of: "embedded/before.realm", as: "a.realm") { file, dir in
+      let data = try T.copy("embedded/dump.jsonl", to: dir, as: "data.jsonl")
+      let message = try Self.expectRefused(["insert", file, data], file: file)
+      #expect(message.contains("line 1: Contact._id: an object of 'Contact' with primary key '650000000000000000000000' already exists (key 0); use --upsert"))
+    }
   }
 
   @Test func objectsWithoutKeysGetTheKeysRealmGives() throws {
     // user-tutorial's User has no primary key; Realm gave its 100 objects keys 0-99.
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let realms = try Self.fixtureDump("user-tutorial")
-    let data = try T.write(Self.text(realms.map { Self.removing($0, "$key") }), to: dir, as: "nokeys.jsonl")
-    let empty = try Self.emptyFile("user-tutorial", in: dir)
-    #expect(T.run(["insert", empty, data]).status == 0)
-    try Self.expectFile(empty, equals: realms, schema: "user-tutorial")
-    // Into Realm's file: its stored key sequence (100) continues.
-    let file = try T.copy("user-tutorial/before.realm", to: dir, as: "a.realm")
-    #expect(T.run(["insert", file, data]).status == 0)
-    let expected = realms + realms.enumerated().map { i, o in Self.replacing(o, "$key", with: .int(Int64(100 + i))) }
-    try Self.expectFile(file, equals: expected, schema: "user-tutorial")
+    try T.inScratchDirectory { dir in
+      let realms = try Self.fixtureDump("user-tutorial")
+      let data = try T.write(Self.text(realms.map { Self.removing($0, "$key") }), to: dir, as: "nokeys.jsonl")
+      let empty = try Self.emptyFile("user-tutorial", in: dir)
+      #expect(T.run(["insert", empty, data]).status == 0)
+      try Self.expectFile(empty, equals: realms, schema: "user-tutorial")
+      // Into Realm's file: its stored key sequence (100) continues.
+      let file = try T.copy("user-tutorial/before.realm", to: dir, as: "a.realm")
+      #expect(T.run(["insert", file, data]).status == 0)
+      let expected = realms + realms.enumerated().map { i, o in Self.replacing(o, "$key", with: .int(Int64(100 + i))) }
+      try Self.expectFile(file, equals: expected, schema: "user-tutorial")
+    }
   }
 
   @Test func upsertUpdatesExistingObjectsAndInsertsNewOnes() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try T.copy("embedded/before.realm", to: dir, as: "a.realm")
-    var expected = try Self.fixtureDump("embedded")
-    // Key 1 gets a new name (the line gives only _id and name: the rest is kept), and a new
-    // contact with an embedded address is inserted; it gets the next key (60).
-    let lines = """
-      {"$class":"Contact","_id":{"$oid":"6500000000000000000003d1"},"name":"Alan M. Turing"}
-      {"$class":"Contact","_id":{"$oid":"65000000000000000000ffff"},"name":"Hedy Lamarr","address":{"$class":"Address","street":"1 Main St","city":"Wien","zip":null,"geo":null}}
-      """
-    let data = try T.write(lines, to: dir, as: "data.jsonl")
-    let r = T.run(["insert", file, data, "--upsert", "--json"])
-    #expect(r.status == 0, "\(r.stderr)")
-    let report = try JSONParser.parse(r.stdout)
-    #expect(report["inserted"] == .int(1))
-    #expect(report["updated"] == .int(1))
-    expected[1] = Self.replacing(expected[1], "name", with: .string("Alan M. Turing"))
-    let newContact = try JSONParser.parse(
-      #"{"$class":"Contact","$key":60,"_id":{"$oid":"65000000000000000000ffff"},"name":"Hedy Lamarr","address":{"$class":"Address","street":"1 Main St","city":"Wien","zip":null,"geo":null},"phones":[],"previous":[],"byLabel":{}}"#)
-    expected.insert(newContact, at: 60)
-    try Self.expectFile(file, equals: expected, schema: "embedded")
+    try T.withCopy(of: "embedded/before.realm", as: "a.realm") { file, dir in
+      var expected = try Self.fixtureDump("embedded")
+      // Key 1 gets a new name (the line gives only _id and name: the rest is kept), and a new
+      // contact with an embedded address is inserted; it gets the next key (60).
+      let lines = """
+        {"$class":"Contact","_id":{"$oid":"6500000000000000000003d1"},"name":"Alan M. Turing"}
+        {"$class":"Contact","_id":{"$oid":"65000000000000000000ffff"},"name":"Hedy Lamarr","address":{"$class":"Address","street":"1 Main St","city":"Wien","zip":null,"geo":null}}
+        """
+      let data = try T.write(lines, to: dir, as: "data.jsonl")
+      let r = T.run(["insert", file, data, "--upsert", "--json"])
+      #expect(r.status == 0, "\(r.stderr)")
+      let report = try JSONParser.parse(r.stdout)
+      #expect(report["inserted"] == .int(1))
+      #expect(report["updated"] == .int(1))
+      expected[1] = Self.replacing(expected[1], "name", with: .string("Alan M. Turing"))
+      let newContact = try JSONParser.parse(
+        #"{"$class":"Contact","$key":60,"_id":{"$oid":"65000000000000000000ffff"},"name":"Hedy Lamarr","address":{"$class":"Address","street":"1 Main St","city":"Wien","zip":null,"geo":null},"phones":[],"previous":[],"byLabel":{}}"#)
+      expected.insert(newContact, at: 60)
+      try Self.expectFile(file, equals: expected, schema: "embedded")
+    }
   }
 
   @Test func newObjectsMayLinkToEachOtherAndToTheFile() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try T.copy("nested-links/before.realm", to: dir, as: "a.realm")
-    let lines = """
-      {"$class":"Holder","m":{"$ref":"Target","$key":7},"ml":[{"$ref":"Target","$key":1}],"md":{}}
-      {"$class":"Target","$key":7,"name":"t7"}
-      """
-    let data = try T.write(lines, to: dir, as: "data.jsonl")
-    #expect(T.run(["insert", file, data]).status == 0)
-    var expected = try Self.fixtureDump("nested-links")
-    expected.insert(try JSONParser.parse(#"{"$class":"Holder","$key":1,"m":{"$ref":"Target","$key":7},"ml":[{"$ref":"Target","$key":1}],"md":{}}"#), at: 1)
-    expected.append(try JSONParser.parse(#"{"$class":"Target","$key":7,"name":"t7"}"#))
-    try Self.expectFile(file, equals: expected, schema: "nested-links", verify: false)
+    try T.withCopy(of: "nested-links/before.realm", as: "a.realm") { file, dir in
+      let lines = """
+        {"$class":"Holder","m":{"$ref":"Target","$key":7},"ml":[{"$ref":"Target","$key":1}],"md":{}}
+        {"$class":"Target","$key":7,"name":"t7"}
+        """
+      let data = try T.write(lines, to: dir, as: "data.jsonl")
+      #expect(T.run(["insert", file, data]).status == 0)
+      var expected = try Self.fixtureDump("nested-links")
+      expected.insert(try JSONParser.parse(#"{"$class":"Holder","$key":1,"m":{"$ref":"Target","$key":7},"ml":[{"$ref":"Target","$key":1}],"md":{}}"#), at: 1)
+      expected.append(try JSONParser.parse(#"{"$class":"Target","$key":7,"name":"t7"}"#))
+      try Self.expectFile(file, equals: expected, schema: "nested-links", verify: false)
+    }
   }
 
   /// Every bad input of the issue, each refused with 65 and the file unchanged, the message
@@ -195,65 +191,60 @@ import Testing
        "line 1: Contact.$key: key 3 belongs to another object of 'Contact' (keys never change)"),
     ])
   func badJSONLinesAreRefused(_ name: String, _ lines: String, _ message: String) throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try T.copy("embedded/before.realm", to: dir, as: "a.realm")
-    let data = try T.write(lines, to: dir, as: "bad.jsonl")
-    let stderr = try Self.expectRefused(["insert", file, data], file: file)
-    #expect(stderr.contains(message), "\(name): \(stderr)")
+    try T.withCopy(of: "embedded/before.realm", as: "a.realm") { file, dir in
+      let data = try T.write(lines, to: dir, as: "bad.jsonl")
+      let stderr = try Self.expectRefused(["insert", file, data], file: file)
+      #expect(stderr.contains(message), "\(name): \(stderr)")
+    }
   }
 
   @Test func aLinkToAMissingObjectIsRefused() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try T.copy("nested-links/before.realm", to: dir, as: "a.realm")
-    let data = try T.write(#"{"$class":"Holder","m":[{"$ref":"Target","$key":9}]}"#, to: dir, as: "bad.jsonl")
-    let stderr = try Self.expectRefused(["insert", file, data], file: file)
-    #expect(stderr.contains("line 1: Holder.m: the link to 'Target' key 9 points to no object"))
+    try T.withCopy(of: "nested-links/before.realm", as: "a.realm") { file, dir in
+      let data = try T.write(#"{"$class":"Holder","m":[{"$ref":"Target","$key":9}]}"#, to: dir, as: "bad.jsonl")
+      let stderr = try Self.expectRefused(["insert", file, data], file: file)
+      #expect(stderr.contains("line 1: Holder.m: the link to 'Target' key 9 points to no object"))
+    }
   }
 
   // MARK: - update
 
   @Test func updateWithoutWhereSetsEveryObject() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try T.copy("user-tutorial/before.realm", to: dir, as: "a.realm")
-    let r = T.run(["update", file, "--class", "User", "--set", "age = old.age + 1", "--json"])
-    #expect(r.status == 0, "\(r.stderr)")
-    #expect(try JSONParser.parse(r.stdout)["updated"] == .int(100))
-    let expected = try Self.fixtureDump("user-tutorial").map { o -> JSONValue in
-      guard case .int(let age)? = o["age"] else { return o }
-      return Self.replacing(o, "age", with: .int(age + 1))
+    try T.withCopy(of: "user-tutorial/before.realm", as: "a.realm") { file, _ in
+      let r = T.run(["update", file, "--class", "User", "--set", "age = old.age + 1", "--json"])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(try JSONParser.parse(r.stdout)["updated"] == .int(100))
+      let expected = try Self.fixtureDump("user-tutorial").map { o -> JSONValue in
+        guard case .int(let age)? = o["age"] else { return o }
+        return Self.replacing(o, "age", with: .int(age + 1))
+      }
+      try Self.expectFile(file, equals: expected, schema: "user-tutorial")
+      #expect(try T.schema(file)["schemaVersion"] == .int(0))
     }
-    try Self.expectFile(file, equals: expected, schema: "user-tutorial")
-    #expect(try T.schema(file)["schemaVersion"] == .int(0))
   }
 
   @Test func updateWithWhereSetsOnlyTheMatchingObjects() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try T.copy("user-tutorial/before.realm", to: dir, as: "a.realm")
-    let r = T.run(["update", file, "--class", "User", "--set", "name = upper(old.name)", "--set", "age = 0", "--where", "age > 50"])
-    #expect(r.status == 0, "\(r.stderr)")
-    let expected = try Self.fixtureDump("user-tutorial").map { o -> JSONValue in
-      guard case .int(let age)? = o["age"], age > 50, case .string(let name)? = o["name"] else { return o }
-      return Self.replacing(Self.replacing(o, "name", with: .string(name.uppercased())), "age", with: .int(0))
+    try T.withCopy(of: "user-tutorial/before.realm", as: "a.realm") { file, _ in
+      let r = T.run(["update", file, "--class", "User", "--set", "name = upper(old.name)", "--set", "age = 0", "--where", "age > 50"])
+      #expect(r.status == 0, "\(r.stderr)")
+      let expected = try Self.fixtureDump("user-tutorial").map { o -> JSONValue in
+        guard case .int(let age)? = o["age"], age > 50, case .string(let name)? = o["name"] else { return o }
+        return Self.replacing(Self.replacing(o, "name", with: .string(name.uppercased())), "age", with: .int(0))
+      }
+      try Self.expectFile(file, equals: expected, schema: "user-tutorial")
     }
-    try Self.expectFile(file, equals: expected, schema: "user-tutorial")
   }
 
   @Test func updateOfAnEmbeddedPropertyTakesTheRewrite() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try T.copy("embedded/before.realm", to: dir, as: "a.realm")
-    let r = T.run(["update", file, "--class", "Contact", "--set", "address = null", "--where", "name BEGINSWITH 'A'", "--json"])
-    #expect(r.status == 0, "\(r.stderr)")
-    #expect(try JSONParser.parse(r.stdout)["path"] == .string("rewrite"))
-    let expected = try Self.fixtureDump("embedded").map { o -> JSONValue in
-      guard case .string(let name)? = o["name"], name.hasPrefix("A") else { return o }
-      return Self.replacing(o, "address", with: .null)
+    try T.withCopy(of: "embedded/before.realm", as: "a.realm") { file, _ in
+      let r = T.run(["update", file, "--class", "Contact", "--set", "address = null", "--where", "name BEGINSWITH 'A'", "--json"])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(try JSONParser.parse(r.stdout)["path"] == .string("rewrite"))
+      let expected = try Self.fixtureDump("embedded").map { o -> JSONValue in
+        guard case .string(let name)? = o["name"], name.hasPrefix("A") else { return o }
+        return Self.replacing(o, "address", with: .null)
+      }
+      try Self.expectFile(file, equals: expected, schema: "embedded")
     }
-    try Self.expectFile(file, equals: expected, schema: "embedded")
   }
 
   @Test(
@@ -263,113 +254,107 @@ import Testing
       ["--set", "age = 1", "--where", "age >"], ["--set", "age = 1", "--class", "Nobody"],
     ])
   func badUpdatesAreRefused(_ words: [String]) throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try T.copy("user-tutorial/before.realm", to: dir, as: "a.realm")
-    let classArgs = words.contains("--class") ? [] : ["--class", "User"]
-    try Self.expectRefused(["update", file] + classArgs + words, file: file)
+    try T.withCopy(of: "user-tutorial/before.realm", as: "a.realm") { file, _ in
+      let classArgs = words.contains("--class") ? [] : ["--class", "User"]
+      try Self.expectRefused(["update", file] + classArgs + words, file: file)
+    }
   }
 
   // MARK: - delete
 
   @Test func deleteRemovesObjectsAndTheLinksToThem() throws {
     // alltypes: AllTypes links to Target (single links, lists, sets, dictionaries, mixed).
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try T.copy("alltypes/before.realm", to: dir, as: "a.realm")
-    let all = try Self.fixtureDump("alltypes")
-    let targets = all.filter { $0["$class"] == .string("Target") }
-    try #require(targets.count >= 2)
-    guard case .string(let doomedName)? = targets[0]["name"], case .int(let doomedKey)? = targets[0]["$key"] else {
-      Issue.record("no Target")
-      return
-    }
-    let r = T.run(["delete", file, "--class", "Target", "--where", "name == '\(doomedName)'", "--json"])
-    #expect(r.status == 0, "\(r.stderr)")
-    #expect(try JSONParser.parse(r.stdout)["deleted"] == .int(1))
-    func unlink(_ v: JSONValue) -> JSONValue? {
-      switch v {
-      case .object(let members):
-        if v["$ref"] == .string("Target") && v["$key"] == .int(doomedKey) { return nil }
-        return .object(members.map { JSONMember($0.key, unlink($0.value) ?? .null) })
-      case .array(let items): return .array(items.compactMap(unlink))
-      default: return v
+    try T.withCopy(of: "alltypes/before.realm", as: "a.realm") { file, _ in
+      let all = try Self.fixtureDump("alltypes")
+      let targets = all.filter { $0["$class"] == .string("Target") }
+      try #require(targets.count >= 2)
+      guard case .string(let doomedName)? = targets[0]["name"], case .int(let doomedKey)? = targets[0]["$key"] else {
+        Issue.record("no Target")
+        return
       }
+      let r = T.run(["delete", file, "--class", "Target", "--where", "name == '\(doomedName)'", "--json"])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(try JSONParser.parse(r.stdout)["deleted"] == .int(1))
+      func unlink(_ v: JSONValue) -> JSONValue? {
+        switch v {
+        case .object(let members):
+          if v["$ref"] == .string("Target") && v["$key"] == .int(doomedKey) { return nil }
+          return .object(members.map { JSONMember($0.key, unlink($0.value) ?? .null) })
+        case .array(let items): return .array(items.compactMap(unlink))
+        default: return v
+        }
+      }
+      let expected = all.filter { !($0["$class"] == .string("Target") && $0["$key"] == .int(doomedKey)) }.map { unlink($0)! }
+      try Self.expectFile(file, equals: expected, schema: "alltypes")
     }
-    let expected = all.filter { !($0["$class"] == .string("Target") && $0["$key"] == .int(doomedKey)) }.map { unlink($0)! }
-    try Self.expectFile(file, equals: expected, schema: "alltypes")
   }
 
   @Test func deleteOfObjectsOwningEmbeddedObjectsNeedsCascade() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try T.copy("embedded/before.realm", to: dir, as: "a.realm")
-    let message = try Self.expectRefused(["delete", file, "--class", "Contact", "--where", "name BEGINSWITH 'A'"], file: file)
-    #expect(message.contains("give --cascade-embedded"))
-    let r = T.run(["delete", file, "--class", "Contact", "--where", "name BEGINSWITH 'A'", "--cascade-embedded"])
-    #expect(r.status == 0, "\(r.stderr)")
-    let expected = try Self.fixtureDump("embedded").filter { o in
-      guard case .string(let name)? = o["name"] else { return true }
-      return !name.hasPrefix("A")
+    try T.withCopy(of: "embedded/before.realm", as: "a.realm") { file, _ in
+      let message = try Self.expectRefused(["delete", file, "--class", "Contact", "--where", "name BEGINSWITH 'A'"], file: file)
+      #expect(message.contains("give --cascade-embedded"))
+      let r = T.run(["delete", file, "--class", "Contact", "--where", "name BEGINSWITH 'A'", "--cascade-embedded"])
+      #expect(r.status == 0, "\(r.stderr)")
+      let expected = try Self.fixtureDump("embedded").filter { o in
+        guard case .string(let name)? = o["name"] else { return true }
+        return !name.hasPrefix("A")
+      }
+      try Self.expectFile(file, equals: expected, schema: "embedded")
+      try Self.expectRefused(["delete", file, "--class", "Address"], file: file)
     }
-    try Self.expectFile(file, equals: expected, schema: "embedded")
-    try Self.expectRefused(["delete", file, "--class", "Address"], file: file)
   }
 
   @Test func deleteWithoutWhereEmptiesTheClassAndDryRunWritesNothing() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try T.copy("user-tutorial/before.realm", to: dir, as: "a.realm")
-    let before = try T.bytes(file)
-    let dry = T.run(["delete", file, "--class", "User", "--dry-run"])
-    #expect(dry.status == 0)
-    #expect(dry.stdout.contains("100 deleted"))
-    #expect(try T.bytes(file) == before)
-    let backup = dir.appendingPathComponent("backup.realm").path
-    #expect(T.run(["delete", file, "--class", "User", "--backup", backup]).status == 0)
-    #expect(try T.bytes(backup) == before)
-    try Self.expectFile(file, equals: [], schema: "user-tutorial")
+    try T.withCopy(of: "user-tutorial/before.realm", as: "a.realm") { file, dir in
+      let before = try T.bytes(file)
+      let dry = T.run(["delete", file, "--class", "User", "--dry-run"])
+      #expect(dry.status == 0)
+      #expect(dry.stdout.contains("100 deleted"))
+      #expect(try T.bytes(file) == before)
+      let backup = dir.appendingPathComponent("backup.realm").path
+      #expect(T.run(["delete", file, "--class", "User", "--backup", backup]).status == 0)
+      #expect(try T.bytes(backup) == before)
+      try Self.expectFile(file, equals: [], schema: "user-tutorial")
+    }
   }
 
   @Test func upsertOfAClassWithoutPrimaryKeyMatchesOnKey() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try T.copy("user-tutorial/before.realm", to: dir, as: "a.realm")
-    let data = try T.write(#"{"$class":"User","$key":3,"age":33}"# + "\n" + #"{"$class":"User","name":"New","age":1}"#, to: dir, as: "d.jsonl")
-    try Self.expectRefused(["insert", file, data], file: file)
-    let r = T.run(["insert", file, data, "--upsert", "--json"])
-    #expect(r.status == 0, "\(r.stderr)")
-    var expected = try Self.fixtureDump("user-tutorial")
-    expected[3] = Self.replacing(expected[3], "age", with: .int(33))
-    expected.append(try JSONParser.parse(#"{"$class":"User","$key":100,"name":"New","age":1}"#))
-    try Self.expectFile(file, equals: expected, schema: "user-tutorial")
+    try T.withCopy(of: "user-tutorial/before.realm", as: "a.realm") { file, dir in
+      let data = try T.write(#"{"$class":"User","$key":3,"age":33}"# + "\n" + #"{"$class":"User","name":"New","age":1}"#, to: dir, as: "d.jsonl")
+      try Self.expectRefused(["insert", file, data], file: file)
+      let r = T.run(["insert", file, data, "--upsert", "--json"])
+      #expect(r.status == 0, "\(r.stderr)")
+      var expected = try Self.fixtureDump("user-tutorial")
+      expected[3] = Self.replacing(expected[3], "age", with: .int(33))
+      expected.append(try JSONParser.parse(#"{"$class":"User","$key":100,"name":"New","age":1}"#))
+      try Self.expectFile(file, equals: expected, schema: "user-tutorial")
+    }
   }
 
   @Test func encryptedRealmsStayEncryptedWithTheirKey() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try T.copy("encrypted/person.realm", to: dir, as: "a.realm")
-    let key = try T.copy("encrypted/person.key", to: dir, as: "a.key")
-    let before = T.run(["dump", file, "--key-file", key, "--format", "jsonl"])
-    let data = try T.write(#"{"$class":"Person","firstName":"Ada","lastName":"Lovelace","age":36}"#, to: dir, as: "d.jsonl")
-    #expect(T.run(["insert", file, data, "--key-file", key]).status == 0)
-    #expect(T.run(["update", file, "--class", "Person", "--set", "age = 0", "--where", "firstName == 'Ada'", "--key-file", key]).status == 0)
-    #expect(T.run(["delete", file, "--class", "Person", "--where", "age > 99", "--key-file", key]).status == 0)
-    // Without the key the file does not open: it is still encrypted.
-    #expect(T.run(["dump", file]).status == 65)
-    let after = try Self.lines(T.run(["dump", file, "--key-file", key, "--format", "jsonl"]).stdout)
-    var expected = try Self.lines(before.stdout).filter { o in
-      guard case .int(let age)? = o["age"] else { return true }
-      return age <= 99
+    try T.withCopy(of: "encrypted/person.realm", as: "a.realm") { file, dir in
+      let key = try T.copy("encrypted/person.key", to: dir, as: "a.key")
+      let before = T.run(["dump", file, "--key-file", key, "--format", "jsonl"])
+      let data = try T.write(#"{"$class":"Person","firstName":"Ada","lastName":"Lovelace","age":36}"#, to: dir, as: "d.jsonl")
+      #expect(T.run(["insert", file, data, "--key-file", key]).status == 0)
+      #expect(T.run(["update", file, "--class", "Person", "--set", "age = 0", "--where", "firstName == 'Ada'", "--key-file", key]).status == 0)
+      #expect(T.run(["delete", file, "--class", "Person", "--where", "age > 99", "--key-file", key]).status == 0)
+      // Without the key the file does not open: it is still encrypted.
+      #expect(T.run(["dump", file]).status == 65)
+      let after = try Self.lines(T.run(["dump", file, "--key-file", key, "--format", "jsonl"]).stdout)
+      var expected = try Self.lines(before.stdout).filter { o in
+        guard case .int(let age)? = o["age"] else { return true }
+        return age <= 99
+      }
+      expected = expected.map { o in o["firstName"] == .string("Ada") ? Self.replacing(o, "age", with: .int(0)) : o }
+      // Realm Core's Table::create_object: the table's stored key sequence, squeezed
+      // (GlobalKey::get_local_key), skipping keys in use. This file's 1,000 objects were created
+      // with explicit keys 0-999, which left the sequence at 0: 0-255 are taken, the next
+      // sequence number (256) squeezes to 65536.
+      let nextKey = Int64(65536)
+      expected.append(try JSONParser.parse(#"{"$class":"Person","$key":\#(nextKey),"firstName":"Ada","lastName":"Lovelace","age":0}"#))
+      let schema = try JSONParser.parse(T.run(["schema", file, "--key-file", key, "--format", "json"]).stdout)
+      #expect(DumpComparison.compareDumps(expected: expected, actual: after, schema: schema) == [])
     }
-    expected = expected.map { o in o["firstName"] == .string("Ada") ? Self.replacing(o, "age", with: .int(0)) : o }
-    // Realm Core's Table::create_object: the table's stored key sequence, squeezed
-    // (GlobalKey::get_local_key), skipping keys in use. This file's 1,000 objects were created
-    // with explicit keys 0-999, which left the sequence at 0: 0-255 are taken, the next
-    // sequence number (256) squeezes to 65536.
-    let nextKey = Int64(65536)
-    expected.append(try JSONParser.parse(#"{"$class":"Person","$key":\#(nextKey),"firstName":"Ada","lastName":"Lovelace","age":0}"#))
-    let schema = try JSONParser.parse(T.run(["schema", file, "--key-file", key, "--format", "json"]).stdout)
-    #expect(DumpComparison.compareDumps(expected: expected, actual: after, schema: schema) == [])
   }
 }

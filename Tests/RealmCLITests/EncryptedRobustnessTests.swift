@@ -54,32 +54,32 @@ import RealmCrypto
   }
 
   @Test func targetedDamage() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let original = try Fixtures.bytes(Self.source)
-    func damaged(_ edit: (inout [UInt8]) -> Void) -> [UInt8] {
-      var b = original
-      edit(&b)
-      return b
-    }
-    let cases: [(String, [UInt8], String)] = [
-      ("a flipped byte in page 0", damaged { $0[Self.filePosition(ofDataPage: 0) + 100] ^= 1 }, "does not match"),
-      ("a flipped byte in page 7", damaged { $0[Self.filePosition(ofDataPage: 7) + 2000] ^= 0x40 }, "page 7 in file of size 65536"),
-      ("a wrong HMAC for page 14", damaged { $0[14 * 64 + 10] ^= 0xFF }, "page 14 in file of size 65536"),
-      ("page 3 never written (IV 0)", damaged { for i in 0..<4 { $0[3 * 64 + i] = 0 } }, "page 3 in file of size 65536 has never been written to"),
-      ("the IV table zeroed", damaged { for i in 0..<4096 { $0[i] = 0 } }, "has never been written to"),
-      ("truncated to half", Array(original.prefix(32768)), "is not a valid Realm file"),
-      ("truncated inside a page", Array(original.prefix(40000)), "is not a valid Realm file"),
-      ("truncated below the minimum", Array(original.prefix(8191)), "at least 8192"),
-      ("only the metadata page", Array(original.prefix(4096)), "at least 8192"),
-    ]
-    for (label, bytes, says) in cases {
-      let statuses = try Self.expectCleanOutcomes(bytes, label, dir: dir)
-      #expect(statuses.contains(65), "\(label): \(statuses)")
-      let path = dir.appendingPathComponent("damaged.realm").path
-      try Support.write(bytes, to: path)
-      let dump = CommandRun(["dump", path, "--key-file", Self.key])
-      #expect(dump.status == 65 && dump.errors.contains(says), "\(label): \(dump.errors)")
+    try Support.inScratchDirectory { dir in
+      let original = try Fixtures.bytes(Self.source)
+      func damaged(_ edit: (inout [UInt8]) -> Void) -> [UInt8] {
+        var b = original
+        edit(&b)
+        return b
+      }
+      let cases: [(String, [UInt8], String)] = [
+        ("a flipped byte in page 0", damaged { $0[Self.filePosition(ofDataPage: 0) + 100] ^= 1 }, "does not match"),
+        ("a flipped byte in page 7", damaged { $0[Self.filePosition(ofDataPage: 7) + 2000] ^= 0x40 }, "page 7 in file of size 65536"),
+        ("a wrong HMAC for page 14", damaged { $0[14 * 64 + 10] ^= 0xFF }, "page 14 in file of size 65536"),
+        ("page 3 never written (IV 0)", damaged { for i in 0..<4 { $0[3 * 64 + i] = 0 } }, "page 3 in file of size 65536 has never been written to"),
+        ("the IV table zeroed", damaged { for i in 0..<4096 { $0[i] = 0 } }, "has never been written to"),
+        ("truncated to half", Array(original.prefix(32768)), "is not a valid Realm file"),
+        ("truncated inside a page", Array(original.prefix(40000)), "is not a valid Realm file"),
+        ("truncated below the minimum", Array(original.prefix(8191)), "at least 8192"),
+        ("only the metadata page", Array(original.prefix(4096)), "at least 8192"),
+      ]
+      for (label, bytes, says) in cases {
+        let statuses = try Self.expectCleanOutcomes(bytes, label, dir: dir)
+        #expect(statuses.contains(65), "\(label): \(statuses)")
+        let path = dir.appendingPathComponent("damaged.realm").path
+        try Support.write(bytes, to: path)
+        let dump = CommandRun(["dump", path, "--key-file", Self.key])
+        #expect(dump.status == 65 && dump.errors.contains(says), "\(label): \(dump.errors)")
+      }
     }
   }
 
@@ -87,72 +87,72 @@ import RealmCrypto
   /// the entry's first IV and HMAC are new, the page is old, and the old IV and HMAC are kept
   /// second. The reader falls back to them, as Realm does, and the file reads unchanged.
   @Test func interruptedPageWriteIsUndone() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    var bytes = try Fixtures.bytes(Self.source)
-    for page in [0, 6] {
-      let entry = page * 64
-      let old = Array(bytes[entry..<(entry + 32)])
-      bytes.replaceSubrange((entry + 32)..<(entry + 64), with: old)
-      bytes[entry] &+= 1
-      for i in 4..<32 { bytes[entry + i] ^= 0x5A }
+    try Support.inScratchDirectory { dir in
+      var bytes = try Fixtures.bytes(Self.source)
+      for page in [0, 6] {
+        let entry = page * 64
+        let old = Array(bytes[entry..<(entry + 32)])
+        bytes.replaceSubrange((entry + 32)..<(entry + 64), with: old)
+        bytes[entry] &+= 1
+        for i in 4..<32 { bytes[entry + i] ^= 0x5A }
+      }
+      let path = dir.appendingPathComponent("interrupted.realm").path
+      try Support.write(bytes, to: path)
+      let dump = CommandRun(["dump", path, "--key-file", Self.key])
+      #expect(dump.status == 0, "\(dump.errors)")
+      #expect(DumpComparison.compareDumpWithFixture(
+        "person-rename-age/dump.jsonl", schema: "person-rename-age/schema.json", actual: dump.output).isEmpty)
+      // Writing on top of it continues from the recovered IVs.
+      #expect(CommandRun(["rename-property", path, "Person", "age", "years", "--key-file", Self.key]).status == 0)
+      #expect(CommandRun(["open", path, "--check", "--key-file", Self.key]).status == 0)
     }
-    let path = dir.appendingPathComponent("interrupted.realm").path
-    try Support.write(bytes, to: path)
-    let dump = CommandRun(["dump", path, "--key-file", Self.key])
-    #expect(dump.status == 0, "\(dump.errors)")
-    #expect(DumpComparison.compareDumpWithFixture(
-      "person-rename-age/dump.jsonl", schema: "person-rename-age/schema.json", actual: dump.output).isEmpty)
-    // Writing on top of it continues from the recovered IVs.
-    #expect(CommandRun(["rename-property", path, "Person", "age", "years", "--key-file", Self.key]).status == 0)
-    #expect(CommandRun(["open", path, "--check", "--key-file", Self.key]).status == 0)
   }
 
   /// Random bytes of the encrypted file changed: the HMACs catch (almost) everything.
   @Test func randomDamageToTheCiphertext() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let original = try Fixtures.bytes(Self.source)
-    var random = SeededRandom(seed: 0xC0FFEE)
-    var failures = 0
-    let rounds = 24
-    for n in 0..<rounds {
-      var bytes = original
-      for _ in 0..<(1 + Int(random.next() % 4)) {
-        let at = Int(random.next() % UInt64(bytes.count))
-        bytes[at] ^= UInt8(truncatingIfNeeded: random.next() | 1)
+    try Support.inScratchDirectory { dir in
+      let original = try Fixtures.bytes(Self.source)
+      var random = SeededRandom(seed: 0xC0FFEE)
+      var failures = 0
+      let rounds = 24
+      for n in 0..<rounds {
+        var bytes = original
+        for _ in 0..<(1 + Int(random.next() % 4)) {
+          let at = Int(random.next() % UInt64(bytes.count))
+          bytes[at] ^= UInt8(truncatingIfNeeded: random.next() | 1)
+        }
+        let statuses = try Self.expectCleanOutcomes(bytes, "random #\(n)", dir: dir)
+        if statuses.contains(65) { failures += 1 }
       }
-      let statuses = try Self.expectCleanOutcomes(bytes, "random #\(n)", dir: dir)
-      if statuses.contains(65) { failures += 1 }
+      // Damage to unused IV entries or the second IV of a page goes unnoticed; most is caught.
+      #expect(failures > rounds / 2)
     }
-    // Damage to unused IV entries or the second IV of a page goes unnoticed; most is caught.
-    #expect(failures > rounds / 2)
   }
 
   /// Damaged plaintext correctly encrypted (a valid encryption of a corrupt realm): the
   /// reader's own checks behind the decrypting layer.
   @Test func damagedPlaintextBehindValidEncryption() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let mutator = try RobustnessMutator(path: fixturePath("person-rename-age/before.realm"))
-    let key = try EncryptionKey(keyFile: try Fixtures.bytes("encrypted/person.key"))
-    var random = SeededRandom(seed: 0xE1C)
-    let kinds = RobustnessMutator.Kind.allCases
-    var outcomes: [Int32: Int] = [:]
-    for n in 0..<26 {
-      let (plain, description) = mutator.mutate(kinds[n % kinds.count], &random)
-      let plainPath = dir.appendingPathComponent("plain.realm").path
-      let encryptedPath = dir.appendingPathComponent("encrypted.realm").path
-      try Support.write(plain, to: plainPath)
-      try? FileManager.default.removeItem(atPath: encryptedPath)
-      // Some damaged files cannot be opened at all: then there is nothing to encrypt.
-      guard (try? RealmEncryption.rewrite(path: plainPath, key: nil, newKey: key, outputPath: encryptedPath)) != nil else {
-        continue
+    try Support.inScratchDirectory { dir in
+      let mutator = try RobustnessMutator(path: fixturePath("person-rename-age/before.realm"))
+      let key = try EncryptionKey(keyFile: try Fixtures.bytes("encrypted/person.key"))
+      var random = SeededRandom(seed: 0xE1C)
+      let kinds = RobustnessMutator.Kind.allCases
+      var outcomes: [Int32: Int] = [:]
+      for n in 0..<26 {
+        let (plain, description) = mutator.mutate(kinds[n % kinds.count], &random)
+        let plainPath = dir.appendingPathComponent("plain.realm").path
+        let encryptedPath = dir.appendingPathComponent("encrypted.realm").path
+        try Support.write(plain, to: plainPath)
+        try? FileManager.default.removeItem(atPath: encryptedPath)
+        // Some damaged files cannot be opened at all: then there is nothing to encrypt.
+        guard (try? RealmEncryption.rewrite(path: plainPath, key: nil, newKey: key, outputPath: encryptedPath)) != nil else {
+          continue
+        }
+        for s in try Self.expectCleanOutcomes(try Support.bytes(encryptedPath), "plaintext \(description)", dir: dir) {
+          outcomes[s, default: 0] += 1
+        }
       }
-      for s in try Self.expectCleanOutcomes(try Support.bytes(encryptedPath), "plaintext \(description)", dir: dir) {
-        outcomes[s, default: 0] += 1
-      }
+      #expect((outcomes[65] ?? 0) > 0 && (outcomes[0] ?? 0) > 0, "\(outcomes)")
     }
-    #expect((outcomes[65] ?? 0) > 0 && (outcomes[0] ?? 0) > 0, "\(outcomes)")
   }
 }

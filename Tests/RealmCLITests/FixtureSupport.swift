@@ -73,16 +73,11 @@ struct AnsweredFixture: CustomStringConvertible, Sendable {
     return out
   }()
 
-  /// Every realm-core sample with a dump (`../shared`; empty when it is absent).
-  static let realmCoreSamples: [AnsweredFixture] = {
-    let shared = FixtureLocation.shared
-    return shared.listing(SharedFixtures.realmCoreSamples).compactMap { sample in
-      let d = "\(SharedFixtures.realmCoreSamples)/\(sample)"
-      guard shared.exists("\(d)/dump.jsonl") else { return nil }
-      return AnsweredFixture(
-        realm: "\(d)/original.realm", schema: "\(d)/schema.json", dump: "\(d)/dump.jsonl", location: .shared)
-    }
-  }()
+  /// Every realm-core sample with Realm's answers (`../shared`; empty when it is absent).
+  static let realmCoreSamples = FixturePair.realmCoreSamples.map { answers in
+    let sample = (answers.dump as NSString).deletingLastPathComponent
+    return AnsweredFixture(realm: "\(sample)/original.realm", schema: answers.schema, dump: answers.dump, location: .shared)
+  }
 
   /// The file format the sample's `info.txt` says the file has (`selected=22`), for samples.
   var selectedFormat: Int? {

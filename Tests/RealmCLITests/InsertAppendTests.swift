@@ -71,165 +71,165 @@ import Testing
   }
 
   @Test func newObjectsAreAppendedAsNewClustersAndFoundByTheIndexes() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let (path, schema, items, notes) = try Self.file(in: dir)
-    let before = try T.bytes(path)
-    let newLines = (1000..<1700).map { Self.item($0) } + (300..<600).map { Self.note($0) }
-    let data = try T.write(newLines.joined(separator: "\n") + "\n", to: dir, as: "new.jsonl")
-    let r = T.run(["insert", path, data, "--json"])
-    #expect(r.status == 0, "\(r.stderr)")
-    let report = try JSONParser.parse(r.stdout)
-    #expect(report["path"] == .string("append"))
-    #expect(report["inserted"] == .int(1000))
-    #expect(report["schemaVersion"] == .int(3))
-    #expect(try T.bytes(path).count > before.count)
-    // Realm's keys: the items' sequence continues at 1000, the notes' (squeezed) at 300.
-    try Self.expect(
-      path, items: items + (1000..<1700).map { Self.item($0, key: $0) },
-      notes: notes + (300..<600).map { Self.note($0, key: Self.squeezed($0)) }, schema: schema)
-    if RealmOracle.core14.isAvailable {
-      #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "id == 1500") == [1500])
-      #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "name == 'item 1699'") == [1699])
-      #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "name == 'item 7'") == [7])
-      #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "id >= 1698")?.sorted() == [1698, 1699])
+    try T.inScratchDirectory { dir in
+      let (path, schema, items, notes) = try Self.file(in: dir)
+      let before = try T.bytes(path)
+      let newLines = (1000..<1700).map { Self.item($0) } + (300..<600).map { Self.note($0) }
+      let data = try T.write(newLines.joined(separator: "\n") + "\n", to: dir, as: "new.jsonl")
+      let r = T.run(["insert", path, data, "--json"])
+      #expect(r.status == 0, "\(r.stderr)")
+      let report = try JSONParser.parse(r.stdout)
+      #expect(report["path"] == .string("append"))
+      #expect(report["inserted"] == .int(1000))
+      #expect(report["schemaVersion"] == .int(3))
+      #expect(try T.bytes(path).count > before.count)
+      // Realm's keys: the items' sequence continues at 1000, the notes' (squeezed) at 300.
+      try Self.expect(
+        path, items: items + (1000..<1700).map { Self.item($0, key: $0) },
+        notes: notes + (300..<600).map { Self.note($0, key: Self.squeezed($0)) }, schema: schema)
+      if RealmOracle.core14.isAvailable {
+        #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "id == 1500") == [1500])
+        #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "name == 'item 1699'") == [1699])
+        #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "name == 'item 7'") == [7])
+        #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "id >= 1698")?.sorted() == [1698, 1699])
+      }
+      // Our own lookups by primary key find them too (a second insert sees them as existing).
+      let again = try T.write(Self.item(1600) + "\n", to: dir, as: "again.jsonl")
+      let message = try E.expectRefused(["insert", path, again], file: path)
+      #expect(message.contains("primary key '1600' already exists (key 1600)"), "\(message)")
     }
-    // Our own lookups by primary key find them too (a second insert sees them as existing).
-    let again = try T.write(Self.item(1600) + "\n", to: dir, as: "again.jsonl")
-    let message = try E.expectRefused(["insert", path, again], file: path)
-    #expect(message.contains("primary key '1600' already exists (key 1600)"), "\(message)")
   }
 
   @Test func aSecondAppendContinuesTheKeysAndDryRunWritesNothing() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let (path, schema, items, notes) = try Self.file(in: dir)
-    let first = try T.write(Self.item(5000) + "\n" + Self.note(9000) + "\n", to: dir, as: "one.jsonl")
-    #expect(T.run(["insert", path, first]).status == 0)
-    let second = try T.write((6000..<6300).map { Self.item($0) }.joined(separator: "\n") + "\n", to: dir, as: "two.jsonl")
-    let before = try T.bytes(path)
-    let dry = T.run(["insert", path, second, "--dry-run"])
-    #expect(dry.status == 0, "\(dry.stderr)")
-    #expect(dry.stdout.contains("would be appended in place (dry run: nothing written)"))
-    #expect(try T.bytes(path) == before)
-    let r = T.run(["insert", path, second])
-    #expect(r.status == 0, "\(r.stderr)")
-    #expect(r.stdout.contains("300 inserted, 0 updated; appended in place"))
-    try Self.expect(
-      path, items: items + [Self.item(5000, key: 1000)] + (6000..<6300).enumerated().map { Self.item($1, key: 1001 + $0) },
-      notes: notes + [Self.note(9000, key: Self.squeezed(300))], schema: schema)
+    try T.inScratchDirectory { dir in
+      let (path, schema, items, notes) = try Self.file(in: dir)
+      let first = try T.write(Self.item(5000) + "\n" + Self.note(9000) + "\n", to: dir, as: "one.jsonl")
+      #expect(T.run(["insert", path, first]).status == 0)
+      let second = try T.write((6000..<6300).map { Self.item($0) }.joined(separator: "\n") + "\n", to: dir, as: "two.jsonl")
+      let before = try T.bytes(path)
+      let dry = T.run(["insert", path, second, "--dry-run"])
+      #expect(dry.status == 0, "\(dry.stderr)")
+      #expect(dry.stdout.contains("would be appended in place (dry run: nothing written)"))
+      #expect(try T.bytes(path) == before)
+      let r = T.run(["insert", path, second])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(r.stdout.contains("300 inserted, 0 updated; appended in place"))
+      try Self.expect(
+        path, items: items + [Self.item(5000, key: 1000)] + (6000..<6300).enumerated().map { Self.item($1, key: 1001 + $0) },
+        notes: notes + [Self.note(9000, key: Self.squeezed(300))], schema: schema)
+    }
   }
 
   @Test func newObjectsWithLinksOrUpdatesTakeTheRewrite() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let (path, schema, items, notes) = try Self.file(in: dir)
-    // A link to an existing item changes its backlinks: rewritten.
-    let linked = try T.write(Self.note(700, item: 3) + "\n", to: dir, as: "linked.jsonl")
-    let r = T.run(["insert", path, linked, "--json"])
-    #expect(r.status == 0, "\(r.stderr)")
-    #expect(try JSONParser.parse(r.stdout)["path"] == .string("rewrite"))
-    // A given key below the last one lands between existing objects: rewritten.
-    let between = try T.write(Self.note(701, key: 290) + "\n", to: dir, as: "between.jsonl")
-    let b = T.run(["insert", path, between, "--json"])
-    #expect(b.status == 0, "\(b.stderr)")
-    #expect(try JSONParser.parse(b.stdout)["path"] == .string("rewrite"))
-    // Key 290 sorts before the squeezed keys from 256 on (65536...).
-    let expectedNotes = Array(notes[0..<256]) + [Self.note(701, key: 290)] + notes[256...] + [Self.note(700, key: Self.squeezed(300), item: 3)]
-    try Self.expect(path, items: items, notes: expectedNotes, schema: schema)
+    try T.inScratchDirectory { dir in
+      let (path, schema, items, notes) = try Self.file(in: dir)
+      // A link to an existing item changes its backlinks: rewritten.
+      let linked = try T.write(Self.note(700, item: 3) + "\n", to: dir, as: "linked.jsonl")
+      let r = T.run(["insert", path, linked, "--json"])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(try JSONParser.parse(r.stdout)["path"] == .string("rewrite"))
+      // A given key below the last one lands between existing objects: rewritten.
+      let between = try T.write(Self.note(701, key: 290) + "\n", to: dir, as: "between.jsonl")
+      let b = T.run(["insert", path, between, "--json"])
+      #expect(b.status == 0, "\(b.stderr)")
+      #expect(try JSONParser.parse(b.stdout)["path"] == .string("rewrite"))
+      // Key 290 sorts before the squeezed keys from 256 on (65536...).
+      let expectedNotes = Array(notes[0..<256]) + [Self.note(701, key: 290)] + notes[256...] + [Self.note(700, key: Self.squeezed(300), item: 3)]
+      try Self.expect(path, items: items, notes: expectedNotes, schema: schema)
+    }
   }
 
   @Test func aBadValueIsReportedWithItsLineAndNothingIsWritten() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let (path, _, _, _) = try Self.file(in: dir)
-    let long = String(repeating: "x", count: 17 * 1024 * 1024)
-    let bad = try T.write(Self.item(2000) + "\n" + Self.item(2001).replacingOccurrences(of: "item 2001", with: long) + "\n", to: dir, as: "bad.jsonl")
-    let message = try E.expectRefused(["insert", path, bad], file: path)
-    #expect(message.contains("line 2"), "\(message)")
+    try T.inScratchDirectory { dir in
+      let (path, _, _, _) = try Self.file(in: dir)
+      let long = String(repeating: "x", count: 17 * 1024 * 1024)
+      let bad = try T.write(Self.item(2000) + "\n" + Self.item(2001).replacingOccurrences(of: "item 2001", with: long) + "\n", to: dir, as: "bad.jsonl")
+      let message = try E.expectRefused(["insert", path, bad], file: path)
+      #expect(message.contains("line 2"), "\(message)")
+    }
   }
 
   /// The file keeps its format: formats 22 and 23 (read by Realm Core 12 and 13 as they are).
   @Test(arguments: [(22, RealmOracle.core12), (23, RealmOracle.core13)])
   func olderFormatsAreAppendedInTheirOwnFormat(_ format: Int, _ oracle: RealmOracle) throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let (path, schema, items, notes) = try Self.file(in: dir, format: format)
-    let data = try T.write(((1000..<1300).map { Self.item($0) } + (300..<400).map { Self.note($0) }).joined(separator: "\n") + "\n", to: dir, as: "new.jsonl")
-    let r = T.run(["insert", path, data, "--json"])
-    #expect(r.status == 0, "\(r.stderr)")
-    let report = try JSONParser.parse(r.stdout)
-    #expect(report["path"] == .string("append"))
-    #expect(report["fileFormat"] == .int(Int64(format)))
-    try Self.expect(
-      path, items: items + (1000..<1300).map { Self.item($0, key: $0) },
-      notes: notes + (300..<400).map { Self.note($0, key: Self.squeezed($0)) }, schema: schema, oracle: oracle)
-    if oracle.isAvailable {
-      #expect(try oracle.queryKeys(path, className: "Item", where: "name == 'item 1299'") == [1299])
+    try T.inScratchDirectory { dir in
+      let (path, schema, items, notes) = try Self.file(in: dir, format: format)
+      let data = try T.write(((1000..<1300).map { Self.item($0) } + (300..<400).map { Self.note($0) }).joined(separator: "\n") + "\n", to: dir, as: "new.jsonl")
+      let r = T.run(["insert", path, data, "--json"])
+      #expect(r.status == 0, "\(r.stderr)")
+      let report = try JSONParser.parse(r.stdout)
+      #expect(report["path"] == .string("append"))
+      #expect(report["fileFormat"] == .int(Int64(format)))
+      try Self.expect(
+        path, items: items + (1000..<1300).map { Self.item($0, key: $0) },
+        notes: notes + (300..<400).map { Self.note($0, key: Self.squeezed($0)) }, schema: schema, oracle: oracle)
+      if oracle.isAvailable {
+        #expect(try oracle.queryKeys(path, className: "Item", where: "name == 'item 1299'") == [1299])
+      }
     }
   }
 
   // MARK: - upsert in place
 
   @Test func upsertChangesOnlyTheLeavesHoldingTheObjects() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let (path, schema, items, notes) = try Self.file(in: dir)
-    // Scores of items (unique: the others are multiples of 0.25) in every leaf, texts of
-    // notes (matched on their $key).
-    let changedItems = Array(stride(from: 10, to: 1000, by: 97)) + [255, 256, 999]
-    var lines = changedItems.map { "{\"$class\":\"Item\",\"id\":\($0),\"score\":\(Double($0) + 0.3)}" }
-    lines += [0, 255, 299].map { "{\"$class\":\"Note\",\"$key\":\(Self.squeezed($0)),\"text\":\"changed \($0)\"}" }
-    let data = try T.write(lines.joined(separator: "\n") + "\n", to: dir, as: "up.jsonl")
-    let r = T.run(["insert", path, data, "--upsert", "--json"])
-    #expect(r.status == 0, "\(r.stderr)")
-    let report = try JSONParser.parse(r.stdout)
-    #expect(report["path"] == .string("objects"))
-    #expect(report["updated"] == .int(Int64(changedItems.count + 3)))
-    #expect(report["inserted"] == .int(0))
-    var expectedItems = items
-    for id in changedItems {
-      expectedItems[id] = Self.item(id, key: id, parent: id > 0 && id % 7 == 0 ? id / 2 : nil)
-        .replacingOccurrences(of: "\"score\":\(id % 3 == 0 ? "null" : "\(Double(id) / 4)")", with: "\"score\":\(Double(id) + 0.3)")
-    }
-    var expectedNotes = notes
-    for i in [0, 255, 299] {
-      expectedNotes[i] = Self.note(i, key: Self.squeezed(i), item: i % 5 == 0 ? nil : i * 3).replacingOccurrences(of: "note \(i)", with: "changed \(i)")
-    }
-    try Self.expect(path, items: expectedItems, notes: expectedNotes, schema: schema)
-    if RealmOracle.core14.isAvailable {
-      #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "score == 107.3") == [107])
-      #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "id == 999") == [999])
+    try T.inScratchDirectory { dir in
+      let (path, schema, items, notes) = try Self.file(in: dir)
+      // Scores of items (unique: the others are multiples of 0.25) in every leaf, texts of
+      // notes (matched on their $key).
+      let changedItems = Array(stride(from: 10, to: 1000, by: 97)) + [255, 256, 999]
+      var lines = changedItems.map { "{\"$class\":\"Item\",\"id\":\($0),\"score\":\(Double($0) + 0.3)}" }
+      lines += [0, 255, 299].map { "{\"$class\":\"Note\",\"$key\":\(Self.squeezed($0)),\"text\":\"changed \($0)\"}" }
+      let data = try T.write(lines.joined(separator: "\n") + "\n", to: dir, as: "up.jsonl")
+      let r = T.run(["insert", path, data, "--upsert", "--json"])
+      #expect(r.status == 0, "\(r.stderr)")
+      let report = try JSONParser.parse(r.stdout)
+      #expect(report["path"] == .string("objects"))
+      #expect(report["updated"] == .int(Int64(changedItems.count + 3)))
+      #expect(report["inserted"] == .int(0))
+      var expectedItems = items
+      for id in changedItems {
+        expectedItems[id] = Self.item(id, key: id, parent: id > 0 && id % 7 == 0 ? id / 2 : nil)
+          .replacingOccurrences(of: "\"score\":\(id % 3 == 0 ? "null" : "\(Double(id) / 4)")", with: "\"score\":\(Double(id) + 0.3)")
+      }
+      var expectedNotes = notes
+      for i in [0, 255, 299] {
+        expectedNotes[i] = Self.note(i, key: Self.squeezed(i), item: i % 5 == 0 ? nil : i * 3).replacingOccurrences(of: "note \(i)", with: "changed \(i)")
+      }
+      try Self.expect(path, items: expectedItems, notes: expectedNotes, schema: schema)
+      if RealmOracle.core14.isAvailable {
+        #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "score == 107.3") == [107])
+        #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "id == 999") == [999])
+      }
     }
   }
 
   @Test func upsertOfAnIndexedPropertyOrWithNewObjectsTakesTheRewrite() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let (path, schema, items, notes) = try Self.file(in: dir)
-    let renamed = try T.write("{\"$class\":\"Item\",\"id\":4,\"name\":\"four\"}\n", to: dir, as: "renamed.jsonl")
-    let r = T.run(["insert", path, renamed, "--upsert", "--json"])
-    #expect(r.status == 0, "\(r.stderr)")
-    #expect(try JSONParser.parse(r.stdout)["path"] == .string("rewrite"))
-    let mixed = try T.write("{\"$class\":\"Item\",\"id\":5,\"score\":1.5}\n" + Self.item(3000) + "\n", to: dir, as: "mixed.jsonl")
-    let m = T.run(["insert", path, mixed, "--upsert", "--json"])
-    #expect(m.status == 0, "\(m.stderr)")
-    #expect(try JSONParser.parse(m.stdout)["path"] == .string("rewrite"))
-    var expectedItems = items
-    expectedItems[4] = items[4].replacingOccurrences(of: "item 4", with: "four")
-    expectedItems[5] = items[5].replacingOccurrences(of: "\"score\":1.25", with: "\"score\":1.5")
-    try Self.expect(path, items: expectedItems + [Self.item(3000, key: 1000)], notes: notes, schema: schema)
-    if RealmOracle.core14.isAvailable {
-      #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "name == 'four'") == [4])
+    try T.inScratchDirectory { dir in
+      let (path, schema, items, notes) = try Self.file(in: dir)
+      let renamed = try T.write("{\"$class\":\"Item\",\"id\":4,\"name\":\"four\"}\n", to: dir, as: "renamed.jsonl")
+      let r = T.run(["insert", path, renamed, "--upsert", "--json"])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(try JSONParser.parse(r.stdout)["path"] == .string("rewrite"))
+      let mixed = try T.write("{\"$class\":\"Item\",\"id\":5,\"score\":1.5}\n" + Self.item(3000) + "\n", to: dir, as: "mixed.jsonl")
+      let m = T.run(["insert", path, mixed, "--upsert", "--json"])
+      #expect(m.status == 0, "\(m.stderr)")
+      #expect(try JSONParser.parse(m.stdout)["path"] == .string("rewrite"))
+      var expectedItems = items
+      expectedItems[4] = items[4].replacingOccurrences(of: "item 4", with: "four")
+      expectedItems[5] = items[5].replacingOccurrences(of: "\"score\":1.25", with: "\"score\":1.5")
+      try Self.expect(path, items: expectedItems + [Self.item(3000, key: 1000)], notes: notes, schema: schema)
+      if RealmOracle.core14.isAvailable {
+        #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "name == 'four'") == [4])
+      }
     }
   }
 
   @Test func aRequiredNullInAnUpsertIsRefusedWithItsLine() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let (path, _, _, _) = try Self.file(in: dir)
-    let bad = try T.write("{\"$class\":\"Note\",\"$key\":3,\"text\":\"ok\"}\n{\"$class\":\"Note\",\"$key\":4,\"text\":null}\n", to: dir, as: "bad.jsonl")
-    let message = try E.expectRefused(["insert", path, bad, "--upsert"], file: path)
-    #expect(message.contains("line 2"), "\(message)")
+    try T.inScratchDirectory { dir in
+      let (path, _, _, _) = try Self.file(in: dir)
+      let bad = try T.write("{\"$class\":\"Note\",\"$key\":3,\"text\":\"ok\"}\n{\"$class\":\"Note\",\"$key\":4,\"text\":null}\n", to: dir, as: "bad.jsonl")
+      let message = try E.expectRefused(["insert", path, bad, "--upsert"], file: path)
+      #expect(message.contains("line 2"), "\(message)")
+    }
   }
 }

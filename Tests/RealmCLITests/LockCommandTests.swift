@@ -14,7 +14,6 @@ import Testing
 /// the file is open elsewhere, and leave the realm byte-for-byte unchanged.
 @Suite struct LockCommandTests {
   typealias Support = CommandTestSupport
-  static let heldMarker = "lock-held"
 
   /// The writing commands on the realm at `file`.
   static func commands(_ file: String, dir: URL) throws -> [[String]] {
@@ -49,47 +48,32 @@ import Testing
     }
   }
 
-  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/flock"), "/usr/bin/flock is not installed"))
+  @Test(.enabled(if: FlockHolder.isInstalled, "\(FlockHolder.command) is not installed"))
   func refusedWhileAnotherProcessHoldsASharedLock() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try Support.copy("person-rename-age/before.realm", to: dir, as: "a.realm")
-    let stdout = Pipe()
-    let stdin = Pipe()
-    let child = Process()
-    child.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-    child.arguments = ["--shared", file + ".lock", "sh", "-c", "echo \(Self.heldMarker); cat >/dev/null"]
-    child.standardOutput = stdout
-    child.standardInput = stdin
-    try child.run()
-    defer {
-      try? stdin.fileHandleForWriting.close()
-      child.waitUntilExit()
-    }
-    let line = String(decoding: stdout.fileHandleForReading.availableData, as: UTF8.self)
-    try #require(line.hasPrefix(Self.heldMarker), "flock did not start: \(line)")
-    try Self.expectRefused(file, dir: dir)
+    try Support.withCopy(of: "person-rename-age/before.realm", as: "a.realm") { file, dir in
+      let holder = try FlockHolder(sharedLockOn: file + ".lock")
+      defer { holder.release() }
+      try Self.expectRefused(file, dir: dir)
 
-    // Once the app is gone, the same command goes through.
-    try stdin.fileHandleForWriting.close()
-    child.waitUntilExit()
-    let result = Support.run(["rename-property", file, "Person", "age", "years"])
-    #expect(result.status == 0, "\(result.stderr)")
-    #expect(try Support.problems(file).isEmpty)
+      // Once the app is gone, the same command goes through.
+      holder.release()
+      let result = Support.run(["rename-property", file, "Person", "age", "years"])
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(try Support.problems(file).isEmpty)
+    }
   }
 
   /// The same through an open file description of this process (flock locks belong to the
   /// description, so this is how a second process looks to the lock): no helper binary needed.
   @Test func refusedWhileASharedLockIsHeldThroughAnotherDescriptor() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try Support.copy("person-rename-age/before.realm", to: dir, as: "a.realm")
-    let fd = open(file + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-    try #require(fd >= 0)
-    defer { close(fd) }
-    try #require(flock(fd, LOCK_SH) == 0)
-    try Self.expectRefused(file, dir: dir)
-    flock(fd, LOCK_UN)
-    #expect(Support.run(["compact", file]).status == 0)
+    try Support.withCopy(of: "person-rename-age/before.realm", as: "a.realm") { file, dir in
+      let fd = open(file + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+      try #require(fd >= 0)
+      defer { close(fd) }
+      try #require(flock(fd, LOCK_SH) == 0)
+      try Self.expectRefused(file, dir: dir)
+      flock(fd, LOCK_UN)
+      #expect(Support.run(["compact", file]).status == 0)
+    }
   }
 }

@@ -11,69 +11,65 @@ import Testing
   typealias Support = CommandTestSupport
 
   @Test func raisesTheVersionByOneAndMatchesRealmsRename() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try Support.copy("person-rename-age/before.realm", to: dir, as: "a.realm")
-    let result = Support.run(["rename-property", file, "Person", "age", "yearsSinceBirth"])
-    #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stdout == "Renamed 'Person.age' to 'Person.yearsSinceBirth' in \(file) (schema version 1 -> 2)\n")
-    #expect(result.stderr.isEmpty)
-    let diff = try DumpComparison.compareRealm(at: file, withFixture: "person-rename-age/after", anyPropertyOrder: false)
-    #expect(diff.isEmpty, "\(diff.prefix(5))")
-    #expect(try Support.problems(file).isEmpty)
+    try Support.withCopy(of: "person-rename-age/before.realm", as: "a.realm") { file, _ in
+      let result = Support.run(["rename-property", file, "Person", "age", "yearsSinceBirth"])
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(result.stdout == "Renamed 'Person.age' to 'Person.yearsSinceBirth' in \(file) (schema version 1 -> 2)\n")
+      #expect(result.stderr.isEmpty)
+      let diff = try DumpComparison.compareRealm(at: file, withFixture: "person-rename-age/after", anyPropertyOrder: false)
+      #expect(diff.isEmpty, "\(diff.prefix(5))")
+      #expect(try Support.problems(file).isEmpty)
+    }
   }
 
   @Test func schemaVersionOptionSetsTheVersion() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try Support.copy("person-rename-age/before.realm", to: dir, as: "a.realm")
-    let result = Support.run(["rename-property", file, "Person", "age", "years", "--schema-version", "10"])
-    #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stdout == "Renamed 'Person.age' to 'Person.years' in \(file) (schema version 1 -> 10)\n")
-    #expect(try Support.schema(file)["schemaVersion"] == .int(10))
-    #expect(try Support.problems(file).isEmpty)
+    try Support.withCopy(of: "person-rename-age/before.realm", as: "a.realm") { file, _ throws in
+      let result = Support.run(["rename-property", file, "Person", "age", "years", "--schema-version", "10"])
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(result.stdout == "Renamed 'Person.age' to 'Person.years' in \(file) (schema version 1 -> 10)\n")
+      #expect(try Support.schema(file)["schemaVersion"] == .int(10))
+      #expect(try Support.problems(file).isEmpty)
+    }
   }
 
   @Test(arguments: [1, 0])
   func aVersionNotAboveTheFilesIsRefused(_ version: Int) throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try Support.copy("person-rename-age/before.realm", to: dir, as: "a.realm")
-    let before = try Support.bytes(file)
-    let result = Support.run(["rename-property", file, "Person", "age", "years", "--schema-version", "\(version)"])
-    #expect(result.status == 65)
-    #expect(
-      result.stderr
-        == "Error: the new schema version must be above the file's version 1 (an app needs a new version to see the change), found \(version)\n",
-      "\(result.stderr)")
-    #expect(try Support.bytes(file) == before)
-  }
-
-  @Test func unknownNamesAreRefusedWithSuggestions() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try Support.copy("person-rename-age/before.realm", to: dir, as: "a.realm")
-    let before = try Support.bytes(file)
-    let cases: [([String], String)] = [
-      (["Persn", "age", "x"], "class 'Persn' not found in '\(file)' (did you mean 'Person'?)"),
-      (["Person", "aeg", "x"], "'Person' has no property 'aeg' (did you mean 'age'?)"),
-      (["Person", "age", "firstName"], "'Person' already has a property 'firstName'"),
-    ]
-    for (words, message) in cases {
-      let result = Support.run(["rename-property", file] + words)
-      #expect(result.status == 65, "\(words): \(result.stderr)")
-      #expect(result.stderr == "Error: \(message)\n", "\(words)")
+    try Support.withCopy(of: "person-rename-age/before.realm", as: "a.realm") { file, _ in
+      let before = try Support.bytes(file)
+      let result = Support.run(["rename-property", file, "Person", "age", "years", "--schema-version", "\(version)"])
+      #expect(result.status == 65)
+      #expect(
+        result.stderr
+          == "Error: the new schema version must be above the file's version 1 (an app needs a new version to see the change), found \(version)\n",
+        "\(result.stderr)")
       #expect(try Support.bytes(file) == before)
     }
   }
 
+  @Test func unknownNamesAreRefusedWithSuggestions() throws {
+    try Support.withCopy(of: "person-rename-age/before.realm", as: "a.realm") { file, _ in
+      let before = try Support.bytes(file)
+      let cases: [([String], String)] = [
+        (["Persn", "age", "x"], "class 'Persn' not found in '\(file)' (did you mean 'Person'?)"),
+        (["Person", "aeg", "x"], "'Person' has no property 'aeg' (did you mean 'age'?)"),
+        (["Person", "age", "firstName"], "'Person' already has a property 'firstName'"),
+      ]
+      for (words, message) in cases {
+        let result = Support.run(["rename-property", file] + words)
+        #expect(result.status == 65, "\(words): \(result.stderr)")
+        #expect(result.stderr == "Error: \(message)\n", "\(words)")
+        #expect(try Support.bytes(file) == before)
+      }
+    }
+  }
+
   @Test func aMissingFileExits66() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let missing = dir.appendingPathComponent("none.realm").path
-    let result = Support.run(["rename-property", missing, "Person", "age", "x"])
-    #expect(result.status == 66)
-    #expect(result.stderr == "Error: No such file: '\(missing)'\n")
-    #expect(!Support.exists(missing + ".lock"))
+    try Support.inScratchDirectory { dir in
+      let missing = dir.appendingPathComponent("none.realm").path
+      let result = Support.run(["rename-property", missing, "Person", "age", "x"])
+      #expect(result.status == 66)
+      #expect(result.stderr == "Error: No such file: '\(missing)'\n")
+      #expect(!Support.exists(missing + ".lock"))
+    }
   }
 }

@@ -76,18 +76,14 @@ import Testing
   }
 
   @Test func aBrokenPipeEndsQuietlyWithSuccess() throws {
-    var fds: [Int32] = [0, 0]
-    #expect(pipe(&fds) == 0)
-    close(fds[0])
-    // Ignored for the whole test process and never restored: tests run in parallel.
-    signal(SIGPIPE, SIG_IGN)
-    defer { close(fds[1]) }
-    let err = TextOutput.memory()
-    let status = RealmCtl.run(
-      arguments: ["--help"], standardOutput: TextOutput(FileDescriptorDestination(fd: fds[1])),
-      standardError: err)
-    #expect(status == 0)
-    #expect(err.text.isEmpty)
+    try CommandTestSupport.withBrokenPipe { fd in
+      let err = TextOutput.memory()
+      let status = RealmCtl.run(
+        arguments: ["--help"], standardOutput: TextOutput(FileDescriptorDestination(fd: fd)),
+        standardError: err)
+      #expect(status == 0)
+      #expect(err.text.isEmpty)
+    }
   }
 
   @Test func aFailingStandardOutputIsAnIOError() {

@@ -54,56 +54,52 @@ import Testing
   }
 
   @Test func committedStatementsEqualTheExpectedObjects() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try T.copy("user-tutorial/before.realm", to: dir, as: "a.realm")
-    let before = try T.bytes(file)
-    var seen: [UInt8] = []
-    // Before COMMIT the realm is untouched; queries see the pending changes.
-    let pending = try Self.script(Self.statements + [".count User WHERE name == 'Zed' OR name == 'ZED'"], on: file)
-    seen = try T.bytes(file)
-    #expect(pending.stdout.hasSuffix("1\n"), "\(pending.stdout)")
-    #expect(seen == before)
-    #expect(pending.stderr.contains("the open transaction was rolled back"))
-    let r = try Self.script(Self.statements + ["COMMIT"], on: file)
-    #expect(r.status == .success, "\(r.stderr)")
-    try E.expectFile(file, equals: try Self.expectedAfterStatements(), schema: "user-tutorial")
-    let stray = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".realmctl-") }
-    #expect(stray.isEmpty, "\(stray)")
+    try T.withCopy(of: "user-tutorial/before.realm", as: "a.realm") { file, dir in
+      let before = try T.bytes(file)
+      var seen: [UInt8] = []
+      // Before COMMIT the realm is untouched; queries see the pending changes.
+      let pending = try Self.script(Self.statements + [".count User WHERE name == 'Zed' OR name == 'ZED'"], on: file)
+      seen = try T.bytes(file)
+      #expect(pending.stdout.hasSuffix("1\n"), "\(pending.stdout)")
+      #expect(seen == before)
+      #expect(pending.stderr.contains("the open transaction was rolled back"))
+      let r = try Self.script(Self.statements + ["COMMIT"], on: file)
+      #expect(r.status == .success, "\(r.stderr)")
+      try E.expectFile(file, equals: try Self.expectedAfterStatements(), schema: "user-tutorial")
+      let stray = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".realmctl-") }
+      #expect(stray.isEmpty, "\(stray)")
+    }
   }
 
   @Test func eachStatementOutsideATransactionIsCommittedOnItsOwn() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try T.copy("user-tutorial/before.realm", to: dir, as: "a.realm")
-    let r = try Self.script(Array(Self.statements.dropFirst()) + ["UPDATE User SET age = 'x'"], on: file)
-    #expect(r.status == .dataError)
-    #expect(r.stderr.contains("line 4: set age: object with key 0: 'age' needs a value of type 'int'"), "\(r.stderr)")
-    try E.expectFile(file, equals: try Self.expectedAfterStatements(), schema: "user-tutorial")
+    try T.withCopy(of: "user-tutorial/before.realm", as: "a.realm") { file, _ in
+      let r = try Self.script(Array(Self.statements.dropFirst()) + ["UPDATE User SET age = 'x'"], on: file)
+      #expect(r.status == .dataError)
+      #expect(r.stderr.contains("line 4: set age: object with key 0: 'age' needs a value of type 'int'"), "\(r.stderr)")
+      try E.expectFile(file, equals: try Self.expectedAfterStatements(), schema: "user-tutorial")
+    }
   }
 
   @Test func rollbackLeavesTheFileAsItWasAtBegin() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try T.copy("user-tutorial/before.realm", to: dir, as: "a.realm")
-    let before = try T.bytes(file)
-    let r = try Self.script(Self.statements + ["ROLLBACK", ".count User"], on: file)
-    #expect(r.status == .success, "\(r.stderr)")
-    #expect(r.stdout.hasSuffix("ROLLBACK: \(file) is as it was at BEGIN\n100\n"), "\(r.stdout)")
-    #expect(try T.bytes(file) == before)
+    try T.withCopy(of: "user-tutorial/before.realm", as: "a.realm") { file, _ in
+      let before = try T.bytes(file)
+      let r = try Self.script(Self.statements + ["ROLLBACK", ".count User"], on: file)
+      #expect(r.status == .success, "\(r.stderr)")
+      #expect(r.stdout.hasSuffix("ROLLBACK: \(file) is as it was at BEGIN\n100\n"), "\(r.stdout)")
+      #expect(try T.bytes(file) == before)
+    }
   }
 
   @Test func aFailingStatementRollsTheTransactionBack() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try T.copy("user-tutorial/before.realm", to: dir, as: "a.realm")
-    let before = try T.bytes(file)
-    let r = try Self.script(Self.statements + [#"INSERT {"$class":"User","name":5}"#, "COMMIT", ".count User"], on: file)
-    #expect(r.status == .dataError)
-    #expect(r.stderr.contains("line 5:") && r.stderr.contains("(the transaction was rolled back: the file is as it was at BEGIN)"), "\(r.stderr)")
-    #expect(r.stderr.contains("line 6: no transaction is open"))
-    #expect(r.stdout.hasSuffix("100\n"))
-    #expect(try T.bytes(file) == before)
+    try T.withCopy(of: "user-tutorial/before.realm", as: "a.realm") { file, _ in
+      let before = try T.bytes(file)
+      let r = try Self.script(Self.statements + [#"INSERT {"$class":"User","name":5}"#, "COMMIT", ".count User"], on: file)
+      #expect(r.status == .dataError)
+      #expect(r.stderr.contains("line 5:") && r.stderr.contains("(the transaction was rolled back: the file is as it was at BEGIN)"), "\(r.stderr)")
+      #expect(r.stderr.contains("line 6: no transaction is open"))
+      #expect(r.stdout.hasSuffix("100\n"))
+      #expect(try T.bytes(file) == before)
+    }
   }
 
   @Test func statementsParse() throws {
@@ -131,39 +127,39 @@ import Testing
   }
 
   @Test func aCommitKilledAtEveryWriteLeavesTheOldOrTheNewFile() throws {
-    let dir = try T.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    // The reference: the old file, and the new one with the fault points of its COMMIT.
-    let reference = try T.copy("user-tutorial/before.realm", to: dir, as: "reference.realm")
-    let oldBytes = try T.bytes(reference)
-    let recorder = FaultPointRecorder()
-    let r = try Self.script(Self.statements + ["COMMIT"], on: reference, faultBeforeCommit: recorder.hook)
-    #expect(r.status == .success, "\(r.stderr)")
-    let newBytes = try T.bytes(reference)
-    let all = recorder.points
-    try #require(all.count >= 4, "the commit has fault points")
-    var sawOld = false
-    var sawNew = false
-    for point in all {
-      let crashDir = dir.appendingPathComponent("crash-\(point.index)-\(point.isBefore)")
-      try FileManager.default.createDirectory(at: crashDir, withIntermediateDirectories: true)
-      let path = crashDir.appendingPathComponent("a.realm").path
-      try T.write(oldBytes, to: path)
-      let process = try ChildTestRun.run(
-        "shellCommitInChildProcess",
-        environment: [Self.fileEnvironment: path, Self.pointEnvironment: ChildTestRun.environmentValue(of: point)])
-      #expect(ChildTestRun.wasKilled(process), "not killed at \(point)")
-      let after = try T.bytes(path)
-      #expect(after == oldBytes || after == newBytes, "killed at \(point): neither the old nor the new file")
-      if after == oldBytes { sawOld = true }
-      if after == newBytes { sawNew = true }
-      // The next transaction removes what the killed one left (its working copy, the
-      // temporary file of the replacement).
-      _ = try Self.script(["BEGIN", "ROLLBACK"], on: path)
-      let stray = try FileManager.default.contentsOfDirectory(atPath: crashDir.path).filter { $0.contains(".realmctl-") }
-      #expect(stray.isEmpty, "killed at \(point): \(stray) left")
+    try T.inScratchDirectory { dir in
+      // The reference: the old file, and the new one with the fault points of its COMMIT.
+      let reference = try T.copy("user-tutorial/before.realm", to: dir, as: "reference.realm")
+      let oldBytes = try T.bytes(reference)
+      let recorder = FaultPointRecorder()
+      let r = try Self.script(Self.statements + ["COMMIT"], on: reference, faultBeforeCommit: recorder.hook)
+      #expect(r.status == .success, "\(r.stderr)")
+      let newBytes = try T.bytes(reference)
+      let all = recorder.points
+      try #require(all.count >= 4, "the commit has fault points")
+      var sawOld = false
+      var sawNew = false
+      for point in all {
+        let crashDir = dir.appendingPathComponent("crash-\(point.index)-\(point.isBefore)")
+        try FileManager.default.createDirectory(at: crashDir, withIntermediateDirectories: true)
+        let path = crashDir.appendingPathComponent("a.realm").path
+        try T.write(oldBytes, to: path)
+        let process = try ChildTestRun.run(
+          "shellCommitInChildProcess",
+          environment: [Self.fileEnvironment: path, Self.pointEnvironment: ChildTestRun.environmentValue(of: point)])
+        #expect(ChildTestRun.wasKilled(process), "not killed at \(point)")
+        let after = try T.bytes(path)
+        #expect(after == oldBytes || after == newBytes, "killed at \(point): neither the old nor the new file")
+        if after == oldBytes { sawOld = true }
+        if after == newBytes { sawNew = true }
+        // The next transaction removes what the killed one left (its working copy, the
+        // temporary file of the replacement).
+        _ = try Self.script(["BEGIN", "ROLLBACK"], on: path)
+        let stray = try FileManager.default.contentsOfDirectory(atPath: crashDir.path).filter { $0.contains(".realmctl-") }
+        #expect(stray.isEmpty, "killed at \(point): \(stray) left")
+      }
+      #expect(sawOld && sawNew)
     }
-    #expect(sawOld && sawNew)
   }
 
 }

@@ -43,16 +43,12 @@ private final class CountingDestination: OutputDestination {
   }
 
   @Test func reportsABrokenPipeAndStopsWriting() throws {
-    var fds: [Int32] = [0, 0]
-    #expect(pipe(&fds) == 0)
-    close(fds[0])
-    // Ignored for the whole test process and never restored: tests run in parallel.
-    signal(SIGPIPE, SIG_IGN)
-    defer { close(fds[1]) }
-    let output = TextOutput(FileDescriptorDestination(fd: fds[1]), capacity: 8)
-    #expect(throws: RealmCtlError(.brokenPipe, "")) { try output.write("more than eight bytes") }
-    // Every later write fails at once, so a long dump ends quickly.
-    #expect(throws: RealmCtlError(.brokenPipe, "")) { try output.write(byte: 0x41) }
+    try CommandTestSupport.withBrokenPipe { fd in
+      let output = TextOutput(FileDescriptorDestination(fd: fd), capacity: 8)
+      #expect(throws: RealmCtlError(.brokenPipe, "")) { try output.write("more than eight bytes") }
+      // Every later write fails at once, so a long dump ends quickly.
+      #expect(throws: RealmCtlError(.brokenPipe, "")) { try output.write(byte: 0x41) }
+    }
   }
 
   @Test func writesToAFileDescriptor() throws {

@@ -44,37 +44,37 @@ import Testing
 
   @Test(SharedFixtures.enabled, RealmOracle.enabled)
   func everySyncedRealmOfSharedConvertsAndRealmOpensIt() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    for (i, path) in Self.sharedSyncedFiles.enumerated() {
-      let name = "\(i)-\(URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent)"
-      let out = dir.appendingPathComponent("\(name).local.realm").path
-      let run = CommandRun(["unsync", path, "--output", out, "--json", "-q"])
-      #expect(run.status == 0, "\(path): \(run.errors)")
-      guard run.status == 0, let report = try? JSONParser.parse(run.output) else { continue }
-      var dropped = Set<String>()
-      if case .array(let items)? = report["dropped"] {
-        for item in items { if case .string(let n)? = item["name"] { dropped.insert(n) } }
-      }
-      #expect(CommandRun(["open", out, "--json"]).text.contains("\"historyType\": \"InRealm\""), "\(path)")
+    try Support.inScratchDirectory { dir in
+      for (i, path) in Self.sharedSyncedFiles.enumerated() {
+        let name = "\(i)-\(URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent)"
+        let out = dir.appendingPathComponent("\(name).local.realm").path
+        let run = CommandRun(["unsync", path, "--output", out, "--json", "-q"])
+        #expect(run.status == 0, "\(path): \(run.errors)")
+        guard run.status == 0, let report = try? JSONParser.parse(run.output) else { continue }
+        var dropped = Set<String>()
+        if case .array(let items)? = report["dropped"] {
+          for item in items { if case .string(let n)? = item["name"] { dropped.insert(n) } }
+        }
+        #expect(CommandRun(["open", out, "--json"]).text.contains("\"historyType\": \"InRealm\""), "\(path)")
 
-      let schema = CommandRun(["schema", path, "--format", "json"])
-      let schemaPath = try Support.write(schema.text, to: dir, as: "\(name).schema.json")
-      var version: Int64 = 0
-      if let json = try? JSONParser.parse(CommandRun(["open", path, "--json"]).output), case .int(let v)? = json["schemaVersion"] {
-        version = v
+        let schema = CommandRun(["schema", path, "--format", "json"])
+        let schemaPath = try Support.write(schema.text, to: dir, as: "\(name).schema.json")
+        var version: Int64 = 0
+        if let json = try? JSONParser.parse(CommandRun(["open", path, "--json"]).output), case .int(let v)? = json["schemaVersion"] {
+          version = v
+        }
+        // Core 14 upgrades a kept older format on its copy and logs that on standard error.
+        let opened = try RealmOracle.core14.open(out, schema: schemaPath, version: version)
+        #expect(opened == "ok" || opened.hasPrefix("ok\nRealm.Storage - DB: "), "\(path): \(opened)")
+        #expect(try RealmOracle.core14.verifyFailure(out) == nil, "\(path)")
+        let realm = try RealmOracle.core14.dump(out)
+        let ours = CommandRun(["dump", path]).text.split(separator: "\n").filter { line in
+          !dropped.contains { line.hasPrefix("{\"$class\":\"\($0)\"") }
+        }.joined(separator: "\n")
+        let problems = DumpComparison.compareDumps(
+          expected: Array(realm.utf8), actual: Array(ours.utf8), schema: Array(schema.text.utf8))
+        #expect(problems.isEmpty, "\(path): \(problems.prefix(5).joined(separator: "\n"))")
       }
-      // Core 14 upgrades a kept older format on its copy and logs that on standard error.
-      let opened = try RealmOracle.core14.open(out, schema: schemaPath, version: version)
-      #expect(opened == "ok" || opened.hasPrefix("ok\nRealm.Storage - DB: "), "\(path): \(opened)")
-      #expect(try RealmOracle.core14.verifyFailure(out) == nil, "\(path)")
-      let realm = try RealmOracle.core14.dump(out)
-      let ours = CommandRun(["dump", path]).text.split(separator: "\n").filter { line in
-        !dropped.contains { line.hasPrefix("{\"$class\":\"\($0)\"") }
-      }.joined(separator: "\n")
-      let problems = DumpComparison.compareDumps(
-        expected: Array(realm.utf8), actual: Array(ours.utf8), schema: Array(schema.text.utf8))
-      #expect(problems.isEmpty, "\(path): \(problems.prefix(5).joined(separator: "\n"))")
     }
   }
 
@@ -101,22 +101,22 @@ import Testing
   /// Realm opens each converted file with the original's schema, less the asymmetric class
   /// (which a local schema declares as an ordinary class), and reads realmctl's dump.
   @Test(RealmOracle.enabled) func builtSyncedFilesConvertToFilesRealmOpens() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    var partition = SyncedFiles.Shape()
-    (partition.history, partition.uploadCursor) = SyncedFiles.history(pending: 2)
-    for (i, shape) in [partition, SyncedFiles.flexibleShape(asymmetricEvents: 3)].enumerated() {
-      let path = dir.appendingPathComponent("s\(i).realm").path
-      try Support.write(try SyncedFiles.build(shape), to: path)
-      let schema = CommandRun(["schema", path, "--format", "json"]).text
-      let dump = CommandRun(["dump", path]).text
-      #expect(CommandRun(["unsync", path, "-q"]).status == 0)
-      let schemaPath = try Support.write(schema, to: dir, as: "s\(i).schema.json")
-      #expect(try RealmOracle.core14.open(path, schema: schemaPath, version: 3) == "ok")
-      #expect(try RealmOracle.core14.verifyFailure(path) == nil)
-      let problems = DumpComparison.compareDumps(
-        expected: Array(try RealmOracle.core14.dump(path).utf8), actual: Array(dump.utf8), schema: Array(schema.utf8))
-      #expect(problems.isEmpty, "\(problems.prefix(5))")
+    try Support.inScratchDirectory { dir in
+      var partition = SyncedFiles.Shape()
+      (partition.history, partition.uploadCursor) = SyncedFiles.history(pending: 2)
+      for (i, shape) in [partition, SyncedFiles.flexibleShape(asymmetricEvents: 3)].enumerated() {
+        let path = dir.appendingPathComponent("s\(i).realm").path
+        try Support.write(try SyncedFiles.build(shape), to: path)
+        let schema = CommandRun(["schema", path, "--format", "json"]).text
+        let dump = CommandRun(["dump", path]).text
+        #expect(CommandRun(["unsync", path, "-q"]).status == 0)
+        let schemaPath = try Support.write(schema, to: dir, as: "s\(i).schema.json")
+        #expect(try RealmOracle.core14.open(path, schema: schemaPath, version: 3) == "ok")
+        #expect(try RealmOracle.core14.verifyFailure(path) == nil)
+        let problems = DumpComparison.compareDumps(
+          expected: Array(try RealmOracle.core14.dump(path).utf8), actual: Array(dump.utf8), schema: Array(schema.utf8))
+        #expect(problems.isEmpty, "\(problems.prefix(5))")
+      }
     }
   }
 
@@ -134,77 +134,73 @@ import Testing
   }
 
   @Test func reportSaysWhatWasDroppedAndConverted() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let path = dir.appendingPathComponent("app.realm").path
-    try Support.write(try SyncedFiles.build(SyncedFiles.flexibleShape(asymmetricEvents: 3)), to: path)
-    let original = try Support.bytes(path)
+    try Support.withFile(try SyncedFiles.build(SyncedFiles.flexibleShape(asymmetricEvents: 3)), as: "app.realm") { path, dir in
+      let original = try Support.bytes(path)
 
-    let dry = CommandRun(["unsync", path, "--dry-run"])
-    #expect(dry.status == 0, "\(dry.errors)")
-    #expect(try Support.bytes(path) == original)
-    let lines = dry.text.split(separator: "\n").map(String.init)
-    #expect(lines.first?.hasPrefix("\(path): a local realm would be written (dry run: nothing written): file format 24 -> 24, 10 objects in 4 classes") == true, "\(dry.text)")
-    #expect(lines.contains("  Would drop: the sync history (SyncClient, flexible sync, 7 changesets, 2 local changes never uploaded), the client file ident 7"), "\(dry.text)")
-    #expect(lines.contains("  Would drop: 2 flexible-sync subscriptions (set version 1, complete)"))
-    #expect(lines.contains("    dogs: Dog where name BEGINSWITH \"d\""))
-    #expect(lines.contains("    (unnamed): Person where TRUEPREDICATE"))
-    #expect(lines.contains { $0.hasPrefix("  Would drop: sync_internal_schemas (2 objects), ") && $0.contains("flx_subscription_sets (2 objects)") })
-    #expect(lines.contains("  Would convert asymmetric classes to ordinary classes (their objects were never uploaded): Event (3 objects)"))
+      let dry = CommandRun(["unsync", path, "--dry-run"])
+      #expect(dry.status == 0, "\(dry.errors)")
+      #expect(try Support.bytes(path) == original)
+      let lines = dry.text.split(separator: "\n").map(String.init)
+      #expect(lines.first?.hasPrefix("\(path): a local realm would be written (dry run: nothing written): file format 24 -> 24, 10 objects in 4 classes") == true, "\(dry.text)")
+      #expect(lines.contains("  Would drop: the sync history (SyncClient, flexible sync, 7 changesets, 2 local changes never uploaded), the client file ident 7"), "\(dry.text)")
+      #expect(lines.contains("  Would drop: 2 flexible-sync subscriptions (set version 1, complete)"))
+      #expect(lines.contains("    dogs: Dog where name BEGINSWITH \"d\""))
+      #expect(lines.contains("    (unnamed): Person where TRUEPREDICATE"))
+      #expect(lines.contains { $0.hasPrefix("  Would drop: sync_internal_schemas (2 objects), ") && $0.contains("flx_subscription_sets (2 objects)") })
+      #expect(lines.contains("  Would convert asymmetric classes to ordinary classes (their objects were never uploaded): Event (3 objects)"))
 
-    let backup = dir.appendingPathComponent("app.realm.bak").path
-    let run = CommandRun(["unsync", path, "--backup", backup, "--json"])
-    #expect(run.status == 0, "\(run.errors)")
-    #expect(try Support.bytes(backup) == original)
-    let json = try JSONParser.parse(run.output)
-    #expect(json["converted"] == .bool(true))
-    #expect(json["sync"]?["pendingUploads"] == .int(2))
-    #expect(json["sync"]?["kind"] == .string("flexible"))
-    #expect(Self.item(json["sync"]?["subscriptions"]?["subscriptions"], 0)?["query"] == .string("name BEGINSWITH \"d\""))
-    #expect(Self.item(json["asymmetricConverted"], 0)?["name"] == .string("Event"))
+      let backup = dir.appendingPathComponent("app.realm.bak").path
+      let run = CommandRun(["unsync", path, "--backup", backup, "--json"])
+      #expect(run.status == 0, "\(run.errors)")
+      #expect(try Support.bytes(backup) == original)
+      let json = try JSONParser.parse(run.output)
+      #expect(json["converted"] == .bool(true))
+      #expect(json["sync"]?["pendingUploads"] == .int(2))
+      #expect(json["sync"]?["kind"] == .string("flexible"))
+      #expect(Self.item(json["sync"]?["subscriptions"]?["subscriptions"], 0)?["query"] == .string("name BEGINSWITH \"d\""))
+      #expect(Self.item(json["asymmetricConverted"], 0)?["name"] == .string("Event"))
 
-    let again = CommandRun(["unsync", path])
-    #expect(again.status == 0)
-    #expect(again.text == "\(path) is a local realm already (it has no sync history): nothing to convert\n")
+      let again = CommandRun(["unsync", path])
+      #expect(again.status == 0)
+      #expect(again.text == "\(path) is a local realm already (it has no sync history): nothing to convert\n")
+    }
   }
 
   @Test func openShowsWhatSyncHeld() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let path = dir.appendingPathComponent("app.realm").path
-    try Support.write(try SyncedFiles.build(SyncedFiles.flexibleShape()), to: path)
-    let text = CommandRun(["open", path]).text
-    #expect(text.contains("Sync:            flexible sync, client file ident 7, 7 changesets in the history\n"), "\(text)")
-    #expect(text.contains("Not uploaded:    2 local changes never uploaded\n"))
-    #expect(text.contains("Subscriptions:   2 flexible-sync subscriptions (set version 1, complete)\n"))
-    #expect(text.contains("\nSubscriptions:\n  dogs: Dog where name BEGINSWITH \"d\"\n  (unnamed): Person where TRUEPREDICATE\n"))
-    let json = try JSONParser.parse(CommandRun(["open", path, "--json"]).output)
-    #expect(json["sync"]?["pendingUploads"] == .int(2))
-    #expect(Self.item(json["sync"]?["subscriptions"]?["subscriptions"], 1)?["name"] == .null)
-    #expect(json["syncMetadataRealm"] == .bool(false))
-    let local = try Support.copy("alltypes/before.realm", to: dir, as: "local.realm")
-    #expect(try JSONParser.parse(CommandRun(["open", local, "--json"]).output)["sync"] == .null)
-    #expect(!CommandRun(["open", local]).text.contains("Sync"))
+    try Support.withFile(try SyncedFiles.build(SyncedFiles.flexibleShape()), as: "app.realm") { path, dir in
+      let text = CommandRun(["open", path]).text
+      #expect(text.contains("Sync:            flexible sync, client file ident 7, 7 changesets in the history\n"), "\(text)")
+      #expect(text.contains("Not uploaded:    2 local changes never uploaded\n"))
+      #expect(text.contains("Subscriptions:   2 flexible-sync subscriptions (set version 1, complete)\n"))
+      #expect(text.contains("\nSubscriptions:\n  dogs: Dog where name BEGINSWITH \"d\"\n  (unnamed): Person where TRUEPREDICATE\n"))
+      let json = try JSONParser.parse(CommandRun(["open", path, "--json"]).output)
+      #expect(json["sync"]?["pendingUploads"] == .int(2))
+      #expect(Self.item(json["sync"]?["subscriptions"]?["subscriptions"], 1)?["name"] == .null)
+      #expect(json["syncMetadataRealm"] == .bool(false))
+      let local = try Support.copy("alltypes/before.realm", to: dir, as: "local.realm")
+      #expect(try JSONParser.parse(CommandRun(["open", local, "--json"]).output)["sync"] == .null)
+      #expect(!CommandRun(["open", local]).text.contains("Sync"))
+    }
   }
 
   /// A damaged history does not stop `open`: the Sync line says what is wrong; `unsync` refuses.
   @Test func openOfADamagedHistoryStillWorks() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    var shape = SyncedFiles.Shape()
-    (shape.history, _) = SyncedFiles.history(pending: 1)
-    shape.uploadCursor = 1_000
-    let path = dir.appendingPathComponent("app.realm").path
-    try Support.write(try SyncedFiles.build(shape), to: path)
-    let open = CommandRun(["open", path])
-    #expect(open.status == 0)
-    #expect(open.text.contains("Sync:            the sync history cannot be read: the sync client history's upload cursor (version 1000) is past the file's version 7\n"), "\(open.text)")
-    let json = try JSONParser.parse(CommandRun(["open", path, "--json"]).output)
-    #expect(json["sync"] == .null)
-    #expect(json["syncError"] != nil)
-    let unsync = CommandRun(["unsync", path])
-    #expect(unsync.status == 65)
-    #expect(unsync.errors.contains("its sync history or sync tables are damaged"), "\(unsync.errors)")
+    try Support.inScratchDirectory { dir in
+      var shape = SyncedFiles.Shape()
+      (shape.history, _) = SyncedFiles.history(pending: 1)
+      shape.uploadCursor = 1_000
+      let path = dir.appendingPathComponent("app.realm").path
+      try Support.write(try SyncedFiles.build(shape), to: path)
+      let open = CommandRun(["open", path])
+      #expect(open.status == 0)
+      #expect(open.text.contains("Sync:            the sync history cannot be read: the sync client history's upload cursor (version 1000) is past the file's version 7\n"), "\(open.text)")
+      let json = try JSONParser.parse(CommandRun(["open", path, "--json"]).output)
+      #expect(json["sync"] == .null)
+      #expect(json["syncError"] != nil)
+      let unsync = CommandRun(["unsync", path])
+      #expect(unsync.status == 65)
+      #expect(unsync.errors.contains("its sync history or sync tables are damaged"), "\(unsync.errors)")
+    }
   }
 
   /// Exactly the app files committed as `sync_metadata.realm` (their repository path in
@@ -246,88 +242,80 @@ import Testing
   /// too): `open` and `unsync` each succeed or exit 65, never crash; a refused in-place
   /// conversion leaves the file byte for byte as it was; a converted file checks clean.
   @Test func damagedSyncedFilesConvertOrFailCleanly() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let source = dir.appendingPathComponent("source.realm").path
-    try Support.write(try SyncedFiles.build(SyncedFiles.flexibleShape(asymmetricEvents: 2)), to: source)
-    let mutator = try RobustnessMutator(path: source)
-    let path = dir.appendingPathComponent("damaged.realm").path
-    var random = SeededRandom(seed: 0x5EED_0019)
-    var outcomes: [Int32: Int] = [:]
-    let kinds = RobustnessMutator.Kind.allCases
-    for n in 0..<120 {
-      let (bytes, description) = mutator.mutate(kinds[n % kinds.count], &random)
-      try Support.write(bytes, to: path)
-      let open = CommandRun(["open", path, "--json"])
-      #expect([0, 65].contains(open.status), "#\(n) \(description): open \(open.status) \(open.errors)")
-      let run = CommandRun(["unsync", path, "-q"])
-      outcomes[run.status, default: 0] += 1
-      #expect([0, 65].contains(run.status), "#\(n) \(description): unsync \(run.status) \(run.errors)")
-      if run.status == 0 {
-        #expect(try Support.problems(path).isEmpty, "#\(n) \(description): the converted file does not check clean")
-      } else {
-        #expect(try Support.bytes(path) == bytes, "#\(n) \(description): refused but changed")
-        #expect(run.errors.hasPrefix("Error: "), "#\(n) \(description): \(run.errors)")
+    try Support.withFile(try SyncedFiles.build(SyncedFiles.flexibleShape(asymmetricEvents: 2)), as: "source.realm") { source, dir in
+      let mutator = try RobustnessMutator(path: source)
+      let path = dir.appendingPathComponent("damaged.realm").path
+      var random = SeededRandom(seed: 0x5EED_0019)
+      var outcomes: [Int32: Int] = [:]
+      let kinds = RobustnessMutator.Kind.allCases
+      for n in 0..<120 {
+        let (bytes, description) = mutator.mutate(kinds[n % kinds.count], &random)
+        try Support.write(bytes, to: path)
+        let open = CommandRun(["open", path, "--json"])
+        #expect([0, 65].contains(open.status), "#\(n) \(description): open \(open.status) \(open.errors)")
+        let run = CommandRun(["unsync", path, "-q"])
+        outcomes[run.status, default: 0] += 1
+        #expect([0, 65].contains(run.status), "#\(n) \(description): unsync \(run.status) \(run.errors)")
+        if run.status == 0 {
+          #expect(try Support.problems(path).isEmpty, "#\(n) \(description): the converted file does not check clean")
+        } else {
+          #expect(try Support.bytes(path) == bytes, "#\(n) \(description): refused but changed")
+          #expect(run.errors.hasPrefix("Error: "), "#\(n) \(description): \(run.errors)")
+        }
       }
+      #expect(outcomes[0, default: 0] > 0 && outcomes[65, default: 0] > 0, "\(outcomes)")
     }
-    #expect(outcomes[0, default: 0] > 0 && outcomes[65, default: 0] > 0, "\(outcomes)")
   }
 
   /// A synced realm open in an app (its lock held): exit 75, untouched.
   @Test func refusedWhileTheRealmIsOpenElsewhere() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let path = dir.appendingPathComponent("a.realm").path
-    try Support.write(try SyncedFiles.build(SyncedFiles.flexibleShape()), to: path)
-    let before = try Support.bytes(path)
-    let fd = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-    try #require(fd >= 0)
-    defer { close(fd) }
-    try #require(flock(fd, LOCK_SH) == 0)
-    let run = CommandRun(["unsync", path])
-    #expect(run.status == 75, "\(run.errors)")
-    #expect(try Support.bytes(path) == before)
-    flock(fd, LOCK_UN)
-    #expect(CommandRun(["unsync", path]).status == 0)
+    try Support.withFile(try SyncedFiles.build(SyncedFiles.flexibleShape()), as: "a.realm") { path, _ in
+      let before = try Support.bytes(path)
+      let fd = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+      try #require(fd >= 0)
+      defer { close(fd) }
+      try #require(flock(fd, LOCK_SH) == 0)
+      let run = CommandRun(["unsync", path])
+      #expect(run.status == 75, "\(run.errors)")
+      #expect(try Support.bytes(path) == before)
+      flock(fd, LOCK_UN)
+      #expect(CommandRun(["unsync", path]).status == 0)
+    }
   }
 
   /// An encrypted synced realm: without its key refused (65) and untouched; with it, the
   /// local realm is encrypted with the same key and Realm Core reads it with that key.
   @Test func encryptedSyncedRealmStaysEncrypted() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let path = dir.appendingPathComponent("app.realm").path
-    try Support.write(try SyncedFiles.build(SyncedFiles.flexibleShape()), to: path)
-    let key = EncryptionCommandTests.k1
-    #expect(CommandRun(["encrypt", path, "--key-file", key]).status == 0)
-    let encrypted = try Support.bytes(path)
-    let without = CommandRun(["unsync", path])
-    #expect(without.status == 65 && without.errors.contains("is encrypted"), "\(without.errors)")
-    #expect(try Support.bytes(path) == encrypted)
-    let run = CommandRun(["unsync", path, "--key-file", key])
-    #expect(run.status == 0, "\(run.errors)")
-    #expect(CommandRun(["open", path]).status == 65)
-    let open = CommandRun(["open", path, "--key-file", key])
-    #expect(open.text.contains("History:         InRealm") && open.text.contains("Encrypted:       yes"), "\(open.text)")
-    if RealmOracle.core14.isAvailable {
-      #expect(try RealmOracle.core14.verifyFailure(path, key: EncryptionCommandTests.k1Hex) == nil)
+    try Support.withFile(try SyncedFiles.build(SyncedFiles.flexibleShape()), as: "app.realm") { path, _ in
+      let key = EncryptionCommandTests.k1
+      #expect(CommandRun(["encrypt", path, "--key-file", key]).status == 0)
+      let encrypted = try Support.bytes(path)
+      let without = CommandRun(["unsync", path])
+      #expect(without.status == 65 && without.errors.contains("is encrypted"), "\(without.errors)")
+      #expect(try Support.bytes(path) == encrypted)
+      let run = CommandRun(["unsync", path, "--key-file", key])
+      #expect(run.status == 0, "\(run.errors)")
+      #expect(CommandRun(["open", path]).status == 65)
+      let open = CommandRun(["open", path, "--key-file", key])
+      #expect(open.text.contains("History:         InRealm") && open.text.contains("Encrypted:       yes"), "\(open.text)")
+      if RealmOracle.core14.isAvailable {
+        #expect(try RealmOracle.core14.verifyFailure(path, key: EncryptionCommandTests.k1Hex) == nil)
+      }
     }
   }
 
   @Test func refusals() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let path = dir.appendingPathComponent("app.realm").path
-    try Support.write(try SyncedFiles.build(SyncedFiles.flexibleShape()), to: path)
-    let original = try Support.bytes(path)
-    let out = dir.appendingPathComponent("out.realm").path
-    #expect(CommandRun(["unsync", path, "--output", out, "--backup", "b"]).status == 64)
-    #expect(CommandRun(["unsync", path, "--output", path]).status == 64)
-    #expect(CommandRun(["unsync", dir.appendingPathComponent("missing.realm").path]).status == 66)
-    try Support.write([1, 2, 3], to: out)
-    let exists = CommandRun(["unsync", path, "--output", out])
-    #expect(exists.status == 73, "\(exists.errors)")
-    #expect(CommandRun(["unsync", path, "--key", String(repeating: "ab", count: 64)]).status == 65)
-    #expect(try Support.bytes(path) == original)
+    try Support.withFile(try SyncedFiles.build(SyncedFiles.flexibleShape()), as: "app.realm") { path, dir in
+      let original = try Support.bytes(path)
+      let out = dir.appendingPathComponent("out.realm").path
+      #expect(CommandRun(["unsync", path, "--output", out, "--backup", "b"]).status == 64)
+      #expect(CommandRun(["unsync", path, "--output", path]).status == 64)
+      #expect(CommandRun(["unsync", dir.appendingPathComponent("missing.realm").path]).status == 66)
+      try Support.write([1, 2, 3], to: out)
+      let exists = CommandRun(["unsync", path, "--output", out])
+      #expect(exists.status == 73, "\(exists.errors)")
+      #expect(CommandRun(["unsync", path, "--key", String(repeating: "ab", count: 64)]).status == 65)
+      #expect(try Support.bytes(path) == original)
+    }
   }
 }

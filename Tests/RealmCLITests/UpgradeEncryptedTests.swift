@@ -26,43 +26,42 @@ import Testing
   /// file unchanged, `--output` an identical copy that opens with the key); without a key or
   /// with a wrong one, exactly `open`'s message and exit status, and nothing written.
   @Test func encryptedFixturesNeedTheirKey() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try Support.copy("encrypted/person.realm", to: dir, as: "p.realm")
-    let original = try Support.bytes(file)
-    let wrong = ["--key-file", Keys.k1]
-    for key in [[], wrong] {
-      let open = CommandRun(["open", file] + key)
-      let upgrade = CommandRun(["upgrade", file] + key)
-      #expect(open.status == 65 && upgrade.status == 65, "\(upgrade.errors)")
-      #expect(!upgrade.errors.isEmpty && upgrade.errors == open.errors)
-      let out = dir.appendingPathComponent("out.realm").path
-      #expect(CommandRun(["upgrade", file, "--output", out] + key).status == 65)
-      #expect(CommandRun(["upgrade", file, "--dry-run"] + key).status == 65)
-      #expect(CommandRun(["upgrade", file, "--backup", file + ".bak"] + key).status == 65)
+    try Support.withCopy(of: "encrypted/person.realm", as: "p.realm") { file, dir in
+      let original = try Support.bytes(file)
+      let wrong = ["--key-file", Keys.k1]
+      for key in [[], wrong] {
+        let open = CommandRun(["open", file] + key)
+        let upgrade = CommandRun(["upgrade", file] + key)
+        #expect(open.status == 65 && upgrade.status == 65, "\(upgrade.errors)")
+        #expect(!upgrade.errors.isEmpty && upgrade.errors == open.errors)
+        let out = dir.appendingPathComponent("out.realm").path
+        #expect(CommandRun(["upgrade", file, "--output", out] + key).status == 65)
+        #expect(CommandRun(["upgrade", file, "--dry-run"] + key).status == 65)
+        #expect(CommandRun(["upgrade", file, "--backup", file + ".bak"] + key).status == 65)
+        #expect(try Support.bytes(file) == original)
+        #expect(try Self.names(dir) == ["p.realm", "p.realm.lock"])
+      }
+      // The right key, from each of the three places.
+      let env = ["REALMCTL_KEY": Keys.k2Hex]
+      for (key, environment) in [(["--key-file", Keys.k2], [:]), (["--key", Keys.k2Hex], [:]), ([String](), env)] {
+        let run = CommandRun(["upgrade", file] + key, environment: environment)
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.text == "\(file) is already at file format 24, the current format: nothing to upgrade\n")
+      }
       #expect(try Support.bytes(file) == original)
-      #expect(try Self.names(dir) == ["p.realm", "p.realm.lock"])
+      let out = dir.appendingPathComponent("copy.realm").path
+      #expect(CommandRun(["upgrade", file, "--output", out, "--key-file", Keys.k2]).status == 0)
+      #expect(try Support.bytes(out) == original)
+      Keys.expectReadsAs(
+        out, key: ["--key-file", Keys.k2], schema: "person-rename-age/schema.json", dump: "person-rename-age/dump.jsonl")
+      // A key for a plain legacy file: open's refusal, the file untouched.
+      let plain = try Support.copy("legacy-core5/person-v1/original.realm", to: dir, as: "plain.realm")
+      let plainBytes = try Support.bytes(plain)
+      let refused = CommandRun(["upgrade", plain, "--key-file", Keys.k2])
+      #expect(refused.status == 65 && refused.errors.contains("is not encrypted, but an encryption key was given"))
+      #expect(refused.errors == CommandRun(["open", plain, "--key-file", Keys.k2]).errors)
+      #expect(try Support.bytes(plain) == plainBytes)
     }
-    // The right key, from each of the three places.
-    let env = ["REALMCTL_KEY": Keys.k2Hex]
-    for (key, environment) in [(["--key-file", Keys.k2], [:]), (["--key", Keys.k2Hex], [:]), ([String](), env)] {
-      let run = CommandRun(["upgrade", file] + key, environment: environment)
-      #expect(run.status == 0, "\(run.errors)")
-      #expect(run.text == "\(file) is already at file format 24, the current format: nothing to upgrade\n")
-    }
-    #expect(try Support.bytes(file) == original)
-    let out = dir.appendingPathComponent("copy.realm").path
-    #expect(CommandRun(["upgrade", file, "--output", out, "--key-file", Keys.k2]).status == 0)
-    #expect(try Support.bytes(out) == original)
-    Keys.expectReadsAs(
-      out, key: ["--key-file", Keys.k2], schema: "person-rename-age/schema.json", dump: "person-rename-age/dump.jsonl")
-    // A key for a plain legacy file: open's refusal, the file untouched.
-    let plain = try Support.copy("legacy-core5/person-v1/original.realm", to: dir, as: "plain.realm")
-    let plainBytes = try Support.bytes(plain)
-    let refused = CommandRun(["upgrade", plain, "--key-file", Keys.k2])
-    #expect(refused.status == 65 && refused.errors.contains("is not encrypted, but an encryption key was given"))
-    #expect(refused.errors == CommandRun(["open", plain, "--key-file", Keys.k2]).errors)
-    #expect(try Support.bytes(plain) == plainBytes)
   }
 
   /// Encrypts a copy of a Realm Core 5 fixture (format 9) with K1; returns its path.
@@ -97,94 +96,94 @@ import Testing
   /// encrypted with the same key, reporting the sizes on disk.
   @Test(arguments: LegacyReadingTests.core5Cases)
   func encryptedLegacyFileUpgradesEncrypted(_ name: String) throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try Self.encryptedLegacy(name, in: dir, as: "a.realm")
-    let original = try Support.bytes(file)
-    let k1 = ["--key-file", Keys.k1]
-    let fixture = Fixtures.url("legacy-core5/\(name)")
-    let read = RealmAnswerCheck.problems(
-      realm: file, schema: fixture.appendingPathComponent("schema.json"), dump: fixture.appendingPathComponent("dump.jsonl"),
-      key: k1, format: 9)
-    #expect(read.isEmpty, "\(name): \(read.prefix(3))")
-    #expect(CommandRun(["open", file, "--check"] + k1).status == 0)
+    try Support.inScratchDirectory { dir in
+      let file = try Self.encryptedLegacy(name, in: dir, as: "a.realm")
+      let original = try Support.bytes(file)
+      let k1 = ["--key-file", Keys.k1]
+      let fixture = Fixtures.url("legacy-core5/\(name)")
+      let read = RealmAnswerCheck.problems(
+        realm: file, schema: fixture.appendingPathComponent("schema.json"), dump: fixture.appendingPathComponent("dump.jsonl"),
+        key: k1, format: 9)
+      #expect(read.isEmpty, "\(name): \(read.prefix(3))")
+      #expect(CommandRun(["open", file, "--check"] + k1).status == 0)
 
-    let dry = CommandRun(["upgrade", file, "--dry-run"] + k1)
-    #expect(dry.status == 0, "\(dry.errors)")
-    #expect(try Support.bytes(file) == original)
+      let dry = CommandRun(["upgrade", file, "--dry-run"] + k1)
+      #expect(dry.status == 0, "\(dry.errors)")
+      #expect(try Support.bytes(file) == original)
 
-    let out = dir.appendingPathComponent("new.realm").path
-    let run = CommandRun(["upgrade", file, "--output", out] + k1)
-    #expect(run.status == 0, "\(run.errors)")
-    let size = try Support.bytes(out).count
-    #expect(size % 4096 == 0)
-    #expect(run.text.hasPrefix("Upgraded \(file) to \(out): file format 9 -> 24, "), "\(run.text)")
-    #expect(run.text.contains(", \(original.count) -> \(size) bytes in "), "\(run.text)")
-    // The dry run counts the same file.
-    #expect(dry.text.hasSuffix(", \(original.count) -> \(size) bytes\n"), "\(dry.text)")
-    #expect(try Support.bytes(file) == original)
-    try Self.expectUpgradedAsRealm(out, name, in: dir)
+      let out = dir.appendingPathComponent("new.realm").path
+      let run = CommandRun(["upgrade", file, "--output", out] + k1)
+      #expect(run.status == 0, "\(run.errors)")
+      let size = try Support.bytes(out).count
+      #expect(size % 4096 == 0)
+      #expect(run.text.hasPrefix("Upgraded \(file) to \(out): file format 9 -> 24, "), "\(run.text)")
+      #expect(run.text.contains(", \(original.count) -> \(size) bytes in "), "\(run.text)")
+      // The dry run counts the same file.
+      #expect(dry.text.hasSuffix(", \(original.count) -> \(size) bytes\n"), "\(dry.text)")
+      #expect(try Support.bytes(file) == original)
+      try Self.expectUpgradedAsRealm(out, name, in: dir)
 
-    let backup = dir.appendingPathComponent("a.realm.bak").path
-    let inPlace = CommandRun(["upgrade", file, "--backup", backup], environment: ["REALMCTL_KEY": Keys.k1Hex])
-    #expect(inPlace.status == 0, "\(inPlace.errors)")
-    #expect(inPlace.text.hasPrefix("Upgraded \(file): file format 9 -> 24, "), "\(inPlace.text)")
-    #expect(try Support.bytes(backup) == original)
-    try Self.expectUpgradedAsRealm(file, name, in: dir)
-    #expect(try Self.names(dir) == ["a.realm", "a.realm.bak", "a.realm.lock", "new.realm"])
+      let backup = dir.appendingPathComponent("a.realm.bak").path
+      let inPlace = CommandRun(["upgrade", file, "--backup", backup], environment: ["REALMCTL_KEY": Keys.k1Hex])
+      #expect(inPlace.status == 0, "\(inPlace.errors)")
+      #expect(inPlace.text.hasPrefix("Upgraded \(file): file format 9 -> 24, "), "\(inPlace.text)")
+      #expect(try Support.bytes(backup) == original)
+      try Self.expectUpgradedAsRealm(file, name, in: dir)
+      #expect(try Self.names(dir) == ["a.realm", "a.realm.bak", "a.realm.lock", "new.realm"])
+    }
   }
 
   /// A wrong or missing key on an encrypted old-format file: `open`'s message and status, and
   /// neither `upgrade` nor the other rewrites touch it.
   @Test func encryptedLegacyFileWithoutItsKeyIsUntouched() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = try Self.encryptedLegacy("person-v1", in: dir, as: "a.realm")
-    let original = try Support.bytes(file)
-    let plan = try Support.write(LegacyWriteCommandTests.plan, to: dir, as: "plan.json")
-    for key in [[], ["--key-file", Keys.k2]] {
-      let open = CommandRun(["open", file] + key)
-      #expect(open.status == 65)
-      for words in [["upgrade", file], ["compact", file], ["rename-property", file, "Person", "age", "years"],
-        ["migrate", "--plan", plan, file]]
-      {
-        let run = CommandRun(words + key)
-        #expect(run.status == 65, "\(words + key): \(run.errors)")
-        #expect(run.errors == open.errors, "\(words + key): \(run.errors)")
+    try Support.inScratchDirectory { dir in
+      let file = try Self.encryptedLegacy("person-v1", in: dir, as: "a.realm")
+      let original = try Support.bytes(file)
+      let plan = try Support.write(LegacyWriteCommandTests.plan, to: dir, as: "plan.json")
+      for key in [[], ["--key-file", Keys.k2]] {
+        let open = CommandRun(["open", file] + key)
+        #expect(open.status == 65)
+        for words in [["upgrade", file], ["compact", file], ["rename-property", file, "Person", "age", "years"],
+          ["migrate", "--plan", plan, file]]
+        {
+          let run = CommandRun(words + key)
+          #expect(run.status == 65, "\(words + key): \(run.errors)")
+          #expect(run.errors == open.errors, "\(words + key): \(run.errors)")
+        }
+        #expect(try Support.bytes(file) == original)
       }
-      #expect(try Support.bytes(file) == original)
+      #expect(try Self.names(dir) == ["a.realm", "a.realm.lock", "plan.json"])
     }
-    #expect(try Self.names(dir) == ["a.realm", "a.realm.lock", "plan.json"])
   }
 
   /// `compact`, `rename-property` and `migrate` of an encrypted format-9 file write format 24,
   /// say so, and keep the encryption.
   @Test func otherRewritesOfAnEncryptedLegacyFileKeepTheKey() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let k1 = ["--key-file", Keys.k1]
-    let compacted = try Self.encryptedLegacy("person-v1", in: dir, as: "c.realm")
-    let before = try Support.bytes(compacted).count
-    let compact = CommandRun(["compact", compacted] + k1)
-    #expect(compact.status == 0, "\(compact.errors)")
-    #expect(compact.text == "Compacted \(compacted): \(before) -> \(try Support.bytes(compacted).count) bytes (file format 9 -> 24)\n")
-    try Self.expectUpgradedAsRealm(compacted, "person-v1", in: dir)
+    try Support.inScratchDirectory { dir in
+      let k1 = ["--key-file", Keys.k1]
+      let compacted = try Self.encryptedLegacy("person-v1", in: dir, as: "c.realm")
+      let before = try Support.bytes(compacted).count
+      let compact = CommandRun(["compact", compacted] + k1)
+      #expect(compact.status == 0, "\(compact.errors)")
+      #expect(compact.text == "Compacted \(compacted): \(before) -> \(try Support.bytes(compacted).count) bytes (file format 9 -> 24)\n")
+      try Self.expectUpgradedAsRealm(compacted, "person-v1", in: dir)
 
-    let renamed = try Self.encryptedLegacy("person-v1", in: dir, as: "r.realm")
-    let rename = CommandRun(["rename-property", renamed, "Person", "age", "years"] + k1)
-    #expect(rename.status == 0, "\(rename.errors)")
-    #expect(rename.text == "Renamed 'Person.age' to 'Person.years' in \(renamed) (schema version 1 -> 2, file format 9 -> 24)\n")
-    #expect(CommandRun(["open", renamed]).status == 65)
-    #expect(CommandRun(["open", renamed, "--check"] + k1).status == 0)
-    #expect(CommandRun(["dump", renamed, "--limit", "1"] + k1).text.contains("\"years\":20"))
+      let renamed = try Self.encryptedLegacy("person-v1", in: dir, as: "r.realm")
+      let rename = CommandRun(["rename-property", renamed, "Person", "age", "years"] + k1)
+      #expect(rename.status == 0, "\(rename.errors)")
+      #expect(rename.text == "Renamed 'Person.age' to 'Person.years' in \(renamed) (schema version 1 -> 2, file format 9 -> 24)\n")
+      #expect(CommandRun(["open", renamed]).status == 65)
+      #expect(CommandRun(["open", renamed, "--check"] + k1).status == 0)
+      #expect(CommandRun(["dump", renamed, "--limit", "1"] + k1).text.contains("\"years\":20"))
 
-    let migrated = try Self.encryptedLegacy("person-v1", in: dir, as: "m.realm")
-    let plan = try Support.write(LegacyWriteCommandTests.plan, to: dir, as: "plan.json")
-    let migrate = CommandRun(["migrate", "--plan", plan, migrated] + k1)
-    #expect(migrate.status == 0, "\(migrate.errors)")
-    #expect(migrate.text.hasPrefix("\(migrated): schema version 1 -> 2, file format 9 -> 24, rewritten in "), "\(migrate.text)")
-    #expect(CommandRun(["open", migrated]).status == 65)
-    #expect(CommandRun(["open", migrated, "--check"] + k1).status == 0)
-    #expect(CommandRun(["dump", migrated, "--limit", "1"] + k1).text.contains("\"fullName\":\"Ada Lovelace\""))
+      let migrated = try Self.encryptedLegacy("person-v1", in: dir, as: "m.realm")
+      let plan = try Support.write(LegacyWriteCommandTests.plan, to: dir, as: "plan.json")
+      let migrate = CommandRun(["migrate", "--plan", plan, migrated] + k1)
+      #expect(migrate.status == 0, "\(migrate.errors)")
+      #expect(migrate.text.hasPrefix("\(migrated): schema version 1 -> 2, file format 9 -> 24, rewritten in "), "\(migrate.text)")
+      #expect(CommandRun(["open", migrated]).status == 65)
+      #expect(CommandRun(["open", migrated, "--check"] + k1).status == 0)
+      #expect(CommandRun(["dump", migrated, "--limit", "1"] + k1).text.contains("\"fullName\":\"Ada Lovelace\""))
+    }
   }
 }

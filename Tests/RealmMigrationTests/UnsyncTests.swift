@@ -21,6 +21,21 @@ import Testing
 
   static func bytes(_ path: String) throws -> [UInt8] { try TestFiles.bytes(path) }
 
+  /// Unsyncing a file holding `damaged` fails with a `corrupt` error that says `reason`, and
+  /// the file stays byte for byte as it was; `afterwards` looks at the scratch directory
+  /// before it is removed.
+  static func expectCorruptRefusal(
+    of damaged: [UInt8], saying reason: String, afterwards: (_ dir: URL) throws -> Void = { _ in }
+  ) throws {
+    let (dir, path) = try write(damaged)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let error = try #require(throws: StorageError.self) { try Unsyncer.unsync(path: path) }
+    #expect(error.code == .corrupt)
+    #expect("\(error)".contains(reason), "\(error)")
+    #expect(try bytes(path) == damaged)
+    try afterwards(dir)
+  }
+
   /// Every object of every class of `group`, by class, with its key, in key order.
   static func objects(_ group: Group, classes: [String]) throws -> [String: [(Int64, [RealmValue])]] {
     var all: [String: [(Int64, [RealmValue])]] = [:]
@@ -166,12 +181,7 @@ import Testing
     let names = try ArrayNode(group.reader, group.topRef).ref(0)
     SyncedFiles.put(&pointingElsewhere, at: group.topRef.rawValue + 8 + 8 * 8, UInt64(names.rawValue), width: 8)
     for damaged in [try SyncedFiles.build(shape), pointingElsewhere] {
-      let (dir, path) = try Self.write(damaged)
-      defer { try? FileManager.default.removeItem(at: dir) }
-      let error = try #require(throws: StorageError.self) { try Unsyncer.unsync(path: path) }
-      #expect(error.code == .corrupt)
-      #expect("\(error)".contains("sync history"), "\(error)")
-      #expect(try Self.bytes(path) == damaged)
+      try Self.expectCorruptRefusal(of: damaged, saying: "sync history")
     }
   }
 
@@ -185,14 +195,10 @@ import Testing
     let slot = leaf.payload + (1 + column.leafIndex) * (leaf.width / 8)
     #expect(leaf.width >= 16)
     SyncedFiles.put(&damaged, at: slot, 0x7FF0, width: leaf.width / 8)
-    let (dir, path) = try Self.write(damaged)
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let error = try #require(throws: StorageError.self) { try Unsyncer.unsync(path: path) }
-    #expect(error.code == .corrupt)
-    #expect("\(error)".contains("cannot be converted"), "\(error)")
-    #expect(try Self.bytes(path) == damaged)
-    let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0 != "synced.realm" && !$0.hasSuffix(".lock") }
-    #expect(left.isEmpty, "\(left)")
+    try Self.expectCorruptRefusal(of: damaged, saying: "cannot be converted") { dir in
+      let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0 != "synced.realm" && !$0.hasSuffix(".lock") }
+      #expect(left.isEmpty, "\(left)")
+    }
   }
 
   @Test func encryptedStaysEncryptedWithTheSameKey() throws {

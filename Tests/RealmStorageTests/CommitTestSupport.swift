@@ -21,6 +21,23 @@ enum CommitTestSupport {
     return destination
   }
 
+  /// Runs `body` with the path of a fresh copy of fixture `relativePath` (see
+  /// ``copyFixture(_:from:as:)``), removed afterwards; returns what `body` returns.
+  static func withCopy<T>(
+    of relativePath: String, from location: FixtureLocation = .committed, _ body: (_ path: String) throws -> T
+  ) throws -> T {
+    let path = try copyFixture(relativePath, from: location)
+    defer { removeCopy(path) }
+    return try body(path)
+  }
+
+  /// Transaction options that never reuse freed space (every new node is appended).
+  static var appendOnly: WriteTransaction.Options {
+    var options = WriteTransaction.Options()
+    options.freeSpace = .appendOnly
+    return options
+  }
+
   struct IOError: Error, CustomStringConvertible {
     var description: String
   }

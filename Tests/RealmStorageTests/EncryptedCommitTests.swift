@@ -36,40 +36,40 @@ import Testing
   /// Six commits in a row on an encrypted streaming-form file (Realm's write_copy): every
   /// version reads, checks clean and accounts for every byte; the file stays encrypted.
   @Test func repeatedCommitsOnAnEncryptedFile() throws {
-    let path = try Support.copyFixture("encrypted/person.realm")
-    defer { Support.removeCopy(path) }
-    var versions: [UInt64] = []
-    for _ in 0..<6 {
-      let result = try Self.renameCommit(path, options: WriteTransaction.Options())
-      versions.append(result.version)
-      let file = try RealmFile.open(path: path, key: Self.key)
-      #expect(file.group.check().isEmpty)
-      #expect(file.group.topRef == result.topRef)
-      let plain = try Self.plaintext(try Support.bytes(path))
-      let report = try SpaceAccounting.verify(ByteReader(bytes: plain))
-      #expect(report.topRef == result.topRef)
-      #expect(!FileHeader.hasMnemonic(ByteReader(bytes: try Support.bytes(path))))
+    try Support.withCopy(of: "encrypted/person.realm") { path in
+      var versions: [UInt64] = []
+      for _ in 0..<6 {
+        let result = try Self.renameCommit(path, options: WriteTransaction.Options())
+        versions.append(result.version)
+        let file = try RealmFile.open(path: path, key: Self.key)
+        #expect(file.group.check().isEmpty)
+        #expect(file.group.topRef == result.topRef)
+        let plain = try Self.plaintext(try Support.bytes(path))
+        let report = try SpaceAccounting.verify(ByteReader(bytes: plain))
+        #expect(report.topRef == result.topRef)
+        #expect(!FileHeader.hasMnemonic(ByteReader(bytes: try Support.bytes(path))))
+      }
+      #expect(versions == Array(versions[0]..<(versions[0] + 6)))
     }
-    #expect(versions == Array(versions[0]..<(versions[0] + 6)))
   }
 
   @Test func abortLeavesTheEncryptedFileByteIdentical() throws {
     for policy in [FreeSpacePolicy.appendOnly, .reuseOlderFreeSpace] {
-      let path = try Support.copyFixture("encrypted/after-migrate/after.realm")
-      defer { Support.removeCopy(path) }
-      let before = try Support.bytes(path)
-      var options = WriteTransaction.Options()
-      options.freeSpace = policy
-      options.encryptionKey = try EncryptionKey(keyFile: try Fixtures.bytes("encrypted/after-migrate/after.key"))
-      let tx = try WriteTransaction.begin(path: path, options: options)
-      let top = try #require(tx.top)
-      for _ in 0..<200 { _ = try tx.allocate(try Support.renamedCopy(of: try top.ref(0), in: tx.reader)) }
-      // More than the store keeps in memory: pages reach the disk before the abort.
-      let big = IntegerArrayEncoding.encode((0..<100_000).map { Int64($0) }, width: 64)
-      for _ in 0..<12 { _ = try tx.allocate(big) }
-      #expect(try Support.bytes(path) != before, "nothing was written before the abort")
-      tx.abort()
-      #expect(try Support.bytes(path) == before, "\(policy)")
+      try Support.withCopy(of: "encrypted/after-migrate/after.realm") { path in
+        let before = try Support.bytes(path)
+        var options = WriteTransaction.Options()
+        options.freeSpace = policy
+        options.encryptionKey = try EncryptionKey(keyFile: try Fixtures.bytes("encrypted/after-migrate/after.key"))
+        let tx = try WriteTransaction.begin(path: path, options: options)
+        let top = try #require(tx.top)
+        for _ in 0..<200 { _ = try tx.allocate(try Support.renamedCopy(of: try top.ref(0), in: tx.reader)) }
+        // More than the store keeps in memory: pages reach the disk before the abort.
+        let big = IntegerArrayEncoding.encode((0..<100_000).map { Int64($0) }, width: 64)
+        for _ in 0..<12 { _ = try tx.allocate(big) }
+        #expect(try Support.bytes(path) != before, "nothing was written before the abort")
+        tx.abort()
+        #expect(try Support.bytes(path) == before, "\(policy)")
+      }
     }
   }
 
@@ -92,13 +92,13 @@ import Testing
 
   /// A transaction without the key, on an encrypted file, is refused before anything is written.
   @Test func encryptedFileWithoutKeyIsRefused() throws {
-    let path = try Support.copyFixture("encrypted/person.realm")
-    defer { Support.removeCopy(path) }
-    let before = try Support.bytes(path)
-    #expect(throws: StorageError(.encrypted, "")) { try WriteTransaction.begin(path: path) }
-    var options = WriteTransaction.Options()
-    options.encryptionKey = try EncryptionKey(bytes: Array(0..<64))
-    #expect(throws: StorageError(.wrongKey, "")) { try WriteTransaction.begin(path: path, options: options) }
-    #expect(try Support.bytes(path) == before)
+    try Support.withCopy(of: "encrypted/person.realm") { path in
+      let before = try Support.bytes(path)
+      #expect(throws: StorageError(.encrypted, "")) { try WriteTransaction.begin(path: path) }
+      var options = WriteTransaction.Options()
+      options.encryptionKey = try EncryptionKey(bytes: Array(0..<64))
+      #expect(throws: StorageError(.wrongKey, "")) { try WriteTransaction.begin(path: path, options: options) }
+      #expect(try Support.bytes(path) == before)
+    }
   }
 }

@@ -43,17 +43,6 @@ import Testing
     close(fd)
   }
 
-  /// Waits (without a timeout: the child either prints the marker or exits) for `marker`.
-  static func waitForMarker(_ pipe: Pipe, _ marker: String) -> Bool {
-    var seen = ""
-    while true {
-      let data = pipe.fileHandleForReading.availableData
-      if data.isEmpty { return false }
-      seen += String(decoding: data, as: UTF8.self)
-      if seen.contains(marker) { return true }
-    }
-  }
-
   static func expectRefused(_ path: String) throws {
     let before = try Support.bytes(path)
     let lockBefore = try Support.bytes(FileLock.lockPath(forRealmAt: path))
@@ -77,91 +66,80 @@ import Testing
   }
 
   @Test func refusesWhileAnotherProcessHoldsTheLockLikeRealm() throws {
-    let path = try Support.copyFixture("format-samples/v24_commit.realm")
-    defer { Support.removeCopy(path) }
-    let stdout = Pipe()
-    let stdin = Pipe()
-    let child = try ChildTestRun.start(
-      "holdLockInChildProcess", environment: [Self.holderEnvironment: path], stdout: stdout, stdin: stdin)
-    try #require(Self.waitForMarker(stdout, Self.heldMarker))
-    try Self.expectRefused(path)
-    try stdin.fileHandleForWriting.close()
-    child.waitUntilExit()
-    #expect(child.terminationStatus == 0)
-    // Released: writing works again, and the lock file Realm initialised is left as it was.
-    let lockBytes = try Support.bytes(FileLock.lockPath(forRealmAt: path))
-    let tx = try WriteTransaction.begin(path: path)
-    let top = try #require(tx.top)
-    try tx.commit(tableNames: try top.ref(0), tables: try top.ref(1))
-    #expect(try Support.bytes(FileLock.lockPath(forRealmAt: path)) == lockBytes)
+    try Support.withCopy(of: "format-samples/v24_commit.realm") { path in
+      let stdout = Pipe()
+      let stdin = Pipe()
+      let child = try ChildTestRun.start(
+        "holdLockInChildProcess", environment: [Self.holderEnvironment: path], stdout: stdout, stdin: stdin)
+      try #require(waitForMarker(Self.heldMarker, on: stdout))
+      try Self.expectRefused(path)
+      try stdin.fileHandleForWriting.close()
+      child.waitUntilExit()
+      #expect(child.terminationStatus == 0)
+      // Released: writing works again, and the lock file Realm initialised is left as it was.
+      let lockBytes = try Support.bytes(FileLock.lockPath(forRealmAt: path))
+      let tx = try WriteTransaction.begin(path: path)
+      let top = try #require(tx.top)
+      try tx.commit(tableNames: try top.ref(0), tables: try top.ref(1))
+      #expect(try Support.bytes(FileLock.lockPath(forRealmAt: path)) == lockBytes)
+    }
   }
 
-  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/flock"), "/usr/bin/flock is not installed"))
+  @Test(.enabled(if: FlockHolder.isInstalled, "\(FlockHolder.command) is not installed"))
   func refusesWhileUtilLinuxFlockHoldsASharedLock() throws {
-    let path = try Support.copyFixture("format-samples/v24_commit.realm")
-    defer { Support.removeCopy(path) }
-    let stdout = Pipe()
-    let stdin = Pipe()
-    let child = Process()
-    child.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-    child.arguments = [
-      "--shared", FileLock.lockPath(forRealmAt: path), "sh", "-c",
-      "echo \(Self.heldMarker); cat >/dev/null",
-    ]
-    child.standardOutput = stdout
-    child.standardInput = stdin
-    try child.run()
-    try #require(Self.waitForMarker(stdout, Self.heldMarker))
-    try Self.expectRefused(path)
-    try stdin.fileHandleForWriting.close()
-    child.waitUntilExit()
-    _ = try WriteTransaction.begin(path: path)
+    try Support.withCopy(of: "format-samples/v24_commit.realm") { path in
+      let holder = try FlockHolder(sharedLockOn: FileLock.lockPath(forRealmAt: path))
+      defer { holder.release() }
+      try Self.expectRefused(path)
+      holder.release()
+      _ = try WriteTransaction.begin(path: path)
+    }
   }
 
   @Test func refusesASharedLockHeldThroughAnotherDescriptor() throws {
-    let path = try Support.copyFixture("format-samples/v24_write_copy.realm")
-    defer { Support.removeCopy(path) }
-    let fd = Self.lockLikeRealm(FileLock.lockPath(forRealmAt: path))
-    try #require(fd >= 0)
-    defer { close(fd) }
-    try Self.expectRefused(path)
+    try Support.withCopy(of: "format-samples/v24_write_copy.realm") { path in
+      let fd = Self.lockLikeRealm(FileLock.lockPath(forRealmAt: path))
+      try #require(fd >= 0)
+      defer { close(fd) }
+      try Self.expectRefused(path)
+    }
   }
 
   @Test func locksOutAConcurrentWriter() throws {
-    let path = try Support.copyFixture("format-samples/v24_commit.realm")
-    defer { Support.removeCopy(path) }
-    let lock = try FileLock(exclusiveForRealmAt: path)
-    try Self.expectRefused(path)
-    // The holder itself can write through its lock.
-    var options = WriteTransaction.Options()
-    options.lock = lock
-    let tx = try WriteTransaction.begin(path: path, options: options)
-    let top = try #require(tx.top)
-    try tx.commit(tableNames: try top.ref(0), tables: try top.ref(1))
-    #expect(lock.isHeld)
-    lock.release()
-    _ = try FileLock(exclusiveForRealmAt: path)
+    try Support.withCopy(of: "format-samples/v24_commit.realm") { path in
+      let lock = try FileLock(exclusiveForRealmAt: path)
+      try Self.expectRefused(path)
+      // The holder itself can write through its lock.
+      var options = WriteTransaction.Options()
+      options.lock = lock
+      let tx = try WriteTransaction.begin(path: path, options: options)
+      let top = try #require(tx.top)
+      try tx.commit(tableNames: try top.ref(0), tables: try top.ref(1))
+      #expect(lock.isHeld)
+      lock.release()
+      _ = try FileLock(exclusiveForRealmAt: path)
+    }
   }
 
   @Test func createsAnEmptyLockFileWhenAbsent() throws {
-    let path = try Support.copyFixture("format-samples/v24_commit.realm")
-    defer { Support.removeCopy(path) }
-    let lockPath = FileLock.lockPath(forRealmAt: path)
-    #expect(!FileManager.default.fileExists(atPath: lockPath))
-    do { _ = try FileLock(exclusiveForRealmAt: path) }
-    #expect(try Support.bytes(lockPath).isEmpty)
+    try Support.withCopy(of: "format-samples/v24_commit.realm") { path in
+      let lockPath = FileLock.lockPath(forRealmAt: path)
+      #expect(!FileManager.default.fileExists(atPath: lockPath))
+      do { _ = try FileLock(exclusiveForRealmAt: path) }
+      #expect(try Support.bytes(lockPath).isEmpty)
+    }
   }
 
   @Test func theLockEndsWithTheTransaction() throws {
-    let path = try Support.copyFixture("format-samples/v24_commit.realm")
-    defer { Support.removeCopy(path) }
-    let tx = try WriteTransaction.begin(path: path)
-    let top = try #require(tx.top)
-    try tx.commit(tableNames: try top.ref(0), tables: try top.ref(1))
-    _ = try FileLock(exclusiveForRealmAt: path)  // while `tx` is still alive
-    let aborted = try WriteTransaction.begin(path: path)
-    aborted.abort()
-    _ = try FileLock(exclusiveForRealmAt: path)
+    try Support.withCopy(of: "format-samples/v24_commit.realm") { path in
+      let tx = try WriteTransaction.begin(path: path)
+      let top = try #require(tx.top)
+      try tx.commit(tableNames: try top.ref(0), tables: try top.ref(1))
+      _ = try FileLock(exclusiveForRealmAt: path)  // while `tx` is still alive
+      let aborted = try WriteTransaction.begin(path: path)
+      aborted.abort()
+      _ = try FileLock(exclusiveForRealmAt: path)
+    }
   }
 
   @Test func aMissingRealmGetsNoLockFile() throws {

@@ -32,9 +32,21 @@ import Testing
     }
 
     func node(_ ref: Ref) throws -> ArrayNode { try ArrayNode(ByteReader(bytes: bytes), ref) }
-  }
 
-  func kinds(_ problems: [IntegrityProblem]) -> Set<IntegrityProblem.Kind> { Set(problems.map(\.kind)) }
+    /// Checks the damaged file and expects each of `expected` among the kinds of its problems;
+    /// returns the problems.
+    @discardableResult
+    func expectProblems(
+      _ expected: IntegrityProblem.Kind..., sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> [IntegrityProblem] {
+      let problems = try group.check()
+      let kinds = Set(problems.map(\.kind))
+      for kind in expected {
+        #expect(kinds.contains(kind), "\(kind) in \(problems)", sourceLocation: sourceLocation)
+      }
+      return problems
+    }
+  }
 
   @Test func freeChunkOverlappingANode() throws {
     var d = try Damaged("format-samples/v24_commit.realm")
@@ -43,9 +55,7 @@ import Testing
     let positions = try d.node(g.topRef).ref(3)
     // Move the first free chunk onto the top array.
     try d.set(positions, 0, Int64(g.topRef.rawValue))
-    let problems = try d.group.check()
-    #expect(kinds(problems).contains(.overlap), "\(problems)")
-    #expect(kinds(problems).contains(.unaccountedSpace))
+    let problems = try d.expectProblems(.overlap, .unaccountedSpace)
     #expect(problems.contains { $0.description.contains("free chunk at 0x\(String(g.topRef.rawValue, radix: 16))") })
   }
 
@@ -57,7 +67,7 @@ import Testing
     let count = try d.node(lengths).count
     d.bytes[lengths.rawValue + 7] = UInt8((count - 1) & 0xFF)
     try #require((count - 1) >> 8 == count >> 8)
-    #expect(kinds(try d.group.check()).contains(.freeList))
+    try d.expectProblems(.freeList)
   }
 
   @Test func flippedRefMakesANodeShared() throws {
@@ -69,17 +79,14 @@ import Testing
     try #require(!leaf.isInner)
     // Column 'name' (leaf slot 2) now points at the '_id' leaf (slot 1).
     try d.set(contact.clusterRoot, 2, try leaf.get(1))
-    let problems = try d.group.check()
-    #expect(kinds(problems).contains(.sharedNode), "\(problems)")
-    #expect(kinds(problems).contains(.unaccountedSpace))
+    try d.expectProblems(.sharedNode, .unaccountedSpace)
   }
 
   @Test func refIntoTheHeader() throws {
     var d = try Damaged("embedded/before.realm")
     let contact = try #require(try d.group.table(forClass: "Contact"))
     try d.set(contact.clusterRoot, 2, 16)
-    let problems = try d.group.check()
-    #expect(kinds(problems).contains(.invalidRef), "\(problems)")
+    try d.expectProblems(.invalidRef)
   }
 
   @Test func wrongSingleLinkBreaksBacklinksAndEmbeddedParents() throws {
@@ -91,9 +98,7 @@ import Testing
     // Contact 2 links to Address 3 (stored 4); make it point at Address 0 (stored 1).
     try #require(try links.get(2) == 4)
     try d.set(links.ref, 2, 1)
-    let problems = try d.group.check()
-    #expect(kinds(problems).contains(.backlink), "\(problems)")
-    #expect(kinds(problems).contains(.embeddedParent))
+    try d.expectProblems(.backlink, .embeddedParent)
   }
 
   @Test func clusterKeysOutOfOrder() throws {
@@ -106,8 +111,7 @@ import Testing
     let keys = try firstLeaf.child(0)
     try #require(keys.count > 2 && keys.width >= 8)
     try d.set(keys.ref, 0, try keys.get(1) + 1)
-    let problems = try d.group.check()
-    #expect(kinds(problems).contains(.keyOrder), "\(problems)")
+    try d.expectProblems(.keyOrder)
   }
 
   @Test func wrongSubtreeCountAndColumnSize() throws {
@@ -116,15 +120,14 @@ import Testing
     let noPk = try #require(g.table(forClass: "NoPk"))
     let root = try d.node(noPk.clusterRoot)
     try d.set(root.ref, 2, Int64(bitPattern: UInt64(noPk.objectCount + 5) << 1 | 1))
-    #expect(kinds(try d.group.check()).contains(.subtreeCount))
+    try d.expectProblems(.subtreeCount)
 
     var e = try Damaged("embedded/before.realm")
     let contact = try #require(try e.group.table(forClass: "Contact"))
     let leaf = try e.node(contact.clusterRoot)
     let n = try leaf.tagged(0)
     try e.set(contact.clusterRoot, 0, Int64((n - 1) << 1 | 1))
-    let problems = try e.group.check()
-    #expect(kinds(problems).contains(.clusterSize), "\(problems)")
+    try e.expectProblems(.clusterSize)
   }
 
   @Test func primaryKeyWithoutIndex() throws {
@@ -133,8 +136,7 @@ import Testing
     let pk = try #require(contact.primaryKey)
     let indexes = try d.node(contact.ref).ref(4)
     try d.set(indexes, pk.leafIndex, 0)
-    let problems = try d.group.check()
-    #expect(kinds(problems).contains(.missingPrimaryKeyIndex), "\(problems)")
+    try d.expectProblems(.missingPrimaryKeyIndex)
   }
 
   @Test func cyclicTreeEndsInAProblemNotAHang() throws {
@@ -143,8 +145,7 @@ import Testing
     let noPk = try #require(g.table(forClass: "NoPk"))
     // The second child of the inner root points back at the root.
     try d.set(noPk.clusterRoot, 4, Int64(noPk.clusterRoot.rawValue))
-    let problems = try d.group.check()
+    let problems = try d.expectProblems(.sharedNode)
     #expect(!problems.isEmpty)
-    #expect(kinds(problems).contains(.sharedNode))
   }
 }

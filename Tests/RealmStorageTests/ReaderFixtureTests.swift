@@ -49,15 +49,10 @@ struct ReadableFixture: CustomStringConvertible, Sendable {
   }()
 
   /// Realm Core's samples with Realm's answers (`../shared`; empty when it is absent).
-  static let realmCoreSamples: [ReadableFixture] = {
-    let shared = FixtureLocation.shared
-    return shared.listing(SharedFixtures.realmCoreSamples).compactMap { s in
-      let d = "\(SharedFixtures.realmCoreSamples)/\(s)"
-      guard shared.exists("\(d)/dump.jsonl") else { return nil }
-      return ReadableFixture(
-        realm: "\(d)/original.realm", schema: "\(d)/schema.json", dump: "\(d)/dump.jsonl", location: .shared)
-    }
-  }()
+  static let realmCoreSamples = FixturePair.realmCoreSamples.map { answers in
+    let sample = (answers.dump as NSString).deletingLastPathComponent
+    return ReadableFixture(realm: "\(sample)/original.realm", schema: answers.schema, dump: answers.dump, location: .shared)
+  }
 
   func open() throws -> RealmFile {
     try RealmFile.open(path: try location.path(realm))

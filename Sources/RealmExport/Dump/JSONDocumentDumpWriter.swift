@@ -25,47 +25,35 @@ import RealmJSON
 /// encodings, wrappers such as `{"$oid":…}` kept on one line), only pretty-printed, so a
 /// program reading one format reads the other. Streamed: memory does not grow with the file.
 public struct JSONDocumentDumpWriter: DumpWriter {
-  private let sink: OutputSink
-  private var writer = JSONWriter(indent: 2, capacity: outputChunkSize + 4096)
-  private var encoder = CanonicalEncoder(
-    schema: Schema(schemaVersion: nil, fileFormat: 0, classes: []))
-  private var current: ObjectSchema?
+  private var output: CanonicalJSONOutput
 
   /// Creates a writer that hands its output to `sink`.
-  public init(sink: @escaping OutputSink) { self.sink = sink }
+  public init(sink: @escaping OutputSink) { output = CanonicalJSONOutput(sink: sink, indent: 2) }
 
   public mutating func begin(schema: Schema) throws {
-    encoder = CanonicalEncoder(schema: schema)
-    writer.beginObject()
+    output.encoder = CanonicalEncoder(schema: schema)
+    output.writer.beginObject()
   }
 
   public mutating func beginClass(_ objectSchema: ObjectSchema) throws {
-    current = objectSchema
-    writer.key(objectSchema.name)
-    writer.beginArray()
+    output.current = objectSchema
+    output.writer.key(objectSchema.name)
+    output.writer.beginArray()
   }
 
   public mutating func writeObject(key: Int64, values: [RealmValue]) throws {
-    guard let cls = current else { throw DumpOutputError("an object was written outside a class") }
-    encoder.writeObject(cls, key: key, values: values, to: &writer)
-    if writer.buffer.count >= outputChunkSize { try flush() }
+    output.encoder.writeObject(try output.currentClass(), key: key, values: values, to: &output.writer)
+    try output.flush()
   }
 
   public mutating func endClass() throws {
-    writer.endArray()
-    current = nil
+    output.writer.endArray()
+    output.current = nil
   }
 
   public mutating func finish() throws {
-    writer.endObject()
-    writer.buffer.append(0x0A)
-    try flush()
-  }
-
-  private mutating func flush() throws {
-    guard !writer.buffer.isEmpty else { return }
-    try sink(writer.buffer)
-    // Keep the nesting state, drop the bytes already written.
-    writer.buffer.removeAll(keepingCapacity: true)
+    output.writer.endObject()
+    output.writer.buffer.append(0x0A)
+    try output.flush(force: true)
   }
 }

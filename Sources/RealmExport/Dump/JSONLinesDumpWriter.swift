@@ -5,44 +5,33 @@ import RealmJSON
 /// `dump --format jsonl`: the canonical JSON Lines of `docs/dump-format.md`, one object per
 /// line, streamed in chunks of 64 KiB.
 public struct JSONLinesDumpWriter: DumpWriter {
-  private let sink: OutputSink
-  private var writer = JSONWriter(indent: 0, capacity: outputChunkSize + 4096)
-  private var encoder = CanonicalEncoder(
-    schema: Schema(schemaVersion: nil, fileFormat: 0, classes: []))
-  private var current: ObjectSchema?
+  private var output: CanonicalJSONOutput
 
   /// Creates a writer that hands its output to `sink`.
-  public init(sink: @escaping OutputSink) { self.sink = sink }
+  public init(sink: @escaping OutputSink) { output = CanonicalJSONOutput(sink: sink, indent: 0) }
 
-  public mutating func begin(schema: Schema) throws { encoder = CanonicalEncoder(schema: schema) }
+  public mutating func begin(schema: Schema) throws { output.encoder = CanonicalEncoder(schema: schema) }
 
-  public mutating func beginClass(_ objectSchema: ObjectSchema) throws { current = objectSchema }
+  public mutating func beginClass(_ objectSchema: ObjectSchema) throws { output.current = objectSchema }
 
   public mutating func writeObject(key: Int64, values: [RealmValue]) throws {
-    guard let cls = current else { throw DumpOutputError("an object was written outside a class") }
-    encoder.appendLine(cls, key: key, values: values, to: &writer)
-    if writer.buffer.count >= outputChunkSize { try flush() }
+    output.encoder.appendLine(try output.currentClass(), key: key, values: values, to: &output.writer)
+    try output.flush()
   }
 
-  public mutating func endClass() throws { current = nil }
+  public mutating func endClass() throws { output.current = nil }
 
   public func chunkEncoder() -> (any DumpChunkEncoder)? {
-    guard let current else { return nil }
-    return JSONLinesChunkEncoder(encoder: encoder, objectSchema: current)
+    guard let current = output.current else { return nil }
+    return JSONLinesChunkEncoder(encoder: output.encoder, objectSchema: current)
   }
 
   public mutating func writeEncoded(_ bytes: [UInt8], objectCount: Int) throws {
-    try flush()
-    if !bytes.isEmpty { try sink(bytes) }
+    try output.flush(force: true)
+    if !bytes.isEmpty { try output.sink(bytes) }
   }
 
-  public mutating func finish() throws { try flush() }
-
-  private mutating func flush() throws {
-    guard !writer.buffer.isEmpty else { return }
-    try sink(writer.buffer)
-    writer.reset()
-  }
+  public mutating func finish() throws { try output.flush(force: true) }
 }
 
 /// Encodes lines of one class for ``JSONLinesDumpWriter``, on any thread.

@@ -42,14 +42,10 @@ public enum CSharpModelFormatter {
   /// The C# source for the classes of `schema` (all, or the one called `only`).
   public static func render(_ schema: Schema, only className: String? = nil) -> String {
     let context = ModelContext(schema: schema, only: className, rules: rules, classRules: classRules)
-    var out = "// Realm .NET models for this file (\(context.versionText)).\n"
-    out += "// Open it with:\n"
-    out += "//   var config = new RealmConfiguration(path) { SchemaVersion = \(context.openVersion) };\n"
+    var out = context.openingComment(
+      "Realm .NET models", openWith: ["var config = new RealmConfiguration(path) { SchemaVersion = \(context.openVersion) };"])
     out += "#nullable enable\nusing System;\nusing System.Collections.Generic;\nusing MongoDB.Bson;\nusing Realms;\n"
-    for cls in context.classes {
-      out += "\n" + render(cls, context)
-    }
-    return out
+    return context.document(header: out) { render($0, context) }
   }
 
   private static func render(_ cls: ObjectSchema, _ context: ModelContext) -> String {
@@ -63,10 +59,8 @@ public enum CSharpModelFormatter {
     for (p, field) in zip(cls.properties, fields) {
       if !first { out += "\n" }
       first = false
-      if p.name == cls.primaryKey {
-        out += "    [PrimaryKey]\n"
-      } else if p.isIndexed {
-        out += "    [Indexed]\n"
+      if let key = ModelContext.keyAnnotation(p, in: cls, primaryKey: "[PrimaryKey]", indexed: "[Indexed]") {
+        out += "    \(key)\n"
       }
       if field.isRenamed { out += "    [MapTo(\(literal(p.name)))]\n" }
       out += "    public \(declaration(p, context)) \(field.plain) \(accessors(p))\n"

@@ -56,10 +56,7 @@ public enum DartModelFormatter {
     out += "//   Realm(Configuration.local([\(schemas)], schemaVersion: \(context.openVersion)))\n"
     if usesData { out += "import 'dart:typed_data';\n\n" }
     out += "import 'package:realm/realm.dart';\n\npart 'models.realm.dart';\n"
-    for cls in context.classes {
-      out += "\n" + render(cls, context)
-    }
-    return out
+    return context.document(header: out) { render($0, context) }
   }
 
   private static func render(_ cls: ObjectSchema, _ context: ModelContext) -> String {
@@ -69,10 +66,8 @@ public enum DartModelFormatter {
     if name.isRenamed { out += "@MapTo(\(literal(cls.name)))\n" }
     out += "class _\(name.plain) {\n"
     for (p, field) in zip(cls.properties, context.propertyNames(cls)) {
-      if p.name == cls.primaryKey {
-        out += "  @PrimaryKey()\n"
-      } else if p.isIndexed {
-        out += "  @Indexed()\n"
+      if let key = ModelContext.keyAnnotation(p, in: cls, primaryKey: "@PrimaryKey()", indexed: "@Indexed()") {
+        out += "  \(key)\n"
       }
       if field.isRenamed { out += "  @MapTo(\(literal(p.name)))\n" }
       let (type, isLate) = dartType(p, context)

@@ -39,14 +39,11 @@ public enum JavaModelFormatter {
   /// after the other.
   public static func render(_ schema: Schema, only className: String? = nil) -> String {
     let context = ModelContext(schema: schema, only: className, rules: rules, classRules: classRules)
-    var out = "// Realm Java models for this file (\(context.versionText)): one public class per file.\n"
-    out += "// Open it with:\n"
-    out += "//   new RealmConfiguration.Builder().schemaVersion(\(context.openVersion)).build()\n"
+    var out = context.openingComment(
+      "Realm Java models", note: ": one public class per file",
+      openWith: ["new RealmConfiguration.Builder().schemaVersion(\(context.openVersion)).build()"])
     out += "// Add your package line at the top of each file.\n"
-    for cls in context.classes {
-      out += "\n// File: \(context.className(cls.name).plain).java\n" + render(cls, context)
-    }
-    return out
+    return context.document(header: out) { "// File: \(context.className($0.name).plain).java\n" + render($0, context) }
   }
 
   private static func render(_ cls: ObjectSchema, _ context: ModelContext) -> String {
@@ -61,10 +58,8 @@ public enum JavaModelFormatter {
     var accessorNames = Set(["getClass"])
     for (p, field) in zip(cls.properties, context.propertyNames(cls)) {
       var annotations: [String] = []
-      if p.name == cls.primaryKey {
-        annotations.append("PrimaryKey")
-      } else if p.isIndexed {
-        annotations.append("Index")
+      if let key = ModelContext.keyAnnotation(p, in: cls, primaryKey: "PrimaryKey", indexed: "Index") {
+        annotations.append(key)
       }
       let (type, initial, required) = declaration(p, context, imports: &imports)
       if required { annotations.append("Required") }

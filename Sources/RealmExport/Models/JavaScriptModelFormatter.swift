@@ -57,9 +57,8 @@ public enum JavaScriptModelFormatter {
       body += "\n" + render(cls, context, typeScript: typeScript, usesBSON: &usesBSON)
     }
     let classList = context.classes.map { context.className($0.name).plain }.joined(separator: ", ")
-    var out = "// Realm JS models\(typeScript ? " with TypeScript types" : "") for this file (\(context.versionText)).\n"
-    out += "// Open it with:\n"
-    out += "//   const realm = await Realm.open({ schema, schemaVersion });\n"
+    var out = context.openingComment(
+      "Realm JS models\(typeScript ? " with TypeScript types" : "")", openWith: ["const realm = await Realm.open({ schema, schemaVersion });"])
     if typeScript {
       out += "import Realm, { \(usesBSON ? "BSON, " : "")ObjectSchema } from \"realm\";\n"
     } else {

@@ -44,11 +44,9 @@ public enum KotlinModelFormatter {
       body += "\n" + render(cls, context, imports: &imports)
     }
     let classList = context.classes.map { context.className($0.name).code + "::class" }.joined(separator: ", ")
-    var out = "// Realm Kotlin models for this file (\(context.versionText)).\n"
-    out += "// Open it with:\n"
-    out += "//   RealmConfiguration.Builder(schema = setOf(\(classList)))\n"
-    out += "//       .schemaVersion(\(context.openVersion))\n"
-    out += "//       .build()\n"
+    var out = context.openingComment(
+      "Realm Kotlin models",
+      openWith: ["RealmConfiguration.Builder(schema = setOf(\(classList)))", "    .schemaVersion(\(context.openVersion))", "    .build()"])
     out += imports.sorted().map { "import \($0)\n" }.joined()
     return out + body
   }
@@ -64,12 +62,9 @@ public enum KotlinModelFormatter {
     imports.insert("io.realm.kotlin.types.\(base)")
     out += "class \(name.code) : \(base) {\n"
     for (p, property) in zip(cls.properties, context.propertyNames(cls)) {
-      if p.name == cls.primaryKey {
-        imports.insert("io.realm.kotlin.types.annotations.PrimaryKey")
-        out += "    @PrimaryKey\n"
-      } else if p.isIndexed {
-        imports.insert("io.realm.kotlin.types.annotations.Index")
-        out += "    @Index\n"
+      if let key = ModelContext.keyAnnotation(p, in: cls, primaryKey: "PrimaryKey", indexed: "Index") {
+        imports.insert("io.realm.kotlin.types.annotations.\(key)")
+        out += "    @\(key)\n"
       }
       if property.isRenamed {
         imports.insert("io.realm.kotlin.types.annotations.PersistedName")

@@ -56,6 +56,31 @@ struct ModelContext {
     return out
   }
 
+  /// `header`, then the declaration of each class (`declare`), each after a blank line.
+  func document(header: String, _ declare: (ObjectSchema) -> String) -> String {
+    var out = header
+    for cls in classes {
+      out += "\n" + declare(cls)
+    }
+    return out
+  }
+
+  /// `primaryKey` for the class's primary key, `indexed` for another indexed property, and nil
+  /// for the others: the annotation each language puts before such a property.
+  static func keyAnnotation(_ p: Property, in cls: ObjectSchema, primaryKey: String, indexed: String) -> String? {
+    if p.name == cls.primaryKey { return primaryKey }
+    return p.isIndexed ? indexed : nil
+  }
+
+  /// The comment a model file starts with: `// Realm Kotlin models for this file (schema
+  /// version 3).` (`models`, then `note` before the period), `// Open it with:` and the lines of
+  /// `code` that open the file.
+  func openingComment(_ models: String, note: String = "", openWith code: [String]) -> String {
+    var out = "// \(models) for this file (\(versionText))\(note).\n// Open it with:\n"
+    for line in code { out += "//   \(line)\n" }
+    return out
+  }
+
   /// `schema version 3` or `no schema version`.
   var versionText: String {
     schema.schemaVersion.map { "schema version \($0)" } ?? "no schema version"

@@ -41,10 +41,7 @@ public enum SwiftModelFormatter {
     }
     out += "import Foundation\nimport RealmSwift\n"
     let context = ModelContext(schema: schema, only: className, rules: rules, classRules: classRules)
-    for cls in context.classes {
-      out += "\n" + render(cls, context)
-    }
-    return out
+    return context.document(header: out) { render($0, context) }
   }
 
   /// The Swift declaration of one class on its own (links name their targets as they are).
@@ -65,12 +62,7 @@ public enum SwiftModelFormatter {
     var mapping: [(String, String)] = []
     for (p, name) in zip(cls.properties, context.propertyNames(cls)) {
       if name.isRenamed { mapping.append((name.plain, p.name)) }
-      var attributes = ""
-      if p.name == cls.primaryKey {
-        attributes = "(primaryKey: true)"
-      } else if p.isIndexed {
-        attributes = "(indexed: true)"
-      }
+      let attributes = ModelContext.keyAnnotation(p, in: cls, primaryKey: "(primaryKey: true)", indexed: "(indexed: true)") ?? ""
       out += "    @Persisted\(attributes) var \(name.code): \(swiftType(p, context))\n"
     }
     if !mapping.isEmpty {

@@ -104,38 +104,32 @@ public struct SQLObjectEncoder: Sendable {
       }
     }
     var embedded: [EmbeddedObject] = []
-    switch collection {
-    case .list(let items):
-      for (position, item) in items.enumerated() {
-        buffer.appendRow(table: table) { row in
-          SQLLiteral.append(owner.key, to: &row)
-          row.append(UInt8(ascii: ","))
+    /// One row: the owner's key, the element's slot, and the element.
+    func appendRow(_ element: RealmValue, at slot: CollectionSlot) {
+      buffer.appendRow(table: table) { row in
+        SQLLiteral.append(owner.key, to: &row)
+        row.append(UInt8(ascii: ","))
+        switch slot {
+        case .position(let position):
           SQLLiteral.append(Int64(position), to: &row)
           row.append(UInt8(ascii: ","))
-          appendElement(item, to: &row)
+        case .key(let key):
+          SQLLiteral.append(key, to: &row)
+          row.append(UInt8(ascii: ","))
+        case .setElement:
+          break
         }
-        if case .embedded(let object) = item { embedded.append(object) }
+        appendElement(element, to: &row)
       }
+      if case .embedded(let object) = element { embedded.append(object) }
+    }
+    switch collection {
+    case .list(let items):
+      for (position, item) in items.enumerated() { appendRow(item, at: .position(position)) }
     case .set(let items):
-      for item in items {
-        buffer.appendRow(table: table) { row in
-          SQLLiteral.append(owner.key, to: &row)
-          row.append(UInt8(ascii: ","))
-          appendElement(item, to: &row)
-        }
-        if case .embedded(let object) = item { embedded.append(object) }
-      }
+      for item in items { appendRow(item, at: .setElement) }
     case .dictionary(let entries):
-      for entry in entries {
-        buffer.appendRow(table: table) { row in
-          SQLLiteral.append(owner.key, to: &row)
-          row.append(UInt8(ascii: ","))
-          SQLLiteral.append(entry.key, to: &row)
-          row.append(UInt8(ascii: ","))
-          appendElement(entry.value, to: &row)
-        }
-        if case .embedded(let object) = entry.value { embedded.append(object) }
-      }
+      for entry in entries { appendRow(entry.value, at: .key(entry.key)) }
     default:
       return
     }
@@ -201,4 +195,15 @@ public struct SQLObjectEncoder: Sendable {
     json.writeValue(v, inMixed: true, to: &writer)
     writer.buffer.withUnsafeBufferPointer { SQLLiteral.appendText($0, to: &row) }
   }
+}
+
+/// Where an element sits in its collection: the column an element table has between the
+/// owner's key and the element.
+private enum CollectionSlot {
+  /// A list element: its position.
+  case position(Int)
+  /// A dictionary value: its key.
+  case key(String)
+  /// A set element: no such column.
+  case setElement
 }

@@ -5,88 +5,94 @@ import RealmModel
 extension Decimal128 {
   /// Widens a BID64 decimal (the 8-byte leaf form of format 24, §6.7); Realm's BID64 null
   /// becomes Realm's BID128 null.
-  public init(bid64 x: UInt64) {
-    let negative = x >> 63 == 1
-    if x & 0x7C00_0000_0000_0000 == 0x7C00_0000_0000_0000 {
+  public init(bid64 x: UInt64) { self.init(x, widening: .bid64) }
+
+  /// Widens a BID32 decimal (the 4-byte leaf form of format 24, §6.7); Realm's BID32 null
+  /// becomes Realm's BID128 null.
+  public init(bid32 x: UInt32) { self.init(UInt64(x), widening: .bid32) }
+
+  /// The same value as a BID64 (8-byte leaf form, §6.7), nil when it does not fit exactly
+  /// (coefficient >= 2^53 or exponent outside -398...369). NaNs keep their payload when it fits,
+  /// so Realm's null becomes `0x7C000000000000AA`.
+  public var bid64: UInt64? { narrowed(to: .bid64) }
+
+  /// The same value as a BID32 (4-byte leaf form, §6.7), nil when it does not fit exactly
+  /// (coefficient >= 2^23 or exponent outside -101...90). Realm's null becomes `0x7C0000AA`.
+  public var bid32: UInt32? { narrowed(to: .bid32).map { UInt32($0) } }
+
+  /// Widens the `form` decimal `x` (in the low bits).
+  @inline(__always)
+  private init(_ x: UInt64, widening form: NarrowDecimal) {
+    let negative = x >> (form.width - 1) == 1
+    if x & form.top(0x7C) == form.top(0x7C) {
       // NaN: keep the quiet/signalling bits and the payload.
-      self.init(low: x & 0x0003_FFFF_FFFF_FFFF, high: x & 0xFE00_0000_0000_0000)
+      self.init(low: x & (1 << form.payloadBits - 1), high: (x & form.top(0xFE)) << (64 - form.width))
       return
     }
-    if x & 0x7800_0000_0000_0000 == 0x7800_0000_0000_0000 {
+    if x & form.top(0x78) == form.top(0x78) {
       self = negative ? .negativeInfinity : .infinity
       return
     }
     let exponent: Int
     var coefficient: UInt64
-    if (x >> 61) & 3 == 3 {
-      exponent = Int((x >> 51) & 0x3FF) - 398
-      coefficient = 0x0020_0000_0000_0000 | (x & 0x0007_FFFF_FFFF_FFFF)
+    if (x >> (form.width - 3)) & 3 == 3 {
+      // The large-coefficient form: the exponent two bits lower, an implied `100` before the coefficient.
+      exponent = Int((x >> (form.coefficientBits - 2)) & form.exponentMask) - form.bias
+      coefficient = 1 << form.coefficientBits | (x & (1 << (form.coefficientBits - 2) - 1))
     } else {
-      exponent = Int((x >> 53) & 0x3FF) - 398
-      coefficient = x & 0x001F_FFFF_FFFF_FFFF
+      exponent = Int((x >> form.coefficientBits) & form.exponentMask) - form.bias
+      coefficient = x & (1 << form.coefficientBits - 1)
     }
-    if coefficient > 9_999_999_999_999_999 { coefficient = 0 }
-    // Always in range: BID64 exponents are -398...369 and coefficients < 10^16.
+    if coefficient > form.maxCoefficient { coefficient = 0 }
+    // Always in range: the narrow forms' exponents and coefficients are in Decimal128's.
     self =
       Decimal128(negative: negative, coefficient: UInt128(coefficient), exponent: exponent) ?? .nan
   }
 
-  /// Widens a BID32 decimal (the 4-byte leaf form of format 24, §6.7); Realm's BID32 null
-  /// becomes Realm's BID128 null.
-  public init(bid32 x: UInt32) {
-    let negative = x >> 31 == 1
-    if x & 0x7C00_0000 == 0x7C00_0000 {
-      self.init(low: UInt64(x & 0x000F_FFFF), high: UInt64(x & 0xFE00_0000) << 32)
-      return
+  /// The `form` decimal of the same value (in the low bits), nil when it does not fit exactly.
+  @inline(__always)
+  private func narrowed(to form: NarrowDecimal) -> UInt64? {
+    let sign: UInt64 = isSignMinus ? 1 << (form.width - 1) : 0
+    switch parts {
+    case .nan:
+      guard high & 0x0001_FFFF_FFFF_FFFF == 0, low < 1 << form.payloadBits else { return nil }
+      return (high >> (64 - form.width)) & form.top(0xFE) | low
+    case .infinity: return sign | form.top(0x78)
+    case .finite(_, let c, let e):
+      guard c < 1 << form.coefficientBits, form.exponents.contains(e) else { return nil }
+      return sign | UInt64(e + form.bias) << form.coefficientBits | UInt64(c)
     }
-    if x & 0x7800_0000 == 0x7800_0000 {
-      self = negative ? .negativeInfinity : .infinity
-      return
-    }
-    let exponent: Int
-    var coefficient: UInt32
-    if (x >> 29) & 3 == 3 {
-      exponent = Int((x >> 21) & 0xFF) - 101
-      coefficient = 0x0080_0000 | (x & 0x001F_FFFF)
-    } else {
-      exponent = Int((x >> 23) & 0xFF) - 101
-      coefficient = x & 0x007F_FFFF
-    }
-    if coefficient > 9_999_999 { coefficient = 0 }
-    self =
-      Decimal128(negative: negative, coefficient: UInt128(coefficient), exponent: exponent) ?? .nan
   }
 }
 
-extension Decimal128 {
-  /// The same value as a BID64 (8-byte leaf form, §6.7), nil when it does not fit exactly
-  /// (coefficient >= 2^53 or exponent outside -398...369). NaNs keep their payload when it fits,
-  /// so Realm's null becomes `0x7C000000000000AA`.
-  public var bid64: UInt64? {
-    let sign: UInt64 = isSignMinus ? 1 << 63 : 0
-    switch parts {
-    case .nan:
-      guard high & 0x0001_FFFF_FFFF_FFFF == 0, low <= 0x0003_FFFF_FFFF_FFFF else { return nil }
-      return (high & 0xFE00_0000_0000_0000) | low
-    case .infinity: return sign | 0x7800_0000_0000_0000
-    case .finite(_, let c, let e):
-      guard c < 1 << 53, e >= -398, e <= 369 else { return nil }
-      return sign | UInt64(e + 398) << 53 | UInt64(c)
-    }
+/// The layout of a narrow BID decimal (IEEE 754-2008 decimal64 or decimal32, binary integer
+/// encoding): a sign bit, then the biased exponent and the coefficient, or in the
+/// large-coefficient form (the two bits after the sign set) the exponent two bits lower.
+private struct NarrowDecimal {
+  /// Bits in all.
+  var width: Int
+  /// Bits of the biased exponent.
+  var exponentBits: Int
+  /// The exponents the form holds.
+  var exponents: ClosedRange<Int>
+  /// The largest coefficient (10^digits - 1); a larger one reads as 0.
+  var maxCoefficient: UInt64
+
+  // Computed, so that the inlined conversions see constants.
+  static var bid64: NarrowDecimal {
+    NarrowDecimal(width: 64, exponentBits: 10, exponents: -398...369, maxCoefficient: 9_999_999_999_999_999)
+  }
+  static var bid32: NarrowDecimal {
+    NarrowDecimal(width: 32, exponentBits: 8, exponents: -101...90, maxCoefficient: 9_999_999)
   }
 
-  /// The same value as a BID32 (4-byte leaf form, §6.7), nil when it does not fit exactly
-  /// (coefficient >= 2^23 or exponent outside -101...90). Realm's null becomes `0x7C0000AA`.
-  public var bid32: UInt32? {
-    let sign: UInt32 = isSignMinus ? 1 << 31 : 0
-    switch parts {
-    case .nan:
-      guard high & 0x0001_FFFF_FFFF_FFFF == 0, low <= 0x000F_FFFF else { return nil }
-      return UInt32(truncatingIfNeeded: high >> 32) & 0xFE00_0000 | UInt32(low)
-    case .infinity: return sign | 0x7800_0000
-    case .finite(_, let c, let e):
-      guard c < 1 << 23, e >= -101, e <= 90 else { return nil }
-      return sign | UInt32(e + 101) << 23 | UInt32(c)
-    }
-  }
+  /// What is added to an exponent to store it.
+  var bias: Int { -exponents.lowerBound }
+  var exponentMask: UInt64 { 1 << exponentBits - 1 }
+  /// Bits of the coefficient in the common form (the biased exponent is above them).
+  var coefficientBits: Int { width - 1 - exponentBits }
+  /// Bits of a NaN's payload.
+  var payloadBits: Int { coefficientBits - 3 }
+  /// `byte` as the form's top byte (sign, then the start of the combination field).
+  func top(_ byte: UInt64) -> UInt64 { byte << (width - 8) }
 }

@@ -25,6 +25,26 @@ public enum ColumnType: Int, Sendable, Hashable {
 
   /// True for link and legacy link-list columns.
   public var isLink: Bool { self == .link || self == .linkList }
+
+  /// The Object Store type of a property stored in a column of this type (§7.3): `.object` for
+  /// links of every kind; nil for backlinks and the types of formats before 10.
+  var propertyType: PropertyType? {
+    switch self {
+    case .int: .int
+    case .bool: .bool
+    case .string: .string
+    case .binary: .data
+    case .timestamp: .date
+    case .float: .float
+    case .double: .double
+    case .decimal: .decimal128
+    case .objectId: .objectId
+    case .uuid: .uuid
+    case .mixed: .mixed
+    case .link, .linkList, .typedLink: .object
+    case .backlink, .oldStringEnum, .oldTable, .oldDateTime: nil
+    }
+  }
 }
 
 /// A column's attribute bits (`realm::ColumnAttrMask`).

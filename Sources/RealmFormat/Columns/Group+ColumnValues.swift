@@ -68,6 +68,17 @@ extension Group {
     try flush()
   }
 
+  /// The values of `rows` of a float or double leaf (`F` is the leaf's type).
+  private func floatingPointColumn<F: StoredFloatingPoint>(_ l: FloatingLeaf, rows: Range<Int>) -> ScalarColumn<F> {
+    var column = ScalarColumn<F>()
+    column.values.reserveCapacity(rows.count)
+    for row in rows {
+      let bits = F.uncheckedBits(l.node.reader, at: l.node.payload &+ row &* F.storedWidth)
+      if l.isNullable && bits == F.nullBits { column.appendNull(0) } else { column.append(F(bitPattern: bits)) }
+    }
+    return column
+  }
+
   /// The values of `rows` of one column leaf, typed for plain scalar columns.
   func columnValues(
     _ cursor: Cursor, _ plan: ColumnDecodePlan, rows: Range<Int>, budget: DecodeBudget
@@ -112,22 +123,7 @@ extension Group {
       }
       return .string(column)
     case .floating(let l):
-      if l.isDouble {
-        var column = ScalarColumn<Double>()
-        column.values.reserveCapacity(rows.count)
-        for row in rows {
-          let bits = l.node.reader.uncheckedUInt64(at: l.node.payload &+ row &* 8)
-          if l.isNullable && bits == FloatingLeaf.nullDoubleBits { column.appendNull(0) } else { column.append(Double(bitPattern: bits)) }
-        }
-        return .double(column)
-      }
-      var column = ScalarColumn<Float>()
-      column.values.reserveCapacity(rows.count)
-      for row in rows {
-        let bits = l.node.reader.uncheckedUInt32(at: l.node.payload &+ row &* 4)
-        if l.isNullable && bits == FloatingLeaf.nullFloatBits { column.appendNull(0) } else { column.append(Float(bitPattern: bits)) }
-      }
-      return .float(column)
+      return l.isDouble ? .double(floatingPointColumn(l, rows: rows)) : .float(floatingPointColumn(l, rows: rows))
     case .timestamp(let l):
       var column = ScalarColumn<Timestamp>()
       column.values.reserveCapacity(rows.count)

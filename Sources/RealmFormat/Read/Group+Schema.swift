@@ -61,21 +61,7 @@ extension Group {
 
   /// The Object Store property of a column (`ObjectSchema` from a table, §7.3).
   func property(_ column: Column, in table: Table) throws(FormatError) -> Property {
-    let type: PropertyType
-    switch column.type {
-    case .int: type = .int
-    case .bool: type = .bool
-    case .string: type = .string
-    case .binary: type = .data
-    case .timestamp: type = .date
-    case .float: type = .float
-    case .double: type = .double
-    case .decimal: type = .decimal128
-    case .objectId: type = .objectId
-    case .uuid: type = .uuid
-    case .mixed: type = .mixed
-    case .link, .linkList, .typedLink: type = .object
-    case .backlink, .oldStringEnum, .oldTable, .oldDateTime:
+    guard let type = column.type.propertyType else {
       throw FormatError.corrupt("column '\(column.name)' of '\(table.name)' has type \(column.type.rawValue), which is not a property type")
     }
     var objectType: String?

@@ -24,6 +24,20 @@ public struct SearchIndex: Sendable {
     limits = group.limits
   }
 
+  /// `keys` ascending, each once: candidates of several lookups (or of entries sharing a
+  /// prefix) merged.
+  package static func sortedUnique(_ keys: [Int64]) -> [Int64] {
+    var out = keys.sorted()
+    // Equal keys are adjacent now: keep the first of each run, in place.
+    var kept = 0
+    for i in out.indices where kept == 0 || out[i] != out[kept - 1] {
+      out[kept] = out[i]
+      kept += 1
+    }
+    out.removeSubrange(kept...)
+    return out
+  }
+
   /// Past this offset equal prefixes share one list (`s_max_offset`).
   static let maxOffset = 200
 
@@ -133,13 +147,7 @@ public struct SearchIndex: Sendable {
     }
 
     func finish() -> [Int64]? {
-      if overflow { return nil }
-      var keys = found
-      keys.sort()
-      var out: [Int64] = []
-      out.reserveCapacity(keys.count)
-      for k in keys where out.last != k { out.append(k) }
-      return out
+      overflow ? nil : SearchIndex.sortedUnique(found)
     }
 
     /// An index node (context flag set) with its validated keys array.

@@ -55,19 +55,10 @@ struct ComputedColumn {
 
   /// The value type of a single-value column type, for recomputed columns.
   static func propertyType(_ t: ColumnType, table: String) throws(FormatError) -> PropertyType {
-    switch t {
-    case .int: return .int
-    case .bool: return .bool
-    case .string: return .string
-    case .binary: return .data
-    case .timestamp: return .date
-    case .float: return .float
-    case .double: return .double
-    case .decimal: return .decimal128
-    case .objectId: return .objectId
-    case .uuid: return .uuid
-    default: throw FormatError.corrupt("a column of type \(t) of '\(table)' cannot be recomputed")
+    guard let type = t.propertyType, type != .mixed, type != .object else {
+      throw FormatError.corrupt("a column of type \(t) of '\(table)' cannot be recomputed")
     }
+    return type
   }
 }
 

@@ -69,26 +69,27 @@ public enum ScalarLeafEncoder {
   /// A float leaf (§6.6); nil is Realm's null NaN. A value carrying the null bit pattern is
   /// stored as the default quiet NaN so it does not read back as null.
   public static func floats<S: NodeSink>(_ values: [Float?], into sink: inout S) -> Ref {
-    var payload = [UInt8]()
-    payload.reserveCapacity(values.count * 4)
-    for v in values {
-      var bits = v.map { $0.bitPattern } ?? nullFloatBits
-      if v != nil && bits == nullFloatBits { bits = Float.nan.bitPattern }
-      NodeEncoder.appendLittleEndian(&payload, UInt64(bits), 4)
-    }
-    return sink.append(NodeEncoder.multiplyNode(width: 4, count: values.count, payload: payload))
+    sink.append(floatingPointNode(values))
   }
 
-  /// A double leaf (§6.6); nil is Realm's null NaN.
+  /// A double leaf (§6.6); nil is Realm's null NaN, and a value carrying that bit pattern is
+  /// stored as the default quiet NaN.
   public static func doubles<S: NodeSink>(_ values: [Double?], into sink: inout S) -> Ref {
+    sink.append(floatingPointNode(values))
+  }
+
+  /// The node of a float or double leaf (generic in the value type only, so that the loop is
+  /// specialized for it).
+  @inline(__always)
+  private static func floatingPointNode<F: StoredFloatingPoint>(_ values: [F?]) -> [UInt8] {
     var payload = [UInt8]()
-    payload.reserveCapacity(values.count * 8)
+    payload.reserveCapacity(values.count * F.storedWidth)
     for v in values {
-      var bits = v.map { $0.bitPattern } ?? nullDoubleBits
-      if v != nil && bits == nullDoubleBits { bits = Double.nan.bitPattern }
-      NodeEncoder.appendLittleEndian(&payload, bits, 8)
+      var bits = v?.bitPattern ?? F.nullBits
+      if v != nil && bits == F.nullBits { bits = F.nan.bitPattern }
+      NodeEncoder.appendLittleEndian(&payload, UInt64(bits), F.storedWidth)
     }
-    return sink.append(NodeEncoder.multiplyNode(width: 8, count: values.count, payload: payload))
+    return NodeEncoder.multiplyNode(width: F.storedWidth, count: values.count, payload: payload)
   }
 
   /// A timestamp leaf (`ArrayTimestamp`, §6.5): `[seconds ArrayIntNull, nanoseconds]`.

@@ -20,15 +20,15 @@ public enum TypedLeafEncoder {
     }
     switch type {
     case .int: return try intLeaf(values, nullable: nullable, into: &sink)
-    case .bool: return ScalarLeafEncoder.bools(try values.map(bool), into: &sink)
-    case .float: return ScalarLeafEncoder.floats(try values.map(float), into: &sink)
-    case .double: return ScalarLeafEncoder.doubles(try values.map(double), into: &sink)
-    case .decimal128: return ScalarLeafEncoder.decimals(try values.map(decimal), into: &sink)
-    case .objectId: return ScalarLeafEncoder.objectIds(try values.map(objectId), into: &sink)
-    case .uuid: return ScalarLeafEncoder.uuids(try values.map(uuid), into: &sink)
-    case .string: return try StringLeafEncoder.strings(try values.map(string), into: &sink)
-    case .data: return try StringLeafEncoder.binaries(try values.map(data), into: &sink)
-    case .date: return ScalarLeafEncoder.timestamps(try values.map(date), into: &sink)
+    case .bool: return ScalarLeafEncoder.bools(try payloads(values, type), into: &sink)
+    case .float: return ScalarLeafEncoder.floats(try values.map { v throws(FormatError) in try floatingPoint(v, type) }, into: &sink)
+    case .double: return ScalarLeafEncoder.doubles(try values.map { v throws(FormatError) in try floatingPoint(v, type) }, into: &sink)
+    case .decimal128: return ScalarLeafEncoder.decimals(try payloads(values, type), into: &sink)
+    case .objectId: return ScalarLeafEncoder.objectIds(try payloads(values, type), into: &sink)
+    case .uuid: return ScalarLeafEncoder.uuids(try payloads(values, type), into: &sink)
+    case .string: return try StringLeafEncoder.strings(try payloads(values, type), into: &sink)
+    case .data: return try StringLeafEncoder.binaries(try payloads(values, type), into: &sink)
+    case .date: return ScalarLeafEncoder.timestamps(try payloads(values, type), into: &sink)
     case .mixed: return try MixedLeafEncoder.leaf(values, tableKeys: tableKeys, format: format, into: &sink)
     case .object:
       throw FormatError.corrupt("links are encoded by the table writer, not as a typed leaf")
@@ -87,80 +87,36 @@ public enum TypedLeafEncoder {
     }
   }
 
-  static func bool(_ v: RealmValue) throws(FormatError) -> Bool? {
+  /// A float or double property's value: a float, a double or an int, converted to `F`.
+  @inline(__always)
+  static func floatingPoint<F: BinaryFloatingPoint>(_ v: RealmValue, _ type: PropertyType) throws(FormatError) -> F? {
     switch v {
     case .null: return nil
-    case .bool(let b): return b
-    default: throw mismatch("bool", v)
+    case .float(let f): return F(f)
+    case .double(let d): return F(d)
+    case .int(let i): return F(i)
+    default: throw mismatch(type.rawValue, v)
     }
   }
 
-  static func float(_ v: RealmValue) throws(FormatError) -> Float? {
+  /// The payload of `v` when it holds a `T` (`Bool`, `Decimal128`, `ObjectId`, `RealmUUID`,
+  /// `String`, `[UInt8]` or `Timestamp`: the types stored without conversion), nil for null;
+  /// any other value is a mismatch with `type`.
+  @inline(__always)
+  static func payload<T>(_ v: RealmValue, _ type: PropertyType) throws(FormatError) -> T? {
     switch v {
     case .null: return nil
-    case .float(let f): return f
-    case .double(let d): return Float(d)
-    case .int(let i): return Float(i)
-    default: throw mismatch("float", v)
+    case .bool(let p as T), .decimal128(let p as T), .objectId(let p as T), .uuid(let p as T),
+      .string(let p as T), .data(let p as T), .date(let p as T):
+      return p
+    default: throw mismatch(type.rawValue, v)
     }
   }
 
-  static func double(_ v: RealmValue) throws(FormatError) -> Double? {
-    switch v {
-    case .null: return nil
-    case .double(let d): return d
-    case .float(let f): return Double(f)
-    case .int(let i): return Double(i)
-    default: throw mismatch("double", v)
-    }
-  }
-
-  static func decimal(_ v: RealmValue) throws(FormatError) -> Decimal128? {
-    switch v {
-    case .null: return nil
-    case .decimal128(let d): return d
-    default: throw mismatch("decimal128", v)
-    }
-  }
-
-  static func objectId(_ v: RealmValue) throws(FormatError) -> ObjectId? {
-    switch v {
-    case .null: return nil
-    case .objectId(let o): return o
-    default: throw mismatch("objectId", v)
-    }
-  }
-
-  static func uuid(_ v: RealmValue) throws(FormatError) -> RealmUUID? {
-    switch v {
-    case .null: return nil
-    case .uuid(let u): return u
-    default: throw mismatch("uuid", v)
-    }
-  }
-
-  static func string(_ v: RealmValue) throws(FormatError) -> String? {
-    switch v {
-    case .null: return nil
-    case .string(let s): return s
-    default: throw mismatch("string", v)
-    }
-  }
-
-  static func data(_ v: RealmValue) throws(FormatError) -> [UInt8]? {
-    switch v {
-    case .null: return nil
-    case .data(let d): return d
-    default: throw mismatch("data", v)
-    }
-  }
-
-  static func date(_ v: RealmValue) throws(FormatError) -> Timestamp? {
-    switch v {
-    case .null: return nil
-    case .date(let t): return t
-    default: throw mismatch("date", v)
-    }
+  /// ``payload(_:_:)`` of each value.
+  @inline(__always)
+  static func payloads<T>(_ values: ArraySlice<RealmValue>, _ type: PropertyType) throws(FormatError) -> [T?] {
+    try values.map { v throws(FormatError) in try payload(v, type) }
   }
 
   /// `value` converted to the element type `type` (numbers between int/float/double), or
@@ -169,15 +125,15 @@ public enum TypedLeafEncoder {
     if case .null = value { return .null }
     switch type {
     case .int: return try int(value).map(RealmValue.int) ?? .null
-    case .float: return try float(value).map(RealmValue.float) ?? .null
-    case .double: return try double(value).map(RealmValue.double) ?? .null
-    case .bool: return try bool(value).map(RealmValue.bool) ?? .null
-    case .decimal128: return try decimal(value).map(RealmValue.decimal128) ?? .null
-    case .objectId: return try objectId(value).map(RealmValue.objectId) ?? .null
-    case .uuid: return try uuid(value).map(RealmValue.uuid) ?? .null
-    case .string: return try string(value).map(RealmValue.string) ?? .null
-    case .data: return try data(value).map(RealmValue.data) ?? .null
-    case .date: return try date(value).map(RealmValue.date) ?? .null
+    case .float: return try floatingPoint(value, type).map(RealmValue.float) ?? .null
+    case .double: return try floatingPoint(value, type).map(RealmValue.double) ?? .null
+    case .bool: return try payload(value, type).map(RealmValue.bool) ?? .null
+    case .decimal128: return try payload(value, type).map(RealmValue.decimal128) ?? .null
+    case .objectId: return try payload(value, type).map(RealmValue.objectId) ?? .null
+    case .uuid: return try payload(value, type).map(RealmValue.uuid) ?? .null
+    case .string: return try payload(value, type).map(RealmValue.string) ?? .null
+    case .data: return try payload(value, type).map(RealmValue.data) ?? .null
+    case .date: return try payload(value, type).map(RealmValue.date) ?? .null
     case .mixed, .object: return value
     }
   }

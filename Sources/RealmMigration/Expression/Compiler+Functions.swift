@@ -290,25 +290,7 @@ struct FunctionCall: Sendable {
     _ args: [Compiled], type: ExpressionType,
     _ body: @escaping @Sendable ([RealmValue]) throws(EvaluationError) -> RealmValue
   ) -> Compiled {
-    let evaluators = args.map(\.evaluate)
-    return Compiled(
-      type: type,
-      evaluate: { (ctx: inout EvaluationContext) throws(EvaluationError) -> RealmValue in
-        var values: [RealmValue] = []
-        values.reserveCapacity(evaluators.count)
-        for e in evaluators {
-          let v = try e(&ctx)
-          if v.isNull { return .null }
-          values.append(v)
-        }
-        return try body(values)
-      },
-      kernel: Kernels.all(args).map { k in
-        Kernels.rowwise(k) { (v: [RealmValue]) throws(EvaluationError) -> RealmValue in
-          if v.contains(where: \.isNull) { return .null }
-          return try body(v)
-        }
-      })
+    .combining(args, type: type, nullIfAnyNull: true, body)
   }
 
   func string(_ v: RealmValue, _ position: Int) throws(EvaluationError) -> String {

@@ -370,24 +370,13 @@ enum Logic {
 
   static func compare(_ op: ComparisonOperator, _ ci: Bool, _ a: RealmValue, _ b: RealmValue) -> Bool {
     // Fast path for the most common filter: an int property against an int.
-    if case .int(let x) = a, case .int(let y) = b {
-      switch op {
-      case .equal: return x == y
-      case .notEqual: return x != y
-      case .less: return x < y
-      case .lessEqual: return x <= y
-      case .greater: return x > y
-      case .greaterEqual: return x >= y
-      default: break
-      }
+    if case .int(let x) = a, case .int(let y) = b, let verdict = op.verdict(order: x < y ? -1 : x == y ? 0 : 1) {
+      return verdict
     }
     switch op {
     case .equal: return ValueComparison.equal(a, b, caseInsensitive: ci)
     case .notEqual: return !ValueComparison.equal(a, b, caseInsensitive: ci)
-    case .less: return ValueComparison.order(a, b).map { $0 < 0 } ?? false
-    case .lessEqual: return ValueComparison.order(a, b).map { $0 <= 0 } ?? false
-    case .greater: return ValueComparison.order(a, b).map { $0 > 0 } ?? false
-    case .greaterEqual: return ValueComparison.order(a, b).map { $0 >= 0 } ?? false
+    case .less, .lessEqual, .greater, .greaterEqual: return ValueComparison.order(a, b).flatMap(op.verdict(order:)) ?? false
     case .isIn: return elements(b).contains { ValueComparison.equal(a, $0, caseInsensitive: ci) }
     case .beginsWith, .contains, .endsWith, .like:
       guard case .string(let s) = a, case .string(let p) = b else { return false }
@@ -397,6 +386,23 @@ enum Logic {
       case .contains: return StringMatching.contains(s, p, caseInsensitive: ci)
       default: return StringMatching.like(s, p, caseInsensitive: ci)
       }
+    }
+  }
+}
+
+extension ComparisonOperator {
+  /// Whether two values in the order `order` (negative: the left one is less, 0: equal,
+  /// positive: greater) satisfy the operator; nil for the operators other than `==`, `!=`,
+  /// `<`, `<=`, `>`, `>=`.
+  fileprivate func verdict(order: Int) -> Bool? {
+    switch self {
+    case .equal: return order == 0
+    case .notEqual: return order != 0
+    case .less: return order < 0
+    case .lessEqual: return order <= 0
+    case .greater: return order > 0
+    case .greaterEqual: return order >= 0
+    default: return nil
     }
   }
 }

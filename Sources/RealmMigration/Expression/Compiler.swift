@@ -27,6 +27,34 @@ struct Compiled {
   static func constant(_ v: RealmValue, _ type: ExpressionType) -> Compiled {
     Compiled(type: type, evaluate: { _ in v }, constant: v, kernel: Kernels.constant(v))
   }
+
+  /// A node of `type` computed by `body` from the values of `args`, in order. With
+  /// `nullIfAnyNull`, a null argument makes the result null: `body` is not called and the
+  /// arguments after it are not evaluated.
+  static func combining(
+    _ args: [Compiled], type: ExpressionType, nullIfAnyNull: Bool,
+    _ body: @escaping @Sendable ([RealmValue]) throws(EvaluationError) -> RealmValue
+  ) -> Compiled {
+    let evaluators = args.map(\.evaluate)
+    return Compiled(
+      type: type,
+      evaluate: { (ctx: inout EvaluationContext) throws(EvaluationError) -> RealmValue in
+        var values: [RealmValue] = []
+        values.reserveCapacity(evaluators.count)
+        for e in evaluators {
+          let v = try e(&ctx)
+          if nullIfAnyNull && v.isNull { return .null }
+          values.append(v)
+        }
+        return try body(values)
+      },
+      kernel: Kernels.all(args).map { k in
+        Kernels.rowwise(k) { (v: [RealmValue]) throws(EvaluationError) -> RealmValue in
+          if nullIfAnyNull && v.contains(where: \.isNull) { return .null }
+          return try body(v)
+        }
+      })
+  }
 }
 
 /// The `old` positions a compiled expression reads (filled while compiling).
@@ -116,18 +144,7 @@ struct Compiler {
     if compiled.allSatisfy({ $0.constant != nil }) {
       return .constant(.list(compiled.compactMap(\.constant)), type)
     }
-    let evaluators = compiled.map(\.evaluate)
-    return Compiled(
-      type: type,
-      evaluate: { (ctx: inout EvaluationContext) throws(EvaluationError) -> RealmValue in
-        var values: [RealmValue] = []
-        values.reserveCapacity(evaluators.count)
-        for e in evaluators { values.append(try e(&ctx)) }
-        return .list(values)
-      },
-      kernel: Kernels.all(compiled).map { k in
-        Kernels.rowwise(k) { (v: [RealmValue]) throws(EvaluationError) -> RealmValue in .list(v) }
-      })
+    return .combining(compiled, type: type, nullIfAnyNull: false) { .list($0) }
   }
 
   private func compileConditional(

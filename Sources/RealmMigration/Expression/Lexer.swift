@@ -1,3 +1,5 @@
+import RealmQuery
+
 /// Splits expression source into tokens. Works on UTF-8 bytes; offsets are byte offsets.
 struct Lexer {
   private let bytes: [UInt8]
@@ -174,12 +176,5 @@ struct Lexer {
 
 extension ExpressionError {
   /// An error located by byte offset; turned into an `ExpressionError` with a column at the API.
-  struct Located: Error, Sendable {
-    var offset: Int
-    var message: String
-    init(_ offset: Int, _ message: String) {
-      self.offset = offset
-      self.message = message
-    }
-  }
+  typealias Located = SourceLocatedError
 }

@@ -94,24 +94,23 @@ struct Parser {
     return try make(.conditional(condition, whenTrue, whenFalse), start, [condition, whenTrue, whenFalse])
   }
 
-  private mutating func parseOr() throws(ExpressionError.Located) -> Syntax {
+  private mutating func parseOr() throws(ExpressionError.Located) -> Syntax { try parseJoined(by: .or) }
+
+  /// Operands joined by `||`/`OR` (`.or`) or `&&`/`AND` (`.and`), left to right. `&&` binds
+  /// tighter than `||`, and `!`/`NOT` tighter than `&&`.
+  private mutating func parseJoined(by op: BinaryOperator) throws(ExpressionError.Located) -> Syntax {
+    let (punct, word): (Punct, String) = op == .or ? (.or, "OR") : (.and, "AND")
     let start = current.offset
-    var left = try parseAnd()
-    while accept(.or) || acceptKeyword("OR") {
-      let right = try parseAnd()
-      left = try make(.binary(.or, left, right), start, [left, right])
+    var left = try parseOperand(of: op)
+    while accept(punct) || acceptKeyword(word) {
+      let right = try parseOperand(of: op)
+      left = try make(.binary(op, left, right), start, [left, right])
     }
     return left
   }
 
-  private mutating func parseAnd() throws(ExpressionError.Located) -> Syntax {
-    let start = current.offset
-    var left = try parseNot()
-    while accept(.and) || acceptKeyword("AND") {
-      let right = try parseNot()
-      left = try make(.binary(.and, left, right), start, [left, right])
-    }
-    return left
+  private mutating func parseOperand(of op: BinaryOperator) throws(ExpressionError.Located) -> Syntax {
+    op == .or ? try parseJoined(by: .and) : try parseNot()
   }
 
   private mutating func acceptKeyword(_ word: String) -> Bool {

@@ -310,9 +310,7 @@ struct Obj {
   }
 
   func optionalString(_ key: String) throws(MigrationError) -> String? {
-    guard let v = self[key], v != .null else { return nil }
-    guard case .string(let s) = v else { throw MigrationError.plan(at(key), "must be a string") }
-    return s
+    isAbsent(key) ? nil : try requiredString(key)
   }
 
   func requiredInt(_ key: String) throws(MigrationError) -> Int64 {
@@ -321,8 +319,11 @@ struct Obj {
   }
 
   func optionalBool(_ key: String) throws(MigrationError) -> Bool? {
-    guard let v = self[key], v != .null else { return nil }
-    guard case .bool(let b) = v else { throw MigrationError.plan(at(key), "must be true or false") }
+    if isAbsent(key) { return nil }
+    guard case .bool(let b) = self[key] else { throw MigrationError.plan(at(key), "must be true or false") }
     return b
   }
+
+  /// Whether the member `key` is missing or null (what the optional fields allow).
+  private func isAbsent(_ key: String) -> Bool { (self[key] ?? .null) == .null }
 }

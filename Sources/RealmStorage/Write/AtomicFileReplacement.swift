@@ -162,37 +162,17 @@ public enum AtomicFileReplacement {
   /// held: every replacement writes its temporary file under that lock, so none of them is in
   /// use. Failures are ignored (the file is only garbage).
   public static func removeStaleTemporaryFiles(of path: String) {
-    let dir: String
-    let name: Substring
-    if let slash = path.lastIndex(of: "/") {
-      dir = slash == path.startIndex ? "/" : String(path[..<slash])
-      name = path[path.index(after: slash)...]
-    } else {
-      dir = "."
-      name = Substring(path)
-    }
+    let (dir, name) = DirectoryEntries.split(path)
     let prefix = name + ".realmctl-tmp-"
-    guard let handle = opendir(dir) else { return }
-    defer { closedir(handle) }
-    var stale: [String] = []
-    // Bounded by the directory's size; names are collected first, then unlinked.
-    while let entry = readdir(handle) {
-      let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      if entryName.utf8.count == prefix.utf8.count + 6 && entryName.hasPrefix(prefix) { stale.append(entryName) }
+    for entry in DirectoryEntries.names(in: dir) ?? []
+    where entry.utf8.count == prefix.utf8.count + 6 && entry.hasPrefix(prefix) {
+      unlink(dir + "/" + entry)
     }
-    for entry in stale { unlink(dir + "/" + entry) }
   }
 
   /// `fsync` of the directory holding `path`, making a rename durable.
   static func syncDirectory(of path: String) throws(StorageError) {
-    let dir: String
-    if let slash = path.lastIndex(of: "/") {
-      dir = slash == path.startIndex ? "/" : String(path[..<slash])
-    } else {
-      dir = "."
-    }
+    let dir = DirectoryEntries.split(path).directory
     let fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard fd >= 0 else { throw StorageError.system("open", path: dir, errno: errno) }
     defer { close(fd) }

@@ -26,22 +26,12 @@ public enum FileCopy {
     var buffer = [UInt8](repeating: 0, count: 1 << 20)
     var copied = 0
     while true {
-      let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-      if n < 0 {
-        if errno == EINTR { continue }
-        throw StorageError.system("read", path: source, errno: errno)
+      let n = try withMutableBytes(&buffer) { (b) throws(StorageError) -> Int in
+        let n = try readFully(input, into: b.baseAddress!, count: b.count, at: copied, path: source)
+        try writeFully(output, UnsafeRawBufferPointer(rebasing: b[0..<n]), at: copied, path: destination)
+        return n
       }
       if n == 0 { break }
-      // withUnsafeBytes does not forward typed throws: hand the error out instead.
-      let failure: StorageError? = buffer.withUnsafeBytes { b in
-        do throws(StorageError) {
-          try writeFully(output, UnsafeRawBufferPointer(rebasing: b[0..<n]), at: copied, path: destination)
-          return nil
-        } catch {
-          return error
-        }
-      }
-      if let failure { throw failure }
       copied += n
     }
     guard fsync(output) == 0 else { throw StorageError.system("fsync", path: destination, errno: errno) }

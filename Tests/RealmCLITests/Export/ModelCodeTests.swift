@@ -115,13 +115,10 @@ struct ModelCase: CustomStringConvertible, Sendable {
 @Suite struct ModelCodeTests {
   @Test func coversEveryDistinctFixtureSchemaAndTheAwkwardNames() {
     let names = ModelCase.all.map(\.name)
-    #expect(names.count >= 20)
-    for expected in [
+    CommandTestSupport.expectCases(names, atLeast: 20, including: [
       "alltypes__before.realm", "embedded__before.realm", "nested-links__before.realm", "encrypted__big.realm",
       "awkward-names",
-    ] {
-      #expect(names.contains(expected), "\(expected)")
-    }
+    ])
     // No snapshot is left over from a schema no longer rendered.
     let dir = Snapshot.packageRoot.appendingPathComponent("Tests/RealmCLITests/Snapshots/models")
     let files = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
@@ -159,35 +156,34 @@ struct ModelCase: CustomStringConvertible, Sendable {
   @Test(
     ExternalTool.required(ExternalTool.javac, "javac"), ExternalTool.required(ExternalTool.java, "java"))
   func javaCompilesAgainstRealmJavaAndDeclaresTheFileSchema() throws {
-    let dir = try Fixtures.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let src = dir.appendingPathComponent("src")
-    let stubs = Snapshot.packageRoot.appendingPathComponent("Tests/RealmCLITests/ModelStubs/java")
-    var sources = try Self.files(under: stubs, suffix: ".java")
-    var checks: [(String, ModelCase)] = []
-    for (n, model) in ModelCase.all.enumerated() {
-      let package = "models\(n)"
-      var classes: [String] = []
-      for (file, body) in Self.javaFiles(model.render("java")) {
-        let url = src.appendingPathComponent(package).appendingPathComponent(file)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(("package \(package);\n" + body).utf8).write(to: url)
-        sources.append(url.path)
-        classes.append(String(file.dropLast(".java".count)))
+    try CommandTestSupport.inScratchDirectory { dir in
+      let src = dir.appendingPathComponent("src")
+      var sources = try Self.files(under: Self.stub("java"), suffix: ".java")
+      var checks: [(String, ModelCase)] = []
+      for (n, model) in ModelCase.all.enumerated() {
+        let package = "models\(n)"
+        var classes: [String] = []
+        for (file, body) in Self.javaFiles(model.render("java")) {
+          let url = src.appendingPathComponent(package).appendingPathComponent(file)
+          try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+          try Data(("package \(package);\n" + body).utf8).write(to: url)
+          sources.append(url.path)
+          classes.append(String(file.dropLast(".java".count)))
+        }
+        checks.append(("\(package):" + classes.joined(separator: ","), model))
       }
-      checks.append(("\(package):" + classes.joined(separator: ","), model))
-    }
-    let classesDir = dir.appendingPathComponent("classes")
-    let javac = try #require(ExternalTool.javac).run(["-nowarn", "-encoding", "UTF-8", "-d", classesDir.path] + sources)
-    try #require(javac.status == 0, "javac: \(javac.stderr.prefix(3000))")
-    let java = try #require(ExternalTool.java).run(
-      ["-cp", classesDir.path, "realmctltest.SchemaOf"] + checks.map(\.0))
-    try #require(java.status == 0, "java: \(java.stderr.prefix(3000))")
-    let lines = String(decoding: java.stdout, as: UTF8.self).split(separator: "\n")
-    #expect(lines.count == checks.count)
-    for (line, (_, model)) in zip(lines, checks) {
-      let document = String(line.split(separator: "\t", maxSplits: 1).last ?? "")
-      try Self.expectSameSchema(declared: document, by: model, language: "java")
+      let classesDir = dir.appendingPathComponent("classes")
+      let javac = try #require(ExternalTool.javac).run(["-nowarn", "-encoding", "UTF-8", "-d", classesDir.path] + sources)
+      try #require(javac.status == 0, "javac: \(javac.stderr.prefix(3000))")
+      let java = try #require(ExternalTool.java).run(
+        ["-cp", classesDir.path, "realmctltest.SchemaOf"] + checks.map(\.0))
+      try #require(java.status == 0, "java: \(java.stderr.prefix(3000))")
+      let lines = String(decoding: java.stdout, as: UTF8.self).split(separator: "\n")
+      #expect(lines.count == checks.count)
+      for (line, (_, model)) in zip(lines, checks) {
+        let document = String(line.split(separator: "\t", maxSplits: 1).last ?? "")
+        try Self.expectSameSchema(declared: document, by: model, language: "java")
+      }
     }
   }
 
@@ -196,22 +192,16 @@ struct ModelCase: CustomStringConvertible, Sendable {
   @Test(ExternalTool.required(ExternalTool.tsc, "tsc (TypeScript)"))
   func typeScriptCompilesAgainstRealmJSTypes() throws {
     let tsc = try #require(ExternalTool.tsc)
-    let dir = try Fixtures.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let stub = Snapshot.packageRoot.appendingPathComponent("Tests/RealmCLITests/ModelStubs/typescript/realm")
-    let modules = dir.appendingPathComponent("node_modules")
-    try FileManager.default.createDirectory(at: modules, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(at: stub, to: modules.appendingPathComponent("realm"))
-    var files: [String] = []
-    for (n, model) in ModelCase.all.enumerated() {
-      let url = dir.appendingPathComponent("models\(n).ts")
-      try Data(model.render("typescript").utf8).write(to: url)
-      files.append(url.lastPathComponent)
+    try CommandTestSupport.inScratchDirectory { dir in
+      let modules = dir.appendingPathComponent("node_modules")
+      try FileManager.default.createDirectory(at: modules, withIntermediateDirectories: true)
+      try FileManager.default.copyItem(at: Self.stub("typescript/realm"), to: modules.appendingPathComponent("realm"))
+      let files = try Self.writeModels("typescript", to: dir, suffix: ".ts").map(\.lastPathComponent)
+      let run = try tsc.run(
+        ["--noEmit", "--strict", "--target", "es2020", "--module", "es2020", "--moduleResolution", "node"] + files,
+        in: dir)
+      #expect(run.status == 0, "tsc: \(String(decoding: run.stdout, as: UTF8.self).prefix(3000))\(run.stderr.prefix(1000))")
     }
-    let run = try tsc.run(
-      ["--noEmit", "--strict", "--target", "es2020", "--module", "es2020", "--moduleResolution", "node"] + files,
-      in: dir)
-    #expect(run.status == 0, "tsc: \(String(decoding: run.stdout, as: UTF8.self).prefix(3000))\(run.stderr.prefix(1000))")
   }
 
   /// Every Kotlin output, compiled together by `kotlinc` (each in its own package) against the
@@ -219,17 +209,12 @@ struct ModelCase: CustomStringConvertible, Sendable {
   @Test(ExternalTool.required(ExternalTool.kotlinc, "kotlinc (Debian's kotlin package)"))
   func kotlinCompilesAgainstRealmKotlin() throws {
     let kotlinc = try #require(ExternalTool.kotlinc)
-    let dir = try Fixtures.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let stubs = Snapshot.packageRoot.appendingPathComponent("Tests/RealmCLITests/ModelStubs/kotlin")
-    var sources = try Self.files(under: stubs, suffix: ".kt")
-    for (n, model) in ModelCase.all.enumerated() {
-      let url = dir.appendingPathComponent("models\(n).kt")
-      try Data(("package models\(n)\n" + model.render("kotlin")).utf8).write(to: url)
-      sources.append(url.path)
+    try CommandTestSupport.inScratchDirectory { dir in
+      let models = try Self.writeModels("kotlin", to: dir, suffix: ".kt") { n, code in "package models\(n)\n" + code }
+      let sources = try Self.files(under: Self.stub("kotlin"), suffix: ".kt") + models.map(\.path)
+      let run = try kotlinc.run(["-nowarn", "-d", dir.appendingPathComponent("classes").path] + sources, in: dir)
+      #expect(run.status == 0, "kotlinc: \(run.stderr.prefix(3000))")
     }
-    let run = try kotlinc.run(["-nowarn", "-d", dir.appendingPathComponent("classes").path] + sources, in: dir)
-    #expect(run.status == 0, "kotlinc: \(run.stderr.prefix(3000))")
   }
 
   /// Dart and C# have no compiler on the build machines (docs/testing.md): their outputs are
@@ -244,51 +229,65 @@ struct ModelCase: CustomStringConvertible, Sendable {
   @Test(ExternalTool.required(ExternalTool.node, "node"))
   func javaScriptLoadsAgainstRealmJSAndDeclaresTheFileSchema() throws {
     let node = try #require(ExternalTool.node)
-    let dir = try Fixtures.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let stubs = Snapshot.packageRoot.appendingPathComponent("Tests/RealmCLITests/ModelStubs/node")
-    let modules = dir.appendingPathComponent("node_modules/realm")
-    try FileManager.default.createDirectory(at: modules, withIntermediateDirectories: true)
-    for file in ["package.json", "index.js"] {
+    try CommandTestSupport.inScratchDirectory { dir in
+      let stubs = Self.stub("node")
+      let modules = dir.appendingPathComponent("node_modules/realm")
+      try FileManager.default.createDirectory(at: modules, withIntermediateDirectories: true)
+      for file in ["package.json", "index.js"] {
+        try FileManager.default.copyItem(
+          at: stubs.appendingPathComponent("realm/\(file)"), to: modules.appendingPathComponent(file))
+      }
       try FileManager.default.copyItem(
-        at: stubs.appendingPathComponent("realm/\(file)"), to: modules.appendingPathComponent(file))
-    }
-    try FileManager.default.copyItem(
-      at: stubs.appendingPathComponent("check-schema.mjs"), to: dir.appendingPathComponent("check-schema.mjs"))
-    var files: [String] = []
-    for (n, model) in ModelCase.all.enumerated() {
-      let url = dir.appendingPathComponent("models\(n).mjs")
-      try Data(model.render("javascript").utf8).write(to: url)
-      let check = try node.run(["--check", url.path])
-      #expect(check.status == 0, "node --check \(model): \(check.stderr)")
-      files.append(url.path)
-    }
-    let run = try node.run(["check-schema.mjs"] + files, in: dir)
-    try #require(run.status == 0, "node: \(run.stderr.prefix(3000))")
-    let lines = String(decoding: run.stdout, as: UTF8.self).split(separator: "\n")
-    #expect(lines.count == ModelCase.all.count)
-    for (line, model) in zip(lines, ModelCase.all) {
-      let document = String(line.split(separator: "\t", maxSplits: 1).last ?? "")
-      try Self.expectSameSchema(declared: document, by: model, language: "javascript")
+        at: stubs.appendingPathComponent("check-schema.mjs"), to: dir.appendingPathComponent("check-schema.mjs"))
+      let files = try Self.writeModels("javascript", to: dir, suffix: ".mjs")
+      for (url, model) in zip(files, ModelCase.all) {
+        let check = try node.run(["--check", url.path])
+        #expect(check.status == 0, "node --check \(model): \(check.stderr)")
+      }
+      let run = try node.run(["check-schema.mjs"] + files.map(\.path), in: dir)
+      try #require(run.status == 0, "node: \(run.stderr.prefix(3000))")
+      let lines = String(decoding: run.stdout, as: UTF8.self).split(separator: "\n")
+      #expect(lines.count == ModelCase.all.count)
+      for (line, model) in zip(lines, ModelCase.all) {
+        let document = String(line.split(separator: "\t", maxSplits: 1).last ?? "")
+        try Self.expectSameSchema(declared: document, by: model, language: "javascript")
+      }
     }
   }
 
   @Test(ExternalTool.required(ExternalTool.swiftc, "swiftc"))
   func swiftTypechecksAgainstRealmSwift() throws {
-    let dir = try Fixtures.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    // Each file's models in a namespace of their own, all typechecked in one run.
-    var source = "import Foundation\n"
-    for (n, model) in ModelCase.all.enumerated() {
-      let body = model.render("swift").split(separator: "\n", omittingEmptySubsequences: false)
-        .filter { !$0.hasPrefix("import ") }.map { "  " + $0 }.joined(separator: "\n")
-      source += "enum Models\(n) {\n\(body)\n}\n"
+    try CommandTestSupport.inScratchDirectory { dir in
+      // Each file's models in a namespace of their own, all typechecked in one run.
+      var source = "import Foundation\n"
+      for (n, model) in ModelCase.all.enumerated() {
+        let body = model.render("swift").split(separator: "\n", omittingEmptySubsequences: false)
+          .filter { !$0.hasPrefix("import ") }.map { "  " + $0 }.joined(separator: "\n")
+        source += "enum Models\(n) {\n\(body)\n}\n"
+      }
+      let models = dir.appendingPathComponent("Models.swift")
+      try Data(source.utf8).write(to: models)
+      let stub = Self.stub("swift/RealmSwiftStub.swift")
+      let run = try #require(ExternalTool.swiftc).run(["-typecheck", "-parse-as-library", stub.path, models.path])
+      #expect(run.status == 0, "swiftc: \(run.stderr.prefix(3000))")
     }
-    let models = dir.appendingPathComponent("Models.swift")
-    try Data(source.utf8).write(to: models)
-    let stub = Snapshot.packageRoot.appendingPathComponent("Tests/RealmCLITests/ModelStubs/swift/RealmSwiftStub.swift")
-    let run = try #require(ExternalTool.swiftc).run(["-typecheck", "-parse-as-library", stub.path, models.path])
-    #expect(run.status == 0, "swiftc: \(run.stderr.prefix(3000))")
+  }
+
+  /// A file or directory of the compiler stubs (`Tests/RealmCLITests/ModelStubs`).
+  static func stub(_ relative: String) -> URL {
+    Snapshot.packageRoot.appendingPathComponent("Tests/RealmCLITests/ModelStubs/\(relative)")
+  }
+
+  /// Writes every model case's output in `language` (through `wrap`, given the case's number)
+  /// into `dir` as `models<n><suffix>`, in the order of `ModelCase.all`; returns the files.
+  static func writeModels(
+    _ language: String, to dir: URL, suffix: String, _ wrap: (Int, String) -> String = { $1 }
+  ) throws -> [URL] {
+    try ModelCase.all.enumerated().map { n, model in
+      let url = dir.appendingPathComponent("models\(n)\(suffix)")
+      try Data(wrap(n, model.render(language)).utf8).write(to: url)
+      return url
+    }
   }
 
   /// The `// File: X.java` parts of the Java output.

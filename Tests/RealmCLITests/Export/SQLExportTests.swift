@@ -105,31 +105,31 @@ struct SQLExportTests {
     """
 
   @Test func namesThatAreKeywordsOrCollideAreQuotedAndMadeUnique() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let path = try Self.makeRealm(schema: Self.oddSchema, data: Self.oddData, in: dir)
-    var (trip, script) = try Self.export(path)
-    #expect(trip.foreignKeyProblems.isEmpty, "\(trip.foreignKeyProblems)")
-    try Self.expectSameObjects(&trip, as: path)
-    let plan = trip.plan
-    let names = plan.tables.map(\.name)
-    // Class tables keep their names; the one SQLite reserves gets a '_'; child tables that
-    // meet a class of the same name, or classes differing in case, take a suffix.
-    #expect(names.contains("order") && names.contains("Person") && names.contains("_sqlite_master"))
-    #expect(names.contains("order.group") && names.contains("order.group_2"))
-    #expect(names.contains("person_2"))
-    let order = try #require(plan.tables.first { $0.name == "order" })
-    // Properties keep their names; the generated key and type columns move around them.
-    #expect(
-      order.columns.map(\.name) == [
-        "_key_2", "select", "_key", "Name", "name_2", "first \"name\"", "m", "m_type_2", "m_type", "where",
-      ])
-    // Address is held by Person and by order: one parent column for each.
-    let address = try #require(plan.tables.first { $0.name == "Address" })
-    #expect(address.columns.prefix(4).map(\.name) == ["_key", "_parent_Person", "_parent_order", "_parent_property"])
-    #expect(script.contains("CREATE TABLE \"first \"\"name\"\"\"") == false)
-    #expect(script.contains("\"first \"\"name\"\"\" TEXT NOT NULL"))
-    #expect(script.contains("'x''); DROP TABLE \"order\"; --'"))
+    try Support.inScratchDirectory { dir in
+      let path = try Self.makeRealm(schema: Self.oddSchema, data: Self.oddData, in: dir)
+      var (trip, script) = try Self.export(path)
+      #expect(trip.foreignKeyProblems.isEmpty, "\(trip.foreignKeyProblems)")
+      try Self.expectSameObjects(&trip, as: path)
+      let plan = trip.plan
+      let names = plan.tables.map(\.name)
+      // Class tables keep their names; the one SQLite reserves gets a '_'; child tables that
+      // meet a class of the same name, or classes differing in case, take a suffix.
+      #expect(names.contains("order") && names.contains("Person") && names.contains("_sqlite_master"))
+      #expect(names.contains("order.group") && names.contains("order.group_2"))
+      #expect(names.contains("person_2"))
+      let order = try #require(plan.tables.first { $0.name == "order" })
+      // Properties keep their names; the generated key and type columns move around them.
+      #expect(
+        order.columns.map(\.name) == [
+          "_key_2", "select", "_key", "Name", "name_2", "first \"name\"", "m", "m_type_2", "m_type", "where",
+        ])
+      // Address is held by Person and by order: one parent column for each.
+      let address = try #require(plan.tables.first { $0.name == "Address" })
+      #expect(address.columns.prefix(4).map(\.name) == ["_key", "_parent_Person", "_parent_order", "_parent_property"])
+      #expect(script.contains("CREATE TABLE \"first \"\"name\"\"\"") == false)
+      #expect(script.contains("\"first \"\"name\"\"\" TEXT NOT NULL"))
+      #expect(script.contains("'x''); DROP TABLE \"order\"; --'"))
+    }
   }
 
   @Test func classOptionExportsOneClassWithItsEmbeddedClasses() throws {
@@ -228,29 +228,29 @@ struct SQLExportTests {
   }
 
   @Test func edgeValuesReadBackExactly() throws {
-    let dir = try Support.directory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let path = try Self.makeRealm(schema: Self.edgeSchema, data: Self.edgeData, in: dir)
-    var (trip, script) = try Self.export(path)
-    try Self.expectSameObjects(&trip, as: path)
-    let table = trip.plan.tables[trip.plan.classes["V"]!.table]
-    let d = table.columns.firstIndex { $0.name == "d" }!
-    let m = table.columns.firstIndex { $0.name == "m" }!
-    let rows = trip.rows[trip.plan.classes["V"]!.table]
-    // Bit for bit, whatever SQLite's conversion does with the decimals.
-    #expect(rows.contains { $0[d] == .real(Double("9619.019002")!) })
-    #expect(rows.contains { $0[d] == .text(Array("NaN".utf8)) })
-    #expect(rows.contains { $0[d] == .real(.infinity) } && rows.contains { $0[d] == .real(-.infinity) })
-    // SQLite keeps a negative zero only where the column has no REAL affinity (mixed).
-    let negativeZero = rows.first { row in
-      if case .real(let v) = row[m] { return v == 0 && v.sign == .minus }
-      return false
+    try Support.inScratchDirectory { dir in
+      let path = try Self.makeRealm(schema: Self.edgeSchema, data: Self.edgeData, in: dir)
+      var (trip, script) = try Self.export(path)
+      try Self.expectSameObjects(&trip, as: path)
+      let table = trip.plan.tables[trip.plan.classes["V"]!.table]
+      let d = table.columns.firstIndex { $0.name == "d" }!
+      let m = table.columns.firstIndex { $0.name == "m" }!
+      let rows = trip.rows[trip.plan.classes["V"]!.table]
+      // Bit for bit, whatever SQLite's conversion does with the decimals.
+      #expect(rows.contains { $0[d] == .real(Double("9619.019002")!) })
+      #expect(rows.contains { $0[d] == .text(Array("NaN".utf8)) })
+      #expect(rows.contains { $0[d] == .real(.infinity) } && rows.contains { $0[d] == .real(-.infinity) })
+      // SQLite keeps a negative zero only where the column has no REAL affinity (mixed).
+      let negativeZero = rows.first { row in
+        if case .real(let v) = row[m] { return v == 0 && v.sign == .minus }
+        return false
+      }
+      #expect(negativeZero != nil)
+      #expect(script.contains("CAST(X'610062' AS TEXT)"))
+      #expect(script.contains("'0000-01-01T00:00:00.000000000Z'"))
+      #expect(script.contains("'-0001-12-31T23:59:58.999999999Z'"))
+      #expect(script.contains("'+10000-01-01T00:00:00.123456789Z'"))
     }
-    #expect(negativeZero != nil)
-    #expect(script.contains("CAST(X'610062' AS TEXT)"))
-    #expect(script.contains("'0000-01-01T00:00:00.000000000Z'"))
-    #expect(script.contains("'-0001-12-31T23:59:58.999999999Z'"))
-    #expect(script.contains("'+10000-01-01T00:00:00.123456789Z'"))
   }
 
   @Test func shellSQLModePrintsWhatDumpPrints() throws {

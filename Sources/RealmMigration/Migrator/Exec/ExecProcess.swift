@@ -147,15 +147,8 @@ final class ExecProcess: @unchecked Sendable {
   /// where neither can be listed, those of the first 4,096 that `fcntl` finds open.
   static func openDescriptors() -> [Int32] {
     for directory in ["/proc/self/fd", "/dev/fd"] {
-      guard let dir = opendir(directory) else { continue }
-      defer { closedir(dir) }
-      var found: [Int32] = []
-      while let entry = readdir(dir) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-          String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
-        if let fd = Int32(name) { found.append(fd) }
-      }
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+      let found = names.compactMap { Int32($0) }
       if !found.isEmpty { return found }
     }
     return (0..<4096).filter { fcntl($0, F_GETFD) != -1 }
