@@ -1,8 +1,12 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
+/// Every target's settings. With MemberImportVisibility a file sees only the members of the
+/// modules it imports, so each file's imports say which modules it uses: the command layer, which
+/// does not import RealmFormat, cannot reach its API through another module's types.
 let strict: [SwiftSetting] = [
-  .enableUpcomingFeature("ExistentialAny")
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
 /// A test target, with the strict settings of every target.
@@ -58,9 +62,7 @@ let package = Package(
         "RealmModel", "RealmMigration", "RealmExport", "RealmQuery", "RealmStorage", "RealmJSON", "RealmCrypto",
         "LineEditor",
       ],
-      // Members too come only from the modules a file imports: the command layer, which does
-      // not import RealmFormat, cannot reach its API through another module's types.
-      swiftSettings: strict + [.enableUpcomingFeature("MemberImportVisibility")]),
+      swiftSettings: strict),
     .executableTarget(name: "realmctl", dependencies: ["RealmCLI"], swiftSettings: strict),
     // What each fuzz target does with one input: run by FuzzTesting/ under libFuzzer and by
     // RealmFuzzingTests for every input in Tests/FuzzCases.

@@ -5,8 +5,6 @@
 /// cannot create, standard output that cannot be written) and command bodies that are not
 /// wired to their implementation yet. (``UsageError`` is the parser's.)
 /// Equality and hashing use ``code`` only.
-import RealmMigration
-import RealmStorage
 import RealmModel
 public struct RealmCtlError: CodedError, CustomStringConvertible {
   /// The kind of failure; ``ExitCode/forError(_:)`` maps each to its exit code.

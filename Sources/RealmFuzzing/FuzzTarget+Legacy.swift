@@ -1,5 +1,4 @@
 import Foundation
-import RealmStorage
 
 extension FuzzTarget {
   /// The input is a file of formats 2 to 9: the legacy reader (its table layout, old specs,

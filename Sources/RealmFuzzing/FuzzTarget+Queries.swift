@@ -1,9 +1,6 @@
 import Foundation
 import RealmCLI
-import RealmFormat
-import RealmJSON
 import RealmMigration
-import RealmStorage
 
 extension FuzzTarget {
   /// The input is a migration plan (text starting with `{`) or a `--where` query (anything

@@ -1,4 +1,5 @@
 import RealmJSON
+import RealmModel
 
 /// The promise of `create`'s fast line path (``CanonicalDecoder/decodeSimpleLine(_:lastClass:)``):
 /// a line it decodes, the full path (parser, then decoder) decodes to the same object; it

@@ -1,4 +1,3 @@
-import RealmFormat
 import RealmModel
 
 /// The fast path of ``CanonicalDecoder`` for the lines most inputs consist of: a flat object,

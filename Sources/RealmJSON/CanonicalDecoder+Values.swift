@@ -1,4 +1,3 @@
-import RealmFormat
 import RealmModel
 
 /// Deepest nesting of lists and dictionaries inside one mixed value that the decoder accepts.

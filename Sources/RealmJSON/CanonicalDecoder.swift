@@ -1,4 +1,3 @@
-import RealmFormat
 import RealmModel
 
 /// One object read back from a dump line.

@@ -1,4 +1,3 @@
-import RealmFormat
 import RealmModel
 
 /// Writes objects and values in the canonical dump form of `docs/dump-format.md`.

@@ -1,4 +1,3 @@
-import RealmFormat
 import RealmModel
 
 /// The schema document of `realmctl schema --format json` (`docs/dump-format.md`), written in

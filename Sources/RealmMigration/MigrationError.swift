@@ -2,8 +2,6 @@
 ///
 /// Every error is raised before the file is touched, or rolls the whole migration back.
 /// `path` is the JSON path in the plan (`migrations[1].steps[0].from`) when the plan is at fault.
-import RealmFormat
-import RealmStorage
 import RealmModel
 public struct MigrationError: CodedError, CustomStringConvertible {
   /// The kind of failure.

@@ -57,6 +57,62 @@ struct QueryBatchFilter: Sendable {
     }
   }
 
+  /// The string comparison that decides the whole condition's answer where it is false: the
+  /// condition itself, or the first term of an `AND`; nil when there is none or it is not
+  /// compared on the leaves (``StringLeafScan``).
+  var leadingStringScan: (property: Int, scan: StringLeafScan)? {
+    guard readsLeaves else { return nil }
+    let lead: Node
+    switch root {
+    case .and(let children):
+      guard let first = children.first else { return nil }
+      lead = first
+    default:
+      lead = root
+    }
+    guard case .column(let p) = lead, let scan = p.leafScan else { return nil }
+    return (p.property, scan)
+  }
+
+  /// True when no object of `range` can match: ``leadingStringScan`` finds nothing in the
+  /// range's leaf (read alone, without the batches' set-up). False when it cannot tell.
+  /// `scratch` holds the arrays of the selection between calls.
+  static func rulesOut(
+    _ range: ObjectRange, _ lead: (property: Int, scan: StringLeafScan), in group: Group,
+    scratch: inout (all: [Bool], out: [Bool])
+  ) throws -> Bool {
+    var found = false
+    let readable = try group.forEachLeafColumnBatch(in: range, property: lead.property) { column in
+      guard !found else { return }
+      guard column.kind == .string else {
+        found = true
+        return
+      }
+      let n = column.count
+      if scratch.all.count < n {
+        scratch.all = [Bool](repeating: true, count: n)
+        scratch.out = [Bool](repeating: false, count: n)
+      }
+      scratch.out.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+      try lead.scan.select(column, scratch.all, &scratch.out)
+      found = scratch.out.withUnsafeBytes { flags in
+        // Bools are bytes 0 or 1: eight at a time.
+        var any: UInt64 = 0
+        var i = 0
+        while i &+ 8 <= n {
+          any |= flags.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+          i &+= 8
+        }
+        while i < n {
+          any |= UInt64(flags[i])
+          i &+= 1
+        }
+        return any != 0
+      }
+    }
+    return readable && !found
+  }
+
   /// The positions of the objects of `batch` that match.
   func select(_ batch: SelectionBatch, _ ctx: inout QueryContext) throws -> [Int] {
     var columns = DecodedColumns(batch: batch)
@@ -176,7 +232,11 @@ struct QueryBatchFilter: Sendable {
   static func leafLoop(_ p: ColumnPredicate, _ leaf: LeafColumn, _ active: [Bool], _ out: inout [Bool]) throws -> Bool {
     switch (p.kind, leaf.kind) {
     case (.string, .string):
-      try leaf.forEachString(active) { i, utf8 in out[i] = p.stringMatches(utf8) }
+      if let scan = p.leafScan {
+        try scan.select(leaf, active, &out)
+      } else {
+        try leaf.forEachString(active) { i, utf8 in out[i] = p.stringMatches(utf8) }
+      }
     case (.int, .int):
       leaf.forEachInt(active) { i, x in out[i] = p.matchesInt(x) }
     case (.double, .double), (.float, .float):
@@ -195,7 +255,7 @@ struct QueryBatchFilter: Sendable {
     let width = ctx.schema.classes[classIndex].properties.count
     for i in 0..<batch.count where active[i] {
       let values = try batch.values(at: i, width: width)
-      out[i] = try p.matches(QueryObject(classIndex: classIndex, key: batch.batch.keys[i], values: values), &ctx)
+      out[i] = try p.matches(QueryObject(classIndex: classIndex, key: batch.batch.key(i), values: values), &ctx)
     }
     return out
   }

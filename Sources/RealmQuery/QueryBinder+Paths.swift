@@ -1,6 +1,5 @@
 /// Key paths: links, backlinks, collections, dictionary keys, paths into `mixed` values,
 /// `@size`/`@type`, aggregates and subqueries.
-import RealmFormat
 import RealmModel
 extension QueryBinder {
   /// A name as seen from `classIndex`: a SUBQUERY variable there stands for the object itself.

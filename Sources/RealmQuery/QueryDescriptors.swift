@@ -1,6 +1,5 @@
 /// `SORT(...)`, `DISTINCT(...)`, `LIMIT(n)`: applied in the order written to the objects the
 /// predicate selects (in key order), as Realm applies them.
-import RealmFormat
 import RealmModel
 enum BoundDescriptor: Sendable {
   case sort([(DescriptorColumn, ascending: Bool)])

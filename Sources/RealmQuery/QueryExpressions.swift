@@ -3,7 +3,6 @@
 /// Evaluation returns one or more ``ValueGroup``s: paths through dictionaries or `mixed`
 /// values can reach several collections, and a comparison matches when it matches for any of
 /// them, as in Realm.
-import RealmFormat
 import RealmModel
 protocol QueryExpression: AnyObject, Sendable {
   /// Realm's type of the values, as the parser checks it.

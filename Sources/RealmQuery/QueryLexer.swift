@@ -5,7 +5,6 @@
 ///
 /// Works on UTF-8 bytes; offsets are byte offsets. Linear in the text length (every rule
 /// looks at most at the rest of the text once per token, and tokens do not overlap).
-import RealmFormat
 struct QueryLexer {
   private let bytes: [UInt8]
 

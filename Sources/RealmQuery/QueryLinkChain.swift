@@ -1,5 +1,4 @@
 /// Which elements of a collection of links a link step follows.
-import RealmFormat
 import RealmModel
 enum LinkIndex: Sendable, Equatable {
   /// `[n]`, `[FIRST]` (0) or `[LAST]` (-1).

@@ -1,5 +1,4 @@
 /// What a query needs to know of the classes: their properties and how links connect them.
-import RealmFormat
 import RealmModel
 struct QueryClass: Sendable {
   var name: String

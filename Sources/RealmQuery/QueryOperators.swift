@@ -1,6 +1,5 @@
 /// `@size`/`@count` (and `[SIZE]`): of strings and data (bytes), of `mixed` values, of
 /// collections, of link properties.
-import RealmFormat
 import RealmModel
 final class SizeExpression: QueryExpression {
   enum Source: Sendable {

@@ -14,7 +14,6 @@
 /// ```
 /// `NOT` binds tighter than `&&`, which binds tighter than `||`. A parenthesis may open a
 /// predicate or an arithmetic expression; the parser finds out which from what it contains.
-import RealmFormat
 struct QueryParser {
   private let tokens: [QueryToken]
   private let source: [UInt8]

@@ -115,6 +115,8 @@ final class ColumnPredicate: QueryPredicate {
   private let intConstant: Int64?
   private let doubleConstant: Double?
   private let timestampConstant: Timestamp?
+  /// The condition on a string leaf's stored bytes, where it allows (``StringLeafScan``).
+  let leafScan: StringLeafScan?
 
   init(property: Int, kind: ValueKind, condition: QueryCondition, constant: QueryValue) {
     self.property = property
@@ -134,6 +136,7 @@ final class ColumnPredicate: QueryPredicate {
     default: pattern = nil
     }
     folded = pattern.map { RealmStrings.Folded($0) }
+    leafScan = kind == .string ? StringLeafScan(condition: condition, pattern: pattern) : nil
   }
 
   func matches(_ object: QueryObject, _ ctx: inout QueryContext) throws -> Bool {

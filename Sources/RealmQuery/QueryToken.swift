@@ -1,5 +1,4 @@
 /// One token of a Realm Query Language text, with its byte range.
-import RealmFormat
 struct QueryToken: Sendable, Equatable {
   /// What the token is.
   var kind: Kind

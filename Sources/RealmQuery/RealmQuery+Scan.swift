@@ -40,10 +40,27 @@ extension RealmQuery {
     let filterColumns = propertiesRead
     let schema = self.schema
     let reads = self.reads
+    let lead = filter.leadingStringScan
     let chunk: @Sendable ([ObjectRange]) throws -> Partial = { [filter] ranges in
       var ctx = QueryContext(source: source, schema: schema, reads: reads)
       var partial = initial()
+      // A leaf whose string column rules the condition out is skipped after one loop over
+      // that column, while few leaves have a match (otherwise every leaf is read twice).
+      var looked = 0
+      var kept = 0
+      var scratch: (all: [Bool], out: [Bool]) = ([], [])
       for range in ranges {
+        if let lead, looked < 8 || kept * 4 < looked {
+          looked += 1
+          if try QueryBatchFilter.rulesOut(range, lead, in: group, scratch: &scratch) {
+            if let progress {
+              progress.add(range.count)
+              if progress.isCancelled { throw ProgressCancelled() }
+            }
+            continue
+          }
+          kept += 1
+        }
         try group.forEachSelectionBatch(in: range, filterColumns: filterColumns) { batch in
           if let progress {
             progress.add(batch.count)
@@ -102,7 +119,7 @@ extension RealmQuery {
   func scannedKeys(_ group: Group, _ table: Table, progress: ProgressCounter?, _ body: (_ key: Int64) throws -> Void) throws {
     try scan(
       group, table, options: scanOptions, progress: progress, initial: { [Int64]() },
-      work: { batch, selected, keys in for i in selected { keys.append(batch.keys[i]) } },
+      work: { batch, selected, keys in for i in selected { keys.append(batch.key(i)) } },
       consume: { keys in for key in keys { try body(key) } })
   }
 

@@ -26,7 +26,7 @@ extension RealmQuery {
       var values: [Int: ColumnValues] = [:]
       for c in columns where values[c.property] == nil { values[c.property] = try batch.values(c.property) }
       for i in selected {
-        let key = batch.keys[i]
+        let key = batch.key(i)
         // The scan is in key order, so the key orders ties as the position among the matches would.
         add(DescriptorRow(key: key, index: Int(key), values: columns.map { c -> QueryValue? in c.localValue(values[c.property]?.value(at: i) ?? .null) }))
       }
@@ -91,7 +91,7 @@ extension TopRows {
     for i in selected {
       let firstValue = first.localValue(firstValues?.value(at: i) ?? .null)
       if heap.rejects(firstValue) { continue }
-      let key = batch.keys[i]
+      let key = batch.key(i)
       var row = DescriptorRow(key: key, index: Int(key), values: [firstValue])
       for c in columns.dropFirst() { row.values.append(c.localValue(values[c.property]?.value(at: i) ?? .null)) }
       heap.insert(row)

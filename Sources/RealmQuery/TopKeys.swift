@@ -69,11 +69,11 @@ struct TopKeys: Sendable {
   mutating func insert(_ batch: SelectionBatch, _ selected: [Int], property: Int) throws {
     switch try batch.values(property) {
     case .int(let c)?:
-      for i in selected { insert(Entry(value: c.isNull(i) ? .null : .int(c.values[i]), key: batch.keys[i])) }
+      for i in selected { insert(Entry(value: c.isNull(i) ? .null : .int(c.values[i]), key: batch.key(i))) }
     case .double(let c)?:
-      for i in selected { insert(Entry(value: c.isNull(i) ? .null : .double(c.values[i]), key: batch.keys[i])) }
+      for i in selected { insert(Entry(value: c.isNull(i) ? .null : .double(c.values[i]), key: batch.key(i))) }
     case .date(let c)?:
-      for i in selected { insert(Entry(value: c.isNull(i) ? .null : .timestamp(c.values[i]), key: batch.keys[i])) }
+      for i in selected { insert(Entry(value: c.isNull(i) ? .null : .timestamp(c.values[i]), key: batch.key(i))) }
     case let column?:
       // Decoded otherwise (a file of formats 2-9): one value at a time.
       for i in selected {
@@ -84,10 +84,10 @@ struct TopKeys: Sendable {
         case .date(let x): value = .timestamp(x)
         default: value = .null
         }
-        insert(Entry(value: value, key: batch.keys[i]))
+        insert(Entry(value: value, key: batch.key(i)))
       }
     case nil:
-      for i in selected { insert(Entry(value: .null, key: batch.keys[i])) }
+      for i in selected { insert(Entry(value: .null, key: batch.key(i))) }
     }
   }
 

@@ -6,7 +6,6 @@ import Musl
 import Darwin
 #endif
 import RealmFormat
-import RealmCrypto
 import RealmModel
 
 /// An error from the storage layer: opening, reading, locking and writing Realm files.

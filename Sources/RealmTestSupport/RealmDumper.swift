@@ -1,4 +1,6 @@
+import RealmFormat
 import RealmJSON
+import RealmModel
 import RealmStorage
 
 /// Produces the canonical schema JSON and JSON Lines dump of a file through the library, for

@@ -1,7 +1,5 @@
 import Foundation
 import Testing
-import RealmStorage
-import RealmFormat
 
 /// Realm Core itself as a command (`shared/tools/realm-oracle`), for tests that check what
 /// realmctl writes against Realm's own answers: `verify` (Realm's `Group::verify()`), `dump`,

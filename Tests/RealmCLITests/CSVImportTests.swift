@@ -1,10 +1,7 @@
 import Foundation
 import RealmJSON
-import RealmTestSupport
 import RealmMigration
 import Testing
-
-@testable import RealmCLI
 
 /// CSV into realms: `insert --class` and `create --data x.csv --class`, the reverse of
 /// `dump --format csv`; results checked against Realm's dumps and Realm Core.

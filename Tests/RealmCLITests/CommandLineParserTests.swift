@@ -1,7 +1,7 @@
+import RealmExport
 import Testing
 
 @testable import RealmCLI
-import RealmFormat
 import RealmModel
 
 /// What the parser makes of realmctl's own command lines.

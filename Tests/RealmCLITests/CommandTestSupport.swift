@@ -1,4 +1,5 @@
 import Foundation
+import RealmFormat
 import RealmJSON
 import RealmStorage
 import RealmTestSupport

@@ -3,8 +3,6 @@ import RealmJSON
 import RealmTestSupport
 import Testing
 
-@testable import RealmCLI
-
 /// `realmctl compact FILE`: the result is no larger, holds the same schema and objects, and
 /// passes the integrity check; compacting twice changes nothing more.
 @Suite struct CompactCommandTests {

@@ -3,8 +3,6 @@ import RealmJSON
 import RealmTestSupport
 import Testing
 
-@testable import RealmCLI
-
 /// `realmctl create`: issue 3 "done when" 2, `dump(create(schema, data))` equals `data` by
 /// meaning for every fixture (Realm's own schema.json and dump.jsonl answers), and the created
 /// file passes the integrity check; plus the command's errors.

@@ -2,9 +2,6 @@ import Foundation
 import Testing
 
 @testable import RealmCLI
-import RealmMigration
-import RealmStorage
-import RealmFormat
 
 /// docs/CLI.md and docs/exit-codes.md carry generated sections between markers
 /// (`<!-- generated:NAME -->` … `<!-- /generated:NAME -->`): the help of every command and the

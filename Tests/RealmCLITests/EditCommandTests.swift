@@ -3,8 +3,6 @@ import RealmJSON
 import RealmTestSupport
 import Testing
 
-@testable import RealmCLI
-
 /// `insert`, `update` and `delete` on the fixtures: each result equals the expected objects
 /// (derived from Realm's own dump of the fixture), `open --check` finds it clean, and Realm Core
 /// verifies it and reads the same objects; bad input is refused with the file byte for byte as

@@ -4,8 +4,6 @@ import RealmTestSupport
 import Testing
 
 @testable import RealmCLI
-import RealmFormat
-import RealmCrypto
 
 /// The decrypting layer under damage (issue 8, "done when" 4): damaged pages, wrong HMACs,
 /// damaged IV tables and truncated files, through every command. Each run succeeds or fails

@@ -1,10 +1,8 @@
 import Foundation
-import RealmStorage
 import RealmTestSupport
 import Testing
 
 @testable import RealmCLI
-import RealmCrypto
 
 /// Issue 8 through the commands: every encrypted fixture read with its key as Realm answers,
 /// every command that writes keeps or writes the encryption, and every error case.

@@ -1,8 +1,5 @@
 import Foundation
 import Testing
-import RealmMigration
-import RealmStorage
-import RealmFormat
 
 /// Runs the built `realmctl` executable (`swift test` builds every product first) and checks
 /// stdout, stderr and the exit status, as SAP's `AssertExecuteCommand` does.

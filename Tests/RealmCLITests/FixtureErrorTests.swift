@@ -4,7 +4,6 @@ import RealmMigration
 import RealmStorage
 import RealmTestSupport
 import Testing
-import RealmFormat
 
 /// Exit codes and messages of `open`, `schema` and `dump` for files they cannot read, end to
 /// end through the command layer (docs/exit-codes.md).

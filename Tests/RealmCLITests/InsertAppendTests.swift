@@ -3,8 +3,6 @@ import RealmJSON
 import RealmTestSupport
 import Testing
 
-@testable import RealmCLI
-
 /// `insert`'s in-place append (new objects as new cluster leaves, the rest of the file kept)
 /// on a file of several cluster leaves with search indexes and backlink columns: the result
 /// equals the expected objects for our reader and for Realm, Realm verifies it, and Realm's

@@ -3,7 +3,9 @@ import Testing
 
 /// The command layer reads no bytes: no file of RealmCLI imports RealmFormat or names its
 /// byte-level types (docs/Architecture.md, "Rules that hold across the layers"); RealmModel,
-/// the vocabulary every layer shares, needs no other module; and no module re-exports another.
+/// the vocabulary every layer shares, needs no other module; each module imports only the
+/// modules below it; every target is compiled with MemberImportVisibility, so each file imports
+/// what it uses; and no module re-exports another.
 @Suite struct LayerTests {
   private static let packageRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -49,14 +51,70 @@ import Testing
     #expect("import RealmFormatting".range(of: Self.importOfRealmFormat, options: .regularExpression) == nil)
   }
 
-  /// Without an import a file could still use RealmFormat's API through the members of other
-  /// modules' types (`file.group.tables`); with MemberImportVisibility the compiler refuses that.
-  @Test func theCommandLayerSeesOnlyTheMembersOfWhatItImports() throws {
+  /// Without an import a file could still use another module's API through the members of
+  /// types it gets from elsewhere (`file.group.tables` in the command layer); with
+  /// MemberImportVisibility the compiler refuses that, so every file's imports name the modules
+  /// it uses. The shared `strict` settings turn it on, and every target takes them.
+  @Test func everyTargetSeesOnlyTheMembersOfWhatItImports() throws {
     let manifest = try String(contentsOf: Self.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
-    let target = try #require(manifest.range(of: #"name: "RealmCLI","#))
-    let rest = manifest[target.upperBound...]
-    let end = rest.range(of: ".executableTarget")?.lowerBound ?? rest.endIndex
-    #expect(rest[..<end].contains(#".enableUpcomingFeature("MemberImportVisibility")"#))
+    let start = try #require(manifest.range(of: "let strict: [SwiftSetting] = ["))
+    let end = try #require(manifest[start.upperBound...].range(of: "\n]"))
+    #expect(manifest[start.upperBound..<end.lowerBound].contains(#".enableUpcomingFeature("MemberImportVisibility")"#))
+    let targets = manifest.split(separator: #/\.(target|executableTarget|testTarget)\(/#, omittingEmptySubsequences: false).dropFirst()
+    #expect(targets.count > 10)
+    for target in targets {
+      let name = target.firstMatch(of: #/name: ("\w+"|name)/#).map { String($0.output.1) } ?? "?"
+      #expect(target.contains("swiftSettings: strict"), "target \(name) does not take the strict settings")
+    }
+  }
+
+  /// The project's modules each file of a module may import: those below it in
+  /// docs/Architecture.md's drawing. Only the storage, JSON, query, export and migration libraries
+  /// (and the test and fuzzing helpers) import RealmFormat.
+  private static let allowedImports: [String: Set<String>] = [
+    "RealmModel": [],
+    "RealmCrypto": [],
+    "LineEditor": [],
+    "RealmFormat": ["RealmModel"],
+    "RealmJSON": ["RealmModel", "RealmFormat"],
+    "RealmQuery": ["RealmModel", "RealmFormat"],
+    "RealmStorage": ["RealmModel", "RealmFormat", "RealmCrypto"],
+    "RealmExport": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery"],
+    "RealmMigration": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery"],
+    "RealmCLI": [
+      "RealmModel", "RealmStorage", "RealmJSON", "RealmQuery", "RealmExport", "RealmMigration", "RealmCrypto", "LineEditor",
+    ],
+    "realmctl": ["RealmCLI"],
+    "RealmFuzzing": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmMigration", "RealmCLI"],
+    "RealmTestSupport": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON"],
+  ]
+
+  /// The module an import line names (`import X`, `@testable import X`, `import struct X.Y`).
+  private static func importedModule(_ line: Substring) -> String? {
+    line.firstMatch(of: #/^\s*(?:@\w+\s+)*import[ \t]+(?:(?:struct|class|enum|protocol|typealias|func|let|var)[ \t]+)?(\w+)/#)
+      .map { String($0.output.1) }
+  }
+
+  @Test func eachModuleImportsOnlyTheModulesBelowIt() throws {
+    let modules = try FileManager.default.contentsOfDirectory(
+      atPath: Self.packageRoot.appendingPathComponent("Sources").path)
+    #expect(Set(modules.filter { !$0.hasPrefix(".") }) == Set(Self.allowedImports.keys), "a module missing from the table")
+    for (module, allowed) in Self.allowedImports {
+      let files = Self.swiftFiles(in: "Sources/\(module)")
+      #expect(!files.isEmpty, "\(module)")
+      for file in files {
+        let text = try String(contentsOf: file, encoding: .utf8)
+        for line in text.split(separator: "\n") where line.contains("import ") {
+          guard let imported = Self.importedModule(line), Self.allowedImports[imported] != nil else { continue }
+          #expect(allowed.contains(imported), "\(module)/\(file.lastPathComponent) imports \(imported)")
+        }
+      }
+    }
+    // The check itself reads every form of import.
+    #expect(Self.importedModule("@testable import RealmFormat") == "RealmFormat")
+    #expect(Self.importedModule("import struct RealmFormat.Group") == "RealmFormat")
+    #expect(Self.importedModule("  import Glibc") == "Glibc")
+    #expect(Self.importedModule("/// import RealmFormat") == nil)
   }
 
   @Test func theSharedVocabularyImportsNoOtherModule() throws {

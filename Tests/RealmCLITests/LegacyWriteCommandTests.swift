@@ -3,8 +3,6 @@ import RealmJSON
 import RealmTestSupport
 import Testing
 
-@testable import RealmCLI
-
 /// `migrate`, `rename-property` and `compact` on files of older formats (issue 7): they read
 /// the file through the same API as format 24 and say which format they wrote: format 24 for a
 /// file of formats 2-11 (with a warning: the old SDK cannot open it any more), the file's own

@@ -2,8 +2,6 @@ import Foundation
 import RealmTestSupport
 import Testing
 
-@testable import RealmCLI
-
 #if canImport(Glibc)
   import Glibc
 #endif

@@ -3,10 +3,6 @@ import RealmJSON
 import RealmTestSupport
 import Testing
 
-@testable import RealmCLI
-import RealmFormat
-import RealmModel
-
 /// `realmctl migrate` through the command layer: several files, `--dry-run`, `--backup`,
 /// `--reset-if-needed`, `--json`, plan and version errors; every written file passes the
 /// integrity check and every failure leaves the file byte-for-byte as it was.

@@ -1,6 +1,6 @@
 import Foundation
+import RealmFormat
 import RealmStorage
-import RealmTestSupport
 import Testing
 
 @testable import RealmCLI

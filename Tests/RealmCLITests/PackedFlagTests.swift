@@ -1,7 +1,5 @@
 import Testing
 
-@testable import RealmCLI
-
 /// Short and packed flags, repeating options, long choice lists and long usage lines, on a
 /// synthetic tool. Expected texts were printed by swift-argument-parser 1.8.2 for the same
 /// declarations.

@@ -1,7 +1,6 @@
 import Foundation
 import RealmTestSupport
 import Testing
-import RealmExport
 
 /// The read budget through the commands (docs/file-formats.md, "Bounded reading"): a damaged
 /// file whose objects would expand far beyond its size gets exit status 65 and a clear error,

@@ -3,8 +3,6 @@ import RealmJSON
 import RealmTestSupport
 import Testing
 
-@testable import RealmCLI
-
 /// `realmctl rename-property FILE CLASS OLD NEW [--schema-version N]`: the same result as
 /// Realm's own rename (the person-rename-age fixture), version rules, name errors.
 @Suite struct RenamePropertyCommandTests {

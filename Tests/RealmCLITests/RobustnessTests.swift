@@ -1,7 +1,6 @@
 import Foundation
 import RealmTestSupport
 import Testing
-import RealmFormat
 
 /// Thousands of damaged files built from real ones (deterministic seeds): `open`,
 /// `open --check`, `schema`, `dump` and `upgrade --dry-run` on each either succeed or fail with the corrupt-file

@@ -2,7 +2,6 @@ import Foundation
 import RealmJSON
 import RealmTestSupport
 import Testing
-import RealmFormat
 
 /// `realmctl schema`: formats, `--class`, and the unknown-class error.
 @Suite struct SchemaCommandTests {

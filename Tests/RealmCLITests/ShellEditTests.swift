@@ -1,5 +1,6 @@
 import Foundation
 import RealmJSON
+import RealmMigration
 import RealmStorage
 import RealmTestSupport
 import Testing

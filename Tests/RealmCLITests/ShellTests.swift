@@ -1,4 +1,5 @@
 import Foundation
+import LineEditor
 import RealmTestSupport
 import Testing
 

@@ -4,7 +4,6 @@ import RealmModel
 import RealmJSON
 import RealmStorage
 import RealmTestSupport
-import RealmExport
 
 /// Compares realmctl's reading of *every* table of a file (plain tables too, which `schema`
 /// and `dump` do not show) with another Realm Core's reading of it:

@@ -4,7 +4,6 @@ import RealmStorage
 import RealmTestSupport
 import Testing
 
-@testable import RealmCLI
 import RealmFormat
 import RealmModel
 

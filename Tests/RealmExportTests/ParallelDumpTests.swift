@@ -1,10 +1,8 @@
 import Foundation
-import RealmJSON
 import RealmStorage
 import RealmTestSupport
 import Testing
 
-import RealmFormat
 @testable import RealmExport
 
 /// The parallel dump (``ParallelDump``): many small chunks in flight give exactly the bytes

@@ -1,9 +1,7 @@
-import RealmFormat
 import RealmModel
 import RealmTestSupport
 import Testing
 
-import RealmJSON
 @testable import RealmExport
 
 /// The SQL literals of `dump --format sql` (docs/sql-export.md, "Values"), checked without

@@ -1,5 +1,5 @@
 import Foundation
-import RealmTestSupport
+import RealmModel
 import Testing
 
 @testable import RealmFormat

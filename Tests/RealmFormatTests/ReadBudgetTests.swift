@@ -1,4 +1,5 @@
 import Foundation
+import RealmModel
 import RealmTestSupport
 import Testing
 

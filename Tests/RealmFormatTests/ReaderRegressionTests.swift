@@ -1,3 +1,4 @@
+import RealmModel
 import RealmTestSupport
 import Testing
 @testable import RealmFormat

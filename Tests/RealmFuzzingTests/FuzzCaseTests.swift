@@ -1,6 +1,7 @@
 import Foundation
 import RealmFormat
 import RealmJSON
+import RealmModel
 import RealmTestSupport
 import Testing
 

@@ -1,7 +1,6 @@
 import Foundation
 import RealmFormat
 import RealmModel
-import RealmTestSupport
 import Testing
 
 @testable import RealmFuzzing

@@ -1,4 +1,3 @@
-import RealmFormat
 import RealmTestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import RealmFormat
+import RealmModel
 import RealmTestSupport
 import Testing
 

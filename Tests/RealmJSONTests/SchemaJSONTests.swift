@@ -1,4 +1,4 @@
-import RealmFormat
+import Foundation
 import RealmModel
 import RealmTestSupport
 import Testing

@@ -1,5 +1,6 @@
 import RealmFormat
 import RealmModel
+import RealmTestSupport
 import Testing
 @testable import RealmMigration
 

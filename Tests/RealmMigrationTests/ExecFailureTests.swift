@@ -1,7 +1,5 @@
 import Foundation
-import RealmTestSupport
 import Testing
-@testable import RealmMigration
 
 /// Every way an `exec` program can fail aborts the migration with a clear error and leaves the
 /// file byte-for-byte as it was.

@@ -1,7 +1,6 @@
 import Testing
 @testable import RealmMigration
 import RealmQuery
-import RealmFormat
 import RealmModel
 
 /// The examples of docs/expression-language.md compile, with the types the docs imply.

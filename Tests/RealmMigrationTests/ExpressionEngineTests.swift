@@ -2,7 +2,6 @@ import RealmTestSupport
 import Testing
 @testable import RealmMigration
 import RealmQuery
-import RealmFormat
 import RealmModel
 
 /// The migrator-facing engine: one environment per migration, errors with the object key.

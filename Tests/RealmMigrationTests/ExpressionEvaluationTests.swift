@@ -1,7 +1,6 @@
 import RealmTestSupport
 import Testing
 @testable import RealmMigration
-import RealmFormat
 import RealmModel
 
 /// Operators, paths and null propagation, evaluated on objects.

@@ -2,7 +2,6 @@ import RealmJSON
 import RealmTestSupport
 import Testing
 @testable import RealmMigration
-import RealmFormat
 import RealmModel
 
 /// The fixtures' plans, evaluated on the objects of `dump.jsonl` (written by Realm), must give

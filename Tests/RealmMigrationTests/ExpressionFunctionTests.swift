@@ -1,7 +1,6 @@
 import Testing
 import RealmTestSupport
 @testable import RealmMigration
-import RealmFormat
 import RealmModel
 
 /// Every function, with failing conversions with and without defaults.

@@ -1,7 +1,6 @@
 import RealmTestSupport
 import Testing
 @testable import RealmMigration
-import RealmFormat
 import RealmModel
 
 /// Syntax: precedence and associativity, literals, and syntax errors with their columns.

@@ -1,7 +1,6 @@
 import RealmTestSupport
 import Testing
 @testable import RealmMigration
-import RealmFormat
 import RealmModel
 
 /// Random sources built from the language's own pieces: each compiles or fails with an

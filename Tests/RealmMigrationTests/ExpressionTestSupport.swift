@@ -1,6 +1,5 @@
 import Testing
 @testable import RealmMigration
-import RealmFormat
 import RealmModel
 import RealmTestSupport
 

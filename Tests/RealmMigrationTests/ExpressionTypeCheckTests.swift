@@ -1,7 +1,6 @@
 import RealmTestSupport
 import Testing
 @testable import RealmMigration
-import RealmFormat
 import RealmModel
 
 /// Names, suggestions and static types, checked before any object is read.

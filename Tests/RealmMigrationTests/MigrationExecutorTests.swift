@@ -1,6 +1,7 @@
+import Foundation
+import RealmJSON
 import Testing
 @testable import RealmMigration
-import RealmFormat
 import RealmModel
 
 /// In-memory objects per class, standing in for a Realm file.

@@ -1,6 +1,6 @@
+import RealmJSON
 import Testing
 @testable import RealmMigration
-import RealmFormat
 import RealmModel
 
 /// A stand-in compiler: `old.<name>` copies a property; anything else is a string constant.

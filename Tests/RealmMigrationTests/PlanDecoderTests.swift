@@ -1,8 +1,8 @@
 import Foundation
+import RealmJSON
 import RealmTestSupport
 import Testing
 @testable import RealmMigration
-import RealmFormat
 import RealmModel
 
 @Suite struct PlanDecoderTests {

@@ -1,5 +1,4 @@
 import Foundation
-import RealmTestSupport
 import Testing
 
 @testable import RealmMigration

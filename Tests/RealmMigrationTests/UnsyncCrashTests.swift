@@ -1,3 +1,5 @@
+import RealmFormat
+import RealmModel
 import RealmTestSupport
 import Testing
 

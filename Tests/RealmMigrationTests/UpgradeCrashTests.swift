@@ -1,3 +1,4 @@
+import RealmFormat
 import RealmTestSupport
 import Testing
 

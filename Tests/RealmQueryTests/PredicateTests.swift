@@ -1,7 +1,6 @@
 import RealmTestSupport
 import Testing
 @testable import RealmQuery
-import RealmFormat
 import RealmModel
 
 /// `where` queries (Realm Query Language) on one object of `PersonFixture`, links

@@ -1,8 +1,8 @@
+import RealmModel
 import RealmTestSupport
 import Testing
 
 @testable import RealmQuery
-import RealmFormat
 
 /// Realm Query Language text: the scanner's longest-match rules, every literal form, the
 /// grammar's accepted and refused shapes.

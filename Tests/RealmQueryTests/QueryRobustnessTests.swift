@@ -1,8 +1,8 @@
+import RealmModel
 import RealmTestSupport
 import Testing
 
 @testable import RealmQuery
-import RealmFormat
 
 /// Queries come from users and plans: whatever the text, compiling ends with a query or an
 /// `QueryError` whose column lies in the text, and running ends with an answer or an

@@ -1,4 +1,5 @@
 import Foundation
+import RealmFormat
 import RealmTestSupport
 import Testing
 

@@ -1,3 +1,4 @@
+import Foundation
 import RealmFormat
 import RealmModel
 import RealmJSON

@@ -1,5 +1,4 @@
 import Foundation
-import RealmFormat
 import RealmTestSupport
 import Testing
 

@@ -1,7 +1,4 @@
 /// The state of parsing one command's tokens: values found so far and the first deferred error.
-import RealmMigration
-import RealmStorage
-import LineEditor
 import RealmModel
 struct ArgumentAssignment {
   let command: CommandSpec

@@ -1,7 +1,4 @@
 /// One command-line word, classified the way swift-argument-parser splits arguments.
-import RealmMigration
-import RealmStorage
-import LineEditor
 enum ArgumentToken: Equatable {
   /// `--name` or `--name=value`.
   case long(name: String, value: String?, text: String)

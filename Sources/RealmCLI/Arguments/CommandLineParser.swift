@@ -10,9 +10,6 @@
 /// version if asked for, then unknown options, missing required arguments and extra
 /// positional arguments (SAP reports missing arguments before unknown options; realmctl
 /// reports the unknown option first, with its "Did you mean" suggestion).
-import RealmMigration
-import RealmStorage
-import LineEditor
 import RealmModel
 public struct CommandLineParser: Sendable {
   /// The root command, whose subcommands are the commands.

@@ -3,8 +3,6 @@
 /// Messages use swift-argument-parser's wording; ``HelpRenderer/renderError(_:)`` adds the
 /// `Help:` line, the usage line and the `See '… --help'` line around them.
 /// Equality and hashing use ``code`` only.
-import RealmMigration
-import RealmStorage
 import RealmModel
 public struct UsageError: CodedError, CustomStringConvertible {
   /// The kind of mistake.

@@ -1,7 +1,5 @@
 import RealmMigration
-import RealmExport
 import RealmStorage
-import LineEditor
 import RealmModel
 
 /// `realmctl compact FILE`: rewrite a Realm file without free space.

@@ -1,6 +1,5 @@
 import RealmModel
 import RealmMigration
-import RealmStorage
 
 /// `realmctl convert FILE --file-format N [--output NEW] [--backup PATH] [--dry-run]`.
 public struct ConvertCommand: Command {

@@ -1,7 +1,6 @@
 import RealmJSON
 import RealmStorage
 import RealmMigration
-import RealmExport
 import RealmModel
 
 /// `realmctl create OUT --schema SCHEMA.json [--data DATA.jsonl|DATA.csv --class C]... [--schema-version N]`.

@@ -1,6 +1,5 @@
 import RealmMigration
 import RealmStorage
-import RealmCrypto
 
 /// `realmctl decrypt FILE [--output NEW] [--key-file K]`: removes the encryption of a realm.
 public struct DecryptCommand: Command {

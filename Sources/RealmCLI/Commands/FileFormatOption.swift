@@ -1,5 +1,4 @@
 import RealmModel
-import RealmStorage
 
 /// `--file-format N`: the file format a writing command writes (20, 22, 23 or 24). Without it a
 /// command keeps the format of the file it writes, and `create` writes format 24.

@@ -1,6 +1,5 @@
 import RealmJSON
 import RealmMigration
-import RealmExport
 import RealmStorage
 import RealmModel
 

@@ -1,5 +1,4 @@
 import RealmStorage
-import RealmExport
 
 /// `realmctl open FILE [--json] [--check]`: a summary of a Realm file, optionally verified.
 public struct OpenCommand: Command {

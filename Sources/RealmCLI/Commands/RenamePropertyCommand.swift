@@ -1,5 +1,4 @@
 import RealmMigration
-import RealmExport
 import RealmStorage
 
 /// `realmctl rename-property FILE CLASS OLD NEW [--schema-version N]`.

@@ -1,4 +1,3 @@
-import RealmJSON
 import RealmStorage
 import RealmExport
 

@@ -1,7 +1,4 @@
-import RealmModel
-import RealmJSON
 import RealmMigration
-import RealmStorage
 
 /// `realmctl unsync FILE [--output NEW] [--backup PATH] [--dry-run] [--json]`: a synced realm
 /// converted into a local realm.

@@ -1,6 +1,4 @@
 import RealmMigration
-import RealmStorage
-import RealmExport
 import RealmModel
 
 /// `realmctl upgrade FILE [--output NEW] [--backup PATH] [--dry-run]`.

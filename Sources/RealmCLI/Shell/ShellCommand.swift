@@ -11,7 +11,6 @@ import RealmModel
 import RealmStorage
 import Synchronization
 import RealmMigration
-import RealmExport
 
 /// `realmctl shell FILE [--bail]`: an interactive session over one Realm file, or the same
 /// commands read from standard input when it is not a terminal.

@@ -1,5 +1,4 @@
 import RealmModel
-import RealmJSON
 import RealmMigration
 import RealmStorage
 import RealmExport

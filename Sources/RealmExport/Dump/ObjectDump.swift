@@ -1,6 +1,5 @@
 import RealmFormat
 import RealmModel
-import RealmJSON
 import RealmStorage
 import RealmQuery
 

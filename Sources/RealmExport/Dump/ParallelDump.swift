@@ -1,8 +1,6 @@
 import Dispatch
 import RealmFormat
 import RealmModel
-import RealmJSON
-import RealmStorage
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,3 @@
-import RealmFormat
 import RealmModel
 
 /// `dump --format table`: aligned columns for people, fitted to the terminal width.

@@ -1,4 +1,3 @@
-import RealmFormat
 import RealmModel
 
 /// `schema --format csharp`: the model classes of Realm .NET with its source generator and

@@ -1,4 +1,3 @@
-import RealmFormat
 import RealmModel
 
 /// `schema --format dart`: the models of Realm Flutter/Dart (`package:realm`), as the SDK's

@@ -1,4 +1,3 @@
-import RealmFormat
 import RealmModel
 
 /// `schema --format java`: the model classes of Realm Java (`io.realm`), one public class per

@@ -1,4 +1,3 @@
-import RealmFormat
 import RealmModel
 
 /// `schema --format javascript` and `--format typescript`: Realm JS model classes as the

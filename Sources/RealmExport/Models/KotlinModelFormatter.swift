@@ -1,4 +1,3 @@
-import RealmFormat
 import RealmModel
 
 /// `schema --format kotlin`: the model classes of the Realm Kotlin SDK (`io.realm.kotlin`):

@@ -1,4 +1,3 @@
-import RealmFormat
 import RealmModel
 
 /// What every model formatter needs: the classes to declare, identifiers for class and

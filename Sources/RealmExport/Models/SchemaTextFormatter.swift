@@ -1,4 +1,3 @@
-import RealmFormat
 import RealmModel
 
 /// `schema --format text`: the schema for people.

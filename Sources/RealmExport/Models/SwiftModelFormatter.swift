@@ -1,4 +1,3 @@
-import RealmFormat
 import RealmModel
 
 /// `schema --format swift`: the Realm Swift model classes an app declares for the file, ready

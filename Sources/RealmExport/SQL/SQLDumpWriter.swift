@@ -1,6 +1,4 @@
-import RealmFormat
 import RealmModel
-import RealmStorage
 
 /// `dump --format sql`: a SQLite script that loads the file into a relational copy
 /// (docs/sql-export.md): one transaction, all tables first, then the rows as multi-row

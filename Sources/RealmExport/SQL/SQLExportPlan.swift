@@ -1,4 +1,3 @@
-import RealmFormat
 import RealmModel
 
 /// How a Realm schema becomes SQLite tables (docs/sql-export.md): one table per class, child

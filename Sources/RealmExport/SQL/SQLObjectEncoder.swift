@@ -1,4 +1,3 @@
-import RealmFormat
 import RealmModel
 import RealmJSON
 

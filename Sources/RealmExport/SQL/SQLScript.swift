@@ -1,4 +1,3 @@
-import RealmFormat
 import RealmModel
 
 /// The fixed parts of the script: the header, `CREATE TABLE` and `CREATE INDEX` statements and

@@ -22,19 +22,58 @@ extension Group {
     guard leaf.count == range.count else { throw FormatError.corrupt("object range at \(range.leaf) changed") }
     let plans = columnPlans[range.tableIndex]
     let positions = plans.indices.filter { filterColumns.contains($0) }
-    var filterCursors = [Cursor?](repeating: nil, count: plans.count)
-    for (c, cursor) in try cursors(leaf, positions.map { plans[$0] }).enumerated() { filterCursors[positions[c]] = cursor }
+    // Built by appending: `Array(repeating:count:)` of this large enum is not specialized
+    // and costs more than the rest of a leaf's set-up.
+    let built = try cursors(leaf, positions.map { plans[$0] })
+    var filterCursors: [Cursor?] = []
+    filterCursors.reserveCapacity(plans.count)
+    var next = 0
+    for p in plans.indices {
+      if next < positions.count, positions[next] == p {
+        filterCursors.append(built[next])
+        next += 1
+      } else {
+        filterCursors.append(nil)
+      }
+    }
     let budget = makeBudget()
     let objectCost = objectCost(range.tableIndex)
     let source = SelectionBatch.LeafSource(group: self, leaf: leaf, plans: plans, filterCursors: filterCursors, budget: budget)
     for start in stride(from: 0, to: leaf.count, by: Group.rowBatch) {
       let rows = start..<min(start + Group.rowBatch, leaf.count)
       try budget.spend(rows.count &* objectCost)
-      var keys: [Int64] = []
-      keys.reserveCapacity(rows.count)
-      for row in rows { keys.append(leaf.key(row)) }
-      try body(SelectionBatch(keys: keys, storage: .leaf(source, rows: rows)))
+      try body(SelectionBatch(storage: .leaf(source, rows: rows)))
     }
+  }
+
+  /// Calls `body` with property `property` of the objects of `range` straight from its leaf,
+  /// in batches of at most `Group.rowBatch` (256) objects, without setting up the other
+  /// columns: for a filter that looks at one column first and asks for the whole batches
+  /// (``forEachSelectionBatch(in:filterColumns:_:)``) only where it finds something. Spends
+  /// from the reading budget what the batches spend. Safe to call from several threads.
+  ///
+  /// - Returns: false, without calling `body`, when the property is not a plain int, double,
+  ///   float, date or string column of a cluster leaf (formats 2-9, collections, other types).
+  public func forEachLeafColumnBatch(
+    in range: ObjectRange, property: Int, _ body: (LeafColumn) throws -> Void
+  ) throws -> Bool {
+    guard range.tableIndex < tables.count else { throw FormatError.corrupt("object range of another group") }
+    if case .legacy = tables[range.tableIndex].storage { return false }
+    let plans = columnPlans[range.tableIndex]
+    guard property >= 0, property < plans.count, plans[property].collection == .single else { return false }
+    let plan = plans[property]
+    let leaf = try ClusterLeaf(try ArrayNode(elements: reader, range.leaf), offset: range.keyOffset)
+    guard leaf.count == range.count else { throw FormatError.corrupt("object range at \(range.leaf) changed") }
+    let values = try valueLeaf(leaf, plan)
+    let budget = makeBudget()
+    guard LeafColumn(values, rows: 0..<0, budget: budget) != nil else { return false }
+    let objectCost = objectCost(range.tableIndex)
+    for start in stride(from: 0, to: leaf.count, by: Group.rowBatch) {
+      let rows = start..<min(start + Group.rowBatch, leaf.count)
+      try budget.spend(rows.count &* objectCost)
+      if let column = LeafColumn(values, rows: rows, budget: budget) { try body(column) }
+    }
+    return true
   }
 
   /// Calls `select` with the batches of every object of `table` (see
@@ -73,7 +112,7 @@ extension Group {
     var rows: [[RealmValue]] = []
     func flush() throws {
       guard !keys.isEmpty else { return }
-      try body(SelectionBatch(keys: keys, storage: .decoded(rows)))
+      try body(SelectionBatch(storage: .decoded(keys: keys, objects: rows)))
       keys.removeAll(keepingCapacity: true)
       rows.removeAll(keepingCapacity: true)
     }
@@ -129,19 +168,37 @@ extension Group {
   }
 }
 
-/// Consecutive objects of one cluster leaf (at most 256) as a filter sees them: their keys,
-/// the filter's properties straight from the leaves (``leafColumn(_:)``) or decoded
-/// (``values(_:)``), and the decoding of the objects it keeps (``forEachObject(_:columns:_:)``).
+/// Consecutive objects of one cluster leaf (at most 256) as a filter sees them: their keys
+/// (``key(_:)``, read from the leaf when asked for: a filter mostly needs only the kept
+/// objects' keys), the filter's properties straight from the leaves (``leafColumn(_:)``) or
+/// decoded (``values(_:)``), and the decoding of the objects it keeps
+/// (``forEachObject(_:columns:_:)``).
 public struct SelectionBatch {
-  /// The objects' keys, ascending.
-  public let keys: [Int64]
   let storage: Storage
+  /// Number of objects.
+  public let count: Int
 
   enum Storage {
     /// Rows of a cluster leaf.
     case leaf(LeafSource, rows: Range<Int>)
-    /// Objects of a table of formats 2-9, decoded.
-    case decoded([[RealmValue]])
+    /// Objects of a table of formats 2-9, decoded, and their keys.
+    case decoded(keys: [Int64], objects: [[RealmValue]])
+  }
+
+  init(storage: Storage) {
+    self.storage = storage
+    switch storage {
+    case .leaf(_, let rows): count = rows.count
+    case .decoded(let keys, _): count = keys.count
+    }
+  }
+
+  /// The key of object `i` (below ``count``); keys ascend with `i`.
+  public func key(_ i: Int) -> Int64 {
+    switch storage {
+    case .leaf(let source, let rows): return source.leaf.key(rows.lowerBound &+ i)
+    case .decoded(let keys, _): return keys[i]
+    }
   }
 
   /// What the batches of one cluster leaf share.
@@ -169,9 +226,6 @@ public struct SelectionBatch {
     }
   }
 
-  /// Number of objects.
-  public var count: Int { keys.count }
-
   /// Property `property` read straight from its leaf, nil when it is not one of the filter's
   /// properties or not a plain int, double, float, date or string column.
   public func leafColumn(_ property: Int) -> LeafColumn? {
@@ -188,7 +242,7 @@ public struct SelectionBatch {
     case .leaf(let source, let rows):
       guard property >= 0, property < source.filterCursors.count, let cursor = source.filterCursors[property] else { return nil }
       return try source.group.columnValues(cursor, source.plans[property], rows: rows, budget: source.budget)
-    case .decoded(let objects):
+    case .decoded(_, let objects):
       return .values(objects.map { property >= 0 && property < $0.count ? $0[property] : .null })
     }
   }
@@ -200,7 +254,7 @@ public struct SelectionBatch {
     _ selected: [Int], columns: Set<Int>?, _ body: (_ key: Int64, _ values: [RealmValue]) throws -> Void
   ) throws {
     switch storage {
-    case .decoded(let objects):
+    case .decoded(let keys, let objects):
       for i in selected where i >= 0 && i < objects.count { try body(keys[i], objects[i]) }
     case .leaf(let source, let rows):
       let plans = source.plans

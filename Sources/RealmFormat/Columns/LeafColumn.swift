@@ -42,6 +42,19 @@ public struct LeafColumn {
   public func forEachString(
     _ active: [Bool], _ body: (_ i: Int, _ utf8: UnsafeBufferPointer<UInt8>?) -> Void
   ) throws(FormatError) {
+    try forEachRawString(active) { i, raw in
+      guard let raw, !UTF8Check.isValid(raw) else { return body(i, raw) }
+      var repaired = String(decoding: raw, as: UTF8.self)
+      repaired.withUTF8 { body(i, $0) }
+    }
+  }
+
+  /// Calls `body` with each active object's position and its string's bytes as stored, not
+  /// checked as UTF-8 (nil when null; a null of a non-nullable column reads as empty): for
+  /// conditions whose answer on the stored bytes is the answer on the repaired string.
+  public func forEachRawString(
+    _ active: [Bool], _ body: (_ i: Int, _ bytes: UnsafeBufferPointer<UInt8>?) -> Void
+  ) throws(FormatError) {
     guard case .string(let l, let nullable) = leaf else { return }
     var spent = 0
     try l.forEachBytes(rows, active) { i, raw in
@@ -49,16 +62,37 @@ public struct LeafColumn {
         body(i, nullable ? nil : UnsafeBufferPointer(start: nil, count: 0))
         return
       }
-      let utf8 = raw.bindMemory(to: UInt8.self)
       spent &+= raw.count
-      if UTF8Check.isValid(utf8) {
-        body(i, utf8)
-      } else {
-        var repaired = String(decoding: utf8, as: UTF8.self)
-        repaired.withUTF8 { body(i, $0) }
-      }
+      body(i, raw.bindMemory(to: UInt8.self))
     }
     try budget.spend(ReadBudget.cost(ofPayloadBytes: spent))
+  }
+
+  /// The batch's strings as the fixed-width slots of a short-string leaf (Realm's
+  /// `ArrayStringShort`, §6.3) straight from the file, every slot's length byte checked; nil
+  /// for the other string forms. The bytes are as stored, not checked as UTF-8.
+  public func shortStringSlots() throws(FormatError) -> ShortStringSlots? {
+    guard case .string(let l, let nullable) = leaf, case .short(let node) = l.form else { return nil }
+    let w = node.width
+    // The node's payload was validated to hold count * w bytes.
+    let start = node.reader.base.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self) + node.payload + rows.lowerBound &* w
+    let slots = ShortStringSlots(start: UnsafePointer(start), width: w, count: rows.count, nullable: nullable)
+    guard w > 0 else { return slots }
+    // One pass without branches over the length bytes; the slots' bytes are charged whole.
+    var largest: UInt8 = 0
+    var p = start + (w &- 1)
+    for _ in 0..<rows.count {
+      largest = max(largest, p.pointee)
+      p += w
+    }
+    let spent = rows.count &* (w &- 1)
+    if Int(largest) > w {
+      let i = (0..<rows.count).first { Int(start[$0 &* w &+ w &- 1]) > w } ?? 0
+      throw FormatError.corrupt(
+        "short string \(rows.lowerBound &+ i) at \(node.ref) has an invalid length byte \(start[i &* w &+ w &- 1])", at: node.ref.rawValue)
+    }
+    try budget.spend(ReadBudget.cost(ofPayloadBytes: spent))
+    return slots
   }
 
   /// Calls `body` with each active object's position and integer (nil when null).
@@ -93,5 +127,25 @@ public struct LeafColumn {
     guard case .timestamp(let l) = leaf else { return }
     let first = rows.lowerBound
     for i in 0..<rows.count where active[i] { body(i, l.value(first &+ i)) }
+  }
+}
+
+/// Consecutive strings of a short-string leaf (Realm's `ArrayStringShort`) as stored: `count`
+/// slots of `width` bytes, each a string's bytes, zero padding, and in its last byte the number
+/// of padding bytes (`width` for null). Valid while the group that gave them is open.
+public struct ShortStringSlots {
+  /// The first slot.
+  public let start: UnsafePointer<UInt8>
+  /// Bytes per slot; 0 when every value is null.
+  public let width: Int
+  /// Number of slots.
+  public let count: Int
+  /// Whether a null reads as null (true) or as the empty string.
+  public let nullable: Bool
+
+  /// The byte length of string `i` (below ``count``), -1 for null.
+  @inlinable
+  public func length(_ i: Int) -> Int {
+    width == 0 ? -1 : width &- 1 &- Int(start[i &* width &+ width &- 1])
   }
 }

@@ -124,22 +124,34 @@ extension Group {
     case collection(ArrayNode)
   }
 
+  /// The node of column `plan` in `leaf`; a cluster without it is corrupt.
+  func columnNode(_ leaf: ClusterLeaf, _ plan: ColumnDecodePlan) throws(FormatError) -> ArrayNode {
+    guard let node = try leaf.columnNode(plan.column.leafIndex) else {
+      throw FormatError.corrupt("cluster at \(leaf.node.ref) has no leaf for column '\(plan.column.name)'", at: leaf.node.ref.rawValue)
+    }
+    return node
+  }
+
+  /// The values of single-valued column `plan` in `leaf`, one per object.
+  func valueLeaf(_ leaf: ClusterLeaf, _ plan: ColumnDecodePlan) throws(FormatError) -> ValueLeaf {
+    let node = try columnNode(leaf, plan)
+    let v = try ValueLeaf(node, kind: plan.kind, nullable: plan.nullable, inCollection: false, enumValues: plan.enumValues)
+    guard v.count == leaf.count else {
+      throw FormatError.corrupt("column '\(plan.column.name)' has \(v.count) values in a cluster of \(leaf.count) objects", at: node.ref.rawValue)
+    }
+    return v
+  }
+
   /// Builds the column accessors of one cluster leaf.
   func cursors(_ leaf: ClusterLeaf, _ plans: [ColumnDecodePlan]) throws(FormatError) -> [Cursor] {
     var out: [Cursor] = []
     out.reserveCapacity(plans.count)
     for plan in plans {
-      guard let node = try leaf.columnNode(plan.column.leafIndex) else {
-        throw FormatError.corrupt("cluster at \(leaf.node.ref) has no leaf for column '\(plan.column.name)'", at: leaf.node.ref.rawValue)
-      }
       let cursor: Cursor
       if plan.collection == .single {
-        let v = try ValueLeaf(node, kind: plan.kind, nullable: plan.nullable, inCollection: false, enumValues: plan.enumValues)
-        guard v.count == leaf.count else {
-          throw FormatError.corrupt("column '\(plan.column.name)' has \(v.count) values in a cluster of \(leaf.count) objects", at: node.ref.rawValue)
-        }
-        cursor = .scalar(v)
+        cursor = .scalar(try valueLeaf(leaf, plan))
       } else {
+        let node = try columnNode(leaf, plan)
         guard node.hasRefs, node.count == leaf.count else {
           throw FormatError.corrupt("collection column '\(plan.column.name)' at \(node.ref) has \(node.count) entries in a cluster of \(leaf.count) objects", at: node.ref.rawValue)
         }

@@ -1,5 +1,3 @@
-import RealmModel
-
 /// The search index of an int column from entries in sorted runs (``SortedPairRuns``), read
 /// in two streaming passes: the same nodes in the same order as ``SearchIndexWriter/write(_:into:)``
 /// writes for the same entries, with memory for one group of entries that share their low

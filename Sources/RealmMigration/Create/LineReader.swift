@@ -3,7 +3,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import RealmFormat
 import RealmModel
 import RealmStorage
 

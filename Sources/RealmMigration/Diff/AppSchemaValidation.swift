@@ -1,4 +1,3 @@
-import RealmFormat
 import RealmModel
 
 /// The checks Realm makes on an app's schema before it opens any file with it

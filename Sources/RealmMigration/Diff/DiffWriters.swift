@@ -1,5 +1,5 @@
-import RealmFormat
 import RealmJSON
+import RealmModel
 
 /// Where a diff writer sends its bytes.
 public typealias DiffSink = ([UInt8]) throws -> Void

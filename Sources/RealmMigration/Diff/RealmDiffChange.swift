@@ -1,4 +1,3 @@
-import RealmFormat
 import RealmModel
 
 /// One difference between two Realm files, as `realmctl diff OLD NEW` reports it.

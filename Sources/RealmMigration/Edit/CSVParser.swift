@@ -1,7 +1,3 @@
-import RealmFormat
-import RealmJSON
-import RealmStorage
-
 /// RFC 4180 CSV: fields separated by commas, records by CRLF or LF; a field in double quotes
 /// may hold commas, line breaks and `""` (one quote). A UTF-8 byte-order mark at the start is
 /// skipped. Whether a field was quoted is kept: in realmctl's CSV an empty unquoted field is

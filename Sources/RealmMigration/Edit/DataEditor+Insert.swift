@@ -7,8 +7,8 @@
 #endif
 
 import RealmFormat
-import RealmModel
 import RealmJSON
+import RealmModel
 import RealmStorage
 
 extension DataEditor {

@@ -1,6 +1,5 @@
 import RealmFormat
 import RealmModel
-import RealmJSON
 import RealmStorage
 
 /// Edits the objects of a realm without touching its schema: the library behind

@@ -1,7 +1,3 @@
-import RealmFormat
-import RealmJSON
-import RealmStorage
-
 /// What a data edit (`insert`, `update`, `delete`) did to a file, or would do (dry run).
 public struct EditResult: Sendable, Equatable {
   /// The counts of one class.

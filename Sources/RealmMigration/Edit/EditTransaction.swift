@@ -6,8 +6,6 @@
   import Darwin
 #endif
 
-import RealmFormat
-import RealmJSON
 import RealmStorage
 
 /// Several edits committed all or nothing (the shell's `BEGIN` ... `COMMIT`).

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmJSON
 import RealmModel
 import RealmStorage
 

@@ -1,7 +1,6 @@
 import RealmFormat
 import RealmModel
 import RealmJSON
-import RealmStorage
 
 /// The objects of one `insert` checked against a file: which are new (with the keys they get)
 /// and which update existing objects; then merged with the file's objects into a new file.

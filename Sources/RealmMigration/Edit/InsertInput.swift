@@ -1,7 +1,5 @@
-import RealmFormat
 import RealmModel
 import RealmJSON
-import RealmStorage
 
 /// One object to insert or upsert, decoded from a line of JSON Lines or a row of CSV.
 public struct InsertObject: Sendable, Equatable {

@@ -1,7 +1,5 @@
 import RealmFormat
 import RealmModel
-import RealmJSON
-import RealmStorage
 
 extension MigrationPlanner {
   /// Compiles data-only steps (`transform`, `deleteObjects`) against the file's schema, without

@@ -1,6 +1,4 @@
 import RealmFormat
-import RealmJSON
-import RealmStorage
 
 /// How Realm gives object keys (Realm Core's `Table::allocate_sequence_number` and
 /// `allocate_object_id_squeezed`): each table has a sequence number in its top array; a class

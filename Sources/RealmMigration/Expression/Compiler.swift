@@ -1,5 +1,4 @@
 /// A compiled node: its static type and the closure that computes it per object.
-import RealmFormat
 import RealmModel
 import RealmQuery
 typealias Evaluator = @Sendable (inout EvaluationContext) throws(EvaluationError) -> RealmValue

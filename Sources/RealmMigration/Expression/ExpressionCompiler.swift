@@ -9,7 +9,6 @@
 /// context.old = values  // the object's values in Person's property order
 /// let value = try fullName.evaluate(&context)
 /// ```
-import RealmFormat
 import RealmModel
 import RealmQuery
 public struct ExpressionCompiler: Sendable {

@@ -1,5 +1,3 @@
-import RealmQuery
-
 /// A fault found while compiling an expression or a `where` filter: a syntax error, an
 /// unknown name, a type mismatch or a limit.
 ///

@@ -1,6 +1,5 @@
 /// Whether an expression's values can be stored in a property, and the conversion that does
 /// it: what the migrator needs for `transform.set` into an existing property.
-import RealmFormat
 import RealmModel
 extension ExpressionType {
   /// True when values of this type can be stored in `property` (after

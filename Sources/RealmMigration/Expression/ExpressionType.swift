@@ -2,7 +2,6 @@
 ///
 /// The migrator creates a property set by a `transform` "with the expression's type":
 /// ``property(named:)`` gives that property.
-import RealmFormat
 import RealmModel
 public struct ExpressionType: Sendable, Hashable, CustomStringConvertible {
   /// The kinds of value.

@@ -1,10 +1,11 @@
+import RealmQuery
+
 /// Recursive-descent parser from tokens to ``Syntax``, for both the value language and
 /// `where` filters (one grammar; the compiler decides what a bare name means).
 ///
 /// Precedence, loosest first: `?:`, `||`/`OR`, `&&`/`AND`, `!`/`NOT` (applies to a whole
 /// comparison, as in Realm Query Language), comparisons (not chainable), `??`, `+ -`,
 /// `* / %`, prefix `-`/`!`, postfix `.name` `.@count` `[i]`. See docs/expression-language.md.
-import RealmFormat
 struct Parser {
   private let tokens: [Token]
   private var index = 0

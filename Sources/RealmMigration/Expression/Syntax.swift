@@ -1,5 +1,4 @@
 /// A node of the syntax tree, with the byte range of its source and its nesting depth.
-import RealmFormat
 struct Syntax: Sendable {
   var kind: Kind
   /// Byte offset of the first byte.

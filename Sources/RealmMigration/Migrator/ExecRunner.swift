@@ -7,7 +7,6 @@
 /// to the program; they wait (with those sent before them) until the program has answered
 /// everything sent before them, so the order of keys is kept. Memory is what the program
 /// holds back: one object at a time for a program that answers line by line.
-import RealmFormat
 import RealmModel
 import RealmJSON
 final class ExecRunner {

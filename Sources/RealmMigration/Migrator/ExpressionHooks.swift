@@ -2,7 +2,6 @@
 ///
 /// The migrator depends on these small protocols rather than on the expression engine itself,
 /// so that the two can be tested apart.
-import RealmFormat
 import RealmModel
 public protocol CompiledValueExpression: Sendable {
   /// The property the expression's values fit (type, collection, optionality), when known.

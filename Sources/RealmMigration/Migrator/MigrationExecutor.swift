@@ -5,7 +5,6 @@
 /// of deleted objects (so links to them can be removed), the objects of a class that becomes
 /// embedded (so they can be placed inline in their parent), and the primary-key values of a
 /// class whose key is added or moved (to detect duplicates).
-import RealmFormat
 import RealmModel
 public final class MigrationExecutor {
   let program: MigrationProgram

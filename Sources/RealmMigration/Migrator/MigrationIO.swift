@@ -1,5 +1,4 @@
 /// Where the migrator reads the file's objects from.
-import RealmFormat
 import RealmModel
 public protocol MigrationSource {
   /// Calls `body` with every object of `className` (top-level or embedded table) in ascending

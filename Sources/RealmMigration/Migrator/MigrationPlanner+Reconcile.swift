@@ -1,4 +1,3 @@
-import RealmFormat
 import RealmModel
 extension MigrationPlanner {
   /// Reconciles every class of the working schema with the target and returns the programs.

@@ -1,6 +1,5 @@
 /// Detects duplicate primary-key values after a migration (Realm's error plus what Realm does
 /// not say: how many, and the first duplicate value with its keys).
-import RealmFormat
 import RealmModel
 struct PrimaryKeyCheck {
   let className: String

@@ -1,5 +1,4 @@
 import Foundation
-import RealmFormat
 import RealmModel
 
 /// Fits a value computed by an expression or an external program to the property it is

@@ -5,7 +5,6 @@
 /// link targets that are not classes of the schema, primary keys that are not properties,
 /// duplicate or out-of-range versions. Checks that need the file's schema (unknown classes
 /// and properties in steps) are done by the migrator before anything is written.
-import RealmFormat
 import RealmModel
 import RealmJSON
 public struct PlanDecoder {

@@ -1,8 +1,6 @@
 /// Parses the Realm JS property type notation used in plans: `int`, `string?`, `Dog`, `Dog[]`,
 /// `int?[]`, `string<>`, `int{}`, `mixed`, ...
-import RealmFormat
 import RealmModel
-import RealmStorage
 enum PropertyNotation {
   /// The primitive type names of the notation (Realm JS vocabulary).
   static let primitives: [String: PropertyType] = [

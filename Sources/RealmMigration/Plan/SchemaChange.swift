@@ -1,5 +1,4 @@
 /// One difference between a file's schema and a target schema, as Realm's Object Store sees it.
-import RealmFormat
 import RealmModel
 public enum SchemaChange: Sendable, Equatable {
   case addClass(ObjectSchema)

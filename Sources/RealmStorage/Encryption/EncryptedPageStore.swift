@@ -1,6 +1,5 @@
 /// The system calls an ``EncryptedPageStore`` makes on the encrypted file (raw offsets), so the
 /// callers' fault injection and error wording apply to them.
-import RealmFormat
 protocol RawFileIO: AnyObject {
   /// `pwrite` of all of `bytes` at raw offset `offset`.
   func writeRaw(_ bytes: UnsafeRawBufferPointer, at offset: Int, stage: CommitStage) throws(StorageError)

@@ -3,7 +3,6 @@
 /// JSON Lines, CSV) or a name (class, property) that is not valid for the file.
 ///
 /// Equality and hashing use ``code`` only.
-import RealmFormat
 import RealmModel
 public struct InputError: CodedError, CustomStringConvertible {
   /// The kind of failure.

@@ -1,7 +1,6 @@
 import Foundation
 import RealmTestSupport
 import Testing
-import RealmMigration
 
 /// `dump --format sql` and `schema --format <language>` read encrypted files with the key
 /// options like every other reading command (issue 11 on issue 8's files): the output is that

@@ -1,8 +1,5 @@
 import Foundation
 import Testing
-import RealmMigration
-import RealmStorage
-import RealmFormat
 
 /// A program of this machine the export tests use when it is installed (`sqlite3`, `javac`,
 /// `java`, `node`); the tests that need one are skipped, with the reason, when it is not.

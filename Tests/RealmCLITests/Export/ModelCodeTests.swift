@@ -1,6 +1,7 @@
 import Foundation
 import RealmFormat
 import RealmJSON
+import RealmModel
 import RealmStorage
 import RealmTestSupport
 import Testing

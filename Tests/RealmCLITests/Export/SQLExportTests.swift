@@ -5,7 +5,6 @@ import RealmJSON
 import RealmStorage
 import RealmTestSupport
 import Testing
-import RealmMigration
 import RealmExport
 
 /// `dump --format sql` beyond the fixtures: names that are SQL keywords or collide, `--class`,

@@ -1,5 +1,6 @@
 import Foundation
-import RealmJSON
+import RealmFormat
+import RealmModel
 import RealmStorage
 import RealmTestSupport
 import Testing

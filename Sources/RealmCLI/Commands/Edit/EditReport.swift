@@ -1,6 +1,5 @@
 import RealmJSON
 import RealmMigration
-import RealmStorage
 
 /// The report of `insert`, `update` and `delete` (and the shell's statements): text for people,
 /// JSON for CI.

@@ -1,4 +1,3 @@
-import RealmJSON
 import RealmMigration
 import RealmStorage
 

@@ -1,8 +1,6 @@
 import Foundation
 import RealmJSON
 import RealmStorage
-import RealmCrypto
-import LineEditor
 import RealmModel
 
 /// The two shapes of `realmctl open`: aligned text for people and one JSON object for scripts

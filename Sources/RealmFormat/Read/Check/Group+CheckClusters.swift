@@ -1,3 +1,5 @@
+import RealmModel
+
 /// Cluster tree checks: column leaf sizes, key order, sub-tree counts (§5, `Cluster::verify`).
 extension Group {
   /// Checks one cluster tree of `table` (objects or tombstones).

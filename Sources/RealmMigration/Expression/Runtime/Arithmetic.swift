@@ -4,7 +4,6 @@
 /// float with int or float gives float; double with any number gives double. `+` also
 /// joins two strings. A null operand gives null. decimal128 has no arithmetic (the checker
 /// refuses it; a `mixed` value holding one fails here).
-import RealmFormat
 import RealmModel
 enum Arithmetic {
   static func apply(

@@ -1,6 +1,5 @@
 /// The conversion functions `string int double bool date`: each returns nil when the value
 /// cannot be converted (the caller reports it, or uses the default argument).
-import RealmFormat
 import RealmModel
 enum Conversion {
   static func toString(_ v: RealmValue) -> RealmValue? {

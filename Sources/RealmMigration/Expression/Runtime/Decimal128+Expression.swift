@@ -1,7 +1,6 @@
 /// The decoded value of a BID decimal128: sign, coefficient and power of ten, or a
 /// special value. Only what the expression language needs: comparison through `Double`,
 /// conversion to text, to `Double` and to `Int64`.
-import RealmFormat
 import RealmModel
 enum DecimalValue: Equatable {
   case nan

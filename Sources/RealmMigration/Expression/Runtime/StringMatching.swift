@@ -2,7 +2,6 @@
 ///
 /// Matching is on UTF-8 bytes (so on Unicode scalars), like Realm; `[c]` lower-cases both
 /// sides first. `LIKE` has `*` (any run, also empty) and `?` (exactly one Unicode scalar).
-import RealmFormat
 import RealmModel
 enum StringMatching {
   static func beginsWith(_ s: String, _ prefix: String, caseInsensitive: Bool) -> Bool {

@@ -1,5 +1,4 @@
 /// Text forms of values: `string(x)` and the quoted values in error messages.
-import RealmFormat
 import RealmModel
 enum ValueText {
   /// The text `string(x)` gives; nil for values with no text form (links, objects,
