@@ -106,7 +106,7 @@ import Testing
       process.arguments = [tool, sample, "--\(mode)"]
       process.standardOutput = try FileHandle(forWritingTo: {
         let url = dir.appendingPathComponent(mode)
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         return url
       }())
       try process.run()

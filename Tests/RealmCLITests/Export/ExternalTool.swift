@@ -46,8 +46,8 @@ struct ExternalTool: Sendable {
     defer { try? FileManager.default.removeItem(at: scratch) }
     let outURL = scratch.appendingPathComponent("out")
     let errURL = scratch.appendingPathComponent("err")
-    FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments

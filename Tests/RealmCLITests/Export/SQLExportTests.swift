@@ -190,7 +190,7 @@ struct SQLExportTests {
       let d = Double(bitPattern: random.next())
       if d.isFinite { doubles.append(d) }
     }
-    let floats: [Float] = [0.1, 1e-45, 3.4028235e38, 16_777_217, 0.3, -7.5, 1.1754944e-38]
+    let floats: [Float] = [0.1, .leastNonzeroMagnitude, 3.4028235e38, 16_777_216, 0.3, -7.5, 1.1754944e-38]
     let dates: [(Int64, Int32)] = [
       (-62_167_219_200, 0), (-62_167_219_201, -1), (253_402_300_800, 123_456_789), (1_700_000_000, 999_999_999),
       (-1, -500_000_000), (Int64.min, -999_999_999), (Int64.max, 999_999_999),
