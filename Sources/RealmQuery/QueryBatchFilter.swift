@@ -93,7 +93,7 @@ struct QueryBatchFilter: Sendable {
         scratch.all = [Bool](repeating: true, count: n)
         scratch.out = [Bool](repeating: false, count: n)
       }
-      scratch.out.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+      _ = scratch.out.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
       try lead.scan.select(column, scratch.all, &scratch.out)
       found = scratch.out.withUnsafeBytes { flags in
         // Bools are bytes 0 or 1: eight at a time.

@@ -67,7 +67,7 @@ extension ClusterAppender {
     public var largestKey: Int64? { lastKey }
 
     /// Appends an object: `key` above every key so far, `values` by public column, linking
-    /// nowhere (``unsupportedReason(_:table:)``).
+    /// nowhere (``ClusterAppender/unsupportedReason(table:group:)``).
     public mutating func append<S: NodeSink>(key: Int64, values objectValues: [RealmValue], sink: inout S) throws {
       if let lastKey, key <= lastKey {
         throw FormatError.corrupt("cannot append to '\(table.name)' in place: key \(key) is not above the last key \(lastKey)")
