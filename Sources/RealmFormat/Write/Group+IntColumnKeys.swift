@@ -12,8 +12,10 @@ extension Group {
     }
     var keys: [Int64] = []
     var values: [Int64] = []
-    keys.reserveCapacity(table.objectCount)
-    values.reserveCapacity(table.objectCount)
+    // The count is the file's word: a hostile one must not size the arrays.
+    let expected = min(max(table.objectCount, 0), reader.count / 8)
+    keys.reserveCapacity(expected)
+    values.reserveCapacity(expected)
     var plain = true
     try clusterTree.forEachLeaf(root: table.clusterRoot) { (leaf) throws(FormatError) in
       guard plain, leaf.count > 0 else { return }
