@@ -5,7 +5,8 @@ extension Group {
   /// column `column`, read straight from the cluster leaves, without a value per object: what
   /// `insert` matches primary keys against. nil when the column is not such a column, the
   /// table has the old layout, or a leaf stores the column in another form (the caller then
-  /// reads the values the general way).
+  /// reads the values the general way). Throws when the leaves hold another number of objects
+  /// than the table says (a damaged or hostile count).
   public func keysAndInts(of table: Table, column: Column) throws(FormatError) -> (keys: [Int64], values: [Int64])? {
     guard !table.isLegacyLayout, column.type == .int, !column.isNullable, !column.isLink, column.collectionKind == .single else {
       return nil
@@ -28,6 +29,13 @@ extension Group {
         values.append(node.uncheckedGet(j))
       }
     }
-    return plain ? (keys, values) : nil
+    guard plain else { return nil }
+    // The caller counts and writes with the table's count: its leaves must agree with it.
+    guard keys.count == table.objectCount else {
+      throw FormatError.corrupt(
+        "table '\(table.name)' says it holds \(table.objectCount) objects but its cluster leaves hold \(keys.count)",
+        at: table.clusterRoot.rawValue)
+    }
+    return (keys, values)
   }
 }
