@@ -14,7 +14,7 @@ extension Group {
     var keys: [Int64] = []
     var values: [Int64] = []
     // The count is the file's word: a hostile one must not size the arrays.
-    let expected = min(max(table.objectCount, 0), reader.count / 8)
+    let expected = reservableObjectCount(of: table)
     keys.reserveCapacity(expected)
     values.reserveCapacity(expected)
     var plain = true
@@ -31,11 +31,7 @@ extension Group {
     }
     guard plain else { return nil }
     // The caller counts and writes with the table's count: its leaves must agree with it.
-    guard keys.count == table.objectCount else {
-      throw FormatError.corrupt(
-        "table '\(table.name)' says it holds \(table.objectCount) objects but its cluster leaves hold \(keys.count)",
-        at: table.clusterRoot.rawValue)
-    }
+    try table.requireObjectCount(keys.count)
     return (keys, values)
   }
 }

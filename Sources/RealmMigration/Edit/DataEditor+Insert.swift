@@ -48,8 +48,12 @@ extension DataEditor {
       if case .append = edits { writePath = .append } else { writePath = .objects }
     } else if counts.contains(where: { $0.inserted > 0 || $0.updated > 0 }) {
       writePath = .rewrite
-      let total = fileSchema.classes.reduce(0) { $0 + (group.table(forClass: $1.name).map { $0.isEmbedded ? 0 : $0.objectCount } ?? 0) }
-      options.progress?.setTotal(total + objects.count)
+      // Saturating: the other classes' counts are the file's unverified word.
+      let total = fileSchema.classes.reduce(objects.count) { total, cls in
+        let n = group.table(forClass: cls.name).map { $0.isEmbedded ? 0 : max($0.objectCount, 0) } ?? 0
+        return total.addingReportingOverflow(n).overflow ? .max : total + n
+      }
+      options.progress?.setTotal(total)
       if options.dryRun {
         let builder = try RealmFileBuilder(
           schema: fileSchema, fileFormat: Migrator.targetFormat(of: group, options: options), sink: CountingNodeSink())
