@@ -10,9 +10,9 @@ extension SearchIndexWriter {
   enum IntExtension {
     /// The new root, and the old top-level nodes (free each shallowly).
     case written(Ref, replaced: [Ref])
-    /// A new value shares its low 32 bits with an existing entry, or (`unique`) two new
-    /// values are equal: the caller rebuilds the index from every value (and finds the
-    /// duplicate, if any, with the objects' values).
+    /// A new value shares its low 32 bits with an existing entry, (`unique`) two new values
+    /// are equal, or the existing entries are out of order: the caller rebuilds the index
+    /// from every value (and finds the duplicate, if any, with the objects' values).
     case needsRebuild
   }
 
@@ -70,6 +70,8 @@ extension SearchIndexWriter {
     private var next: WordPair?
     private var nextKey: Int32 = 0
     private var group: [WordPair] = []
+    /// The last existing entry's key: the file's entries must ascend across its leaves too.
+    private var lastExisting: Int32?
 
     init(new: PairMerge, unique: Bool, level: IndexLeafLevel) {
       self.new = new
@@ -86,8 +88,14 @@ extension SearchIndexWriter {
       if let next { nextKey = Self.key(next) }
     }
 
-    /// Emits the new groups before `key`, then the existing entry; false (stop) on a conflict.
+    /// Emits the new groups before `key`, then the existing entry; false (stop) on a conflict,
+    /// or when the existing entries do not ascend (a damaged index: the rebuild replaces it).
     mutating func existing<S: NodeSink>(_ key: Int32, _ element: Int64, into sink: inout S) -> Bool {
+      if let lastExisting, key <= lastExisting {
+        conflict = true
+        return false
+      }
+      lastExisting = key
       if next != nil && nextKey <= key {
         guard emitNew(upTo: key, into: &sink) else { return false }
         if next != nil && nextKey == key {

@@ -1,0 +1,74 @@
+import Foundation
+import RealmFormat
+import RealmModel
+import RealmStorage
+
+extension FuzzTarget {
+  /// The input is a file: the newest paths that read it to write it or to compare it run on
+  /// it, as a user would run them.
+  ///
+  /// `dump --for-diff` (the stable dump), `diff FILE FILE`, `dump --where` with queries on
+  /// the first string and int properties of the first classes (string scans, search-index
+  /// lookups), `unsync --dry-run`, then, each on a fresh copy of the input, `insert --upsert`
+  /// of the file's own first objects (primary keys read from the leaves, the unchanged-value
+  /// check) and a plain `insert` of its first object without its key (the streamed append,
+  /// or a refused duplicate primary key). Each must succeed or exit 65 (`diff` may answer 1,
+  /// a query 64), never 70; a file an insert wrote must not be refused by `open --check` for
+  /// an error the input did not have.
+  public static let edits = FuzzTarget(
+    name: "edits",
+    summary: "a .realm file: dump --for-diff, diff, indexed and string queries, unsync --dry-run, insert --upsert and insert of its own objects",
+    run: { input in
+      let path = ScratchDirectory.shared.write(input, to: "input.realm")
+      let limit = outputLimit(fileSize: input.count)
+      var problems: [String] = []
+      @discardableResult
+      func probe(_ arguments: [String], allowed: Set<Int32> = [0, 65], limit: Int? = limit) -> CommandProbe {
+        let run = CommandProbe(arguments)
+        problems += run.problems(allowed: allowed, outputLimit: limit)
+        return run
+      }
+      let stable = probe(["dump", path, "--for-diff"])
+      if stable.status == 65 && stable.errors.contains(ReadBudget.exhaustedMarker) { return problems }
+      probe(["diff", path, path], allowed: [0, 1, 65])
+      for (name, queries) in editQueries(path).prefix(3) {
+        for query in queries { probe(["dump", path, "--class", name, "--where", query, "--format", "jsonl"], allowed: [0, 64, 65]) }
+      }
+      probe(["unsync", path, "--dry-run"])
+      let dump = CommandProbe(["dump", path, "--format", "jsonl"], keep: 4096)
+      guard dump.status == 0 else { return problems }
+      let lines = dump.outputText.split(separator: "\n").prefix(3).map(String.init)
+      guard !lines.isEmpty else { return problems }
+      let data = ScratchDirectory.shared.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: "own.jsonl")
+      _ = ScratchDirectory.shared.write(input, to: "upsert.realm")
+      probe(["insert", ScratchDirectory.shared.file("upsert.realm"), data, "--upsert"], limit: nil)
+      let keyless = lines[0].replacingOccurrences(of: #""\$key":-?[0-9]+,"#, with: "", options: .regularExpression)
+      let one = ScratchDirectory.shared.write(Array((keyless + "\n").utf8), to: "one.jsonl")
+      _ = ScratchDirectory.shared.write(input, to: "insert.realm")
+      probe(["insert", ScratchDirectory.shared.file("insert.realm"), one], limit: nil)
+      return problems
+    },
+    seeds: { resources in
+      try readerSeeds(resources).filter { seed in
+        seed.bytes.count <= 64 << 10 && !seed.name.contains("legacy") && !seed.name.contains("format-samples")
+      }
+    })
+
+  /// For the top-level classes of the file at `path`: queries on the first string property
+  /// (equality, a prefix, a substring, case-insensitively) and on the first int property
+  /// (equality, a set), which take the string scans and the search-index lookups.
+  static func editQueries(_ path: String) -> [(String, [String])] {
+    guard let file = try? RealmFile.open(path: path), let schema = try? file.group.schema() else { return [] }
+    return schema.classes.filter { !$0.isEmbedded }.map { cls in
+      var queries: [String] = []
+      let plain = cls.properties.filter { $0.collection == .single }
+      if let s = plain.first(where: { $0.type == .string }) {
+        queries += ["\(s.name) == 'a'", "\(s.name) BEGINSWITH 'a'", "\(s.name) CONTAINS[c] 'e'", "\(s.name) LIKE '*a?'"]
+      }
+      if let i = plain.first(where: { $0.type == .int }) {
+        queries += ["\(i.name) == 1", "\(i.name) IN {1, 2, 300}"]
+      }
+      return (cls.name, queries)
+    }
+  }
+}
