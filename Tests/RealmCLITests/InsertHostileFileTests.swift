@@ -157,6 +157,42 @@ import Testing
     }
   }
 
+  /// The streamed insert merges new primary keys into the file's int index: an index whose
+  /// leaves are out of order (children of its inner node swapped) is rebuilt from the column,
+  /// not extended into an index out of order, so every object is found by its key afterwards;
+  /// the leaf the merge wrote before it gave up is freed (it was left in the file, neither a
+  /// node nor free space, which Realm Core's verify refuses).
+  @Test func streamedInsertRebuildsAnIndexOutOfOrder() throws {
+    let objects = (0..<2500).map { i in (className: "Item", values: [RealmValue.int(Int64(i) * 10), .int(Int64(i))]) }
+    let (bytes, rewritten) = try CraftedFiles.file(classes: [Self.item()], objects: objects) { node in
+      guard let (header, elements) = try? RewritingNodeSink.elements(of: node),
+        header.isInner, header.hasRefs, header.contextFlag, elements.count >= 3
+      else { return nil }
+      var swapped = elements
+      swapped.swapAt(1, 2)
+      return NodeEncoder.integerNode(swapped, width: header.width, hasRefs: true, isInner: true, contextFlag: true)
+    }
+    try #require(rewritten == 1, "the primary key's index has no inner node")
+    try T.inScratchDirectory { dir in
+      let path = dir.appendingPathComponent("swapped.realm").path
+      try T.write(bytes, to: path)
+      #expect(try T.problems(path) == [])  // the index's leaves are out of order, not its space
+      let data = try T.write(#"{"$class":"Item","_id":-7,"value":1}"# + "\n", to: dir, as: "one.jsonl")
+      let r = T.run(["insert", path, data, "--json"])
+      #expect(r.status == 0, "\(r.stderr)")
+      let problems = try T.problems(path)
+      #expect(problems == [], "\(problems)")
+      for id in [-7, 0, 10, 9990, 24990] {
+        let found = T.run(["dump", path, "--class", "Item", "--where", "_id == \(id)", "--format", "jsonl"])
+        #expect(found.status == 0 && found.stdout.contains(#""_id":\#(id),"#), "\(id): \(found.stdout)\(found.stderr)")
+      }
+      if RealmOracle.core14.isAvailable {
+        let failure = try RealmOracle.core14.verifyFailure(path)
+        #expect(failure == nil, "\(failure ?? "")")
+      }
+    }
+  }
+
   /// The same file with its true count is upserted: the refusals above are the count's doing.
   @Test func theSameFileWithItsTrueCountIsUpserted() throws {
     try T.inScratchDirectory { dir in

@@ -12,8 +12,9 @@ extension SearchIndexWriter {
     case written(Ref, replaced: [Ref])
     /// A new value shares its low 32 bits with an existing entry, (`unique`) two new values
     /// are equal, or the existing entries are out of order: the caller rebuilds the index
-    /// from every value (and finds the duplicate, if any, with the objects' values).
-    case needsRebuild
+    /// from every value (and finds the duplicate, if any, with the objects' values), and frees
+    /// `written`, the nodes the merge wrote before it gave up.
+    case needsRebuild(written: [Ref])
   }
 
   /// Merges the new entries of a non-nullable int column (pairs of ``intPair(_:key:)``,
@@ -24,11 +25,26 @@ extension SearchIndexWriter {
     var merger = TopLevelMerger(new: runs.merged(), unique: unique, level: IndexLeafLevel(expected: runs.count))
     var walk = SearchIndex.Walk(reader: reader, limits: limits, limit: .max)
     var replaced: [Ref] = []
+    // The merge writes full leaves as it goes: when it gives up, they are nobody's nodes.
+    var recording = RecordingSink(base: sink)
+    defer { sink = recording.base }
     try forEachTopLevelEntry(root, walk: &walk, replaced: &replaced, depth: 0) { (key, element) throws(FormatError) -> Bool in
-      merger.existing(key, element, into: &sink)
+      merger.existing(key, element, into: &recording)
     }
-    guard !merger.conflict, merger.emitNew(upTo: nil, into: &sink) else { return .needsRebuild }
-    return .written(merger.level.finish(into: &sink), replaced: replaced)
+    guard !merger.conflict, merger.emitNew(upTo: nil, into: &recording) else { return .needsRebuild(written: recording.written) }
+    return .written(merger.level.finish(into: &recording), replaced: replaced)
+  }
+
+  /// A sink that passes the nodes on and keeps their refs.
+  private struct RecordingSink<Base: NodeSink>: NodeSink {
+    var base: Base
+    var written: [Ref] = []
+
+    mutating func append(_ node: [UInt8]) -> Ref {
+      let ref = base.append(node)
+      written.append(ref)
+      return ref
+    }
   }
 
   /// Calls `body` with the (key, raw element) pairs of the index node `ref`'s leaves, in
