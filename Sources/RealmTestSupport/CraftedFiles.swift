@@ -25,8 +25,17 @@ public enum CraftedFiles {
     classes: [ObjectSchema], objects: [(className: String, values: [RealmValue])],
     rewriting rewrite: @escaping ([UInt8]) -> [UInt8]?
   ) throws -> (bytes: [UInt8], rewritten: Int) {
+    try file(classes: classes, objects: objects, placing: { node, _ in rewrite(node) })
+  }
+
+  /// ``file(classes:objects:rewriting:)`` whose rewrite is told where each node goes
+  /// (``RewritingNodeSink/init(placing:)``).
+  public static func file(
+    classes: [ObjectSchema], objects: [(className: String, values: [RealmValue])],
+    placing rewrite: @escaping (_ node: [UInt8], _ at: Ref) -> [UInt8]?
+  ) throws -> (bytes: [UInt8], rewritten: Int) {
     let builder = try RealmFileBuilder(
-      schema: Schema(schemaVersion: 1, fileFormat: 24, classes: classes), sink: RewritingNodeSink(rewrite: rewrite))
+      schema: Schema(schemaVersion: 1, fileFormat: 24, classes: classes), sink: RewritingNodeSink(placing: rewrite))
     for object in objects { _ = try builder.append(className: object.className, key: nil, values: object.values) }
     let finished = try builder.finish()
     var sink = builder.sink.image

@@ -9,15 +9,20 @@ public struct RewritingNodeSink: SequentialNodeSink {
   public private(set) var image = BufferNodeSink()
   /// How many nodes `rewrite` changed.
   public private(set) var rewritten = 0
-  let rewrite: ([UInt8]) -> [UInt8]?
+  let rewrite: ([UInt8], Ref) -> [UInt8]?
 
   /// `rewrite` returns the node to store instead of the one given, or nil to keep it.
-  public init(rewrite: @escaping ([UInt8]) -> [UInt8]?) { self.rewrite = rewrite }
+  public init(rewrite: @escaping ([UInt8]) -> [UInt8]?) { self.rewrite = { node, _ in rewrite(node) } }
+
+  /// `rewrite` is also told where the node will be: it may return several nodes, one after
+  /// the other, the first of which the writer's ref points at (the others at their offsets
+  /// from it).
+  public init(placing rewrite: @escaping (_ node: [UInt8], _ at: Ref) -> [UInt8]?) { self.rewrite = rewrite }
 
   public var endOffset: Int { image.endOffset }
 
   public mutating func append(_ node: [UInt8]) -> Ref {
-    guard let changed = rewrite(node) else { return image.append(node) }
+    guard let changed = rewrite(node, Ref(image.endOffset)) else { return image.append(node) }
     rewritten += 1
     return image.append(changed)
   }
