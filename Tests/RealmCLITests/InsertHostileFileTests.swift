@@ -63,7 +63,7 @@ import Testing
       let data = try T.write(lines, to: dir, as: "data.jsonl")
       let r = T.run(words.map { $0 == "FILE" ? path : $0 == "DATA" ? data : $0 })
       #expect(r.status == 65, "\(r.stdout)\(r.stderr)", sourceLocation: sourceLocation)
-      #expect(r.stderr.hasPrefix("Error: "), "\(r.stderr)", sourceLocation: sourceLocation)
+      #expect(r.stderr.hasPrefix("Error: 'hostile.realm' is not a valid Realm file: "), "\(r.stderr)", sourceLocation: sourceLocation)
       #expect(r.stderr.contains("\(claimed) objects"), "\(r.stderr)", sourceLocation: sourceLocation)
       #expect(try T.bytes(path) == bytes, "the refused command changed the file", sourceLocation: sourceLocation)
     }

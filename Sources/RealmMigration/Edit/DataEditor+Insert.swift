@@ -34,7 +34,8 @@ extension DataEditor {
     defer { lock.release() }
     let objects = try input(fileSchema)
     var batch = InsertBatch(group: group, schema: fileSchema, mode: mode)
-    try batch.add(objects)
+    // The file's keys are walked here: a damaged file is named like any other.
+    try namingFile(path) { try batch.add(objects) }
     try batch.assignKeys()
     try batch.checkLinks()
     try batch.dropUnchangedUpdates()
@@ -103,12 +104,12 @@ extension DataEditor {
     var appended: StreamedAppend?
     if options.dryRun {
       var sink = CountingNodeSink()
-      appended = try StreamedAppend.run(lines, group: group, schema: fileSchema, sink: &sink)
+      appended = try namingFile(path) { try StreamedAppend.run(lines, group: group, schema: fileSchema, sink: &sink) }
     } else {
       try Migrator.backup(path, to: options.backupPath)
       // Append-only: when a line does not fit, the file is left byte for byte as it was.
       let written = try InsertBatch.commit(path: path, lock: lock, options: options, appendOnly: true) { current, sink in
-        appended = try StreamedAppend.run(lines, group: current, schema: fileSchema, sink: &sink)
+        appended = try namingFile(path) { try StreamedAppend.run(lines, group: current, schema: fileSchema, sink: &sink) }
         return appended.map { [($0.slot, $0.result)] }
       }
       if !written {
@@ -149,5 +150,11 @@ extension DataEditor {
     }
     options.progress?.add(n)
     return true
+  }
+
+  /// Runs `body`, which reads the file at `path`: a damaged file is named as every command
+  /// names it ("'x.realm' is not a valid Realm file: …").
+  static func namingFile<T>(_ path: String, _ body: () throws -> T) throws -> T {
+    do { return try body() } catch let error as FormatError { throw StorageError.corrupt(path: path, error) }
   }
 }
