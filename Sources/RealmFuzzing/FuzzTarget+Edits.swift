@@ -51,8 +51,28 @@ extension FuzzTarget {
     seeds: { resources in
       try readerSeeds(resources).filter { seed in
         seed.bytes.count <= 64 << 10 && !seed.name.contains("legacy") && !seed.name.contains("format-samples")
-      }
+      } + [FuzzSeed(name: "built-indexed-items.realm", bytes: try indexedItems())]
     })
+
+  /// 1,200 objects with an int primary key and an indexed string shared by 24 objects each:
+  /// an inner cluster root, an int index of two leaves under an inner node, index lists.
+  static func indexedItems() throws -> [UInt8] {
+    let schema = Schema(schemaVersion: 1, fileFormat: 24, classes: [
+      ObjectSchema(name: "Item", primaryKey: "_id", properties: [
+        Property(name: "_id", type: .int, isIndexed: true),
+        Property(name: "name", type: .string, isIndexed: true),
+        Property(name: "n", type: .int),
+      ])
+    ])
+    let builder = try RealmFileBuilder(schema: schema, sink: BufferNodeSink())
+    for i in 0..<1200 {
+      _ = try builder.append(className: "Item", key: nil, values: [.int(Int64(i) * 3), .string("a\(i % 50)"), .int(Int64(i))])
+    }
+    let finished = try builder.finish()
+    var sink = builder.sink
+    sink.finish(header: finished.header, fileSize: finished.fileSize)
+    return sink.bytes
+  }
 
   /// For the top-level classes of the file at `path`: queries on the first string property
   /// (equality, a prefix, a substring, case-insensitively) and on the first int property
