@@ -43,7 +43,9 @@ struct CommandProbe {
       let said = errors.isEmpty ? String(outputText.suffix(500)) : String(errors.prefix(500))
       found.append("\(command): exit status \(status) (allowed: \(allowed.sorted())): \(said)")
     }
-    if status != 0 && status != 1 && !(errors.hasPrefix("Error: ") || errors.hasPrefix("error: ")) {
+    // Warnings ("realmctl: warning: …", e.g. an unreadable search index) may come first.
+    let message = errors.split(separator: "\n").first { !$0.hasPrefix("realmctl: warning: ") } ?? ""
+    if status != 0 && status != 1 && !(message.hasPrefix("Error: ") || message.hasPrefix("error: ")) {
       found.append("\(command): exit status \(status) without an error message: \(errors.prefix(200))")
     }
     if let outputLimit, outputCount > outputLimit {
