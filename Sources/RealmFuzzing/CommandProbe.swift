@@ -55,6 +55,27 @@ struct CommandProbe {
   }
 }
 
+/// The command lines a target runs on one input, and the broken promises they gathered.
+struct ProbeLog {
+  /// The output bound of reading commands (``FuzzTarget/outputLimit(fileSize:)``).
+  let outputLimit: Int
+  private(set) var problems: [String] = []
+
+  init(outputLimit: Int) { self.outputLimit = outputLimit }
+
+  /// Runs `arguments`; its status must be in `allowed`, its output within the bound when
+  /// `bounded` (commands that write print reports, not the file's values).
+  @discardableResult
+  mutating func run(_ arguments: [String], allowed: Set<Int32> = [0, 65], bounded: Bool = true) -> CommandProbe {
+    let run = CommandProbe(arguments)
+    problems += run.problems(allowed: allowed, outputLimit: bounded ? outputLimit : nil)
+    return run
+  }
+
+  /// Records a broken promise the target checks itself.
+  mutating func record(_ problem: String) { problems.append(problem) }
+}
+
 /// An output destination that counts the bytes and keeps the first `keep` of them.
 final class CountingDestination: OutputDestination {
   private(set) var count = 0

@@ -13,46 +13,49 @@ extension FuzzTarget {
   /// of the file's own first objects (primary keys read from the leaves, the unchanged-value
   /// check) and a plain `insert` of its first object without its key (the streamed append,
   /// or a refused duplicate primary key). Each must succeed or exit 65 (`diff` may answer 1,
-  /// a query 64), never 70; a file an insert wrote must not be refused by `open --check` for
-  /// an error the input did not have.
+  /// a query 64), never 70; when the input passes `open --check`, so must a file an insert
+  /// wrote.
   public static let edits = FuzzTarget(
     name: "edits",
     summary: "a .realm file: dump --for-diff, diff, indexed and string queries, unsync --dry-run, insert --upsert and insert of its own objects",
-    run: { input in
-      let path = ScratchDirectory.shared.write(input, to: "input.realm")
-      let limit = outputLimit(fileSize: input.count)
-      var problems: [String] = []
-      @discardableResult
-      func probe(_ arguments: [String], allowed: Set<Int32> = [0, 65], limit: Int? = limit) -> CommandProbe {
-        let run = CommandProbe(arguments)
-        problems += run.problems(allowed: allowed, outputLimit: limit)
-        return run
+    run: runEdits, seeds: editsSeeds)
+
+  static func runEdits(_ input: [UInt8]) -> [String] {
+    let path = ScratchDirectory.shared.write(input, to: "input.realm")
+    var log = ProbeLog(outputLimit: outputLimit(fileSize: input.count))
+    let stable = log.run(["dump", path, "--for-diff"])
+    if stable.status == 65 && stable.errors.contains(ReadBudget.exhaustedMarker) { return log.problems }
+    log.run(["diff", path, path], allowed: [0, 1, 65])
+    for (name, queries) in editQueries(path).prefix(3) {
+      for query in queries { log.run(["dump", path, "--class", name, "--where", query, "--format", "jsonl"], allowed: [0, 64, 65]) }
+    }
+    log.run(["unsync", path, "--dry-run"])
+    let dump = CommandProbe(["dump", path, "--format", "jsonl"], keep: 4096)
+    guard dump.status == 0 else { return log.problems }
+    let lines = dump.outputText.split(separator: "\n").prefix(3).map(String.init)
+    guard !lines.isEmpty else { return log.problems }
+    let inputIsClean = CommandProbe(["open", path, "--check", "--json"]).status == 0
+    let keyless = lines[0].replacingOccurrences(of: #""\$key":-?[0-9]+,"#, with: "", options: .regularExpression)
+    let writes: [(name: String, lines: [String], options: [String])] = [
+      ("upsert", lines, ["--upsert"]), ("insert", [keyless], []),
+    ]
+    for write in writes {
+      let data = ScratchDirectory.shared.write(Array((write.lines.joined(separator: "\n") + "\n").utf8), to: "\(write.name).jsonl")
+      let file = ScratchDirectory.shared.write(input, to: "\(write.name).realm")
+      let run = log.run(["insert", file, data] + write.options, bounded: false)
+      if run.status == 0 && inputIsClean && CommandProbe(["open", file, "--check", "--json"]).status != 0 {
+        log.record("realmctl insert \(write.options.joined(separator: " ")): the file it wrote fails open --check, the input passed")
       }
-      let stable = probe(["dump", path, "--for-diff"])
-      if stable.status == 65 && stable.errors.contains(ReadBudget.exhaustedMarker) { return problems }
-      probe(["diff", path, path], allowed: [0, 1, 65])
-      for (name, queries) in editQueries(path).prefix(3) {
-        for query in queries { probe(["dump", path, "--class", name, "--where", query, "--format", "jsonl"], allowed: [0, 64, 65]) }
-      }
-      probe(["unsync", path, "--dry-run"])
-      let dump = CommandProbe(["dump", path, "--format", "jsonl"], keep: 4096)
-      guard dump.status == 0 else { return problems }
-      let lines = dump.outputText.split(separator: "\n").prefix(3).map(String.init)
-      guard !lines.isEmpty else { return problems }
-      let data = ScratchDirectory.shared.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: "own.jsonl")
-      _ = ScratchDirectory.shared.write(input, to: "upsert.realm")
-      probe(["insert", ScratchDirectory.shared.file("upsert.realm"), data, "--upsert"], limit: nil)
-      let keyless = lines[0].replacingOccurrences(of: #""\$key":-?[0-9]+,"#, with: "", options: .regularExpression)
-      let one = ScratchDirectory.shared.write(Array((keyless + "\n").utf8), to: "one.jsonl")
-      _ = ScratchDirectory.shared.write(input, to: "insert.realm")
-      probe(["insert", ScratchDirectory.shared.file("insert.realm"), one], limit: nil)
-      return problems
-    },
-    seeds: { resources in
-      try readerSeeds(resources).filter { seed in
-        seed.bytes.count <= 64 << 10 && !seed.name.contains("legacy") && !seed.name.contains("format-samples")
-      } + [FuzzSeed(name: "built-indexed-items.realm", bytes: try indexedItems())]
-    })
+    }
+    return log.problems
+  }
+
+  /// The `reader` seeds of formats 10 and later up to 64 KiB, and a built file of indexed items.
+  static func editsSeeds(_ resources: FuzzResources) throws -> [FuzzSeed] {
+    try readerSeeds(resources).filter { seed in
+      seed.bytes.count <= 64 << 10 && !seed.name.contains("legacy") && !seed.name.contains("format-samples")
+    } + [FuzzSeed(name: "built-indexed-items.realm", bytes: try indexedItems())]
+  }
 
   /// 1,200 objects with an int primary key and an indexed string shared by 24 objects each:
   /// an inner cluster root, an int index of two leaves under an inner node, index lists.

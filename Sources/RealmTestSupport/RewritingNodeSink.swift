@@ -41,4 +41,15 @@ public struct RewritingNodeSink: SequentialNodeSink {
     return NodeEncoder.integerNode(
       elements, width: 64, hasRefs: header.hasRefs, isInner: header.isInner, contextFlag: header.contextFlag)
   }
+
+  /// An inner search-index node (context flag) with its first two children swapped, nil for
+  /// any other node: each leaf stays sorted, the leaves no longer are.
+  public static func innerIndexNodeWithChildrenSwapped(_ node: [UInt8]) -> [UInt8]? {
+    guard let (header, elements) = try? elements(of: node), header.isInner, header.hasRefs, header.contextFlag,
+      elements.count >= 3
+    else { return nil }
+    var swapped = elements
+    swapped.swapAt(1, 2)
+    return NodeEncoder.integerNode(swapped, width: header.width, hasRefs: true, isInner: true, contextFlag: true)
+  }
 }

@@ -164,14 +164,8 @@ import Testing
   /// node nor free space, which Realm Core's verify refuses).
   @Test func streamedInsertRebuildsAnIndexOutOfOrder() throws {
     let objects = (0..<2500).map { i in (className: "Item", values: [RealmValue.int(Int64(i) * 10), .int(Int64(i))]) }
-    let (bytes, rewritten) = try CraftedFiles.file(classes: [Self.item()], objects: objects) { node in
-      guard let (header, elements) = try? RewritingNodeSink.elements(of: node),
-        header.isInner, header.hasRefs, header.contextFlag, elements.count >= 3
-      else { return nil }
-      var swapped = elements
-      swapped.swapAt(1, 2)
-      return NodeEncoder.integerNode(swapped, width: header.width, hasRefs: true, isInner: true, contextFlag: true)
-    }
+    let (bytes, rewritten) = try CraftedFiles.file(
+      classes: [Self.item()], objects: objects, rewriting: RewritingNodeSink.innerIndexNodeWithChildrenSwapped)
     try #require(rewritten == 1, "the primary key's index has no inner node")
     try T.inScratchDirectory { dir in
       let path = dir.appendingPathComponent("swapped.realm").path

@@ -13,14 +13,7 @@ import RealmModel
   static func swappedLeaves(_ values: [Int64]) throws -> (RewritingNodeSink, Ref) {
     var entries = SearchIndexEntries()
     for (k, v) in values.enumerated() { try entries.append(.int(v), key: Int64(k)) }
-    var sink = RewritingNodeSink { node in
-      guard let (header, elements) = try? RewritingNodeSink.elements(of: node),
-        header.isInner, header.hasRefs, header.contextFlag, elements.count >= 3
-      else { return nil }
-      var swapped = elements
-      swapped.swapAt(1, 2)
-      return NodeEncoder.integerNode(swapped, width: header.width, hasRefs: true, isInner: true, contextFlag: true)
-    }
+    var sink = RewritingNodeSink(rewrite: RewritingNodeSink.innerIndexNodeWithChildrenSwapped)
     let root = SearchIndexWriter.write(entries, format: .current, into: &sink)
     try #require(sink.rewritten == 1, "the index has no inner node")
     return (sink, root)
