@@ -27,7 +27,7 @@ extension FuzzTarget {
     if stable.status == 65 && stable.errors.contains(ReadBudget.exhaustedMarker) { return log.problems }
     log.run(["diff", path, path], allowed: [0, 1, 65])
     for (name, queries) in editQueries(path).prefix(3) {
-      for query in queries { log.run(["dump", path, "--class", name, "--where", query, "--format", "jsonl"], allowed: [0, 64, 65]) }
+      for query in queries { log.run(["dump", path, "--class=\(name)", "--where", query, "--format", "jsonl"], allowed: [0, 64, 65]) }
     }
     log.run(["unsync", path, "--dry-run"])
     let dump = CommandProbe(["dump", path, "--format", "jsonl"], keep: 4096)

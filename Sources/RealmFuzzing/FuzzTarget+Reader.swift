@@ -29,7 +29,8 @@ extension FuzzTarget {
       log.run(["dump", path, "--format", "json"])
       log.run(["dump", path, "--format", "table"])
       for name in readerClassNames(path).prefix(3) {
-        log.run(["dump", path, "--format", "csv", "--class", name])
+        // `--class=NAME`: a name the file gives may start with "-".
+        log.run(["dump", path, "--format", "csv", "--class=\(name)"])
       }
       return log.problems
     },
