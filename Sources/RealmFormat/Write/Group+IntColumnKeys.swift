@@ -45,17 +45,22 @@ extension Group {
 }
 
 extension Group {
-  /// The values of non-nullable int column `column` in cluster leaf `leaf` (of this group's
-  /// file), read without a value per object: what a streamed upsert reads primary keys with,
-  /// a leaf at a time (``ClusterAppender/Stream/existingLeaves``). nil when the column is not
-  /// such a column or the leaf stores it in another form.
-  public func ints(ofLeaf leaf: ClusterTreeWriter.Leaf, column: Column) throws(FormatError) -> [Int64]? {
+  /// The keys of cluster leaf `leaf` (of this group's file) and the values of its
+  /// non-nullable int column `column`, read without a value per object: what a streamed
+  /// upsert reads primary keys with, a leaf at a time (``ClusterAppender/Stream/existingLeaves``).
+  /// nil when the column is not such a column or the leaf stores it in another form.
+  public func keysAndInts(ofLeaf leaf: ClusterTreeWriter.Leaf, column: Column) throws(FormatError) -> (keys: [Int64], values: [Int64])? {
     guard Self.isPlainInt(column) else { return nil }
     let l = try ClusterLeaf(try ArrayNode(elements: reader, leaf.ref), offset: UInt64(bitPattern: leaf.offset))
     guard let node = try Self.plainInts(l, column) else { return nil }
+    var keys: [Int64] = []
     var values: [Int64] = []
+    keys.reserveCapacity(l.count)
     values.reserveCapacity(l.count)
-    for j in 0..<l.count { values.append(node.uncheckedGet(j)) }
-    return values
+    for j in 0..<l.count {
+      keys.append(l.key(j))
+      values.append(node.uncheckedGet(j))
+    }
+    return (keys, values)
   }
 }

@@ -31,13 +31,16 @@ struct StreamedAppend {
       try lines.forEachObject { object, _ in
         if target == nil {
           target = try Target(object.className, group: group, schema: schema)
-          if upsert { updates = try StreamedUpsert(cls: target!.cls, table: target!.table, group: group, stream: target!.stream) }
+          if upsert { updates = try StreamedUpsert(cls: target!.cls, schema: schema, table: target!.table, group: group, stream: target!.stream) }
         }
         // No copy of the target is bound here: it would make every append copy its buffers.
-        guard object.className == target!.cls.name, object.key == nil else { throw DoesNotFit() }
+        guard object.className == target!.cls.name else { throw DoesNotFit() }
         if updates != nil, let position = try updates!.position(of: object) {
+          // An existing object's `$key` may be given: its own.
+          guard object.key == nil || object.key == updates!.key(at: position) else { throw DoesNotFit() }
           try updates!.update(object, at: position, stream: &target!.stream, sink: &sink)
         } else {
+          guard object.key == nil else { throw DoesNotFit() }
           try target!.append(object, sink: &sink)
         }
       }

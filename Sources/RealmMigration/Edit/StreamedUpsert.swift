@@ -14,15 +14,16 @@ import RealmJSON
 /// (and sorted when they do not ascend). Memory holds the primary keys read and one leaf's lines.
 ///
 /// The existing objects must come in key order, each once (a dump's order, generated ids):
-/// a line of an earlier object, a repeated key, a `$key`, a link, mixed or collection value
+/// a line of an earlier object, a repeated key, a `$key` other than the object's, a link, mixed or collection value
 /// given for an existing object does not fit (``StreamedAppend/DoesNotFit``), and the general
 /// path does the upsert.
 struct StreamedUpsert {
   let primaryKey: Int
   /// Public column of each property (schema order).
   let columnOf: [Int]
-  /// By property: whether a line may give it for an existing object (a single value that is
-  /// not a link or mixed; whether its column may change is asked when it does).
+  /// By property: whether a line may give it for an existing object: a single value that is
+  /// not an embedded object (whether its column may change in place is asked when it does:
+  /// a link or mixed value given unchanged stays on this path, as a dump's lines give them).
   let comparable: [Bool]
   /// The existing leaves, and the end (exclusive) of each as a position in key order.
   let leaves: [ClusterTreeWriter.Leaf]
@@ -30,7 +31,9 @@ struct StreamedUpsert {
   let group: Group
   let primaryKeyColumn: Column
   let index: SearchIndex?
-  /// The primary keys of the leaves read so far, in key order, and whether they ascend.
+  /// The object keys and primary keys of the leaves read so far, in key order, and whether
+  /// the primary keys ascend.
+  var keys: [Int64] = []
   var values: [Int64] = []
   var leavesRead = 0
   var ascending = true
@@ -51,16 +54,15 @@ struct StreamedUpsert {
   /// Index lookups before the remaining leaves are read instead.
   static let maxIndexLookups = 1000
 
-  init(cls: ObjectSchema, table: Table, group: Group, stream: ClusterAppender.Stream) throws {
+  init(cls: ObjectSchema, schema: Schema, table: Table, group: Group, stream: ClusterAppender.Stream) throws {
     guard let name = cls.primaryKey, let pk = cls.properties.firstIndex(where: { $0.name == name }) else { throw StreamedAppend.DoesNotFit() }
     let columns = table.publicColumns
     let found = cls.properties.map { p in columns.firstIndex { $0.name == p.name } }
     guard let columnOf = found as? [Int] else { throw StreamedAppend.DoesNotFit() }
     primaryKey = pk
     self.columnOf = columnOf
-    comparable = columnOf.map { c in
-      let column = columns[c]
-      return !column.isLink && column.type != .mixed && column.collectionKind == .single
+    comparable = cls.properties.map { p in
+      p.collection == .single && !(p.objectType.flatMap { schema.objectSchema(named: $0)?.isEmbedded } ?? false)
     }
     var ends: [Int] = []
     var total = 0
@@ -113,10 +115,13 @@ struct StreamedUpsert {
 
   /// Reads the primary keys of the next leaf.
   private mutating func readLeaf() throws {
-    guard let ints = try group.ints(ofLeaf: leaves[leavesRead], column: primaryKeyColumn) else { throw StreamedAppend.DoesNotFit() }
+    guard let (leafKeys, ints) = try group.keysAndInts(ofLeaf: leaves[leavesRead], column: primaryKeyColumn) else {
+      throw StreamedAppend.DoesNotFit()
+    }
     if ascending, let first = ints.first {
       ascending = (values.last.map { $0 < first } ?? true) && ints.indices.dropFirst().allSatisfy { ints[$0 - 1] < ints[$0] }
     }
+    keys += leafKeys
     values += ints
     leavesRead += 1
   }
@@ -142,6 +147,9 @@ struct StreamedUpsert {
     }
     return low
   }
+
+  /// The object key of the existing object at `position` (as ``position(of:)`` gives it).
+  func key(at position: Int) -> Int64 { keys[position] }
 
   /// Takes the line of the existing object at `position`; the leaves before its leaf are
   /// changed first.
