@@ -92,6 +92,9 @@ struct StreamedUpsert {
         return try position(of: object)
       }
     }
+    // Past the last value (the loop read every leaf then): new, as the ids a table's
+    // inserts take usually are.
+    guard let last = values.last, value <= last else { return nil }
     // Inputs in primary-key order find theirs next to the last one found.
     if next < values.count, values[next] == value {
       next += 1
