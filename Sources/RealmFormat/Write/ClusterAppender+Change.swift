@@ -8,7 +8,7 @@ extension ClusterAppender.Stream {
   /// Changes some objects of existing leaf number `index` (``existingLeaves``): the
   /// streamed upsert's change of one cluster, beside the objects the stream appends.
   ///
-  /// Only the columns where some value differs from the stored one (`unchanged` says false)
+  /// Only the columns where some value differs from the stored one (`unchanged` says which do)
   /// get a new column leaf, and the leaf gets a new node when one does; ``finish(sequence:sink:)``
   /// then writes the inner nodes over the changed leaves. A changed column must be a single
   /// value column ``ClusterUpdater/unsupportedReason(column:table:)`` accepts; a value given
@@ -19,13 +19,15 @@ extension ClusterAppender.Stream {
   ///   - columns: the public columns (spec order) some of them give.
   ///   - values: by column (as `columns`), the value of each row (as `rows`); nil where that
   ///     object does not give it.
-  ///   - unchanged: whether the stored value of a row of the decoded column equals a value.
+  ///   - unchanged: for a decoded column, rows and their given values (nil: not given),
+  ///     whether each row's stored value equals the given one (false where none is given);
+  ///     called once per given column.
   /// - Returns: the number of objects of which some value changed.
   /// - Throws: ``FormatError`` when a changed column cannot be changed in place or a value does
   ///   not encode (the caller then drops the transaction).
   public mutating func change<S: NodeSink>(
     leaf index: Int, rows: [Int], columns changed: [Int], values: [[RealmValue?]],
-    unchanged: (ColumnValues, Int, RealmValue) -> Bool, sink: inout S
+    unchanged: (ColumnValues, [Int], [RealmValue?]) -> [Bool], sink: inout S
   ) throws(FormatError) -> Int {
     guard index >= 0 && index < existingLeafCount else { throw FormatError.corrupt("table '\(table.name)' has no leaf \(index)") }
     let entry = leaves[index]
@@ -46,9 +48,11 @@ extension ClusterAppender.Stream {
     var written = false
     for (k, c) in changed.enumerated() {
       let current = try group.columnValues(cursors[k], plans[c], rows: 0..<leaf.count, budget: budget)
+      let same = unchanged(current, rows, values[k])
+      guard same.count == rows.count else { throw FormatError.corrupt("the comparison of a leaf of '\(table.name)' does not match its changes") }
       var puts: [(row: Int, value: RealmValue)] = []
       for (i, row) in rows.enumerated() {
-        guard let v = values[k][i], !unchanged(current, row, v) else { continue }
+        guard let v = values[k][i], !same[i] else { continue }
         puts.append((row, v))
         differs[i] = true
       }

@@ -43,9 +43,13 @@ struct StreamedUpsert {
   var indexLookups = 0
   /// Where the next lookup looks first (after the last primary key found).
   var next = 0
-  /// The leaf being gathered and its lines: (row, values, missing properties).
+  /// The leaf being gathered: the rows of its lines, their values by property (nil where a line
+  /// does not give one; copied out of the lines, which are freed where they were decoded), and
+  /// which properties some line gives.
   var leaf = 0
-  var pending: [(row: Int, values: [RealmValue], missing: [Int])] = []
+  var rows: [Int] = []
+  var given: [[RealmValue?]]
+  var givenAny: [Bool]
   /// The position of the last existing object given (key order).
   var lastPosition = -1
   /// Objects whose values changed.
@@ -61,6 +65,8 @@ struct StreamedUpsert {
     guard let columnOf = found as? [Int] else { throw StreamedAppend.DoesNotFit() }
     primaryKey = pk
     self.columnOf = columnOf
+    given = cls.properties.map { _ in [] }
+    givenAny = cls.properties.map { _ in false }
     comparable = cls.properties.map { p in
       p.collection == .single && !(p.objectType.flatMap { schema.objectSchema(named: $0)?.isEmbedded } ?? false)
     }
@@ -168,24 +174,39 @@ struct StreamedUpsert {
     }
     guard leaf < leafEnds.count else { throw StreamedAppend.DoesNotFit() }
     let start = leaf == 0 ? 0 : leafEnds[leaf - 1]
-    pending.append((position - start, object.values, object.missing))
+    rows.append(position - start)
+    // The primary key matched: it is never compared.
+    for p in given.indices where p != primaryKey {
+      if object.missing.contains(p) {
+        given[p].append(nil)
+      } else {
+        given[p].append(object.values[p])
+        givenAny[p] = true
+      }
+    }
   }
 
   /// Changes the gathered leaf.
   mutating func flush<S: NodeSink>(stream: inout ClusterAppender.Stream, sink: inout S) throws {
-    guard !pending.isEmpty else { return }
-    // The properties some line gives (the primary key matched: never compared).
-    var given = [Bool](repeating: false, count: columnOf.count)
-    for line in pending {
-      for p in given.indices where !given[p] && p != primaryKey && !line.missing.contains(p) { given[p] = true }
-    }
-    let properties = given.indices.filter { given[$0] }
+    guard !rows.isEmpty else { return }
+    let properties = givenAny.indices.filter { givenAny[$0] }
     if !properties.isEmpty {
-      let values = properties.map { p in pending.map { $0.missing.contains(p) ? nil : $0.values[p] } }
       updated += try stream.change(
-        leaf: leaf, rows: pending.map(\.row), columns: properties.map { columnOf[$0] }, values: values,
-        unchanged: InsertBatch.sameContent(_:row:_:), sink: &sink)
+        leaf: leaf, rows: rows, columns: properties.map { columnOf[$0] }, values: properties.map { given[$0] },
+        unchanged: Self.unchanged, sink: &sink)
     }
-    pending.removeAll(keepingCapacity: true)
+    rows.removeAll(keepingCapacity: true)
+    for p in given.indices { given[p].removeAll(keepingCapacity: true) }
+    for p in givenAny.indices { givenAny[p] = false }
+  }
+
+  /// Whether each row's stored value in `column` equals its given value, as the general path's
+  /// unchanged-update check compares them (``InsertBatch/sameContent(_:row:_:)``).
+  static func unchanged(_ column: ColumnValues, _ rows: [Int], _ values: [RealmValue?]) -> [Bool] {
+    var same = [Bool](repeating: false, count: rows.count)
+    for (i, row) in rows.enumerated() {
+      if let v = values[i] { same[i] = InsertBatch.sameContent(column, row: row, v) }
+    }
+    return same
   }
 }
