@@ -106,20 +106,30 @@ extension DataEditor {
     lines.progress = options.progress
     var appended: StreamedAppend?
     if options.dryRun {
-      var sink = CountingNodeSink()
-      appended = try StreamedAppend.run(lines, group: group, schema: fileSchema, upsert: upsert, sink: &sink)
+      appended = try StreamedAppend.run(lines, schema: fileSchema, upsert: upsert) { (group, CountingNodeSink()) }?.0
     } else {
       try Migrator.backup(path, to: options.backupPath)
-      // Append-only: when a line does not fit, the file is left byte for byte as it was.
-      let written = try InsertBatch.commit(path: path, lock: lock, options: options, appendOnly: true) { current, sink in
-        appended = try StreamedAppend.run(lines, group: current, schema: fileSchema, upsert: upsert, sink: &sink)
-        return appended.flatMap { a in a.result.map { [(a.slot, $0)] } }
-      }
-      if !written {
-        // The general path makes the backup again; so does an upsert that changes nothing.
-        if let backup = options.backupPath { unlink(backup) }
-        // Aborted: the input did not fit, or (no result) there was nothing to write.
-        if appended?.result != nil { appended = nil }
+      // Append-only: when a line does not fit, the file is left byte for byte as it was. The
+      // transaction begins at the first line, while the next ones are decoded.
+      var commit: InPlaceCommit?
+      do {
+        let outcome = try StreamedAppend.run(lines, schema: fileSchema, upsert: upsert) { () throws -> (Group, TransactionNodeSink) in
+          let c = try InPlaceCommit(path: path, lock: lock, options: options, appendOnly: true)
+          commit = c
+          return (c.group, TransactionNodeSink(transaction: c.transaction))
+        }
+        if let (a, written) = outcome, let result = a.result, let commit {
+          var sink = written
+          try commit.commit([(a.slot, result)], sink: &sink)
+        } else {
+          commit?.abort()
+          // The general path makes the backup again; so does an upsert that changes nothing.
+          if let backup = options.backupPath { unlink(backup) }
+        }
+        appended = outcome?.0
+      } catch {
+        commit?.abort()
+        throw error
       }
     }
     guard let appended else { return nil }

@@ -20,16 +20,24 @@ struct StreamedAppend {
   /// Thrown by the consumer of the lines when one does not fit the streamed append.
   struct DoesNotFit: Error {}
 
-  /// Appends every object of `lines` (`upsert`: changes the existing ones); nil when one does
-  /// not fit (the nodes written are then garbage: the caller drops them).
+  /// Appends every object of `lines` (`upsert`: changes the existing ones) and returns what it
+  /// did with the sink; nil when one does not fit (the nodes written are then garbage: the
+  /// caller drops them).
+  ///
+  /// `open` is called at the first line and gives the file and the sink the nodes go to: a
+  /// write transaction begun there runs its checks of the file while the next lines are
+  /// decoded on the other cores.
   static func run<S: NodeSink>(
-    _ lines: ParallelLineDecoder, group: Group, schema: Schema, upsert: Bool = false, sink: inout S
-  ) throws -> StreamedAppend? {
+    _ lines: ParallelLineDecoder, schema: Schema, upsert: Bool = false, open: () throws -> (Group, S)
+  ) throws -> (StreamedAppend, S)? {
     var target: Target?
     var updates: StreamedUpsert?
+    var sink: S?
     do {
       try lines.forEachObject { object, _ in
         if target == nil {
+          let (group, opened) = try open()
+          sink = opened
           target = try Target(object.className, group: group, schema: schema)
           if upsert { updates = try StreamedUpsert(cls: target!.cls, schema: schema, table: target!.table, group: group, stream: target!.stream) }
         }
@@ -38,13 +46,14 @@ struct StreamedAppend {
         if updates != nil, let position = try updates!.position(of: object) {
           // An existing object's `$key` may be given: its own.
           guard object.key == nil || object.key == updates!.key(at: position) else { throw DoesNotFit() }
-          try updates!.update(object, at: position, stream: &target!.stream, sink: &sink)
+          try updates!.update(object, at: position, stream: &target!.stream, sink: &sink!)
         } else {
           guard object.key == nil else { throw DoesNotFit() }
-          try target!.append(object, sink: &sink)
+          try target!.append(object, sink: &sink!)
         }
       }
-      guard var t = target else { return nil }
+      guard var t = target, var sink else { return nil }
+      target = nil
       try updates?.flush(stream: &t.stream, sink: &sink)
       let updated = updates?.updated ?? 0
       var appended = StreamedAppend(
@@ -54,7 +63,7 @@ struct StreamedAppend {
       } else if !upsert {
         return nil
       }
-      return appended
+      return (appended, sink)
     } catch is DoesNotFit {
       return nil
     } catch is FormatError {
