@@ -77,9 +77,9 @@ struct StreamedAppend {
 
   /// The table the objects go to, its appender and key sequence.
   private struct Target {
-    // `stream` is taken by ``StreamedUpsert`` too: the two share the table's leaves.
     let cls: ObjectSchema
     let table: Table
+    /// Appended to here; its existing leaves are changed by ``StreamedUpsert``.
     var stream: ClusterAppender.Stream
     /// Property position (schema order) of each public column; nil when they are the same.
     let positions: [Int]?

@@ -14,9 +14,10 @@ import RealmJSON
 /// (and sorted when they do not ascend). Memory holds the primary keys read and one leaf's lines.
 ///
 /// The existing objects must come in key order, each once (a dump's order, generated ids):
-/// a line of an earlier object, a repeated key, a `$key` other than the object's, a link, mixed or collection value
-/// given for an existing object does not fit (``StreamedAppend/DoesNotFit``), and the general
-/// path does the upsert.
+/// a line of an earlier object, a repeated key, a `$key` other than the object's, an embedded
+/// object or a collection given for an existing object, or a changed value the in-place change
+/// does not write (a link, mixed or indexed value) does not fit (``StreamedAppend/DoesNotFit``),
+/// and the general path does the upsert.
 struct StreamedUpsert {
   let primaryKey: Int
   /// Public column of each property (schema order).
