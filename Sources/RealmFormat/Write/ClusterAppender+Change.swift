@@ -15,13 +15,15 @@ extension ClusterAppender.Stream {
   /// unchanged may be of any single-value column.
   ///
   /// - Parameters:
+  ///   - index: the leaf's number in ``existingLeaves``.
   ///   - rows: the changed objects' rows in the leaf, ascending.
-  ///   - columns: the public columns (spec order) some of them give.
+  ///   - changed: the public columns (spec order) some of them give.
   ///   - values: by column (as `columns`), the value of each row (as `rows`); nil where that
   ///     object does not give it.
   ///   - unchanged: for a decoded column, rows and their given values (nil: not given),
   ///     whether each row's stored value equals the given one (false where none is given);
   ///     called once per given column.
+  ///   - sink: where the new column leaves and the leaf go.
   /// - Returns: the number of objects of which some value changed.
   /// - Throws: ``FormatError`` when a changed column cannot be changed in place or a value does
   ///   not encode (the caller then drops the transaction).
