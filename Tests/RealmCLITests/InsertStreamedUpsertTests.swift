@@ -115,6 +115,33 @@ import Testing
     }
   }
 
+  /// `--dry-run` counts what the streamed upsert would do and writes nothing; `--backup` keeps
+  /// the original when something is written, and leaves no copy when nothing changes.
+  @Test func dryRunAndBackupOfAStreamedUpsert() throws {
+    try T.inScratchDirectory { dir in
+      let (path, _, _) = try S.file(in: dir)
+      let before = try T.bytes(path)
+      let lines = [Self.row(0, n: 0, name: "zero"), Self.row(3, n: 0), Self.row(5000, n: 1)]
+      let data = try T.write(lines.joined(separator: "\n") + "\n", to: dir, as: "upsert.jsonl")
+      var options = MigrationOptions()
+      options.dryRun = true
+      let dry = try DataEditor.insert(path: path, jsonLines: data, mode: .upsert, options: options)
+      #expect(dry.streamed && dry.dryRun)
+      #expect(dry.total(\.updated) == 1 && dry.total(\.inserted) == 1)
+      #expect(try T.bytes(path) == before)
+      let backup = dir.appendingPathComponent("backup.realm").path
+      options = MigrationOptions()
+      options.backupPath = backup
+      let unchanged = try T.write(Self.row(3, n: 0) + "\n", to: dir, as: "unchanged.jsonl")
+      #expect(try DataEditor.insert(path: path, jsonLines: unchanged, mode: .upsert, options: options).writePath == .none)
+      #expect(!FileManager.default.fileExists(atPath: backup))
+      let written = try DataEditor.insert(path: path, jsonLines: data, mode: .upsert, options: options)
+      #expect(written.streamed && written.writePath == .objects)
+      #expect(try T.bytes(backup) == before)
+      #expect(try T.bytes(path) != before)
+    }
+  }
+
   /// A repeated key (existing or new) hands over to the general path, which refuses it with
   /// both lines and writes nothing.
   @Test(arguments: [(Int64(6), "line 2"), (Int64(7), "line 3")])
