@@ -115,6 +115,45 @@ import Testing
     }
   }
 
+  /// A dump's whole lines of a class with a list, a link (and backlinks from another class)
+  /// and an indexed string: given unchanged they stay streamed and only the changed scores are
+  /// written; a changed list hands over to the general path.
+  @Test func wholeDumpLinesWithListsAndLinksStayStreamed() throws {
+    try T.inScratchDirectory { dir in
+      let (path, schema, items, notes) = try InsertAppendTests.file(in: dir)
+      let general = try Self.copy(path, in: dir)
+      let dump = T.run(["dump", path, "--format", "jsonl", "--class", "Item"])
+      try #require(dump.status == 0, "\(dump.stderr)")
+      var lines = try E.lines(dump.stdout)
+      try #require(lines.count == 1000)
+      var expected = items
+      for i in [1, 300, 301, 999] {
+        lines[i] = E.replacing(lines[i], "score", with: .double(Double(i) + 0.5))
+        expected[i] = try E.text([E.replacing(try JSONParser.parse(items[i]), "score", with: .double(Double(i) + 0.5))])
+          .trimmingCharacters(in: .newlines)
+      }
+      let data = try T.write(E.text(lines), to: dir, as: "upsert.jsonl")
+      let result = try DataEditor.insert(path: path, jsonLines: data, mode: .upsert)
+      #expect(result.streamed)
+      #expect(result.writePath == .objects)
+      #expect(result.total(\.updated) == 4)
+      try InsertAppendTests.expect(path, items: expected, notes: notes, schema: schema)
+      if RealmOracle.core14.isAvailable {
+        #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "name == 'item 301'") == [301])
+        #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "id == 999") == [999])
+      }
+      try Self.expectSameAsGeneralPath(data, copy: general, streamed: result, path: path)
+      // A list that changes: the streamed attempt writes nothing; the general path does it.
+      lines[2] = E.replacing(lines[2], "tags", with: .array([.string("new")]))
+      let changedList = try T.write(E.text(Array(lines[0..<3])), to: dir, as: "list.jsonl")
+      let before = try T.bytes(path)
+      #expect(try DataEditor.streamingAppend(path: path, jsonLines: changedList, upsert: true, options: MigrationOptions()) == nil)
+      #expect(try T.bytes(path) == before)
+      let r = try DataEditor.insert(path: path, jsonLines: changedList, mode: .upsert)
+      #expect(!r.streamed && r.total(\.updated) == 1)
+    }
+  }
+
   /// `--dry-run` counts what the streamed upsert would do and writes nothing; `--backup` keeps
   /// the original when something is written, and leaves no copy when nothing changes.
   @Test func dryRunAndBackupOfAStreamedUpsert() throws {

@@ -12,7 +12,7 @@ extension ClusterAppender.Stream {
   /// get a new column leaf, and the leaf gets a new node when one does; ``finish(sequence:sink:)``
   /// then writes the inner nodes over the changed leaves. A changed column must be a single
   /// value column ``ClusterUpdater/unsupportedReason(column:table:)`` accepts; a value given
-  /// unchanged may be of any single-value column.
+  /// unchanged may be of any column (a link, a collection).
   ///
   /// - Parameters:
   ///   - index: the leaf's number in ``existingLeaves``.
@@ -40,8 +40,8 @@ extension ClusterAppender.Stream {
     else { throw FormatError.corrupt("the changes of a leaf of '\(table.name)' do not match its \(leaf.count) objects") }
     guard let tableIndex = group.tableIndex(table) else { throw FormatError.corrupt("table '\(table.name)' is not part of this group") }
     let plans = group.columnPlans[tableIndex]
-    guard changed.allSatisfy({ $0 >= 0 && $0 < columns.count && $0 < plans.count && columns[$0].collectionKind == .single }) else {
-      throw FormatError.corrupt("a changed column of '\(table.name)' is not a single-value column")
+    guard changed.allSatisfy({ $0 >= 0 && $0 < columns.count && $0 < plans.count }) else {
+      throw FormatError.corrupt("table '\(table.name)' has no such column")
     }
     let cursors = try group.cursors(leaf, changed.map { plans[$0] })
     let budget = group.makeBudget()

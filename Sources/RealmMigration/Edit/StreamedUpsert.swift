@@ -15,16 +15,16 @@ import RealmJSON
 ///
 /// The existing objects must come in key order, each once (a dump's order, generated ids):
 /// a line of an earlier object, a repeated key, a `$key` other than the object's, an embedded
-/// object or a collection given for an existing object, or a changed value the in-place change
-/// does not write (a link, mixed or indexed value) does not fit (``StreamedAppend/DoesNotFit``),
+/// object given for an existing object, or a changed value the in-place change does not write
+/// (a link, mixed, collection or indexed value) does not fit (``StreamedAppend/DoesNotFit``),
 /// and the general path does the upsert.
 struct StreamedUpsert {
   let primaryKey: Int
   /// Public column of each property (schema order).
   let columnOf: [Int]
-  /// By property: whether a line may give it for an existing object: a single value that is
-  /// not an embedded object (whether its column may change in place is asked when it does:
-  /// a link or mixed value given unchanged stays on this path, as a dump's lines give them).
+  /// By property: whether a line may give it for an existing object: anything but embedded
+  /// objects (whether its column may change in place is asked when it does: a link, mixed
+  /// value or collection given unchanged stays on this path, as a dump's lines give them).
   let comparable: [Bool]
   /// The existing leaves, and the end (exclusive) of each as a position in key order.
   let leaves: [ClusterTreeWriter.Leaf]
@@ -68,9 +68,7 @@ struct StreamedUpsert {
     self.columnOf = columnOf
     given = cls.properties.map { _ in [] }
     givenAny = cls.properties.map { _ in false }
-    comparable = cls.properties.map { p in
-      p.collection == .single && !(p.objectType.flatMap { schema.objectSchema(named: $0)?.isEmbedded } ?? false)
-    }
+    comparable = cls.properties.map { p in !(p.objectType.flatMap { schema.objectSchema(named: $0)?.isEmbedded } ?? false) }
     var ends: [Int] = []
     var total = 0
     leaves = stream.existingLeaves
