@@ -18,7 +18,7 @@ extension ClusterAppender.Stream {
   ///   - index: the leaf's number in ``existingLeaves``.
   ///   - rows: the changed objects' rows in the leaf, ascending.
   ///   - changed: the public columns (spec order) some of them give.
-  ///   - values: by column (as `columns`), the value of each row (as `rows`); nil where that
+  ///   - values: by column (as `changed`), the value of each row (as `rows`); nil where that
   ///     object does not give it.
   ///   - unchanged: for a decoded column, rows and their given values (nil: not given),
   ///     whether each row's stored value equals the given one (false where none is given);
