@@ -34,7 +34,9 @@ extension Group {
     }
     var bodyError: (any Error)?
     do {
-      try clusterTree.forEachLeaf(root: table.clusterRoot) { (leaf) throws(FormatError) in
+      // The walk holds the group: its nodes need no reference to the file's owner.
+      let tree = ClusterTree(reader: reader.unretained, shift: clusterShift, limits: limits)
+      try tree.forEachLeaf(root: table.clusterRoot) { (leaf) throws(FormatError) in
         guard leaf.count > 0 else { return }
         do {
           try body(ObjectRange(tableIndex: index, leaf: leaf.node.ref, keyOffset: leaf.offset, count: leaf.count))
