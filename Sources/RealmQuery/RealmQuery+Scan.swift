@@ -151,7 +151,7 @@ extension RealmQuery {
     var chunkOptions = options
     // Decoded objects wait for their turn: smaller chunks keep that memory small.
     chunkOptions.chunkObjects = min(options.chunkObjects, 4096)
-    chunkOptions.largestChunkObjects = min(options.largestChunkObjects, 16384)
+    chunkOptions.largestChunkObjects = min(options.largestChunkObjects, 8192)
     try scan(
       group, table, options: chunkOptions, progress: progress, initial: { [(Int64, [RealmValue])]() },
       work: { batch, selected, out in
