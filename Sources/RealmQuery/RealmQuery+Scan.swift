@@ -46,7 +46,9 @@ extension RealmQuery {
     let reads = self.reads
     let lead = filter.leadingStringScan
     // A chunk's result, its objects and how many of them matched.
-    let chunk: @Sendable ([ObjectRange]) throws -> (Partial, objects: Int, matched: Int) = { [filter] ranges in
+    // The leaves are opened here, on the workers: the walk on the calling thread reads only
+    // the inner nodes of the tree.
+    let chunk: @Sendable ([LeafLocation]) throws -> (Partial, objects: Int, matched: Int) = { [filter] leaves in
       var ctx = QueryContext(source: source, schema: schema, reads: reads)
       var partial = initial()
       var objects = 0
@@ -57,12 +59,15 @@ extension RealmQuery {
       var kept = 0
       var scratch: (all: [Bool], out: [Bool]) = ([], [])
       let leadColumn = lead.flatMap { LeafColumnReader(group, table: table, property: $0.property) }
-      for (n, range) in ranges.enumerated() {
+      for (n, leaf) in leaves.enumerated() {
+        guard let range = try group.objectRange(at: leaf) else { continue }
         objects &+= range.count
         if let lead, let leadColumn, looked < 8 || kept * 4 < looked {
           looked += 1
-          // The next leaf's column loads while this one is compared.
-          if n &+ 1 < ranges.count { leadColumn.prefetch(ranges[n &+ 1]) }
+          // The next leaves load while this one is compared: the cluster leaf after next, and
+          // the next one's column.
+          if n &+ 2 < leaves.count { leadColumn.prefetchLeaf(leaves[n &+ 2]) }
+          if n &+ 1 < leaves.count { leadColumn.prefetchColumn(leaves[n &+ 1]) }
           if try QueryBatchFilter.rulesOut(range, lead.scan, in: leadColumn, scratch: &scratch) {
             if let progress {
               progress.add(range.count)
@@ -95,22 +100,22 @@ extension RealmQuery {
       target = result.matched &* 64 < result.objects ? min(target &* 2, largest) : smallest
       try consume(result.0)
     }
-    func submit(_ ranges: [ObjectRange]) throws {
+    func submit(_ leaves: [LeafLocation]) throws {
       if let pipeline {
-        try pipeline.submit(ranges, consume: consumeChunk)
+        try pipeline.submit(leaves, consume: consumeChunk)
       } else {
-        try consumeChunk(try chunk(ranges))
+        try consumeChunk(try chunk(leaves))
       }
     }
-    var ranges: [ObjectRange] = []
+    var leaves: [LeafLocation] = []
     var objects = 0
     var sinceRelease = 0
-    try group.forEachObjectRange(in: table) { range in
-      ranges.append(range)
-      objects += range.count
+    try group.forEachLeafLocation(in: table) { leaf in
+      leaves.append(leaf)
+      objects += leaf.expectedCount
       if objects >= target {
-        try submit(ranges)
-        ranges.removeAll(keepingCapacity: true)
+        try submit(leaves)
+        leaves.removeAll(keepingCapacity: true)
         sinceRelease += objects
         objects = 0
         // A scan reads a few columns, but the kernel maps the pages around them too: give the
@@ -121,7 +126,7 @@ extension RealmQuery {
         }
       }
     }
-    if !ranges.isEmpty { try submit(ranges) }
+    if !leaves.isEmpty { try submit(leaves) }
     try pipeline?.finish(consume: consumeChunk)
   }
 

@@ -38,16 +38,23 @@ public struct LeafColumnReader {
     budget = group.makeBudget()
   }
 
-  /// Asks the processor to load the property's leaf of `range` into its caches (a hint:
+  /// Asks the processor to load the property's leaf at `location` into its caches (a hint:
   /// nothing is checked or thrown), so that the leaf is there when ``forEachBatch(in:_:)``
-  /// reads it after the leaf before it. Reads `range`'s cluster leaf node, which the walk
-  /// that made the range has just read.
-  public func prefetch(_ range: ObjectRange) {
-    guard range.tableIndex == tableIndex, let node = try? ArrayNode(elements: reader, range.leaf),
+  /// reads it after the leaf before it. Reads the cluster leaf node (see
+  /// ``prefetchLeaf(_:)``).
+  public func prefetchColumn(_ location: LeafLocation) {
+    guard location.tableIndex == tableIndex, location.range == nil, let node = try? ArrayNode(elements: reader, location.leaf),
       let slot = try? node.refOrTagged(plan.column.leafIndex &+ 1), case .ref(let leaf) = slot
     else { return }
     // A leaf of 256 short strings of up to 15 bytes, or of 256 eight-byte values.
     reader.prefetch(offset: leaf.rawValue, count: 8 &+ 256 &* 16)
+  }
+
+  /// Asks the processor to load the start of the cluster leaf node at `location` (a hint), for
+  /// a ``prefetchColumn(_:)`` of it that follows.
+  public func prefetchLeaf(_ location: LeafLocation) {
+    guard location.range == nil else { return }
+    reader.prefetch(offset: location.leaf.rawValue, count: 64)
   }
 
   /// Calls `body` with the property of the objects of `range` (from
