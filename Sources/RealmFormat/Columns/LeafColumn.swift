@@ -77,11 +77,11 @@ public struct LeafColumn {
     return slots
   }
 
-  /// Calls `body` with the batch's slots as ``shortStringSlots()`` gives them, and checks
-  /// their length bytes after it, while they are still in the processor's cache: one pass
-  /// over a leaf just read from the file instead of two. `body` must stay inside the slots
-  /// whatever their length bytes say (``ShortStringSlots/length(_:)`` is below the width);
-  /// what it found is void when this throws.
+  /// Calls `body` with the batch's slots as ``shortStringSlots()`` gives them, then checks
+  /// their length bytes, while the slots are still in the processor's cache: the leaf is
+  /// read from memory once, by `body`, not first by the check. `body` must stay inside the
+  /// slots whatever their length bytes say (``ShortStringSlots/length(_:)`` is below the
+  /// width); what it found is void when this throws.
   ///
   /// - Returns: false, without calling `body`, for the other string forms.
   public func withShortStringSlots(_ body: (ShortStringSlots) throws -> Void) throws -> Bool {

@@ -11,13 +11,13 @@ import RealmModel
 /// alive), so threads reading the leaves of one file at once do not contend on one reference
 /// count. Not to be shared between threads; make one per thread.
 public struct LeafColumnReader {
-  let group: Group
-  /// The group's bytes, not retained (see ``ByteReader/unretained``).
-  let reader: ByteReader
-  let tableIndex: Int
-  let plan: ColumnDecodePlan
-  let objectCost: Int
-  let budget: DecodeBudget
+  /// The group, which keeps its bytes alive, and those bytes not retained
+  /// (``ByteReader/unretained``).
+  let group: Group, reader: ByteReader
+  /// The table's position in the group and the plan of the column read.
+  let tableIndex: Int, plan: ColumnDecodePlan
+  /// What an object costs, and the budget the leaves read share.
+  let objectCost: Int, budget: DecodeBudget
 
   /// A reader of property `property` (its position in the values) of `table`'s objects; nil
   /// when it is not a plain int, double, float, date or string column of a cluster tree
