@@ -201,7 +201,9 @@ import Testing
     }
   }
 
-  @Test func upsertOfAnIndexedPropertyOrWithNewObjectsTakesTheRewrite() throws {
+  /// A changed indexed value takes the rewrite; an upsert that also inserts is streamed and
+  /// stays in place (the existing object's leaf changed, the new object appended).
+  @Test func upsertOfAnIndexedPropertyTakesTheRewriteAndWithNewObjectsStaysInPlace() throws {
     try T.inScratchDirectory { dir in
       let (path, schema, items, notes) = try Self.file(in: dir)
       let renamed = try T.write("{\"$class\":\"Item\",\"id\":4,\"name\":\"four\"}\n", to: dir, as: "renamed.jsonl")
@@ -211,7 +213,8 @@ import Testing
       let mixed = try T.write("{\"$class\":\"Item\",\"id\":5,\"score\":1.5}\n" + Self.item(3000) + "\n", to: dir, as: "mixed.jsonl")
       let m = T.run(["insert", path, mixed, "--upsert", "--json"])
       #expect(m.status == 0, "\(m.stderr)")
-      #expect(try JSONParser.parse(m.stdout)["path"] == .string("rewrite"))
+      #expect(try JSONParser.parse(m.stdout)["path"] == .string("objects"))
+      #expect(try JSONParser.parse(m.stdout)["inserted"] == .int(1))
       var expectedItems = items
       expectedItems[4] = items[4].replacingOccurrences(of: "item 4", with: "four")
       expectedItems[5] = items[5].replacingOccurrences(of: "\"score\":1.25", with: "\"score\":1.5")

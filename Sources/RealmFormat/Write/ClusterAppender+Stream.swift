@@ -23,6 +23,10 @@ extension ClusterAppender {
     var leaves: [ClusterTreeWriter.Leaf]
     /// Whether the table had leaves (an empty table's root leaf is freed).
     let emptyLeaves: [Ref]
+    /// The number of existing (non-empty) leaves at the start of ``leaves``.
+    let existingLeafCount: Int
+    /// Existing leaves replaced by ``change(leaf:rows:columns:values:unchanged:sink:)``.
+    var changedLeaves = 0
     /// The keys and values of the cluster being filled.
     var keys: [Int64] = []
     var values: [[RealmValue]] = []
@@ -44,6 +48,7 @@ extension ClusterAppender {
       result.replaced = tree.inner
       leaves = tree.leaves.filter { $0.count > 0 }
       emptyLeaves = tree.leaves.filter { $0.count == 0 }.map(\.ref)
+      existingLeafCount = leaves.count
       if let last = leaves.last { lastKey = try ClusterAppender.lastKey(of: last, reader: group.reader) }
       let publicColumns = table.publicColumns
       let indexedColumns = publicColumns.indices.filter { publicColumns[$0].hasSearchIndex }
@@ -105,15 +110,15 @@ extension ClusterAppender {
 
     /// Writes the last leaf, the inner nodes, the search indexes (the new entries merged into
     /// the existing int indexes; other indexes rebuilt from the column and the new values)
-    /// and the table top with key sequence `sequence`.
+    /// and the table top with key sequence `sequence` (kept when nothing was appended).
     public mutating func finish<S: NodeSink>(
       sequence: Int64, sink: inout S
     ) throws -> Result {
       try flush(single: leaves.isEmpty, sink: &sink)
       let reader = group.reader
       let root: Ref
-      if count == 0 {
-        // Nothing to add: the table keeps its tree.
+      if count == 0 && changedLeaves == 0 {
+        // Nothing to add or change: the table keeps its tree.
         root = table.clusterRoot
         result.replaced.removeAll()
       } else {
@@ -135,8 +140,10 @@ extension ClusterAppender {
         top[4] = Int64(sink.append(NodeEncoder.refArray(indexSlots)).rawValue)
       }
       top[2] = Int64(root.rawValue)
-      let oldSequence = top[9] & 1 == 1 ? top[9] >> 1 : 0
-      top[9] = RefOrTagged.taggedRaw(UInt64(max(oldSequence, sequence)))
+      if count > 0 {
+        let oldSequence = top[9] & 1 == 1 ? top[9] >> 1 : 0
+        top[9] = RefOrTagged.taggedRaw(UInt64(max(oldSequence, sequence)))
+      }
       result.replaced.append(table.ref)
       result.tableTop = sink.append(NodeEncoder.refArray(top, contextFlag: topNode.header.contextFlag))
       return result

@@ -39,15 +39,22 @@ public enum ClusterUpdater {
     let columns = table.publicColumns
     for c in changes.columns {
       guard c >= 0 && c < columns.count else { return "table '\(table.name)' has no column \(c)" }
-      let column = columns[c]
-      if column.isLink || column.type == .mixed || column.collectionKind != .single { return "column '\(column.name)' is a link, mixed or a collection" }
-      if column.hasSearchIndex || column.key == table.primaryKey { return "column '\(column.name)' is indexed" }
-      if (try? ComputedColumn.propertyType(column.type, table: table.name)) == nil { return "column '\(column.name)' cannot be written" }
+      if let reason = unsupportedReason(column: columns[c], table: table) { return reason }
     }
     guard changes.keys.count == changes.values.count, changes.values.allSatisfy({ $0.count == changes.columns.count }) else {
       return "keys and values differ in number"
     }
     for i in changes.keys.indices.dropFirst() where changes.keys[i - 1] >= changes.keys[i] { return "the keys are not ascending" }
+    return nil
+  }
+
+  /// Why the values of `column` (of `table`) cannot be changed in place, or nil when they can:
+  /// a link, mixed value or collection, an indexed column or the primary key (its search
+  /// index would change), a type the leaf encoders do not write.
+  public static func unsupportedReason(column: Column, table: Table) -> String? {
+    if column.isLink || column.type == .mixed || column.collectionKind != .single { return "column '\(column.name)' is a link, mixed or a collection" }
+    if column.hasSearchIndex || column.key == table.primaryKey { return "column '\(column.name)' is indexed" }
+    if (try? ComputedColumn.propertyType(column.type, table: table.name)) == nil { return "column '\(column.name)' cannot be written" }
     return nil
   }
 
@@ -112,41 +119,42 @@ private final class ChangedValues: ColumnValueSource, @unchecked Sendable {
     }
     return changes.columns.enumerated().map { c, position in
       let current = columns[position] ?? .values([RealmValue](repeating: .null, count: keys.count))
-      guard rows.contains(where: { changes.values[$0.change][c] != nil }) else { return current }
-      if let typed = typed(current, rows, c) { return typed }
-      var values = (0..<keys.count).map { current.value(at: $0) }
-      for (row, change) in rows { if let v = changes.values[change][c] { values[row] = v } }
-      return .values(values)
+      let puts = rows.compactMap { r in changes.values[r.change][c].map { (row: r.row, value: $0) } }
+      return puts.isEmpty ? current : current.replacing(puts)
     }
   }
+}
 
-  /// The column with the changes of change column `c` put in, kept typed (no value per object)
-  /// when it is a typed scalar column and every new value is a non-null value of its type;
-  /// nil otherwise.
-  private func typed(_ current: ColumnValues, _ rows: [(row: Int, change: Int)], _ c: Int) -> ColumnValues? {
+extension ColumnValues {
+  /// The column with `puts` (row, new value: of the column's type, or null) put in, kept typed
+  /// (no value per object) when it is a typed scalar column and every new value is a non-null
+  /// value of its type.
+  func replacing(_ puts: [(row: Int, value: RealmValue)]) -> ColumnValues {
     func put<E>(_ column: inout ScalarColumn<E>, _ extract: (RealmValue) -> E?) -> Bool {
-      for (row, change) in rows {
-        guard let v = changes.values[change][c] else { continue }
+      for (row, v) in puts {
         guard let e = extract(v) else { return false }
         column.values[row] = e
         if column.hasNulls { column.nulls[row] = false }
       }
       return true
     }
-    switch current {
+    switch self {
     case .int(var column):
-      return put(&column) { if case .int(let x) = $0 { return x } else { return nil } } ? .int(column) : nil
+      if put(&column, { if case .int(let x) = $0 { return x } else { return nil } }) { return .int(column) }
     case .double(var column):
-      return put(&column) { if case .double(let x) = $0 { return x } else { return nil } } ? .double(column) : nil
+      if put(&column, { if case .double(let x) = $0 { return x } else { return nil } }) { return .double(column) }
     case .float(var column):
-      return put(&column) { if case .float(let x) = $0 { return x } else { return nil } } ? .float(column) : nil
+      if put(&column, { if case .float(let x) = $0 { return x } else { return nil } }) { return .float(column) }
     case .bool(var column):
-      return put(&column) { if case .bool(let x) = $0 { return x } else { return nil } } ? .bool(column) : nil
+      if put(&column, { if case .bool(let x) = $0 { return x } else { return nil } }) { return .bool(column) }
     case .date(var column):
-      return put(&column) { if case .date(let x) = $0 { return x } else { return nil } } ? .date(column) : nil
+      if put(&column, { if case .date(let x) = $0 { return x } else { return nil } }) { return .date(column) }
     default:
-      return nil
+      break
     }
+    var values = (0..<count).map { value(at: $0) }
+    for (row, v) in puts { values[row] = v }
+    return .values(values)
   }
 }
 

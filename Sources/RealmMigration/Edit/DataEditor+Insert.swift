@@ -81,15 +81,23 @@ extension DataEditor {
   /// required property, a value of the wrong type, a repeated primary key, a bad line) drops
   /// the transaction unwritten and the general path does the insert from the start, with its
   /// checks and messages.
+  ///
+  /// An upsert into a class with an int primary key is streamed the same way: each line's
+  /// primary key is looked up among the file's as it is decoded; the lines of existing objects,
+  /// in key order, change their cluster leaf a leaf at a time (only the columns whose values
+  /// differ), and the others are appended. A line that does not fit (besides the above: an
+  /// existing object out of key order or given twice, a link, mixed or collection value for an
+  /// existing object) hands the upsert to the general path in the same way.
+  /// ``EditResult/streamed`` says which path did the work.
   public static func insert(
     path: String, jsonLines data: String, mode: InsertMode, options: MigrationOptions = MigrationOptions()
   ) throws -> EditResult {
-    if mode == .insert, let result = try streamingAppend(path: path, jsonLines: data, options: options) { return result }
+    if let result = try streamingAppend(path: path, jsonLines: data, upsert: mode == .upsert, options: options) { return result }
     return try insert(path: path, mode: mode, options: options) { schema in try InsertObject.jsonLines(path: data, schema: schema) }
   }
 
-  /// The streamed append, nil when the input does not fit it (nothing is written then).
-  static func streamingAppend(path: String, jsonLines data: String, options: MigrationOptions) throws -> EditResult? {
+  /// The streamed append (and upsert), nil when the input does not fit it (nothing is written then).
+  static func streamingAppend(path: String, jsonLines data: String, upsert: Bool, options: MigrationOptions) throws -> EditResult? {
     let start = Migrator.monotonicSeconds()
     let (lock, group, fileSchema) = try openForEdit(path: path, options: options)
     defer { lock.release() }
@@ -98,19 +106,30 @@ extension DataEditor {
     lines.progress = options.progress
     var appended: StreamedAppend?
     if options.dryRun {
-      var sink = CountingNodeSink()
-      appended = try StreamedAppend.run(lines, group: group, schema: fileSchema, sink: &sink)
+      appended = try StreamedAppend.run(lines, schema: fileSchema, upsert: upsert) { (group, CountingNodeSink()) }?.0
     } else {
       try Migrator.backup(path, to: options.backupPath)
-      // Append-only: when a line does not fit, the file is left byte for byte as it was.
-      let written = try InsertBatch.commit(path: path, lock: lock, options: options, appendOnly: true) { current, sink in
-        appended = try StreamedAppend.run(lines, group: current, schema: fileSchema, sink: &sink)
-        return appended.map { [($0.slot, $0.result)] }
-      }
-      if !written {
-        // The general path makes the backup again.
-        if let backup = options.backupPath { unlink(backup) }
-        appended = nil
+      // Append-only: when a line does not fit, the file is left byte for byte as it was. The
+      // transaction begins at the first line, while the next ones are decoded.
+      var commit: InPlaceCommit?
+      do {
+        let outcome = try StreamedAppend.run(lines, schema: fileSchema, upsert: upsert) { () throws -> (Group, TransactionNodeSink) in
+          let c = try InPlaceCommit(path: path, lock: lock, options: options, appendOnly: true)
+          commit = c
+          return (c.group, TransactionNodeSink(transaction: c.transaction))
+        }
+        if let (a, written) = outcome, let result = a.result, let commit {
+          var sink = written
+          try commit.commit([(a.slot, result)], sink: &sink)
+        } else {
+          commit?.abort()
+          // The general path makes the backup again; so does an upsert that changes nothing.
+          if let backup = options.backupPath { unlink(backup) }
+        }
+        appended = outcome?.0
+      } catch {
+        commit?.abort()
+        throw error
       }
     }
     guard let appended else { return nil }
@@ -118,9 +137,13 @@ extension DataEditor {
     counts.objectsBefore = appended.objectsBefore
     counts.objectsAfter = appended.objectsBefore + appended.count
     counts.inserted = appended.count
-    return EditResult(
-      path: path, schemaVersion: fileSchema.schemaVersion, fileFormat: group.fileFormat, writePath: .append,
+    counts.updated = appended.updated
+    let writePath: MigrationResult.WritePath = appended.updated > 0 ? .objects : appended.count > 0 ? .append : .none
+    var result = EditResult(
+      path: path, schemaVersion: fileSchema.schemaVersion, fileFormat: group.fileFormat, writePath: writePath,
       dryRun: options.dryRun, classes: [counts], seconds: Migrator.monotonicSeconds() - start)
+    result.streamed = true
+    return result
   }
 
   /// Writes the edits in place (``InsertBatch/appendPlan()``, ``InsertBatch/updatePlan()``);

@@ -35,6 +35,10 @@ public struct EditResult: Sendable, Equatable {
   public var classes: [ClassCounts]
   /// Wall-clock seconds.
   public var seconds: Double
+  /// True when `insert` streamed its JSON Lines (decoded while the file was written, nothing
+  /// held: ``DataEditor/insert(path:jsonLines:mode:options:)``); false when it checked the
+  /// whole input first. Not part of the reports.
+  public var streamed = false
 
   /// The sum of a count over the classes.
   public func total(_ count: KeyPath<ClassCounts, Int>) -> Int { classes.reduce(0) { $0 + $1[keyPath: count] } }

@@ -98,29 +98,57 @@ extension InsertBatch {
     path: String, lock: FileLock, options: MigrationOptions, appendOnly: Bool = false,
     _ apply: (Group, inout TransactionNodeSink) throws -> [(Int, ClusterAppender.Result)]?
   ) throws -> Bool {
-    var txOptions = Migrator.transactionOptions(lock: lock, options: options)
-    if appendOnly { txOptions.freeSpace = .appendOnly }
-    let tx = try WriteTransaction.begin(path: path, options: txOptions)
+    let commit = try InPlaceCommit(path: path, lock: lock, options: options, appendOnly: appendOnly)
     do {
-      let current = try Group(reader: tx.reader)
-      var sink = TransactionNodeSink(transaction: tx)
-      guard let results = try apply(current, &sink) else {
-        tx.abort()
+      var sink = TransactionNodeSink(transaction: commit.transaction)
+      guard let results = try apply(commit.group, &sink) else {
+        commit.abort()
         return false
       }
-      var tops: [Int: Ref] = [:]
-      for (slot, r) in results { tops[slot] = r.tableTop }
-      let meta = try MetadataEditor.apply(MetadataEditor.Edits(), to: current, tableTops: tops, sink: &sink)
-      if let error = sink.error { throw error }
-      for r in results.flatMap(\.1.replaced) + meta.replaced { try tx.free(r) }
-      for r in results.flatMap(\.1.freedDeep) { try tx.freeDeep(r) }
-      _ = try tx.commit(tableNames: meta.tableNames, tables: meta.tables)
+      try commit.commit(results, sink: &sink)
       return true
     } catch {
-      tx.abort()
+      commit.abort()
       throw error
     }
   }
+}
+
+/// One write transaction of `insert`'s in-place paths: begun (with its checks of the file),
+/// given new nodes through a ``TransactionNodeSink``, then committed with the new table tops or
+/// aborted.
+final class InPlaceCommit {
+  let transaction: WriteTransaction
+  /// The file as the transaction sees it.
+  let group: Group
+
+  /// Begins the transaction. `appendOnly`: new nodes only past the end of the file, so that an
+  /// abort leaves the file byte for byte as it was.
+  init(path: String, lock: FileLock, options: MigrationOptions, appendOnly: Bool) throws {
+    var txOptions = Migrator.transactionOptions(lock: lock, options: options)
+    if appendOnly { txOptions.freeSpace = .appendOnly }
+    transaction = try WriteTransaction.begin(path: path, options: txOptions)
+    do {
+      group = try Group(reader: transaction.reader)
+    } catch {
+      transaction.abort()
+      throw error
+    }
+  }
+
+  /// Commits the nodes written into `sink` and the tables array with the table tops of
+  /// `results` (by table slot), freeing what they replaced. The caller aborts when this throws.
+  func commit(_ results: [(Int, ClusterAppender.Result)], sink: inout TransactionNodeSink) throws {
+    var tops: [Int: Ref] = [:]
+    for (slot, r) in results { tops[slot] = r.tableTop }
+    let meta = try MetadataEditor.apply(MetadataEditor.Edits(), to: group, tableTops: tops, sink: &sink)
+    if let error = sink.error { throw error }
+    for r in results.flatMap(\.1.replaced) + meta.replaced { try transaction.free(r) }
+    for r in results.flatMap(\.1.freedDeep) { try transaction.freeDeep(r) }
+    _ = try transaction.commit(tableNames: meta.tableNames, tables: meta.tables)
+  }
+
+  func abort() { transaction.abort() }
 }
 
 /// What `insert` commits in place: new objects appended, or existing objects changed.

@@ -3,32 +3,67 @@ import RealmModel
 import RealmJSON
 import RealmStorage
 
-/// The objects of a JSON Lines file appended to their table as they are decoded
+/// The objects of a JSON Lines file appended to their table as they are decoded, and with
+/// `--upsert` the existing ones changed a cluster leaf at a time (``StreamedUpsert``)
 /// (``DataEditor/insert(path:jsonLines:mode:options:)``).
 struct StreamedAppend {
   var className: String
   var slot: Int
   var objectsBefore: Int
+  /// Objects appended.
   var count: Int
-  var result: ClusterAppender.Result
+  /// Existing objects whose values changed (upsert).
+  var updated = 0
+  /// The new table top and what it replaced; nil when nothing changes (the caller writes nothing).
+  var result: ClusterAppender.Result?
 
   /// Thrown by the consumer of the lines when one does not fit the streamed append.
-  private struct DoesNotFit: Error {}
+  struct DoesNotFit: Error {}
 
-  /// Appends every object of `lines`; nil when one does not fit (the nodes written are then
-  /// garbage: the caller drops them).
-  static func run<S: NodeSink>(_ lines: ParallelLineDecoder, group: Group, schema: Schema, sink: inout S) throws -> StreamedAppend? {
+  /// Appends every object of `lines` (`upsert`: changes the existing ones) and returns what it
+  /// did with the sink; nil when one does not fit (the nodes written are then garbage: the
+  /// caller drops them).
+  ///
+  /// `open` is called at the first line and gives the file and the sink the nodes go to: a
+  /// write transaction begun there runs its checks of the file while the next lines are
+  /// decoded on the other cores.
+  static func run<S: NodeSink>(
+    _ lines: ParallelLineDecoder, schema: Schema, upsert: Bool = false, open: () throws -> (Group, S)
+  ) throws -> (StreamedAppend, S)? {
     var target: Target?
+    var updates: StreamedUpsert?
+    var sink: S?
     do {
       try lines.forEachObject { object, _ in
-        if target == nil { target = try Target(object.className, group: group, schema: schema) }
+        if target == nil {
+          let (group, opened) = try open()
+          sink = opened
+          target = try Target(object.className, group: group, schema: schema)
+          if upsert { updates = try StreamedUpsert(cls: target!.cls, schema: schema, table: target!.table, group: group, stream: target!.stream) }
+        }
         // No copy of the target is bound here: it would make every append copy its buffers.
-        guard object.className == target!.cls.name, object.key == nil else { throw DoesNotFit() }
-        try target!.append(object, sink: &sink)
+        guard object.className == target!.cls.name else { throw DoesNotFit() }
+        if updates != nil, let position = try updates!.position(of: object) {
+          // An existing object's `$key` may be given: its own.
+          guard object.key == nil || object.key == updates!.key(at: position) else { throw DoesNotFit() }
+          try updates!.update(object, at: position, stream: &target!.stream, sink: &sink!)
+        } else {
+          guard object.key == nil else { throw DoesNotFit() }
+          try target!.append(object, sink: &sink!)
+        }
       }
-      guard var t = target, t.stream.count > 0 else { return nil }
-      let result = try t.stream.finish(sequence: t.sequence, sink: &sink)
-      return StreamedAppend(className: t.cls.name, slot: t.table.slot, objectsBefore: t.table.objectCount, count: t.stream.count, result: result)
+      guard var t = target, var sink else { return nil }
+      target = nil
+      try updates?.flush(stream: &t.stream, sink: &sink)
+      let updated = updates?.updated ?? 0
+      var appended = StreamedAppend(
+        className: t.cls.name, slot: t.table.slot, objectsBefore: t.table.objectCount, count: t.stream.count, updated: updated)
+      if t.stream.count > 0 || updated > 0 {
+        appended.result = try t.stream.finish(sequence: t.sequence, sink: &sink)
+      } else if !upsert {
+        return nil
+      }
+      return (appended, sink)
     } catch is DoesNotFit {
       return nil
     } catch is FormatError {
@@ -44,6 +79,7 @@ struct StreamedAppend {
   private struct Target {
     let cls: ObjectSchema
     let table: Table
+    /// Appended to here; its existing leaves are changed by ``StreamedUpsert``.
     var stream: ClusterAppender.Stream
     /// Property position (schema order) of each public column; nil when they are the same.
     let positions: [Int]?
