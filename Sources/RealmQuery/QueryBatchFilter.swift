@@ -74,15 +74,15 @@ struct QueryBatchFilter: Sendable {
     return (p.property, scan)
   }
 
-  /// True when no object of `range` can match: ``leadingStringScan`` finds nothing in the
-  /// range's leaf (read alone, without the batches' set-up). False when it cannot tell.
+  /// True when no object of `range` can match: `scan` (``leadingStringScan``) finds nothing
+  /// in the range's leaf of its property, read by `column` alone, without the batches' set-up.
   /// `scratch` holds the arrays of the selection between calls.
   static func rulesOut(
-    _ range: ObjectRange, _ lead: (property: Int, scan: StringLeafScan), in group: Group,
+    _ range: ObjectRange, _ scan: StringLeafScan, in column: LeafColumnReader,
     scratch: inout (all: [Bool], out: [Bool])
   ) throws -> Bool {
     var found = false
-    let readable = try group.forEachLeafColumnBatch(in: range, property: lead.property) { column in
+    try column.forEachBatch(in: range) { column in
       guard !found else { return }
       guard column.kind == .string else {
         found = true
@@ -94,7 +94,7 @@ struct QueryBatchFilter: Sendable {
         scratch.out = [Bool](repeating: false, count: n)
       }
       _ = scratch.out.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
-      try lead.scan.select(column, scratch.all, &scratch.out)
+      try scan.select(column, scratch.all, &scratch.out)
       found = scratch.out.withUnsafeBytes { flags in
         // Bools are bytes 0 or 1: eight at a time.
         var any: UInt64 = 0
@@ -110,7 +110,7 @@ struct QueryBatchFilter: Sendable {
         return any != 0
       }
     }
-    return readable && !found
+    return !found
   }
 
   /// The positions of the objects of `batch` that match.

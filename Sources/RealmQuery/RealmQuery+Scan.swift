@@ -18,6 +18,10 @@ extension RealmQuery {
     var parallel = true
     /// Objects per chunk (whole cluster leaves are added until a chunk has this many).
     var chunkObjects = 8192
+    /// Objects per chunk at most while chunks keep few of their objects: a chunk twice the
+    /// size of the last follows one that kept fewer than 1 in 64 of its objects, up to this
+    /// (and 16 times ``chunkObjects``), so a sparse scan hands fewer chunks between threads.
+    var largestChunkObjects = 1 << 16
     /// Objects scanned between two releases of the file's resident pages
     /// (`ByteReader.releaseResidentPages()`).
     var releaseObjects = 1 << 19
@@ -41,18 +45,30 @@ extension RealmQuery {
     let schema = self.schema
     let reads = self.reads
     let lead = filter.leadingStringScan
-    let chunk: @Sendable ([ObjectRange]) throws -> Partial = { [filter] ranges in
+    // A chunk's result, its objects and how many of them matched.
+    // The leaves are opened here, on the workers: the walk on the calling thread reads only
+    // the inner nodes of the tree.
+    let chunk: @Sendable ([LeafLocation]) throws -> (Partial, objects: Int, matched: Int) = { [filter] leaves in
       var ctx = QueryContext(source: source, schema: schema, reads: reads)
       var partial = initial()
+      var objects = 0
+      var matched = 0
       // A leaf whose string column rules the condition out is skipped after one loop over
       // that column, while few leaves have a match (otherwise every leaf is read twice).
       var looked = 0
       var kept = 0
       var scratch: (all: [Bool], out: [Bool]) = ([], [])
-      for range in ranges {
-        if let lead, looked < 8 || kept * 4 < looked {
+      let leadColumn = lead.flatMap { LeafColumnReader(group, table: table, property: $0.property) }
+      for (n, leaf) in leaves.enumerated() {
+        guard let range = try group.objectRange(at: leaf) else { continue }
+        objects &+= range.count
+        if let lead, let leadColumn, looked < 8 || kept * 4 < looked {
           looked += 1
-          if try QueryBatchFilter.rulesOut(range, lead, in: group, scratch: &scratch) {
+          // The next leaves load while this one is compared: the cluster leaf after next, and
+          // the next one's column.
+          if n &+ 2 < leaves.count { leadColumn.prefetchLeaf(leaves[n &+ 2]) }
+          if n &+ 1 < leaves.count { leadColumn.prefetchColumn(leaves[n &+ 1]) }
+          if try QueryBatchFilter.rulesOut(range, lead.scan, in: leadColumn, scratch: &scratch) {
             if let progress {
               progress.add(range.count)
               if progress.isCancelled { throw ProgressCancelled() }
@@ -67,31 +83,39 @@ extension RealmQuery {
             if progress.isCancelled { throw ProgressCancelled() }
           }
           let selected = try filter.select(batch, &ctx)
+          matched &+= selected.count
           if !selected.isEmpty { try work(batch, selected, &partial) }
         }
       }
-      return partial
+      return (partial, objects, matched)
     }
     let workers = options.parallel ? OrderedParallelMap<Int, Int>.processorCount : 1
     let pipeline = workers > 1 ? OrderedParallelMap(window: 2 * workers + 2, transform: chunk) : nil
     // Workers may still run when an error ends the loop: wait for them before returning.
     defer { pipeline?.waitForWorkers() }
-    func submit(_ ranges: [ObjectRange]) throws {
+    let smallest = max(options.chunkObjects, 1)
+    let largest = max(smallest, min(options.largestChunkObjects, smallest &* 16))
+    var target = smallest
+    func consumeChunk(_ result: (Partial, objects: Int, matched: Int)) throws {
+      target = result.matched &* 64 < result.objects ? min(target &* 2, largest) : smallest
+      try consume(result.0)
+    }
+    func submit(_ leaves: [LeafLocation]) throws {
       if let pipeline {
-        try pipeline.submit(ranges, consume: consume)
+        try pipeline.submit(leaves, consume: consumeChunk)
       } else {
-        try consume(try chunk(ranges))
+        try consumeChunk(try chunk(leaves))
       }
     }
-    var ranges: [ObjectRange] = []
+    var leaves: [LeafLocation] = []
     var objects = 0
     var sinceRelease = 0
-    try group.forEachObjectRange(in: table) { range in
-      ranges.append(range)
-      objects += range.count
-      if objects >= options.chunkObjects {
-        try submit(ranges)
-        ranges.removeAll(keepingCapacity: true)
+    try group.forEachLeafLocation(in: table) { leaf in
+      leaves.append(leaf)
+      objects += leaf.expectedCount
+      if objects >= target {
+        try submit(leaves)
+        leaves.removeAll(keepingCapacity: true)
         sinceRelease += objects
         objects = 0
         // A scan reads a few columns, but the kernel maps the pages around them too: give the
@@ -102,8 +126,8 @@ extension RealmQuery {
         }
       }
     }
-    if !ranges.isEmpty { try submit(ranges) }
-    try pipeline?.finish(consume: consume)
+    if !leaves.isEmpty { try submit(leaves) }
+    try pipeline?.finish(consume: consumeChunk)
   }
 
   /// The number of matching objects of a scan; no object is decoded.
@@ -132,6 +156,7 @@ extension RealmQuery {
     var chunkOptions = options
     // Decoded objects wait for their turn: smaller chunks keep that memory small.
     chunkOptions.chunkObjects = min(options.chunkObjects, 4096)
+    chunkOptions.largestChunkObjects = min(options.largestChunkObjects, 8192)
     try scan(
       group, table, options: chunkOptions, progress: progress, initial: { [(Int64, [RealmValue])]() },
       work: { batch, selected, out in

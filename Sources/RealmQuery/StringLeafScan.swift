@@ -71,7 +71,7 @@ struct StringLeafScan: Sendable {
 
   /// Sets `out[i]` for each active object of `leaf` that matches (`out` is false elsewhere).
   func select(_ leaf: LeafColumn, _ active: [Bool], _ out: inout [Bool]) throws {
-    if let slots = try leaf.shortStringSlots() {
+    let short = try leaf.withShortStringSlots { slots in
       needle.withUnsafeBufferPointer { n in
         mask.withUnsafeBufferPointer { m in
           active.withUnsafeBufferPointer { a in
@@ -86,8 +86,8 @@ struct StringLeafScan: Sendable {
           }
         }
       }
-      return
     }
+    guard !short else { return }
     try needle.withUnsafeBufferPointer { n in
       try mask.withUnsafeBufferPointer { m in
         let probe = Probe(needle: n, mask: m, words: words)

@@ -52,6 +52,12 @@ public struct ByteReader: @unchecked Sendable {
     self.isLazy = false
   }
 
+  /// The same bytes without a reference to their owner, for a walk that keeps the owner
+  /// alive itself (it holds the group it reads): copies of it, which every node and leaf
+  /// accessor makes, then cost no reference counting, on which threads reading the same file
+  /// at once would contend. A lazy reader is its own: its pages are produced through it.
+  var unretained: ByteReader { isLazy ? self : ByteReader(base: base, owner: nil) }
+
   /// True when `count` bytes at `offset` are inside the data. Never overflows.
   @inlinable
   public func contains(offset: Int, count n: Int) -> Bool {

@@ -46,36 +46,6 @@ extension Group {
     }
   }
 
-  /// Calls `body` with property `property` of the objects of `range` straight from its leaf,
-  /// in batches of at most `Group.rowBatch` (256) objects, without setting up the other
-  /// columns: for a filter that looks at one column first and asks for the whole batches
-  /// (``forEachSelectionBatch(in:filterColumns:_:)``) only where it finds something. Spends
-  /// from the reading budget what the batches spend. Safe to call from several threads.
-  ///
-  /// - Returns: false, without calling `body`, when the property is not a plain int, double,
-  ///   float, date or string column of a cluster leaf (formats 2-9, collections, other types).
-  public func forEachLeafColumnBatch(
-    in range: ObjectRange, property: Int, _ body: (LeafColumn) throws -> Void
-  ) throws -> Bool {
-    guard range.tableIndex < tables.count else { throw FormatError.corrupt("object range of another group") }
-    if case .legacy = tables[range.tableIndex].storage { return false }
-    let plans = columnPlans[range.tableIndex]
-    guard property >= 0, property < plans.count, plans[property].collection == .single else { return false }
-    let plan = plans[property]
-    let leaf = try ClusterLeaf(try ArrayNode(elements: reader, range.leaf), offset: range.keyOffset)
-    guard leaf.count == range.count else { throw FormatError.corrupt("object range at \(range.leaf) changed") }
-    let values = try valueLeaf(leaf, plan)
-    let budget = makeBudget()
-    guard LeafColumn(values, rows: 0..<0, budget: budget) != nil else { return false }
-    let objectCost = objectCost(range.tableIndex)
-    for start in stride(from: 0, to: leaf.count, by: Group.rowBatch) {
-      let rows = start..<min(start + Group.rowBatch, leaf.count)
-      try budget.spend(rows.count &* objectCost)
-      if let column = LeafColumn(values, rows: rows, budget: budget) { try body(column) }
-    }
-    return true
-  }
-
   /// Calls `select` with the batches of every object of `table` (see
   /// ``forEachSelectionBatch(in:filterColumns:_:)``), then `body` with the key and values of
   /// each object `select` keeps, in key order. Only those objects' properties `columns` (nil

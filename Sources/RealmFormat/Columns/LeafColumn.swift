@@ -72,27 +72,51 @@ public struct LeafColumn {
   /// `ArrayStringShort`, §6.3) straight from the file, every slot's length byte checked; nil
   /// for the other string forms. The bytes are as stored, not checked as UTF-8.
   public func shortStringSlots() throws(FormatError) -> ShortStringSlots? {
+    guard let slots = uncheckedShortStringSlots() else { return nil }
+    try check(slots)
+    return slots
+  }
+
+  /// Calls `body` with the batch's slots as ``shortStringSlots()`` gives them, then checks
+  /// their length bytes, while the slots are still in the processor's cache: the leaf is
+  /// read from memory once, by `body`, not first by the check. `body` must stay inside the
+  /// slots whatever their length bytes say (``ShortStringSlots/length(_:)`` is below the
+  /// width); what it found is void when this throws.
+  ///
+  /// - Returns: false, without calling `body`, for the other string forms.
+  public func withShortStringSlots(_ body: (ShortStringSlots) throws -> Void) throws -> Bool {
+    guard let slots = uncheckedShortStringSlots() else { return false }
+    try body(slots)
+    try check(slots)
+    return true
+  }
+
+  private func uncheckedShortStringSlots() -> ShortStringSlots? {
     guard case .string(let l, let nullable) = leaf, case .short(let node) = l.form else { return nil }
     let w = node.width
     // The node's payload was validated to hold count * w bytes.
     let start = node.reader.base.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self) + node.payload + rows.lowerBound &* w
-    let slots = ShortStringSlots(start: UnsafePointer(start), width: w, count: rows.count, nullable: nullable)
-    guard w > 0 else { return slots }
+    return ShortStringSlots(start: UnsafePointer(start), width: w, count: rows.count, nullable: nullable, node: node.ref, first: rows.lowerBound)
+  }
+
+  /// Throws for a slot whose length byte is above the width; charges the slots' bytes.
+  private func check(_ slots: ShortStringSlots) throws(FormatError) {
+    let w = slots.width
+    guard w > 0 else { return }
+    let start = slots.start
     // One pass without branches over the length bytes; the slots' bytes are charged whole.
     var largest: UInt8 = 0
     var p = start + (w &- 1)
-    for _ in 0..<rows.count {
+    for _ in 0..<slots.count {
       largest = max(largest, p.pointee)
       p += w
     }
-    let spent = rows.count &* (w &- 1)
     if Int(largest) > w {
-      let i = (0..<rows.count).first { Int(start[$0 &* w &+ w &- 1]) > w } ?? 0
+      let i = (0..<slots.count).first { Int(start[$0 &* w &+ w &- 1]) > w } ?? 0
       throw FormatError.corrupt(
-        "short string \(rows.lowerBound &+ i) at \(node.ref) has an invalid length byte \(start[i &* w &+ w &- 1])", at: node.ref.rawValue)
+        "short string \(slots.first &+ i) at \(slots.node) has an invalid length byte \(start[i &* w &+ w &- 1])", at: slots.node.rawValue)
     }
-    try budget.spend(ReadBudget.cost(ofPayloadBytes: spent))
-    return slots
+    try budget.spend(ReadBudget.cost(ofPayloadBytes: slots.count &* (w &- 1)))
   }
 
   /// Calls `body` with each active object's position and integer (nil when null).
@@ -142,6 +166,9 @@ public struct ShortStringSlots {
   public let count: Int
   /// Whether a null reads as null (true) or as the empty string.
   public let nullable: Bool
+  /// The leaf and the row of the first slot, for messages.
+  let node: Ref
+  let first: Int
 
   /// The byte length of string `i` (below ``count``), -1 for null.
   @inlinable

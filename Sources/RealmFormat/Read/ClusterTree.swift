@@ -88,16 +88,44 @@ struct ClusterTree: Sendable {
 
   /// Calls `body` for every leaf, charging every node visited to `budget`.
   func forEachLeaf(root: Ref, budget: DecodeBudget, _ body: (ClusterLeaf) throws(FormatError) -> Void) throws(FormatError) {
-    try visit(root, offset: 0, expectedDepth: nil, level: 0, budget: budget, body)
+    try visit(root, offset: 0, expectedDepth: nil, level: 0, budget: budget, opensLeaves: true) { (_, _, leaf) throws(FormatError) in
+      if let leaf { try body(leaf) }
+    }
   }
 
+  /// Calls `body` with the ref and key offset of every leaf of the tree at `root`, in key
+  /// order, reading only the inner nodes: the leaves below them are not read, so whoever
+  /// opens one checks that it is a leaf (``openLeaf(_:offset:)``). A root that is a leaf is
+  /// read and checked here.
+  func forEachLeafRef(root: Ref, _ body: (_ leaf: Ref, _ offset: UInt64) throws(FormatError) -> Void) throws(FormatError) {
+    let budget = DecodeBudget(embeddedObjects: 0, nodes: visitBudget, reading: .unlimited)
+    try visit(root, offset: 0, expectedDepth: nil, level: 0, budget: budget, opensLeaves: false) { (ref, offset, _) throws(FormatError) in
+      try body(ref, offset)
+    }
+  }
+
+  /// The leaf at `ref` that ``forEachLeafRef(root:_:)`` gave with `offset`.
+  func openLeaf(_ ref: Ref, offset: UInt64) throws(FormatError) -> ClusterLeaf {
+    let node = try ArrayNode(elements: reader, ref)
+    guard node.hasRefs, node.count >= 1 else {
+      throw FormatError.corrupt("cluster node at \(ref) is not a has-refs array", at: ref.rawValue)
+    }
+    guard !node.isInner else {
+      throw FormatError.corrupt("inner cluster node at \(ref) found where a cluster leaf is expected", at: ref.rawValue)
+    }
+    return try ClusterLeaf(node, offset: offset)
+  }
+
+  /// Visits the tree at `ref`; with `opensLeaves` false, the children of inner nodes of depth 1
+  /// are given unread (nil leaf).
   private func visit(
-    _ ref: Ref, offset: UInt64, expectedDepth: Int?, level: Int, budget: DecodeBudget,
-    _ body: (ClusterLeaf) throws(FormatError) -> Void
+    _ ref: Ref, offset: UInt64, expectedDepth: Int?, level: Int, budget: DecodeBudget, opensLeaves: Bool,
+    _ body: (Ref, UInt64, ClusterLeaf?) throws(FormatError) -> Void
   ) throws(FormatError) {
     budget.nodes -= 1
     guard budget.nodes >= 0 else { throw FormatError.limit("cluster tree walk visits more nodes than the file can hold (cycle?)", at: ref.rawValue) }
     guard level <= limits.maxDepth else { throw FormatError.limit("cluster tree deeper than \(limits.maxDepth)", at: ref.rawValue) }
+    if !opensLeaves, expectedDepth == 0 { return try body(ref, offset, nil) }
     let node = try ArrayNode(elements: reader, ref)
     guard node.hasRefs, node.count >= 1 else {
       throw FormatError.corrupt("cluster node at \(ref) is not a has-refs array", at: ref.rawValue)
@@ -106,7 +134,7 @@ struct ClusterTree: Sendable {
       if let expectedDepth, expectedDepth != 0 {
         throw FormatError.corrupt("cluster leaf at \(ref) found where an inner node of depth \(expectedDepth) is expected", at: ref.rawValue)
       }
-      try body(try ClusterLeaf(node, offset: offset))
+      try body(ref, offset, try ClusterLeaf(node, offset: offset))
       return
     }
     let inner = try InnerClusterNode(node, shift: shift)
@@ -116,7 +144,7 @@ struct ClusterTree: Sendable {
     for i in 0..<inner.childCount {
       try visit(
         try node.ref(i &+ 3), offset: offset &+ inner.childOffset(i), expectedDepth: inner.depth - 1,
-        level: level + 1, budget: budget, body)
+        level: level + 1, budget: budget, opensLeaves: opensLeaves, body)
     }
   }
 

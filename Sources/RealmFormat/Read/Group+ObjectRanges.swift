@@ -17,27 +17,55 @@ public struct ObjectRange: Sendable, Equatable {
   public let count: Int
 }
 
+/// A cluster leaf of a table found by walking the inner nodes of its tree, not opened yet: its
+/// objects are ``Group/objectRange(at:)``.
+public struct LeafLocation: Sendable, Equatable {
+  let tableIndex: Int
+  let leaf: Ref
+  let keyOffset: UInt64
+  /// The objects, for a table of formats 2-9 (known without opening anything).
+  let range: ObjectRange?
+  /// The objects the leaf is expected to hold (its tree's cluster size; exact for formats
+  /// 2-9): what a scan counts before it opens the leaf.
+  public let expectedCount: Int
+}
+
 extension Group {
   /// Calls `body` with the ranges of `table`'s objects, in key order. Cheap: only the cluster
   /// tree's nodes are read, not the values.
   ///
   /// - Throws: ``FormatError`` for a damaged tree, or whatever `body` throws.
   public func forEachObjectRange(in table: Table, _ body: (ObjectRange) throws -> Void) throws {
+    try forEachLeafLocation(in: table) { location in
+      if let range = try objectRange(at: location) { try body(range) }
+    }
+  }
+
+  /// Calls `body` with the cluster leaves of `table`, in key order, reading only the inner
+  /// nodes of its tree: each leaf's objects are known once it is opened
+  /// (``objectRange(at:)``), which a scan does on the thread that reads the leaf, so that the
+  /// one thread that walks the tree touches as little of the file as it can.
+  ///
+  /// - Throws: ``FormatError`` for a damaged tree, or whatever `body` throws.
+  public func forEachLeafLocation(in table: Table, _ body: (LeafLocation) throws -> Void) throws {
     guard let index = tableIndex(table) else { throw FormatError.corrupt("table '\(table.name)' is not part of this group") }
     if case .legacy(let stored) = tables[index].storage {
       // Formats 2-9: runs of rows the size of a B+-tree leaf.
       for first in stride(from: 0, to: stored.rowCount, by: FormatConstants.maxBPNodeSize) {
         let count = min(FormatConstants.maxBPNodeSize, stored.rowCount - first)
-        try body(ObjectRange(tableIndex: index, leaf: .null, keyOffset: UInt64(first), count: count))
+        let range = ObjectRange(tableIndex: index, leaf: .null, keyOffset: UInt64(first), count: count)
+        try body(LeafLocation(tableIndex: index, leaf: .null, keyOffset: range.keyOffset, range: range, expectedCount: count))
       }
       return
     }
     var bodyError: (any Error)?
     do {
-      try clusterTree.forEachLeaf(root: table.clusterRoot) { (leaf) throws(FormatError) in
-        guard leaf.count > 0 else { return }
+      // The walk holds the group: its nodes need no reference to the file's owner.
+      let tree = ClusterTree(reader: reader.unretained, shift: clusterShift, limits: limits)
+      let clusterSize = 1 << clusterShift
+      try tree.forEachLeafRef(root: table.clusterRoot) { (leaf, offset) throws(FormatError) in
         do {
-          try body(ObjectRange(tableIndex: index, leaf: leaf.node.ref, keyOffset: leaf.offset, count: leaf.count))
+          try body(LeafLocation(tableIndex: index, leaf: leaf, keyOffset: offset, range: nil, expectedCount: clusterSize))
         } catch {
           bodyError = error
           throw FormatError(.corrupt, "iteration stopped by its caller")
@@ -47,6 +75,19 @@ extension Group {
       if let bodyError { throw bodyError }
       throw error
     }
+  }
+
+  /// The objects of the leaf at `location` (from ``forEachLeafLocation(in:_:)``), nil when it
+  /// holds none. Safe to call from several threads at once.
+  ///
+  /// - Throws: ``FormatError`` when the node there is not a cluster leaf.
+  public func objectRange(at location: LeafLocation) throws -> ObjectRange? {
+    if let range = location.range { return range.count > 0 ? range : nil }
+    guard location.tableIndex < tables.count else { throw FormatError.corrupt("leaf location of another group") }
+    let tree = ClusterTree(reader: reader.unretained, shift: clusterShift, limits: limits)
+    let leaf = try tree.openLeaf(location.leaf, offset: location.keyOffset)
+    guard leaf.count > 0 else { return nil }
+    return ObjectRange(tableIndex: location.tableIndex, leaf: location.leaf, keyOffset: location.keyOffset, count: leaf.count)
   }
 
   /// Calls `body` with the key and values of every object of `range`, in key order, exactly as

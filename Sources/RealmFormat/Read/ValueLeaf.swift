@@ -62,7 +62,9 @@ enum ValueLeaf: Sendable {
   case decimal(DecimalLeaf)
   case objectId(FixedBytesLeaf)
   case uuid(FixedBytesLeaf)
-  case mixed(MixedLeaf)
+  /// Boxed: a mixed leaf's accessor is twice the size of any other, and every copy of every
+  /// value leaf (one per column and cluster, copied into each batch's columns) would carry it.
+  indirect case mixed(MixedLeaf)
   /// Object keys; `plusOne` in cluster columns (0 = null), raw in B+-trees.
   case link(ArrayNode, plusOne: Bool)
   /// Pairs of `(table key + 1, object key + 1)` (§6.10).
