@@ -43,7 +43,9 @@ struct CommandProbe {
       let said = errors.isEmpty ? String(outputText.suffix(500)) : String(errors.prefix(500))
       found.append("\(command): exit status \(status) (allowed: \(allowed.sorted())): \(said)")
     }
-    if status != 0 && status != 1 && !(errors.hasPrefix("Error: ") || errors.hasPrefix("error: ")) {
+    // Warnings ("realmctl: warning: …", e.g. an unreadable search index) may come first.
+    let message = errors.split(separator: "\n").first { !$0.hasPrefix("realmctl: warning: ") } ?? ""
+    if status != 0 && status != 1 && !(message.hasPrefix("Error: ") || message.hasPrefix("error: ")) {
       found.append("\(command): exit status \(status) without an error message: \(errors.prefix(200))")
     }
     if let outputLimit, outputCount > outputLimit {
@@ -51,6 +53,27 @@ struct CommandProbe {
     }
     return found
   }
+}
+
+/// The command lines a target runs on one input, and the broken promises they gathered.
+struct ProbeLog {
+  /// The output bound of reading commands (``FuzzTarget/outputLimit(fileSize:)``).
+  let outputLimit: Int
+  private(set) var problems: [String] = []
+
+  init(outputLimit: Int) { self.outputLimit = outputLimit }
+
+  /// Runs `arguments`; its status must be in `allowed`, its output within the bound when
+  /// `bounded` (commands that write print reports, not the file's values).
+  @discardableResult
+  mutating func run(_ arguments: [String], allowed: Set<Int32> = [0, 65], bounded: Bool = true) -> CommandProbe {
+    let run = CommandProbe(arguments)
+    problems += run.problems(allowed: allowed, outputLimit: bounded ? outputLimit : nil)
+    return run
+  }
+
+  /// Records a broken promise the target checks itself.
+  mutating func record(_ problem: String) { problems.append(problem) }
 }
 
 /// An output destination that counts the bytes and keeps the first `keep` of them.

@@ -15,30 +15,24 @@ extension FuzzTarget {
     summary: "a .realm file: open, open --check, schema (text, json, swift), dump of every class (jsonl, json, table, csv)",
     run: { input in
       let path = ScratchDirectory.shared.write(input, to: "input.realm")
-      let limit = outputLimit(fileSize: input.count)
-      var problems: [String] = []
-      @discardableResult
-      func probe(_ arguments: [String], allowed: Set<Int32> = [0, 65]) -> CommandProbe {
-        let run = CommandProbe(arguments)
-        problems += run.problems(allowed: allowed, outputLimit: limit)
-        return run
-      }
-      probe(["open", path])
-      probe(["open", path, "--check", "--json"], allowed: [0, 1, 65])
-      probe(["schema", path])
-      probe(["schema", path, "--format", "json"])
-      probe(["schema", path, "--format", "swift"])
-      let dump = probe(["dump", path, "--format", "jsonl"])
+      var log = ProbeLog(outputLimit: outputLimit(fileSize: input.count))
+      log.run(["open", path])
+      log.run(["open", path, "--check", "--json"], allowed: [0, 1, 65])
+      log.run(["schema", path])
+      log.run(["schema", path, "--format", "json"])
+      log.run(["schema", path, "--format", "swift"])
+      let dump = log.run(["dump", path, "--format", "jsonl"])
       // A file whose objects share nodes spends the whole read budget in every dump before it
       // is refused; the other formats read the same objects through the same budget, so they
       // would only repeat that bounded work (seconds per input under AddressSanitizer).
-      if dump.status == 65 && dump.errors.contains(ReadBudget.exhaustedMarker) { return problems }
-      probe(["dump", path, "--format", "json"])
-      probe(["dump", path, "--format", "table"])
+      if dump.status == 65 && dump.errors.contains(ReadBudget.exhaustedMarker) { return log.problems }
+      log.run(["dump", path, "--format", "json"])
+      log.run(["dump", path, "--format", "table"])
       for name in readerClassNames(path).prefix(3) {
-        probe(["dump", path, "--format", "csv", "--class", name])
+        // `--class=NAME`: a name the file gives may start with "-".
+        log.run(["dump", path, "--format", "csv", "--class=\(name)"])
       }
-      return problems
+      return log.problems
     },
     seeds: { resources in try readerSeeds(resources) })
 

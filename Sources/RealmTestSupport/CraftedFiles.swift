@@ -19,6 +19,30 @@ public enum CraftedFiles {
     return (sink.bytes, keys)
   }
 
+  /// ``file(classes:objects:)`` built through a ``RewritingNodeSink`` with `rewrite`: returns
+  /// the bytes and how many nodes `rewrite` changed (a test checks it hit its node).
+  public static func file(
+    classes: [ObjectSchema], objects: [(className: String, values: [RealmValue])],
+    rewriting rewrite: @escaping ([UInt8]) -> [UInt8]?
+  ) throws -> (bytes: [UInt8], rewritten: Int) {
+    try file(classes: classes, objects: objects, placing: { node, _ in rewrite(node) })
+  }
+
+  /// ``file(classes:objects:rewriting:)`` whose rewrite is told where each node goes
+  /// (``RewritingNodeSink/init(placing:)``).
+  public static func file(
+    classes: [ObjectSchema], objects: [(className: String, values: [RealmValue])],
+    placing rewrite: @escaping (_ node: [UInt8], _ at: Ref) -> [UInt8]?
+  ) throws -> (bytes: [UInt8], rewritten: Int) {
+    let builder = try RealmFileBuilder(
+      schema: Schema(schemaVersion: 1, fileFormat: 24, classes: classes), sink: RewritingNodeSink(placing: rewrite))
+    for object in objects { _ = try builder.append(className: object.className, key: nil, values: object.values) }
+    let finished = try builder.finish()
+    var sink = builder.sink.image
+    sink.finish(header: finished.header, fileSize: finished.fileSize)
+    return (sink.bytes, builder.sink.rewritten)
+  }
+
   /// A file with 256 `Holder` objects, each with a list of ints (`numbers`); object 0's list
   /// holds `listCount` elements (a B+-tree of several leaves when over 1000), the others are
   /// empty.

@@ -117,11 +117,11 @@ public enum SyncedFiles {
     ]),
   ]
 
-  /// Builds the file.
-  public static func build(_ shape: Shape) throws -> [UInt8] {
+  /// Builds the file; every node first goes through `rewrite` (``RewritingNodeSink``).
+  public static func build(_ shape: Shape, rewriting rewrite: @escaping ([UInt8]) -> [UInt8]? = { _ in nil }) throws -> [UInt8] {
     let schema = schema(shape)
     let builder = try RealmFileBuilder(
-      schema: schema, plainTables: shape.flexible ? flexibleTables : [], sink: BufferNodeSink())
+      schema: schema, plainTables: shape.flexible ? flexibleTables : [], sink: RewritingNodeSink(rewrite: rewrite))
     for i in 0..<shape.dogs {
       _ = try builder.append(className: "Dog", key: key(i), values: [
         .int(Int64(100 + i)), .string("dog \(i)"), i >= 2 ? .null : .link(ObjectLink(className: "Person", key: key(i))),
@@ -155,7 +155,7 @@ public enum SyncedFiles {
     }
     let historyRoot = writeHistory(shape.history, uploadCursor: shape.uploadCursor, into: &builder.sink)
     let finished = try builder.finish()
-    var sink = builder.sink
+    var sink = builder.sink.image
     sink.finish(header: finished.header, fileSize: finished.fileSize)
     var bytes = sink.bytes
     // The top array is written with 64-bit slots: 6 snapshot version, 7 history type,
@@ -172,9 +172,9 @@ public enum SyncedFiles {
   }
 
   /// The client history's root array (21 slots, Realm Core `ClientHistory`, schema 12).
-  static func writeHistory(_ changes: [Change], uploadCursor: Int64, into sink: inout BufferNodeSink) -> Ref {
+  static func writeHistory<S: NodeSink>(_ changes: [Change], uploadCursor: Int64, into sink: inout S) -> Ref {
     let tagged = { (v: Int64) in RefOrTagged.taggedRaw(UInt64(v)) }
-    let ints = { (values: [Int64], sink: inout BufferNodeSink) in
+    let ints = { (values: [Int64], sink: inout S) in
       sink.append(NodeEncoder.integerNode(values, width: 64))
     }
     // `binaries` writes a leaf of any size these tests use.

@@ -93,7 +93,7 @@ public struct UpgradeCommand: Command {
       }
       return "\(name) is already at file format \(r.fromFormat), the current format: nothing to upgrade\(copy)"
     }
-    let objects = (r.classes + r.otherTables).reduce(0) { $0 + $1.objects }
+    let objects = (r.classes + r.otherTables).map(\.objects).saturatingSum
     var what = "\(objects) object\(objects == 1 ? "" : "s") in \(r.classes.count) class\(r.classes.count == 1 ? "" : "es")"
     if !r.otherTables.isEmpty {
       what += " and \(r.otherTables.count) other table\(r.otherTables.count == 1 ? "" : "s")"

@@ -223,6 +223,13 @@ public struct SearchIndex: Sendable {
       let budget = DecodeBudget(embeddedObjects: 0, nodes: max(0, nodesLeft), reading: .unlimited)
       try tree.forEachLeaf(root: ref, budget: budget) { (leaf) throws(FormatError) in
         try leaf.requirePlainIntegers("a search index list")
+        // A leaf's count is not bounded by its bytes (width 0 holds 2^24 zeros in 8): with the
+        // node budget, this bounds the keys gathered by the file's size.
+        guard leaf.count <= FormatConstants.maxBPNodeSize else {
+          throw FormatError.corrupt(
+            "search index list leaf at \(leaf.ref) holds \(leaf.count) keys, more than the \(FormatConstants.maxBPNodeSize) a leaf can hold",
+            at: leaf.ref.rawValue)
+        }
         for i in 0..<leaf.count { keys.append(leaf.uncheckedGet(i)) }
       }
       nodesLeft = budget.nodes

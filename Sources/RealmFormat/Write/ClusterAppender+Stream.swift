@@ -161,9 +161,12 @@ extension ClusterAppender {
       if entries[i].general == nil, column.type == .int, !column.isNullable {
         let extension_ = try SearchIndexWriter.extendInts(
           root: column.searchIndexRef, with: runs, unique: unique, reader: group.reader, limits: group.limits, into: &sink)
-        if case .written(let root, let replaced) = extension_ {
+        switch extension_ {
+        case .written(let root, let replaced):
           result.replaced += replaced
           return root
+        case .needsRebuild(let written):
+          result.replaced += written  // nodes of this write that nothing refers to
         }
       }
       // The rebuild: the new entries and every existing value.

@@ -215,7 +215,11 @@ struct ExistingTree {
     self.shift = shift
   }
 
-  mutating func walk(_ ref: Ref, offset: UInt64, depth: Int) throws(FormatError) {
+  /// Walks the sub-tree at `ref` and returns how many objects its leaves hold; an inner node
+  /// whose count says otherwise is refused (the new inner nodes are counted from the leaves,
+  /// but the caller reports with the table's count).
+  @discardableResult
+  mutating func walk(_ ref: Ref, offset: UInt64, depth: Int) throws(FormatError) -> Int {
     guard depth <= ClusterRewriter.maxDepth else { throw FormatError.corrupt("a cluster tree is deeper than \(ClusterRewriter.maxDepth)") }
     visited += 1
     guard visited <= reader.count / 8 else { throw FormatError.corrupt("a cluster tree has a cycle") }
@@ -226,13 +230,18 @@ struct ExistingTree {
       leafDepth = depth
       let leaf = try ClusterLeaf(node, offset: offset)
       leaves.append(ClusterTreeWriter.Leaf(ref: ref, offset: Int64(bitPattern: offset), count: leaf.count))
-      return
+      return leaf.count
     }
     let n = try InnerClusterNode(node, shift: shift)
     inner.append(ref)
     if let offsets = n.offsets { inner.append(offsets.ref) }
+    var total = 0  // at most 1000 objects a leaf, one leaf per 8 bytes: no overflow
     for i in 0..<n.childCount {
-      try walk(try node.ref(i + 3), offset: offset &+ n.childOffset(i), depth: depth + 1)
+      total += try walk(try node.ref(i + 3), offset: offset &+ n.childOffset(i), depth: depth + 1)
     }
+    guard total == n.objectCount else {
+      throw FormatError.corrupt("inner cluster node at \(ref) says \(n.objectCount) objects but its children hold \(total)", at: ref.rawValue)
+    }
+    return total
   }
 }

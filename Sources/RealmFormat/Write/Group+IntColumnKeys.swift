@@ -5,13 +5,14 @@ extension Group {
   /// column `column`, read straight from the cluster leaves, without a value per object: what
   /// `insert` matches primary keys against. nil when the column is not such a column, the
   /// table has the old layout, or a leaf stores the column in another form (the caller then
-  /// reads the values the general way).
+  /// reads the values the general way). Throws when the leaves hold another number of objects
+  /// than the table says (a damaged or hostile count).
   public func keysAndInts(of table: Table, column: Column) throws(FormatError) -> (keys: [Int64], values: [Int64])? {
     guard !table.isLegacyLayout, Self.isPlainInt(column) else { return nil }
     var keys: [Int64] = []
     var values: [Int64] = []
     // The count is the file's word: a hostile one must not size the arrays.
-    let expected = min(max(table.objectCount, 0), reader.count / 8)
+    let expected = reservableObjectCount(of: table)
     keys.reserveCapacity(expected)
     values.reserveCapacity(expected)
     var plain = true
@@ -26,7 +27,10 @@ extension Group {
         values.append(node.uncheckedGet(j))
       }
     }
-    return plain ? (keys, values) : nil
+    guard plain else { return nil }
+    // The caller counts and writes with the table's count: its leaves must agree with it.
+    try table.requireObjectCount(keys.count)
+    return (keys, values)
   }
 
   /// True for a non-nullable int column of single values (not a link).

@@ -10,10 +10,11 @@ extension SearchIndexWriter {
   enum IntExtension {
     /// The new root, and the old top-level nodes (free each shallowly).
     case written(Ref, replaced: [Ref])
-    /// A new value shares its low 32 bits with an existing entry, or (`unique`) two new
-    /// values are equal: the caller rebuilds the index from every value (and finds the
-    /// duplicate, if any, with the objects' values).
-    case needsRebuild
+    /// A new value shares its low 32 bits with an existing entry, (`unique`) two new values
+    /// are equal, or the existing entries are out of order: the caller rebuilds the index
+    /// from every value (and finds the duplicate, if any, with the objects' values), and frees
+    /// `written`, the nodes the merge wrote before it gave up.
+    case needsRebuild(written: [Ref])
   }
 
   /// Merges the new entries of a non-nullable int column (pairs of ``intPair(_:key:)``,
@@ -24,11 +25,26 @@ extension SearchIndexWriter {
     var merger = TopLevelMerger(new: runs.merged(), unique: unique, level: IndexLeafLevel(expected: runs.count))
     var walk = SearchIndex.Walk(reader: reader, limits: limits, limit: .max)
     var replaced: [Ref] = []
+    // The merge writes full leaves as it goes: when it gives up, they are nobody's nodes.
+    var recording = RecordingSink(base: sink)
+    defer { sink = recording.base }
     try forEachTopLevelEntry(root, walk: &walk, replaced: &replaced, depth: 0) { (key, element) throws(FormatError) -> Bool in
-      merger.existing(key, element, into: &sink)
+      merger.existing(key, element, into: &recording)
     }
-    guard !merger.conflict, merger.emitNew(upTo: nil, into: &sink) else { return .needsRebuild }
-    return .written(merger.level.finish(into: &sink), replaced: replaced)
+    guard !merger.conflict, merger.emitNew(upTo: nil, into: &recording) else { return .needsRebuild(written: recording.written) }
+    return .written(merger.level.finish(into: &recording), replaced: replaced)
+  }
+
+  /// A sink that passes the nodes on and keeps their refs.
+  private struct RecordingSink<Base: NodeSink>: NodeSink {
+    var base: Base
+    var written: [Ref] = []
+
+    mutating func append(_ node: [UInt8]) -> Ref {
+      let ref = base.append(node)
+      written.append(ref)
+      return ref
+    }
   }
 
   /// Calls `body` with the (key, raw element) pairs of the index node `ref`'s leaves, in
@@ -70,6 +86,8 @@ extension SearchIndexWriter {
     private var next: WordPair?
     private var nextKey: Int32 = 0
     private var group: [WordPair] = []
+    /// The last existing entry's key: the file's entries must ascend across its leaves too.
+    private var lastExisting: Int32?
 
     init(new: PairMerge, unique: Bool, level: IndexLeafLevel) {
       self.new = new
@@ -86,8 +104,14 @@ extension SearchIndexWriter {
       if let next { nextKey = Self.key(next) }
     }
 
-    /// Emits the new groups before `key`, then the existing entry; false (stop) on a conflict.
+    /// Emits the new groups before `key`, then the existing entry; false (stop) on a conflict,
+    /// or when the existing entries do not ascend (a damaged index: the rebuild replaces it).
     mutating func existing<S: NodeSink>(_ key: Int32, _ element: Int64, into sink: inout S) -> Bool {
+      if let lastExisting, key <= lastExisting {
+        conflict = true
+        return false
+      }
+      lastExisting = key
       if next != nil && nextKey <= key {
         guard emitNew(upTo: key, into: &sink) else { return false }
         if next != nil && nextKey == key {

@@ -44,7 +44,7 @@ public struct StableDump {
       guard let table = file.group.table(forClass: cls.name) else { continue }
       if let pk = cls.primaryKey, let index = cls.properties.firstIndex(where: { $0.name == pk }) {
         var entries: [(RealmValue, Int64)] = []
-        entries.reserveCapacity(table.objectCount)
+        entries.reserveCapacity(file.group.reservableObjectCount(of: table))
         try file.group.forEachObject(in: table, columns: [index]) { key, v in entries.append((index < v.count ? v[index] : .null, key)) }
         entries.sort { precedes($0.0, $1.0) || (!precedes($1.0, $0.0) && $0.1 < $1.1) }
         for (_, key) in entries {

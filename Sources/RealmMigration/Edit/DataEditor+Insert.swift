@@ -34,7 +34,8 @@ extension DataEditor {
     defer { lock.release() }
     let objects = try input(fileSchema)
     var batch = InsertBatch(group: group, schema: fileSchema, mode: mode)
-    try batch.add(objects)
+    // The file's keys are walked here: a damaged file is named like any other.
+    try namingFile(path) { try batch.add(objects) }
     try batch.assignKeys()
     try batch.checkLinks()
     try batch.dropUnchangedUpdates()
@@ -48,8 +49,12 @@ extension DataEditor {
       if case .append = edits { writePath = .append } else { writePath = .objects }
     } else if counts.contains(where: { $0.inserted > 0 || $0.updated > 0 }) {
       writePath = .rewrite
-      let total = fileSchema.classes.reduce(0) { $0 + (group.table(forClass: $1.name).map { $0.isEmbedded ? 0 : $0.objectCount } ?? 0) }
-      options.progress?.setTotal(total + objects.count)
+      // Saturating: the other classes' counts are the file's unverified word.
+      let total = fileSchema.classes.reduce(objects.count) { total, cls in
+        let n = group.table(forClass: cls.name).map { $0.isEmbedded ? 0 : max($0.objectCount, 0) } ?? 0
+        return total.addingReportingOverflow(n).overflow ? .max : total + n
+      }
+      options.progress?.setTotal(total)
       if options.dryRun {
         let builder = try RealmFileBuilder(
           schema: fileSchema, fileFormat: Migrator.targetFormat(of: group, options: options), sink: CountingNodeSink())
@@ -168,5 +173,11 @@ extension DataEditor {
     }
     options.progress?.add(n)
     return true
+  }
+
+  /// Runs `body`, which reads the file at `path`: a damaged file is named as every command
+  /// names it ("'x.realm' is not a valid Realm file: …").
+  static func namingFile<T>(_ path: String, _ body: () throws -> T) throws -> T {
+    do { return try body() } catch let error as FormatError { throw StorageError.corrupt(path: path, error) }
   }
 }

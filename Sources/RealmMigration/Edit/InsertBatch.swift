@@ -88,8 +88,9 @@ struct InsertBatch {
   /// The file's keys of `table`, ascending.
   func keys(of table: Table) throws -> [Int64] {
     var keys: [Int64] = []
-    keys.reserveCapacity(table.objectCount)
+    keys.reserveCapacity(group.reservableObjectCount(of: table))
     try group.forEachObject(in: table, columns: []) { key, _ in keys.append(key) }
+    try table.requireObjectCount(keys.count)
     return keys
   }
 
@@ -146,8 +147,8 @@ struct InsertBatch {
     var keys: [Int64] = []
     var ints: [Int64]? = []
     var values: [RealmValue] = []
-    keys.reserveCapacity(table.objectCount)
-    ints?.reserveCapacity(table.objectCount)
+    keys.reserveCapacity(group.reservableObjectCount(of: table))
+    ints?.reserveCapacity(group.reservableObjectCount(of: table))
     try group.forEachObjectRange(in: table) { range in
       try group.forEachBatch(in: range, columns: [pk]) { batch in
         keys += batch.keys
@@ -163,6 +164,7 @@ struct InsertBatch {
         for r in 0..<column.count { values.append(column.value(at: r)) }
       }
     }
+    try table.requireObjectCount(keys.count)
     return (keys, ints.map { .ints($0) } ?? .values(values))
   }
 

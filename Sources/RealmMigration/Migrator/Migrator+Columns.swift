@@ -126,7 +126,9 @@ extension Migrator {
           className: c.finalSchema.name, stages: c.stages, finalPositions: computedFinal,
           properties: computedFinal.map { final[$0] }, readColumns: reads, allowsConcurrentCalls: !layout.orderSensitive,
           progress: progress)
-        computedObjects += group.table(forClass: source.name)?.objectCount ?? 0
+        // Saturating: a damaged file may claim absurd counts (the walks themselves are bounded).
+        let n = max(group.table(forClass: source.name)?.objectCount ?? 0, 0)
+        computedObjects = computedObjects.addingReportingOverflow(n).overflow ? .max : computedObjects + n
       }
       if !edit.added.isEmpty || !edit.removed.isEmpty || !edit.recomputed.isEmpty {
         columns[table] = edit

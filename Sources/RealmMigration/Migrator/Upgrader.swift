@@ -232,13 +232,18 @@ struct UpgradeContent {
   var counts: [(name: String, objects: Int)] { sources.map { ($0.name, $0.table.objectCount) } }
 
   /// Appends every object, keys kept (in format 20 the builder derives the keys of objects
-  /// with a primary key). Errors pass through: ``Upgrader/upgrade(path:options:)`` names what
+  /// with a primary key); a table whose leaves hold another number of objects than it says is
+  /// refused. Errors pass through: ``Upgrader/upgrade(path:options:)`` names what
   /// failed, an upgrade or a conversion.
   func copy<S: SequentialNodeSink>(from group: Group, into builder: RealmFileBuilder<S>, path: String) throws {
     for (name, table) in sources {
+      var copied = 0
       try group.forEachObject(in: table) { key, values in
         try builder.append(className: name, key: key, values: values)
+        copied += 1
       }
+      // The reports give the table's count: a damaged one is not written over.
+      try table.requireObjectCount(copied)
     }
   }
 }

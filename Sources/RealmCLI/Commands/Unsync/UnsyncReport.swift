@@ -12,7 +12,7 @@ enum UnsyncReport {
       let copy = r.outputPath.map { r.dryRun ? "; it would be copied unchanged to \($0)" : "; copied unchanged to \($0)" } ?? ""
       return "\(r.path) is a local realm already (it has no sync history): nothing to convert\(copy)\n"
     }
-    let objects = plan.classes.reduce(0) { $0 + $1.objects } + plan.otherTables.reduce(0) { $0 + $1.objects }
+    let objects = (plan.classes + plan.otherTables).map(\.objects).saturatingSum
     var what = "\(objects) object\(objects == 1 ? "" : "s") in \(plan.classes.count) class\(plan.classes.count == 1 ? "" : "es")"
     if !plan.otherTables.isEmpty {
       what += " and \(plan.otherTables.count) other table\(plan.otherTables.count == 1 ? "" : "s")"

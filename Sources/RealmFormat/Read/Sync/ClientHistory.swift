@@ -43,6 +43,7 @@ struct ClientHistory {
     if !changesets.isNull {
       try tree.forEachLeaf(root: changesets) { (leaf) throws(FormatError) in
         let blobs = try StringLeaf(leaf, isString: false)
+        try ClientHistory.requireLeafSize(blobs.count, leaf, "changesets")
         for i in 0..<blobs.count { nonEmpty.append(try ClientHistory.isNonEmpty(blobs, i)) }
       }
     }
@@ -53,6 +54,7 @@ struct ClientHistory {
         guard !leaf.hasRefs else {
           throw FormatError.corrupt("a leaf of the sync history's origin file idents holds refs", at: leaf.ref.rawValue)
         }
+        try ClientHistory.requireLeafSize(leaf.count, leaf, "origin file idents")
         for i in 0..<leaf.count { origins.append(try leaf.get(i)) }
       }
     }
@@ -77,6 +79,17 @@ struct ClientHistory {
     for i in first..<nonEmpty.count where origins[i] == 0 && nonEmpty[i] { pending += 1 }
     entries = nonEmpty.count
     pendingUploads = pending
+  }
+
+  /// A B+-tree leaf holds at most 1000 elements; its count is not bounded by its bytes (a
+  /// width-0 leaf claims 2^24 elements in 8), so without this bound the walk, which visits at
+  /// most one node per 8 bytes of the file, could gather billions of entries from a small file.
+  private static func requireLeafSize(_ count: Int, _ leaf: ArrayNode, _ what: String) throws(FormatError) {
+    guard count <= FormatConstants.maxBPNodeSize else {
+      throw FormatError.corrupt(
+        "a leaf of the sync history's \(what) holds \(count) entries, more than the \(FormatConstants.maxBPNodeSize) a leaf can hold",
+        at: leaf.ref.rawValue)
+    }
   }
 
   /// True when changeset `i` holds bytes (an empty changeset is never uploaded).

@@ -1,0 +1,21 @@
+extension Table {
+  /// Throws unless `walked`, the objects a walk of the table's cluster leaves found, is the
+  /// object count the table claims: that count is the file's unverified word (the root's
+  /// tagged count), and a writer that counts or writes with it must not trust a damaged or
+  /// hostile one.
+  public func requireObjectCount(_ walked: Int) throws(FormatError) {
+    guard walked == objectCount else {
+      throw FormatError.corrupt(
+        "table '\(name)' says it holds \(objectCount) objects but its cluster leaves hold \(walked)", at: clusterRoot.rawValue)
+    }
+  }
+}
+
+extension Group {
+  /// How many objects of `table` to reserve room for before a walk: its claimed count, capped
+  /// by the file's size (a hostile count must not size an allocation; the arrays grow past it
+  /// for a file of many empty objects).
+  public func reservableObjectCount(of table: Table) -> Int {
+    min(max(table.objectCount, 0), reader.count / 8)
+  }
+}
