@@ -1,0 +1,150 @@
+import Foundation
+import RealmFormat
+import RealmJSON
+import RealmModel
+import RealmTestSupport
+import Testing
+
+@testable import RealmCLI
+
+/// `update`, `delete`, `migrate` and the shell's `UPDATE` and `DELETE` on files whose inner
+/// cluster root claims another number of objects than its leaves hold (the files of
+/// ``InsertHostileFileTests``). The in-place column paths copied that count into the new root
+/// and the rewrite walked the leaves, so both succeeded and one kept the bad count: an edit
+/// must refuse the file (65, a message naming the count) and leave it byte for byte.
+@Suite struct EditHostileFileTests {
+  typealias T = CommandTestSupport
+  typealias H = InsertHostileFileTests
+
+  static let absurd = H.absurd
+
+  /// 300 `Item` objects (`_id` 0, 10, …, `value` 0, 1, …) whose root claims `claimed`.
+  static func items(claimed: Int64?, primaryKey: PropertyType? = .int) throws -> [UInt8] {
+    try H.file([H.Crafted(schema: H.item(primaryKey: primaryKey), objects: 300, claimed: claimed)])
+  }
+
+  static func refuses(_ words: [String], claimed: Int64, primaryKey: PropertyType? = .int, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    try H.expectRefusal(words, on: try items(claimed: claimed, primaryKey: primaryKey), lines: "", claimed: claimed, sourceLocation: sourceLocation)
+  }
+
+  @Test("update of a plain column (the column-wise in-place path) refuses a count its leaves do not hold", arguments: absurd)
+  func columnWiseUpdate(claimed: Int64) throws {
+    try Self.refuses(["update", "FILE", "--class", "Item", "--set", "value = old.value + 1"], claimed: claimed)
+    try Self.refuses(
+      ["update", "FILE", "--class", "Item", "--set", "value = old.value + 1", "--where", "value < 5", "--dry-run"],
+      claimed: claimed)
+  }
+
+  @Test("update of the primary key (the object-wise rewrite) refuses a count its leaves do not hold", arguments: absurd)
+  func objectWiseUpdate(claimed: Int64) throws {
+    try Self.refuses(["update", "FILE", "--class", "Item", "--set", "_id = old._id + 1000000"], claimed: claimed)
+    try Self.refuses(
+      ["update", "FILE", "--class", "Item", "--set", "_id = old._id + 1000000", "--where", "value < 5", "--dry-run"],
+      claimed: claimed)
+  }
+
+  @Test("delete, with and without a query, refuses a count its leaves do not hold", arguments: absurd)
+  func delete(claimed: Int64) throws {
+    try Self.refuses(["delete", "FILE", "--class", "Item", "--where", "value < 5"], claimed: claimed)
+    try Self.refuses(["delete", "FILE", "--class", "Item"], claimed: claimed, primaryKey: nil)
+    try Self.refuses(["delete", "FILE", "--class", "Item", "--where", "value < 5", "--dry-run"], claimed: claimed)
+  }
+
+  /// A plan whose one step is `step` on `Item`, whose properties after it are `_id` and
+  /// `properties` (JSON members).
+  static func plan(_ step: String, properties: String = #""value": "int""#) -> String {
+    """
+    {"schemaVersion": 2,
+     "schema": [{"name": "Item", "primaryKey": "_id", "properties": {"_id": "int", \(properties)}}],
+     "migrations": [{"version": 2, "steps": [\(step)]}]}
+    """
+  }
+
+  /// Every write path of a migration: a transform computed in place, a constant column added
+  /// in place, a rename of the metadata only (the trees kept as they are, counts included),
+  /// and a rewrite that deletes objects; each also as a dry run.
+  static let migrations: [(step: String, properties: String)] = [
+    (#"{"op": "transform", "class": "Item", "set": {"value": "old.value + 1000"}}"#, #""value": "int""#),
+    (#"{"op": "addProperty", "class": "Item", "name": "flag", "type": "bool", "default": true}"#, #""value": "int", "flag": "bool""#),
+    (#"{"op": "renameProperty", "class": "Item", "from": "value", "to": "amount"}"#, #""amount": "int""#),
+    (#"{"op": "deleteObjects", "class": "Item", "where": "value < 5"}"#, #""value": "int""#),
+  ]
+
+  @Test("migrate (in place, columns or metadata, and rewritten) refuses a count its leaves do not hold", arguments: absurd)
+  func migrate(claimed: Int64) throws {
+    for m in Self.migrations {
+      for dryRun in [false, true] {
+        try T.inScratchDirectory { dir in
+          let plan = try T.write(Self.plan(m.step, properties: m.properties), to: dir, as: "plan.json")
+          try Self.refuses(["migrate", "--plan", plan, "FILE"] + (dryRun ? ["--dry-run"] : []), claimed: claimed)
+        }
+      }
+    }
+  }
+
+  /// Two classes claiming Int.max objects (the progress total once trapped adding them up):
+  /// the column-wise transform refuses them, the file untouched.
+  @Test func columnWiseTransformOfClassesClaimingIntMax() throws {
+    let bytes = try H.file([
+      H.Crafted(schema: H.item("A", primaryKey: nil), objects: 300, claimed: .max),
+      H.Crafted(schema: H.item("B", primaryKey: nil), objects: 301, claimed: .max),
+    ])
+    let plan = """
+      {"schemaVersion": 2,
+       "schema": [{"name": "A", "properties": {"_id": "int", "value": "int"}},
+                  {"name": "B", "properties": {"_id": "int", "value": "int"}}],
+       "migrations": [{"version": 2, "steps": [
+         {"op": "transform", "class": "A", "set": {"value": "old.value + 1000"}},
+         {"op": "transform", "class": "B", "set": {"value": "old.value + 1000"}}]}]}
+      """
+    try T.inScratchDirectory { dir in
+      let planPath = try T.write(plan, to: dir, as: "plan.json")
+      try H.expectRefusal(["migrate", "--plan", planPath, "FILE"], on: bytes, lines: "", claimed: .max)
+    }
+  }
+
+  @Test("the shell's UPDATE and DELETE refuse a count the leaves do not hold", arguments: absurd)
+  func shellStatements(claimed: Int64) throws {
+    let bytes = try Self.items(claimed: claimed)
+    for statement in ["UPDATE Item SET value = old.value + 1", "UPDATE Item SET _id = old._id + 7 WHERE value < 5", "DELETE FROM Item WHERE value < 5"] {
+      try T.inScratchDirectory { dir in
+        let path = dir.appendingPathComponent("hostile.realm").path
+        try T.write(bytes, to: path)
+        let r = try ShellEditTests.script([statement], on: path)
+        #expect(r.status.rawValue == 65, "\(statement): \(r.stdout)\(r.stderr)")
+        #expect(r.stderr.contains("\(claimed) objects"), "\(statement): \(r.stderr)")
+        #expect(try T.bytes(path) == bytes, "\(statement) changed the file")
+      }
+    }
+  }
+
+  /// The same file with its true count is edited by every command above: the refusals are the
+  /// count's doing. Each edit leaves a file that checks clean with the objects it should hold.
+  @Test func theSameFileWithItsTrueCountIsEdited() throws {
+    let bytes = try Self.items(claimed: 300)
+    try T.inScratchDirectory { dir in
+      var plans: [String] = []
+      for (i, m) in Self.migrations.enumerated() {
+        plans.append(try T.write(Self.plan(m.step, properties: m.properties), to: dir, as: "plan\(i).json"))
+      }
+      let cases: [(words: [String], query: String, expected: Int)] = [
+        (["update", "FILE", "--class", "Item", "--set", "value = old.value + 1"], "value == 300", 1),
+        (["update", "FILE", "--class", "Item", "--set", "_id = old._id + 1000000"], "_id >= 1000000", 300),
+        (["delete", "FILE", "--class", "Item", "--where", "value < 5"], "value < 1000", 295),
+        (["migrate", "--plan", plans[0], "FILE"], "value >= 1000", 300),
+        (["migrate", "--plan", plans[1], "FILE"], "flag == true", 300),
+        (["migrate", "--plan", plans[2], "FILE"], "amount < 5", 5),
+        (["migrate", "--plan", plans[3], "FILE"], "value >= 5", 295),
+      ]
+      for c in cases {
+        let path = dir.appendingPathComponent("sound.realm").path
+        try T.write(bytes, to: path)
+        let r = T.run(c.words.map { $0 == "FILE" ? path : $0 })
+        #expect(r.status == 0, "\(c.words): \(r.stderr)")
+        #expect(try T.problems(path) == [], "\(c.words)")
+        let found = T.run(["dump", path, "--class", "Item", "--where", c.query, "--format", "jsonl"])
+        #expect(found.stdout.split(separator: "\n").count == c.expected, "\(c.words): \(found.stdout)\(found.stderr)")
+      }
+    }
+  }
+}
