@@ -118,6 +118,47 @@ import Testing
     }
   }
 
+  /// 2500 `Item`s whose `value` (0…2499) is indexed, the inner node of that index made to
+  /// point twice at its first child: a node shared where Realm never shares one (§1.4).
+  static func sharedIndexNode() throws -> [UInt8] {
+    let schema = ObjectSchema(name: "Item", properties: [
+      Property(name: "_id", type: .int), Property(name: "value", type: .int, isIndexed: true),
+    ])
+    let objects = (0..<2500).map { i in (className: "Item", values: [RealmValue.int(Int64(i) * 10), .int(Int64(i))]) }
+    let (bytes, rewritten) = try CraftedFiles.file(classes: [schema], objects: objects) { node in
+      guard let (header, elements) = try? RewritingNodeSink.elements(of: node), header.isInner, header.hasRefs,
+        header.contextFlag, elements.count >= 3
+      else { return nil }
+      var shared = elements
+      shared[2] = shared[1]
+      return NodeEncoder.integerNode(shared, width: header.width, hasRefs: true, isInner: true, contextFlag: true)
+    }
+    try #require(rewritten == 1, "the index of 'value' has no inner node")
+    return bytes
+  }
+
+  /// An update of the indexed column computes it in place and frees its old index: the write
+  /// transaction's walk of the file's nodes finds the shared one reached twice, a damaged file
+  /// (65, named), not an internal error (a node freed twice), and the file untouched. A delete
+  /// (the rewrite, which reads no index and builds a new one) works.
+  @Test func updateOfAColumnWhoseIndexSharesANode() throws {
+    let bytes = try Self.sharedIndexNode()
+    try T.inScratchDirectory { dir in
+      let path = dir.appendingPathComponent("hostile.realm").path
+      try T.write(bytes, to: path)
+      let r = T.run(["update", path, "--class", "Item", "--set", "value = old.value + 1"])
+      #expect(r.status == 65, "\(r.stdout)\(r.stderr)")
+      #expect(r.stderr.hasPrefix("Error: 'hostile.realm' is not a valid Realm file: "), "\(r.stderr)")
+      #expect(r.stderr.contains("a node is reached twice"), "\(r.stderr)")
+      #expect(try T.bytes(path) == bytes, "the refused update changed the file")
+      let d = T.run(["delete", path, "--class", "Item", "--where", "value >= 2000"])
+      #expect(d.status == 0, "\(d.stderr)")
+      #expect(try T.problems(path) == [])
+      let found = T.run(["dump", path, "--class", "Item", "--where", "value == 1999 OR value == 2000", "--format", "jsonl"])
+      #expect(found.stdout.split(separator: "\n").count == 1 && found.stdout.contains(#""_id":19990"#), "\(found.stdout)\(found.stderr)")
+    }
+  }
+
   /// The same file with its true count is edited by every command above: the refusals are the
   /// count's doing. Each edit leaves a file that checks clean with the objects it should hold.
   @Test func theSameFileWithItsTrueCountIsEdited() throws {
