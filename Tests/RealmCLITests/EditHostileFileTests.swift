@@ -159,6 +159,83 @@ import Testing
     }
   }
 
+  /// The edits of `Item` the tests below run (column-wise, object-wise, delete, migrate).
+  static func edits(plan: String) -> [[String]] {
+    [
+      ["update", "FILE", "--class", "Item", "--set", "value = old.value + 1"],
+      ["update", "FILE", "--class", "Item", "--set", "_id = old._id + 1000000", "--where", "value < 5"],
+      ["delete", "FILE", "--class", "Item", "--where", "value < 5"],
+      ["migrate", "--plan", plan, "FILE"],
+    ]
+  }
+
+  /// The inner cluster root of `Item` re-encoded `width` bits wide: too narrow for its refs
+  /// (truncated to their low bits) or for its count. Every edit refuses the file (65, named)
+  /// and leaves it as it was.
+  @Test("an inner cluster root too narrow for its refs", arguments: [1, 2, 4, 8])
+  func narrowInnerRoot(width: Int) throws {
+    let objects = (0..<300).map { i in (className: "Item", values: [RealmValue.int(Int64(i) * 10), .int(Int64(i))]) }
+    let (bytes, rewritten) = try CraftedFiles.file(classes: [H.item()], objects: objects) { node in
+      guard let (header, elements) = try? RewritingNodeSink.elements(of: node),
+        header.isInner, header.hasRefs, !header.contextFlag, elements.count >= 4, elements[1] == 3
+      else { return nil }
+      let mask = Int64(1) << width - 1
+      return NodeEncoder.integerNode(elements.map { $0 & mask }, width: width, hasRefs: true, isInner: true)
+    }
+    try #require(rewritten == 1)
+    try T.inScratchDirectory { dir in
+      let plan = try T.write(Self.plan(#"{"op": "transform", "class": "Item", "set": {"value": "old.value + 1000"}}"#), to: dir, as: "plan.json")
+      let path = dir.appendingPathComponent("hostile.realm").path
+      for words in Self.edits(plan: plan) {
+        try T.write(bytes, to: path)
+        let r = T.run(words.map { $0 == "FILE" ? path : $0 })
+        #expect(r.status == 65, "\(words): \(r.stdout)\(r.stderr)")
+        // Refused as the file is opened, which names it by its path.
+        #expect(r.stderr.hasPrefix("Error: '\(path)' is not a valid Realm file: "), "\(words): \(r.stderr)")
+        #expect(try T.bytes(path) == bytes, "\(words) changed the file")
+      }
+    }
+  }
+
+  /// `Owner`s linking to `Item`s (a link and a list) and owning an embedded `Tag`, the
+  /// `Item` root claiming `claimed`: a delete of owners (with `--cascade-embedded`) rewrites
+  /// the file, walking `Item` too, and refuses it; so does a delete of items, which nulls the
+  /// owners' links.
+  @Test("delete beside links, lists and embedded objects refuses a linked class's bad count", arguments: absurd)
+  func deleteWithLinks(claimed: Int64) throws {
+    let classes = [
+      H.item(),
+      ObjectSchema(name: "Owner", properties: [
+        Property(name: "name", type: .string),
+        Property(name: "item", type: .object, objectType: "Item", isOptional: true),
+        Property(name: "items", type: .object, collection: .list, objectType: "Item"),
+        Property(name: "tag", type: .object, objectType: "Tag", isOptional: true),
+      ]),
+      ObjectSchema(name: "Tag", isEmbedded: true, properties: [Property(name: "label", type: .string)]),
+    ]
+    var objects = (0..<300).map { i in (className: "Item", values: [RealmValue.int(Int64(i) * 10), .int(Int64(i))]) }
+    for i in 0..<10 {
+      objects.append(("Owner", [
+        .string("o\(i)"), .link(ObjectLink(className: "Item", key: Int64(i))),
+        .list([.link(ObjectLink(className: "Item", key: Int64(i + 1)))]),
+        .embedded(EmbeddedObject(className: "Tag", key: 0, properties: [NamedValue("label", .string("t\(i)"))])),
+      ]))
+    }
+    let (bytes, rewritten) = try CraftedFiles.file(classes: classes, objects: objects) { node in
+      guard let (header, elements) = try? RewritingNodeSink.elements(of: node),
+        header.isInner, header.hasRefs, elements.count >= 4, elements[1] == 3, elements[2] == 300 << 1 | 1
+      else { return nil }
+      return try? RewritingNodeSink.widened(node, setting: 2, to: claimed == .max ? -1 : claimed << 1 | 1)
+    }
+    try #require(rewritten == 1)
+    for words in [
+      ["delete", "FILE", "--class", "Owner", "--where", "name == 'o1'", "--cascade-embedded"],
+      ["delete", "FILE", "--class", "Item", "--where", "value < 5"],
+    ] {
+      try H.expectRefusal(words, on: bytes, lines: "", claimed: claimed)
+    }
+  }
+
   /// The same file with its true count is edited by every command above: the refusals are the
   /// count's doing. Each edit leaves a file that checks clean with the objects it should hold.
   @Test func theSameFileWithItsTrueCountIsEdited() throws {
