@@ -11,7 +11,9 @@ import Testing
 /// cluster root claims another number of objects than its leaves hold (the files of
 /// ``InsertHostileFileTests``). The in-place column paths copied that count into the new root
 /// and the rewrite walked the leaves, so both succeeded and one kept the bad count: an edit
-/// must refuse the file (65, a message naming the count) and leave it byte for byte.
+/// must refuse the file (65, a message naming the count) and leave it byte for byte. Also
+/// other damage these paths meet: a search index sharing a node, an inner root too narrow for
+/// its refs.
 @Suite struct EditHostileFileTests {
   typealias T = CommandTestSupport
   typealias H = InsertHostileFileTests
@@ -27,20 +29,15 @@ import Testing
     try H.expectRefusal(words, on: try items(claimed: claimed, primaryKey: primaryKey), lines: "", claimed: claimed, sourceLocation: sourceLocation)
   }
 
-  @Test("update of a plain column (the column-wise in-place path) refuses a count its leaves do not hold", arguments: absurd)
-  func columnWiseUpdate(claimed: Int64) throws {
-    try Self.refuses(["update", "FILE", "--class", "Item", "--set", "value = old.value + 1"], claimed: claimed)
-    try Self.refuses(
-      ["update", "FILE", "--class", "Item", "--set", "value = old.value + 1", "--where", "value < 5", "--dry-run"],
-      claimed: claimed)
-  }
-
-  @Test("update of the primary key (the object-wise rewrite) refuses a count its leaves do not hold", arguments: absurd)
-  func objectWiseUpdate(claimed: Int64) throws {
-    try Self.refuses(["update", "FILE", "--class", "Item", "--set", "_id = old._id + 1000000"], claimed: claimed)
-    try Self.refuses(
-      ["update", "FILE", "--class", "Item", "--set", "_id = old._id + 1000000", "--where", "value < 5", "--dry-run"],
-      claimed: claimed)
+  /// An update of a plain column (the column-wise in-place path) and of the primary key (the
+  /// object-wise rewrite), each also as a dry run of the objects a query selects.
+  @Test("update (in place and rewritten) refuses a count its leaves do not hold", arguments: absurd)
+  func update(claimed: Int64) throws {
+    for assignment in ["value = old.value + 1", "_id = old._id + 1000000"] {
+      try Self.refuses(["update", "FILE", "--class", "Item", "--set", assignment], claimed: claimed)
+      try Self.refuses(
+        ["update", "FILE", "--class", "Item", "--set", assignment, "--where", "value < 5", "--dry-run"], claimed: claimed)
+    }
   }
 
   @Test("delete, with and without a query, refuses a count its leaves do not hold", arguments: absurd)
@@ -143,14 +140,12 @@ import Testing
   /// (the rewrite, which reads no index and builds a new one) works.
   @Test func updateOfAColumnWhoseIndexSharesANode() throws {
     let bytes = try Self.sharedIndexNode()
+    try Self.expectRefused([["update", "FILE", "--class", "Item", "--set", "value = old.value + 1"]], on: bytes) { stderr, _ in
+      stderr.hasPrefix("Error: 'hostile.realm' is not a valid Realm file: a node is reached twice")
+    }
     try T.inScratchDirectory { dir in
       let path = dir.appendingPathComponent("hostile.realm").path
       try T.write(bytes, to: path)
-      let r = T.run(["update", path, "--class", "Item", "--set", "value = old.value + 1"])
-      #expect(r.status == 65, "\(r.stdout)\(r.stderr)")
-      #expect(r.stderr.hasPrefix("Error: 'hostile.realm' is not a valid Realm file: "), "\(r.stderr)")
-      #expect(r.stderr.contains("a node is reached twice"), "\(r.stderr)")
-      #expect(try T.bytes(path) == bytes, "the refused update changed the file")
       let d = T.run(["delete", path, "--class", "Item", "--where", "value >= 2000"])
       #expect(d.status == 0, "\(d.stderr)")
       #expect(try T.problems(path) == [])
@@ -159,14 +154,33 @@ import Testing
     }
   }
 
-  /// The edits of `Item` the tests below run (column-wise, object-wise, delete, migrate).
-  static func edits(plan: String) -> [[String]] {
-    [
-      ["update", "FILE", "--class", "Item", "--set", "value = old.value + 1"],
-      ["update", "FILE", "--class", "Item", "--set", "_id = old._id + 1000000", "--where", "value < 5"],
-      ["delete", "FILE", "--class", "Item", "--where", "value < 5"],
-      ["migrate", "--plan", plan, "FILE"],
-    ]
+  /// The edits of `Item` the tests below run (column-wise, object-wise, delete, migrate with
+  /// the plan `PLAN`).
+  static let edits = [
+    ["update", "FILE", "--class", "Item", "--set", "value = old.value + 1"],
+    ["update", "FILE", "--class", "Item", "--set", "_id = old._id + 1000000", "--where", "value < 5"],
+    ["delete", "FILE", "--class", "Item", "--where", "value < 5"],
+    ["migrate", "--plan", "PLAN", "FILE"],
+  ]
+
+  /// Runs each of `commands` (`FILE` the path of a copy of `bytes`, `PLAN` a plan transforming
+  /// `Item`): 65, a message `message` accepts (given the stderr and the path), the file
+  /// unchanged.
+  static func expectRefused(
+    _ commands: [[String]], on bytes: [UInt8], message: (_ stderr: String, _ path: String) -> Bool,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    try T.inScratchDirectory { dir in
+      let plan = try T.write(Self.plan(#"{"op": "transform", "class": "Item", "set": {"value": "old.value + 1000"}}"#), to: dir, as: "plan.json")
+      let path = dir.appendingPathComponent("hostile.realm").path
+      for words in commands {
+        try T.write(bytes, to: path)
+        let r = T.run(words.map { $0 == "FILE" ? path : $0 == "PLAN" ? plan : $0 })
+        #expect(r.status == 65, "\(words): \(r.stdout)\(r.stderr)", sourceLocation: sourceLocation)
+        #expect(message(r.stderr, path), "\(words): \(r.stderr)", sourceLocation: sourceLocation)
+        #expect(try T.bytes(path) == bytes, "\(words) changed the file", sourceLocation: sourceLocation)
+      }
+    }
   }
 
   /// The inner cluster root of `Item` re-encoded `width` bits wide: too narrow for its refs
@@ -183,18 +197,8 @@ import Testing
       return NodeEncoder.integerNode(elements.map { $0 & mask }, width: width, hasRefs: true, isInner: true)
     }
     try #require(rewritten == 1)
-    try T.inScratchDirectory { dir in
-      let plan = try T.write(Self.plan(#"{"op": "transform", "class": "Item", "set": {"value": "old.value + 1000"}}"#), to: dir, as: "plan.json")
-      let path = dir.appendingPathComponent("hostile.realm").path
-      for words in Self.edits(plan: plan) {
-        try T.write(bytes, to: path)
-        let r = T.run(words.map { $0 == "FILE" ? path : $0 })
-        #expect(r.status == 65, "\(words): \(r.stdout)\(r.stderr)")
-        // Refused as the file is opened, which names it by its path.
-        #expect(r.stderr.hasPrefix("Error: '\(path)' is not a valid Realm file: "), "\(words): \(r.stderr)")
-        #expect(try T.bytes(path) == bytes, "\(words) changed the file")
-      }
-    }
+    // Refused as the file is opened, which names it by its path.
+    try Self.expectRefused(Self.edits, on: bytes) { stderr, path in stderr.hasPrefix("Error: '\(path)' is not a valid Realm file: ") }
   }
 
   /// `Owner`s linking to `Item`s (a link and a list) and owning an embedded `Tag`, the
