@@ -17,6 +17,9 @@ extension ClusterAppender {
     let linking: [Int]
     /// The public columns with a search index, and their new entries.
     let indexed: [Int]
+    /// Per indexed column: the type its values are coerced to for the index, worked out once
+    /// (nil: ``ClusterAppender/storedValue(_:_:table:)`` decides per value).
+    let indexedTypes: [PropertyType?]
     var entries: [IndexEntryCollector]
     var result = Result(tableTop: .null)
     /// The existing non-empty leaves, then the new ones.
@@ -56,6 +59,11 @@ extension ClusterAppender {
       slotCount = (table.columns.map(\.leafIndex).max() ?? -1) + 1
       backlinkLeaves = table.columns.filter(\.isBacklink).map(\.leafIndex)
       indexed = indexedColumns
+      indexedTypes = indexedColumns.map { c in
+        let column = publicColumns[c]
+        guard column.type != .mixed, !column.isLink else { return nil }
+        return try? ComputedColumn.propertyType(column.type, table: table.name)
+      }
       linking = ClusterAppender.linkingColumns(publicColumns)
       entries = indexedColumns.map { _ in IndexEntryCollector(scratch: scratch, keysAscend: true) }
       keys.reserveCapacity(ClusterTreeWriter.fanOut)
@@ -84,7 +92,14 @@ extension ClusterAppender {
       // a single leaf is the root (offset 0).
       if keys.count == ClusterTreeWriter.fanOut { try flush(single: false, sink: &sink) }
       for (i, c) in indexed.enumerated() {
-        try entries[i].append(try storedValue(objectValues[c], columns[c], table: table.name), key: key, tableKeys: [:])
+        let v = objectValues[c]
+        let stored: RealmValue
+        if let type = indexedTypes[i], !v.isNull {
+          stored = try TypedLeafEncoder.coerced(v, to: type)
+        } else {
+          stored = try storedValue(v, columns[c], table: table.name)
+        }
+        try entries[i].append(stored, key: key, tableKeys: [:])
       }
       keys.append(key)
       values.append(objectValues)

@@ -26,8 +26,10 @@ extension SearchIndexWriter {
     var walk = SearchIndex.Walk(reader: reader, limits: limits, limit: .max)
     var replaced: [Ref] = []
     // The merge writes full leaves as it goes: when it gives up, they are nobody's nodes.
+    // Not generic over the sink: a closure that used a `RecordingSink<S>` would look its type
+    // up for every entry (a third of the merge's work); the nodes are few, the entries many.
     var recording = RecordingSink(base: sink)
-    defer { sink = recording.base }
+    defer { sink = recording.base as! S }
     try forEachTopLevelEntry(root, walk: &walk, replaced: &replaced, depth: 0) { (key, element) throws(FormatError) -> Bool in
       merger.existing(key, element, into: &recording)
     }
@@ -36,8 +38,8 @@ extension SearchIndexWriter {
   }
 
   /// A sink that passes the nodes on and keeps their refs.
-  private struct RecordingSink<Base: NodeSink>: NodeSink {
-    var base: Base
+  private struct RecordingSink: NodeSink {
+    var base: any NodeSink
     var written: [Ref] = []
 
     mutating func append(_ node: [UInt8]) -> Ref {

@@ -105,8 +105,13 @@ struct StreamedAppend {
     }
 
     mutating func append<S: NodeSink>(_ object: DecodedObject, sink: inout S) throws {
-      let input = InsertObject(object: object, source: "", number: 0)
-      guard let values = try? input.valuesForNewObject(cls) else { throw DoesNotFit() }
+      let values: [RealmValue]
+      if object.missing.isEmpty {
+        values = object.values
+      } else {
+        guard let filled = try? InsertObject(object: object, source: "", number: 0).valuesForNewObject(cls) else { throw DoesNotFit() }
+        values = filled
+      }
       let ordered = positions.map { p in p.map { values[$0] } } ?? values
       guard stream.unsupportedReason(ordered) == nil else { throw DoesNotFit() }
       let key = ObjectKeySequence.key(for: sequence, squeezed: squeezed)
