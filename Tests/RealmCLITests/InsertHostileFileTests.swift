@@ -188,33 +188,6 @@ import Testing
     }
   }
 
-  /// The column-wise migration (a transform computed in place) once added up the object
-  /// counts of the classes it computes for its progress total: two classes claiming Int.max
-  /// objects trapped. The transform now runs on the objects the leaves hold.
-  @Test func columnWiseTransformBesideClassesClaimingIntMax() throws {
-    let bytes = try Self.file([
-      Crafted(schema: Self.item("A", primaryKey: nil), objects: 300, claimed: .max),
-      Crafted(schema: Self.item("B", primaryKey: nil), objects: 301, claimed: .max),
-    ])
-    let plan = """
-      {"schemaVersion": 2,
-       "schema": [{"name": "A", "properties": {"_id": "int", "value": "int"}},
-                  {"name": "B", "properties": {"_id": "int", "value": "int"}}],
-       "migrations": [{"version": 2, "steps": [
-         {"op": "transform", "class": "A", "set": {"value": "old.value + 1000"}},
-         {"op": "transform", "class": "B", "set": {"value": "old.value + 1000"}}]}]}
-      """
-    try T.inScratchDirectory { dir in
-      let path = dir.appendingPathComponent("hostile.realm").path
-      try T.write(bytes, to: path)
-      let planPath = try T.write(plan, to: dir, as: "plan.json")
-      let r = T.run(["migrate", "--plan", planPath, path, "--json"])
-      #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
-      let dump = T.run(["dump", path, "--class", "B", "--where", "value == 1300", "--format", "jsonl"])
-      #expect(dump.status == 0 && dump.stdout.contains(#""_id":3000,"#), "\(dump.stdout)\(dump.stderr)")
-    }
-  }
-
   /// The same file with its true count is upserted: the refusals above are the count's doing.
   @Test func theSameFileWithItsTrueCountIsUpserted() throws {
     try T.inScratchDirectory { dir in

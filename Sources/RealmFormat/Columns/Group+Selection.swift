@@ -163,10 +163,15 @@ public struct SelectionBatch {
     }
   }
 
-  /// The key of object `i` (below ``count``); keys ascend with `i`.
+  /// The key of object `i`; keys ascend with `i`.
+  ///
+  /// - Precondition: `0 <= i < count` (checked: a position past the batch would read past
+  ///   the leaf's key array, so it traps as an array's subscript does).
   public func key(_ i: Int) -> Int64 {
     switch storage {
-    case .leaf(let source, let rows): return source.leaf.key(rows.lowerBound &+ i)
+    case .leaf(let source, let rows):
+      precondition(UInt(bitPattern: i) < UInt(bitPattern: rows.count), "object \(i) of a batch of \(rows.count)")
+      return source.leaf.key(rows.lowerBound &+ i)
     case .decoded(let keys, _): return keys[i]
     }
   }

@@ -19,3 +19,18 @@ extension Group {
     min(max(table.objectCount, 0), reader.count / 8)
   }
 }
+
+extension Group {
+  /// Throws unless the cluster leaves of `table` hold the objects its count claims
+  /// (``Table/requireObjectCount(_:)``): a walk of the tree's nodes that reads no values,
+  /// for a writer that keeps the tree's counts (an in-place edit) or reports them before it
+  /// walks (a dry run).
+  public func requireObjectCount(of table: Table) throws {
+    var walked = 0
+    try forEachObjectRange(in: table) { range in
+      let (sum, overflow) = walked.addingReportingOverflow(range.count)
+      walked = overflow ? .max : sum
+    }
+    try table.requireObjectCount(walked)
+  }
+}

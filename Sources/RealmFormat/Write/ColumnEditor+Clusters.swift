@@ -18,6 +18,9 @@ struct ClusterRewriter {
   var freedDeep: [Ref] = []
   /// Nodes visited, bounded so that a cycle cannot make the walk endless.
   private var visited = 0
+  /// Objects the leaves copied so far hold: the caller checks the table's count against it,
+  /// since the copied root keeps the count the file claims.
+  private(set) var objects = 0
   /// Columns whose leaves are computed from the objects' values, when there are any.
   var computation: ClusterComputation?
 
@@ -55,10 +58,18 @@ struct ClusterRewriter {
     if node.isInner {
       guard slots.count >= 3 else { throw FormatError.corrupt("inner cluster node at \(ref) has \(slots.count) slots") }
       let inner = try computation.map { c throws(FormatError) in try InnerClusterNode(node, shift: c.group.clusterShift) }
+      let objectsBefore = objects
       for i in 3..<slots.count {
         let child = try MetadataEditor.refAt(slots, i)
         let childOffset = offset &+ (inner?.childOffset(i - 3) ?? 0)
         slots[i] = Int64(try rewrite(child, depth: depth + 1, offset: childOffset, sink: &sink).rawValue)
+      }
+      // The copy keeps the node's count: it must be the one its leaves hold (the root's is
+      // the table's, checked by the caller with the table's name).
+      let claimed = try Table.clusterObjectCount(reader, ref)
+      guard depth == 0 || claimed == objects - objectsBefore else {
+        throw FormatError.corrupt(
+          "inner cluster node at \(ref) of '\(tableName)' says it holds \(claimed) objects but its leaves hold \(objects - objectsBefore)")
       }
       replaced.append(ref)
       return sink.append(NodeEncoder.refArray(slots, isInner: true, contextFlag: node.header.contextFlag))
@@ -69,6 +80,7 @@ struct ClusterRewriter {
     guard n <= Self.maxClusterObjects else {
       throw FormatError.corrupt("cluster leaf at \(ref) claims \(n) objects, more than \(Self.maxClusterObjects)")
     }
+    objects += n
     guard slots.count >= 1 + keptSlotCount else {
       throw FormatError.corrupt("cluster leaf at \(ref) has \(slots.count - 1) column slots, '\(tableName)' needs \(keptSlotCount)")
     }

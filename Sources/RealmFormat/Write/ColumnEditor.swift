@@ -260,6 +260,7 @@ public enum ColumnEditor {
       walker.computation = try ClusterComputation(group: group, table: table, columns: computed, source: source)
     }
     slots[2] = Int64(try walker.rewrite(table.clusterRoot, depth: 0, offset: 0, sink: &sink).rawValue)
+    try table.requireObjectCount(walker.objects)
     result.replaced += walker.replaced
     result.freedDeep += walker.freedDeep
     // Search indexes of computed columns, built whole from their values (§4.6).

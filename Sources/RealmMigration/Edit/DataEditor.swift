@@ -153,13 +153,14 @@ public enum DataEditor {
         reports[i].objectsBefore = n
         reports[i].objectsAfter = n
       }
+      try Migrator.requireObjectCounts(of: columnPlan, in: group, path: path)
       if !options.dryRun {
         try Migrator.backup(path, to: options.backupPath)
         try Migrator.commitColumnsInPlace(path: path, plan: columnPlan, lock: lock, options: options)
       }
       return (.columns, reports)
     }
-    let source = GroupSource(group: group)
+    let source = GroupSource(group: group, path: path)
     if options.dryRun {
       let builder: RealmFileBuilder<CountingNodeSink> = try RealmFileBuilder(
         schema: program.finalSchema, fileFormat: Migrator.targetFormat(of: group, options: options), sink: CountingNodeSink())

@@ -4,6 +4,8 @@ import RealmModel
 import RealmStorage
 struct GroupSource: MigrationSource {
   let group: Group
+  /// The file's path, which a damaged table's error names.
+  let path: String
 
   func table(_ className: String) throws -> Table {
     guard let t = group.table(forClass: className) else {
@@ -12,8 +14,17 @@ struct GroupSource: MigrationSource {
     return t
   }
 
+  /// The objects the class's cluster leaves hold; throws after the walk when they are not as
+  /// many as the table's count says (a damaged or hostile count is not carried into a file
+  /// the migrator writes).
   func forEachObject(ofClass className: String, _ body: (Int64, [RealmValue]) throws -> Void) throws {
-    try group.forEachObject(in: try table(className), body)
+    let table = try table(className)
+    var walked = 0
+    try group.forEachObject(in: table) { key, values in
+      walked += 1
+      try body(key, values)
+    }
+    do { try table.requireObjectCount(walked) } catch { throw StorageError.corrupt(path: path, error) }
   }
 
   func objectCount(ofClass className: String) throws -> Int { try table(className).objectCount }

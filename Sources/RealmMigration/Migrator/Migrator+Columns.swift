@@ -241,6 +241,20 @@ extension Migrator {
     return try? TypedLeafEncoder.coerced(value, to: p.type)
   }
 
+  /// Throws unless the cluster leaves of each table `plan` changes hold the objects the
+  /// table's count says: the in-place commit keeps the tree's counts, and a dry run reports
+  /// them (the commit itself checks too, ``ColumnEditor``).
+  static func requireObjectCounts(of plan: ColumnChangePlan, in group: Group, path: String) throws {
+    for name in plan.columns.keys {
+      if let table = group.table(named: name) { try requireObjectCount(of: table, in: group, path: path) }
+    }
+  }
+
+  /// ``RealmFormat/Group/requireObjectCount(of:)``, its error naming the file at `path`.
+  static func requireObjectCount(of table: Table, in group: Group, path: String) throws {
+    do { try group.requireObjectCount(of: table) } catch let error as FormatError { throw StorageError.corrupt(path: path, error) }
+  }
+
   /// Commits `plan` in one write transaction: columns first, then table renames and the version.
   static func commitColumnsInPlace(path: String, plan: ColumnChangePlan, lock: FileLock, options: MigrationOptions) throws {
     let tx = try WriteTransaction.begin(path: path, options: transactionOptions(lock: lock, options: options))

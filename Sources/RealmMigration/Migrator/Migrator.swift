@@ -163,6 +163,8 @@ public enum Migrator {
     if program.isMetadataOnly, inPlaceAllowed,
       let edits = metadataEdits(program, fileSchema), MetadataEditor.canApply(edits, to: group)
     {
+      // The new version keeps every tree as it is, counts included: they must be true.
+      for table in group.tables where table.className != nil { try requireObjectCount(of: table, in: group, path: path) }
       let reports = unchangedCounts()
       if !options.dryRun {
         try backup(path, to: options.backupPath)
@@ -180,6 +182,7 @@ public enum Migrator {
         // Like the rewrite: every object of a class whose columns change counts as touched.
         if !c.isUnchanged { reports[i].objectsTouched = t.objectCount }
       }
+      try requireObjectCounts(of: columnPlan, in: group, path: path)
       if !options.dryRun {
         try backup(path, to: options.backupPath)
         try commitColumnsInPlace(path: path, plan: columnPlan, lock: lock, options: options)
@@ -187,7 +190,7 @@ public enum Migrator {
       return result(.inPlace, .columns, reports)
     }
 
-    let source = GroupSource(group: group)
+    let source = GroupSource(group: group, path: path)
     if options.dryRun {
       let builder: RealmFileBuilder<CountingNodeSink> = try RealmFileBuilder(
         schema: program.finalSchema, fileFormat: target, sink: CountingNodeSink())
