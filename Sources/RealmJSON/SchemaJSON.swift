@@ -55,7 +55,7 @@ public enum SchemaJSON {
     w.writeRaw(", \"optional\": ")
     w.writeRaw(p.isOptional ? "true" : "false")
     w.writeRaw(", \"indexed\": ")
-    w.writeRaw(p.isIndexed ? "true" : "false")
+    w.writeRaw(p.isFullTextIndexed ? "\"full-text\"" : p.isIndexed ? "true" : "false")
     w.buffer.append(UInt8(ascii: "}"))
   }
 
@@ -181,7 +181,7 @@ public enum SchemaJSON {
       throw fail("type", "expected a type name")
     }
     let optional = try optionalMember("optional", of: json, at: path, expected: "true or false", boolValue) ?? false
-    let indexed = try optionalMember("indexed", of: json, at: path, expected: "true or false", boolValue) ?? false
+    let index = try optionalMember("indexed", of: json, at: path, expected: "true, false or \"full-text\"", indexKind) ?? IndexKind.none
     let objectType = try optionalMember("objectType", of: json, at: path, expected: "a type or class name", stringValue)
     let collection: CollectionKind
     switch typeName {
@@ -217,9 +217,23 @@ public enum SchemaJSON {
       }
       elementType = primitive
     }
-    return Property(
-      name: name, type: elementType, collection: collection, objectType: target,
-      isOptional: optional, isIndexed: indexed)
+    if index == .fullText && (elementType != .string || collection != .single) {
+      throw fail("indexed", "only a string property can have a full-text index, not a property of type '\(typeName)'")
+    }
+    var property = Property(
+      name: name, type: elementType, collection: collection, objectType: target, isOptional: optional)
+    property.indexKind = index
+    return property
+  }
+
+  /// The index kind of an `indexed` member: `true`, `false` or `"full-text"` (the Realm JS
+  /// SDK's values).
+  public static func indexKind(_ json: JSONValue) -> IndexKind? {
+    switch json {
+    case .bool(let b): return b ? .general : IndexKind.none
+    case .string(IndexKind.fullText.rawValue): return .fullText
+    default: return nil
+    }
   }
 
   /// The member `key` of the object `json` (at `path` in the document): nil when it is absent or

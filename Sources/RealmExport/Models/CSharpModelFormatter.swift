@@ -4,7 +4,7 @@ import RealmModel
 /// nullability annotations (`#nullable enable`): `partial class Name : IRealmObject` (or
 /// `IEmbeddedObject`) with auto-properties, `IList`/`ISet`/`IDictionary<string, …>` collections
 /// (get-only), `RealmValue`, BSON `ObjectId` and `Decimal128`, `Guid`, `DateTimeOffset`,
-/// `[PrimaryKey]`, `[Indexed]`, and `[MapTo]` for names that are not C# identifiers (keywords
+/// `[PrimaryKey]`, `[Indexed]`, `[Indexed(IndexType.FullText)]`, and `[MapTo]` for names that are not C# identifiers (keywords
 /// included) or that a model class already uses.
 public enum CSharpModelFormatter {
   static let keywords: Set<String> = [
@@ -32,7 +32,7 @@ public enum CSharpModelFormatter {
     var r = rules
     r.forbidden = [
       "DateTimeOffset", "Decimal128", "Guid", "IDictionary", "IEmbeddedObject", "IList", "IRealmObject",
-      "ISet", "Indexed", "MapTo", "ObjectId", "PrimaryKey", "Realm", "RealmValue", "String", "System",
+      "ISet", "IndexType", "Indexed", "MapTo", "ObjectId", "PrimaryKey", "Realm", "RealmValue", "String", "System",
       "MongoDB", "Realms",
     ]
     return r
@@ -58,7 +58,7 @@ public enum CSharpModelFormatter {
     for (p, field) in zip(cls.properties, fields) {
       if !first { out += "\n" }
       first = false
-      if let key = ModelContext.keyAnnotation(p, in: cls, primaryKey: "[PrimaryKey]", indexed: "[Indexed]") {
+      if let key = ModelContext.keyAnnotation(p, in: cls, primaryKey: "[PrimaryKey]", indexed: "[Indexed]", fullText: "[Indexed(IndexType.FullText)]") {
         out += "    \(key)\n"
       }
       if field.isRenamed { out += "    [MapTo(\(literal(p.name)))]\n" }

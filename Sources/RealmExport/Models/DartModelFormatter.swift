@@ -3,7 +3,7 @@ import RealmModel
 /// `schema --format dart`: the models of Realm Flutter/Dart (`package:realm`), as the SDK's
 /// generator expects them: private classes `_Name` annotated `@RealmModel()` (the generator
 /// writes the public `Name` into the `part` file), `late` required fields, nullable optional ones,
-/// `List`, `Set`, `Map<String, …>`, `RealmValue`, `@PrimaryKey()`, `@Indexed()`, and `@MapTo` for
+/// `List`, `Set`, `Map<String, …>`, `RealmValue`, `@PrimaryKey()`, `@Indexed()`, `@Indexed(RealmIndexType.fullText)`, and `@MapTo` for
 /// names that are not public Dart identifiers (a leading `_` makes a Dart name private, so
 /// `_id` is declared `id` with `@MapTo('_id')`).
 ///
@@ -39,7 +39,7 @@ public enum DartModelFormatter {
       "abstract", "as", "covariant", "deferred", "dynamic", "export", "extension", "external", "factory",
       "Function", "get", "implements", "import", "interface", "late", "library", "mixin", "operator",
       "part", "required", "set", "static", "typedef", "Decimal128", "DateTime", "List", "Map", "Object",
-      "ObjectId", "RealmValue", "Set", "String", "Uint8List", "Uuid", "bool", "double", "int", "num",
+      "ObjectId", "RealmIndexType", "RealmValue", "Set", "String", "Uint8List", "Uuid", "bool", "double", "int", "num",
     ]
     return r
   }()
@@ -65,7 +65,7 @@ public enum DartModelFormatter {
     if name.isRenamed { out += "@MapTo(\(literal(cls.name)))\n" }
     out += "class _\(name.plain) {\n"
     for (p, field) in zip(cls.properties, context.propertyNames(cls)) {
-      if let key = ModelContext.keyAnnotation(p, in: cls, primaryKey: "@PrimaryKey()", indexed: "@Indexed()") {
+      if let key = ModelContext.keyAnnotation(p, in: cls, primaryKey: "@PrimaryKey()", indexed: "@Indexed()", fullText: "@Indexed(RealmIndexType.fullText)") {
         out += "  \(key)\n"
       }
       if field.isRenamed { out += "  @MapTo(\(literal(p.name)))\n" }

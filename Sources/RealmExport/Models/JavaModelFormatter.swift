@@ -62,6 +62,7 @@ public enum JavaModelFormatter {
       }
       let (type, initial, required) = declaration(p, context, imports: &imports)
       if required { annotations.append("Required") }
+      fields += ModelContext.noFullTextComment(p, sdk: "Realm Java", indent: "    ")
       for a in annotations { imports.insert("io.realm.annotations.\(a)") }
       fields += annotations.map { "    @\($0)\n" }.joined()
       if field.isRenamed {

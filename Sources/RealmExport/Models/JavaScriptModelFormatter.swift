@@ -104,7 +104,7 @@ public enum JavaScriptModelFormatter {
       p.type != .object || (rules.accepts(element) && !typeNames.contains(element))
     let primitiveOptional = p.isOptional && p.type != .object && p.type != .mixed
     let indexed = p.isIndexed && !isPrimaryKey
-    if elementIsShorthand && !indexed && !key.isRenamed {
+    if elementIsShorthand && !indexed && !p.isFullTextIndexed && !key.isRenamed {
       var text = element
       if primitiveOptional || (p.type == .object && p.collection == .single) { text += "?" }
       switch p.collection {
@@ -126,6 +126,7 @@ public enum JavaScriptModelFormatter {
     }
     if primitiveOptional { fields.append("optional: true") }
     if indexed { fields.append("indexed: true") }
+    if p.isFullTextIndexed { fields.append("indexed: \"full-text\"") }
     if key.isRenamed { fields.append("mapTo: \(literal(p.name))") }
     return "{ " + fields.joined(separator: ", ") + " }"
   }

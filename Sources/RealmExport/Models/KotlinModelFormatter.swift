@@ -3,7 +3,7 @@ import RealmModel
 /// `schema --format kotlin`: the model classes of the Realm Kotlin SDK (`io.realm.kotlin`):
 /// `RealmObject` / `EmbeddedRealmObject` classes whose properties are `var`s with default values
 /// (`RealmList`, `RealmSet`, `RealmDictionary`, `RealmInstant`, `RealmUUID`, `RealmAny`,
-/// `ObjectId` and `Decimal128` from `org.mongodb.kbson`), `@PrimaryKey`, `@Index`, and
+/// `ObjectId` and `Decimal128` from `org.mongodb.kbson`), `@PrimaryKey`, `@Index`, `@FullText`, and
 /// `@PersistedName` for names that are not Kotlin identifiers (keywords are written in
 /// backticks).
 public enum KotlinModelFormatter {
@@ -24,7 +24,7 @@ public enum KotlinModelFormatter {
   static let classRules: IdentifierRules = {
     var r = rules
     r.forbidden.formUnion([
-      "Any", "Boolean", "ByteArray", "Decimal128", "Double", "EmbeddedRealmObject", "Float", "Index",
+      "Any", "Boolean", "ByteArray", "Decimal128", "Double", "EmbeddedRealmObject", "Float", "FullText", "Index",
       "Long", "ObjectId", "PersistedName", "PrimaryKey", "RealmAny", "RealmDictionary", "RealmInstant",
       "RealmList", "RealmObject", "RealmSet", "RealmUUID", "String",
     ])
@@ -61,7 +61,7 @@ public enum KotlinModelFormatter {
     imports.insert("io.realm.kotlin.types.\(base)")
     out += "class \(name.code) : \(base) {\n"
     for (p, property) in zip(cls.properties, context.propertyNames(cls)) {
-      if let key = ModelContext.keyAnnotation(p, in: cls, primaryKey: "PrimaryKey", indexed: "Index") {
+      if let key = ModelContext.keyAnnotation(p, in: cls, primaryKey: "PrimaryKey", indexed: "Index", fullText: "FullText") {
         imports.insert("io.realm.kotlin.types.annotations.\(key)")
         out += "    @\(key)\n"
       }

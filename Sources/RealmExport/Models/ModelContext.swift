@@ -64,11 +64,24 @@ struct ModelContext {
     return out
   }
 
-  /// `primaryKey` for the class's primary key, `indexed` for another indexed property, and nil
-  /// for the others: the annotation each language puts before such a property.
-  static func keyAnnotation(_ p: Property, in cls: ObjectSchema, primaryKey: String, indexed: String) -> String? {
+  /// `primaryKey` for the class's primary key, `indexed` for another indexed property,
+  /// `fullText` for a property with a full-text index (nil in an SDK that has none: see
+  /// ``noFullTextComment(_:sdk:)``), and nil for the others: the annotation each language puts
+  /// before such a property.
+  static func keyAnnotation(
+    _ p: Property, in cls: ObjectSchema, primaryKey: String, indexed: String, fullText: String? = nil
+  ) -> String? {
     if p.name == cls.primaryKey { return primaryKey }
+    if p.isFullTextIndexed { return fullText }
     return p.isIndexed ? indexed : nil
+  }
+
+  /// For a property with a full-text index, in an SDK that cannot declare one: a `//` comment
+  /// line saying so (an SDK app opening the file with such a model removes the index, as it
+  /// removes any index its model does not declare); "" for other properties.
+  static func noFullTextComment(_ p: Property, sdk: String, indent: String) -> String {
+    guard p.isFullTextIndexed else { return "" }
+    return "\(indent)// Full-text index in the file: \(sdk) cannot declare one (opening the file with this model removes it).\n"
   }
 
   /// The comment a model file starts with: `// Realm Kotlin models for this file (schema

@@ -12,6 +12,7 @@ import RealmModel
 /// Person (primary key _id, 3 objects)
 ///   _id   objectId   primary key
 ///   name  string     indexed
+///   bio   string     full-text index
 ///   dogs  Dog[]
 ///   tags  string?<>
 /// ```
@@ -68,6 +69,7 @@ public enum SchemaTextFormatter {
 
   private static func flags(_ p: Property, in cls: ObjectSchema) -> String {
     if p.name == cls.primaryKey { return "primary key" }
+    if p.isFullTextIndexed { return "full-text index" }
     return p.isIndexed ? "indexed" : ""
   }
 

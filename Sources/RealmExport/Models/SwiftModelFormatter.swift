@@ -62,6 +62,7 @@ public enum SwiftModelFormatter {
     for (p, name) in zip(cls.properties, context.propertyNames(cls)) {
       if name.isRenamed { mapping.append((name.plain, p.name)) }
       let attributes = ModelContext.keyAnnotation(p, in: cls, primaryKey: "(primaryKey: true)", indexed: "(indexed: true)") ?? ""
+      out += ModelContext.noFullTextComment(p, sdk: "Realm Swift", indent: "    ")
       out += "    @Persisted\(attributes) var \(name.code): \(swiftType(p, context))\n"
     }
     if !mapping.isEmpty {

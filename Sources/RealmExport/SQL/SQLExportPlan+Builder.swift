@@ -122,6 +122,8 @@ extension SQLExportPlan {
         var comment = describe(p)
         if p.name == cls.primaryKey {
           comment += ", primary key"
+        } else if p.isFullTextIndexed {
+          comment += ", full-text index"
         } else if p.isIndexed {
           comment += ", indexed"
         }

@@ -74,6 +74,7 @@ extension Group {
     let fullText = column.attributes.contains(.fullTextIndexed)
     return Property(
       name: column.name, type: type, collection: column.collectionKind, objectType: objectType,
-      isOptional: column.isNullable, isIndexed: (column.hasSearchIndex || column.key == table.primaryKey) && !fullText)
+      isOptional: column.isNullable, isIndexed: (column.hasSearchIndex || column.key == table.primaryKey) && !fullText,
+      isFullTextIndexed: fullText)
   }
 }

@@ -77,7 +77,7 @@ public struct StableDump {
   static func schemaLine(_ cls: ObjectSchema) -> String {
     let properties = cls.properties.map { p in
       "\(p.name) \(SchemaChange.typeString(p))\(p.isOptional && p.collection == .single && p.type != .object && p.type != .mixed ? "?" : "")"
-        + (p.isIndexed && p.name != cls.primaryKey ? " indexed" : "")
+        + (p.isIndexed && p.name != cls.primaryKey ? " indexed" : "") + (p.isFullTextIndexed ? " full-text" : "")
     }
     let kind = cls.isEmbedded ? "embedded; " : cls.primaryKey.map { "primary key \($0); " } ?? ""
     return "# \(cls.name): \(kind)\(properties.joined(separator: ", "))"

@@ -97,6 +97,10 @@ extension MigrationPlanner {
         report.notes.append(tp.isIndexed ? "'\(tp.name)' indexed" : "'\(tp.name)' no longer indexed")
         onlyMetadata = false
       }
+      if wp.isFullTextIndexed != tp.isFullTextIndexed {
+        report.notes.append(tp.isFullTextIndexed ? "'\(tp.name)' full-text indexed" : "'\(tp.name)' no longer full-text indexed")
+        onlyMetadata = false
+      }
       finalProps.append(tp)
     }
     for var tp in t.properties where w.schema.property(named: tp.name) == nil {

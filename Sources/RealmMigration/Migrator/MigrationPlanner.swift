@@ -214,7 +214,8 @@ public struct MigrationPlanner {
           if old.type != prop.type || old.collection != prop.collection || old.objectType != prop.objectType {
             after.properties[i] = Property(
               name: old.name, type: prop.type, collection: prop.collection, objectType: prop.objectType,
-              isOptional: prop.isOptional, isIndexed: old.isIndexed)
+              isOptional: prop.isOptional, isIndexed: old.isIndexed,
+              isFullTextIndexed: old.isFullTextIndexed && prop.type == .string && prop.collection == .single)
             retyped.append((i, RealmValue.zero(for: after.properties[i])))
             w.report.notes.append("'\(a.property)' changed from '\(SchemaChange.typeString(old))' to '\(SchemaChange.typeString(prop))'")
           }

@@ -99,7 +99,7 @@ extension Migrator {
           edit.added.append(ColumnEditor.NewColumn(computed: p))
           addedComputed.append(j)
         case .constant(let value):
-          guard p.type != .object, !p.isIndexed, c.finalSchema.primaryKey != p.name else { return nil }
+          guard p.type != .object, !p.isIndexed, !p.isFullTextIndexed, c.finalSchema.primaryKey != p.name else { return nil }
           guard let v = constantValue(value, for: p) else { return nil }
           edit.added.append(ColumnEditor.NewColumn(property: p, value: v))
         }

@@ -127,6 +127,9 @@ public struct PlanDecoder {
           "\(path).primaryKey", "'\(name).\(pk)' cannot be a primary key: only int, string, objectId and uuid properties can")
       }
       if embedded { throw MigrationError.plan("\(path).primaryKey", "embedded class '\(name)' cannot have a primary key") }
+      if p.isFullTextIndexed {
+        throw MigrationError.plan("\(path).primaryKey", "'\(name).\(pk)' has a full-text index: a primary key cannot have one")
+      }
       properties[i].isIndexed = true
     }
     return PlanClass(
@@ -170,15 +173,22 @@ public struct PlanDecoder {
     if let opt = try o.optionalBool("optional"), parsed.type != .mixed, parsed.type != .object {
       parsed.isOptional = opt
     }
-    let indexed = try o.optionalBool("indexed") ?? false
-    if indexed {
+    let index = try o.optionalIndexKind("indexed") ?? IndexKind.none
+    switch index {
+    case .general:
       guard parsed.collection == .single, [.int, .bool, .string, .date, .objectId, .uuid, .mixed].contains(parsed.type) else {
         throw MigrationError.plan("\(path).indexed", "properties of type '\(typeText)' cannot be indexed")
       }
+    case .fullText:
+      guard parsed.collection == .single, parsed.type == .string else {
+        throw MigrationError.plan("\(path).indexed", "only string properties can have a full-text index, not '\(typeText)'")
+      }
+    case .none: break
     }
-    let property = Property(
+    var property = Property(
       name: name, type: parsed.type, collection: parsed.collection, objectType: parsed.objectType,
-      isOptional: parsed.isOptional, isIndexed: indexed)
+      isOptional: parsed.isOptional)
+    property.indexKind = index
     return (property, o["default"])
   }
 
@@ -321,6 +331,15 @@ struct Obj {
     if isAbsent(key) { return nil }
     guard case .bool(let b) = self[key] else { throw MigrationError.plan(at(key), "must be true or false") }
     return b
+  }
+
+  /// The index kind of member `key` (`true`, `false` or `"full-text"`), nil when absent.
+  func optionalIndexKind(_ key: String) throws(MigrationError) -> IndexKind? {
+    if isAbsent(key) { return nil }
+    guard let value = self[key], let kind = SchemaJSON.indexKind(value) else {
+      throw MigrationError.plan(at(key), "must be true, false or \"full-text\"")
+    }
+    return kind
   }
 
   /// Whether the member `key` is missing or null (what the optional fields allow).

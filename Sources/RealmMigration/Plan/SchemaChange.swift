@@ -117,6 +117,9 @@ public enum SchemaComparison {
       let existingIndexed = ep.isIndexed || e.primaryKey == ep.name
       if targetIndexed && !existingIndexed { out.append(.addIndex(className: t.name, tp)) }
       if !targetIndexed && existingIndexed { out.append(.removeIndex(className: t.name, tp)) }
+      // Realm Core compares the two kinds one after the other (`Schema::compare`).
+      if tp.isFullTextIndexed && !ep.isFullTextIndexed { out.append(.addIndex(className: t.name, tp)) }
+      if !tp.isFullTextIndexed && ep.isFullTextIndexed { out.append(.removeIndex(className: t.name, tp)) }
     }
     if e.primaryKey != t.primaryKey {
       out.append(.changePrimaryKey(className: t.name, old: e.primaryKey, new: t.primaryKey))

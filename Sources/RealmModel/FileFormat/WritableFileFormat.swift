@@ -44,8 +44,9 @@ public enum WritableFileFormat: Int, Sendable, CaseIterable, Comparable, CustomS
   /// (`migrate_sets_and_dictionaries`): it fails on a format-20 dictionary (checked with the
   /// oracle), so dictionaries are not written in format 20. (The values inside a property,
   /// such as collections nested in a Mixed, which only format 24 stores, are checked as they
-  /// are written.)
+  /// are written.) Full-text indexes came with Realm Core 13 (format 23).
   public func obstacle(for p: Property) -> String? {
+    if p.isFullTextIndexed && self < .v23 { return "has a full-text index (format 23 and later)" }
     guard self == .v20, p.collection == .dictionary else { return nil }
     return "is a Dictionary (format 22 and later: Realm Core 14 cannot upgrade a format-20 dictionary)"
   }

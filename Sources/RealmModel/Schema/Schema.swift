@@ -22,13 +22,18 @@ public struct Property: Sendable, Hashable {
   public var objectType: String?
   /// Whether the value (or, for a collection, each element) may be null.
   public var isOptional: Bool
-  /// Whether a search index exists (true for primary keys in format >= 22).
+  /// Whether a search index exists (true for primary keys in format >= 22). A full-text index
+  /// is not one: see ``isFullTextIndexed``.
   public var isIndexed: Bool
+  /// Whether a full-text index exists (a string property; Realm Core 13 and later, file format
+  /// 23): its entries are the words of the values, for `TEXT` queries. A property has a search
+  /// index or a full-text index, never both (Realm Core's `is_fulltext_indexed`).
+  public var isFullTextIndexed: Bool
 
   /// Creates a property.
   public init(
     name: String, type: PropertyType, collection: CollectionKind = .single,
-    objectType: String? = nil, isOptional: Bool = false, isIndexed: Bool = false
+    objectType: String? = nil, isOptional: Bool = false, isIndexed: Bool = false, isFullTextIndexed: Bool = false
   ) {
     self.name = name
     self.type = type
@@ -36,7 +41,27 @@ public struct Property: Sendable, Hashable {
     self.objectType = objectType
     self.isOptional = isOptional
     self.isIndexed = isIndexed
+    self.isFullTextIndexed = isFullTextIndexed
   }
+
+  /// The kind of index the property has.
+  public var indexKind: IndexKind {
+    get { isFullTextIndexed ? .fullText : isIndexed ? .general : .none }
+    set {
+      isIndexed = newValue == .general
+      isFullTextIndexed = newValue == .fullText
+    }
+  }
+}
+
+/// The kind of index on a property (Realm Core's `IndexType`).
+public enum IndexKind: String, Sendable, Hashable, CaseIterable {
+  /// No index.
+  case none
+  /// A search index of the values (`==`, `IN`, `BEGINSWITH` lookups; every primary key).
+  case general
+  /// A full-text index of the words of a string property (`TEXT` queries).
+  case fullText = "full-text"
 }
 
 /// One class: a `class_` table in the file.
