@@ -70,6 +70,27 @@ public final class GroupQuerySource: QueryObjectSource, Sendable {
     return counts[key] ?? 0
   }
 
+  /// The keys from the column's full-text index (``FullTextIndex``); nil when the column has
+  /// none, or when it cannot be read (a damaged index: the search then compares words).
+  public func fullTextKeys(ofClass className: String, property: String, search: FullTextSearch) throws -> [Int64]? {
+    guard let table = group.table(forClass: className), let column = table.column(named: property) else { return nil }
+    do {
+      return try Self.fullTextKeys(group, table, column, search)
+    } catch is FormatError {
+      return nil
+    }
+  }
+
+  /// The keys `search` finds in the full-text index of `column` of `table`, nil when it has none.
+  static func fullTextKeys(_ group: Group, _ table: Table, _ column: Column, _ search: FullTextSearch) throws -> [Int64]? {
+    guard group.fileFormat >= 20, let index = FullTextIndex(column: column, in: group) else { return nil }
+    return try index.keys(search) {
+      var keys: [Int64] = []
+      try group.forEachObject(in: table, columns: []) { key, _ in keys.append(key) }
+      return keys
+    }
+  }
+
   public func objectKey(ofClass className: String, primaryKey value: RealmValue) throws -> Int64? {
     guard let pk = PrimaryKey(value) else { return nil }
     if let index = indexes.withLock({ $0.primaryKeys[className] }) { return index[pk] }

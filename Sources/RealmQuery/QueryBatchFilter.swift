@@ -19,6 +19,8 @@ struct QueryBatchFilter: Sendable {
     case and([Node])
     case or([Node])
     case not(Node)
+    /// `property TEXT "..."` of the object itself: its key among the index's keys.
+    case text(TextPredicate)
     /// `dict.@keys` of the object's own dictionary compared with a constant, as the whole
     /// condition (see ``dictionaryKeys(_:_:_:_:)``).
     case dictionaryKeys(ComparePredicate, property: Int, constant: ValueGroup)
@@ -47,6 +49,7 @@ struct QueryBatchFilter: Sendable {
     case let n as NullPredicate: return .null(n)
     case let l as InListPredicate: return .inList(l)
     case let k as ConstantPredicate: return .constant(k.value)
+    case let t as TextPredicate where t.chain.isEmpty: return .text(t)
     case let a as AndPredicate:
       // Column conditions first: they narrow the objects the per-object ones see.
       let children = a.children.map(node)
@@ -198,6 +201,9 @@ struct QueryBatchFilter: Sendable {
       for i in 0..<batch.count { out[i] = active[i] && !hit[i] }
     case .object(let p):
       return try perObject(p, &batch, active, &ctx)
+    case .text(let p):
+      guard let keys = try p.indexKeys(&ctx) else { return try perObject(p, &batch, active, &ctx) }
+      for i in 0..<batch.count where active[i] { out[i] = keys.contains(batch.batch.key(i)) }
     case .dictionaryKeys(let p, let property, let constant):
       guard let column = try batch.column(property) else { return try perObject(p, &batch, active, &ctx) }
       return Self.dictionaryKeys(p, column, constant, active)

@@ -74,7 +74,7 @@ struct QueryBinder {
     case .relational(let op): return try bindRelational(op, c.left, c.right, offset: c.operatorOffset)
     case .string(let op): return try bindStringOperator(op, c)
     case .between: return try bindBetween(c)
-    case .text: throw .init(c.operatorOffset, "TEXT (full-text search) needs a full-text index, which realmctl does not support")
+    case .text: return try bindText(c)
     case .geoWithin: throw .init(c.operatorOffset, "GEOWITHIN queries are not supported by realmctl")
     }
   }
@@ -262,6 +262,45 @@ struct QueryBinder {
       return ColumnPredicate(property: property.property, kind: kind, condition: condition, constant: constant.values[0])
     }
     return ComparePredicate(condition, r, l)
+  }
+
+  /// `property TEXT "words"`, checked as Realm checks it (`StringOpsNode::visit`,
+  /// `Query::fulltext`, `Tokenizer::get_search_tokens`): the right side must be a string; the
+  /// property (of the object or reached through forward links) must have a full-text index
+  /// ("Column has no fulltext index"); its text must be a constant (a property's text reads as
+  /// none: "Missing search token"), its first element when it is a list, and hold words Realm
+  /// accepts. Forms Realm crashes on (another type or a collection on the left, a constant
+  /// there, `@links` or an index in the path, an empty list) are refused.
+  private mutating func bindText(_ c: QuerySyntax.Comparison) throws(Located) -> any QueryPredicate {
+    let offset = c.operatorOffset
+    let r = try bindExpression(c.right, hint: .string)
+    try requireStringType(r.type, "text", offset)
+    let l = try bindExpression(c.left, hint: .string)
+    guard let property = l as? PropertyExpression, property.path == nil, property.declaration.collection == .single,
+      property.declaration.type == .string || property.declaration.type == .mixed
+    else {
+      throw .init(offset, "TEXT needs a string property with a full-text index on its left side, not '\(l.text)' (Realm Core crashes on this form)")
+    }
+    for step in property.chain.steps {
+      guard case .forward(_, _, _, nil) = step else {
+        throw .init(offset, "TEXT through '@links' or an index ('\(l.text)') is not supported (Realm Core returns objects that do not exist for it)")
+      }
+    }
+    guard property.declaration.isFullTextIndexed else { throw .init(offset, "Column has no fulltext index") }
+    guard let constant = r as? ConstantExpression else { throw .init(offset, "Missing search token") }
+    guard let first = constant.values.first else {
+      throw .init(offset, "TEXT needs a string, not an empty list (Realm Core crashes on this form)")
+    }
+    let text: String
+    switch first {
+    case .null: throw .init(offset, "Missing search token")
+    case .string(let s): text = s
+    default: throw .init(offset, "Unsupported comparison operator 'text' against type '\(typeName(first.dataType))', right side must be a string")
+    }
+    switch FullTextSearch.parse(text) {
+    case .refused(let message): throw .init(offset, message)
+    case .search(let search): return TextPredicate(chain: property.chain, property: property.property, search: search)
+    }
   }
 
   private mutating func bindBetween(_ c: QuerySyntax.Comparison) throws(Located) -> any QueryPredicate {

@@ -1,4 +1,5 @@
 /// What a query needs to know of the classes: their properties and how links connect them.
+import RealmFormat
 import RealmModel
 struct QueryClass: Sendable {
   var name: String
@@ -83,6 +84,15 @@ public protocol QueryObjectSource: AnyObject {
   func backlinkCount(to className: String, key: Int64) throws -> Int
   /// The key of the object of `className` whose primary key is `value`, nil when none.
   func objectKey(ofClass className: String, primaryKey value: RealmValue) throws -> Int64?
+  /// The keys of the objects of `className` that a `TEXT` search of `property` finds, in
+  /// ascending order, as Realm's lookup in the file's full-text index gives them
+  /// (`FullTextIndex`); nil when the source has no such index to read (the search then compares
+  /// each object's words). The default gives nil.
+  func fullTextKeys(ofClass className: String, property: String, search: FullTextSearch) throws -> [Int64]?
+}
+
+extension QueryObjectSource {
+  public func fullTextKeys(ofClass className: String, property: String, search: FullTextSearch) throws -> [Int64]? { nil }
 }
 
 /// What one evaluation sees: the source of other objects, with a small cache of the objects

@@ -17,7 +17,7 @@ public struct QueryPlan: Sendable, CustomStringConvertible {
     public var property: String
     /// True for the class's primary key.
     public var isPrimaryKey: Bool
-    /// The condition looked up: `==`, `IN` or `BEGINSWITH`.
+    /// The condition looked up: `==`, `IN`, `BEGINSWITH` or `TEXT`.
     public var operation: String
     /// The objects the lookup found.
     public var candidates: Int
@@ -48,7 +48,7 @@ public struct QueryPlan: Sendable, CustomStringConvertible {
       lines.append("access:  scan of every object")
     } else {
       for (i, l) in lookups.enumerated() {
-        let what = l.isPrimaryKey ? "primary key" : "index"
+        let what = l.isPrimaryKey ? "primary key" : l.operation == "TEXT" ? "full-text index" : "index"
         lines.append(
           "\(i == 0 ? "access:  " : "         ")\(what) on '\(l.property)' (\(l.operation)): \(l.candidates) candidate\(l.candidates == 1 ? "" : "s")")
       }
@@ -62,7 +62,9 @@ public struct QueryPlan: Sendable, CustomStringConvertible {
   /// A short line for the shell: which index served a query.
   public var summary: String {
     guard !lookups.isEmpty else { return "scanned \(objectCount) object\(objectCount == 1 ? "" : "s")" }
-    let names = lookups.map { "\($0.isPrimaryKey ? "primary key" : "index") '\($0.property)' (\($0.operation))" }
+    let names = lookups.map {
+      "\($0.isPrimaryKey ? "primary key" : $0.operation == "TEXT" ? "full-text index" : "index") '\($0.property)' (\($0.operation))"
+    }
     return "used \(names.joined(separator: " and ")): \(objectsRead) of \(objectCount) objects read"
   }
 }
@@ -171,6 +173,22 @@ struct QueryPlanner {
       return Found(keys: keys, lookups: [lookupInfo(p.property, "IN", keys.count)])
     case let p as ComparePredicate:
       return try linkLookup(p)
+    case let p as TextPredicate where p.chain.isEmpty:
+      // Realm answers TEXT from the index alone: its keys are the answer.
+      let columns = table.publicColumns
+      guard p.property < columns.count, columns.count == objectSchema.properties.count,
+        columns[p.property].name == objectSchema.properties[p.property].name
+      else { return nil }
+      let found: [Int64]?
+      do {
+        found = try GroupQuerySource.fullTextKeys(group, table, columns[p.property], p.search)
+      } catch let error as FormatError {
+        throw error
+      } catch {
+        return nil
+      }
+      guard let keys = found, keys.count <= candidateLimit else { return nil }
+      return Found(keys: keys, lookups: [lookupInfo(p.property, "TEXT", keys.count)])
     case let p as AndPredicate:
       var best: Found?
       for child in p.children {

@@ -218,6 +218,11 @@ public struct SearchIndex: Sendable {
 
     /// Adds the object keys of a list (a B+-tree of integers).
     mutating func addList(_ ref: Ref) throws(FormatError) {
+      for k in try listKeys(ref) { add(k) }
+    }
+
+    /// The object keys of a list (a B+-tree of integers), as stored; never empty.
+    mutating func listKeys(_ ref: Ref) throws(FormatError) -> [Int64] {
       let tree = BPlusTree(reader: reader, limits: limits)
       var keys: [Int64] = []
       let budget = DecodeBudget(embeddedObjects: 0, nodes: max(0, nodesLeft), reading: .unlimited)
@@ -234,7 +239,7 @@ public struct SearchIndex: Sendable {
       }
       nodesLeft = budget.nodes
       guard !keys.isEmpty else { throw FormatError.corrupt("search index list at \(ref) is empty", at: ref.rawValue) }
-      for k in keys { add(k) }
+      return keys
     }
 
     /// Adds every object under the index node `ref` whose key at this level is in `range`

@@ -239,4 +239,8 @@ final class MigrationQuerySource: QueryObjectSource, Sendable {
   func objectKey(ofClass className: String, primaryKey value: RealmValue) throws -> Int64? {
     try file.objectKey(ofClass: className, primaryKey: value)
   }
+
+  func fullTextKeys(ofClass className: String, property: String, search: FullTextSearch) throws -> [Int64]? {
+    try file.fullTextKeys(ofClass: className, property: property, search: search)
+  }
 }
