@@ -21,6 +21,9 @@ extension ClusterAppender {
     /// (nil: ``ClusterAppender/storedValue(_:_:table:)`` decides per value).
     let indexedTypes: [PropertyType?]
     var entries: [IndexEntryCollector]
+    /// The public columns with a full-text index, and the words of the new objects.
+    let fullTextIndexed: [Int]
+    var words: [FullTextIndexEntries]
     var result = Result(tableTop: .null)
     /// The existing non-empty leaves, then the new ones.
     var leaves: [ClusterTreeWriter.Leaf]
@@ -54,7 +57,13 @@ extension ClusterAppender {
       existingLeafCount = leaves.count
       if let last = leaves.last { lastKey = try ClusterAppender.lastKey(of: last, reader: group.reader) }
       let publicColumns = table.publicColumns
-      let indexedColumns = publicColumns.indices.filter { publicColumns[$0].hasSearchIndex }
+      let indexedColumns = publicColumns.indices.filter {
+        publicColumns[$0].hasSearchIndex && !publicColumns[$0].attributes.contains(.fullTextIndexed)
+      }
+      fullTextIndexed = publicColumns.indices.filter {
+        publicColumns[$0].hasSearchIndex && publicColumns[$0].attributes.contains(.fullTextIndexed)
+      }
+      words = fullTextIndexed.map { _ in FullTextIndexEntries() }
       columns = publicColumns
       slotCount = (table.columns.map(\.leafIndex).max() ?? -1) + 1
       backlinkLeaves = table.columns.filter(\.isBacklink).map(\.leafIndex)
@@ -101,6 +110,7 @@ extension ClusterAppender {
         }
         try entries[i].append(stored, key: key, tableKeys: [:])
       }
+      for (i, c) in fullTextIndexed.enumerated() { words[i].append(objectValues[c], key: key) }
       keys.append(key)
       values.append(objectValues)
       lastKey = key
@@ -143,13 +153,18 @@ extension ClusterAppender {
       let topNode = try ArrayNode(reader, table.ref)
       var top = try MetadataEditor.elements(of: topNode)
       guard top.count >= 10 else { throw FormatError.corrupt("table '\(table.name)' has a short top array") }
-      if !indexed.isEmpty && count > 0 {
+      if !(indexed.isEmpty && fullTextIndexed.isEmpty) && count > 0 {
         let indexArray = try ArrayNode(reader, try MetadataEditor.refAt(top, 4))
         var indexSlots = try MetadataEditor.elements(of: indexArray)
         for (i, c) in indexed.enumerated() {
           let column = columns[c]
           guard column.leafIndex < indexSlots.count else { throw FormatError.corrupt("table '\(table.name)' has a short index array") }
           indexSlots[column.leafIndex] = Int64(try index(i, sink: &sink).rawValue)
+        }
+        for (i, c) in fullTextIndexed.enumerated() {
+          let column = columns[c]
+          guard column.leafIndex < indexSlots.count else { throw FormatError.corrupt("table '\(table.name)' has a short index array") }
+          indexSlots[column.leafIndex] = Int64(try fullTextIndex(i, sink: &sink).rawValue)
         }
         result.replaced.append(indexArray.ref)
         top[4] = Int64(sink.append(NodeEncoder.refArray(indexSlots)).rawValue)
@@ -162,6 +177,17 @@ extension ClusterAppender {
       result.replaced.append(table.ref)
       result.tableTop = sink.append(NodeEncoder.refArray(top, contextFlag: topNode.header.contextFlag))
       return result
+    }
+
+    /// The new full-text index of full-text indexed column number `i`: the words of every
+    /// existing value, then the new objects' words (whose keys are above).
+    private mutating func fullTextIndex<S: NodeSink>(_ i: Int, sink: inout S) throws -> Ref {
+      let p = fullTextIndexed[i]
+      var all = FullTextIndexEntries()
+      try group.forEachObject(in: table, columns: [p]) { key, values in all.append(values[p], key: key) }
+      all.append(contentsOf: words[i])
+      result.freedDeep.append(columns[p].searchIndexRef)
+      return FullTextIndexWriter.write(all, into: &sink)
     }
 
     /// The new index of indexed column number `i`: the existing one extended when it holds

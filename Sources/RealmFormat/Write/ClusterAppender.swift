@@ -3,8 +3,9 @@ import RealmModel
 /// the table's last one, and every existing leaf (with all its column data) stays where it is.
 ///
 /// Only the cluster tree's inner nodes (a few per 65,536 objects), the table top array and the
-/// search indexes of the table's indexed columns are written again (the indexes whole, from
-/// the existing values and the new ones). The new leaves are encoded with the encoders the
+/// search indexes of the table's indexed columns are written again (int indexes extended, the
+/// others whole, from the existing values and the new ones; full-text indexes from the words
+/// of both). The new leaves are encoded with the encoders the
 /// file builder uses (``TypedLeafEncoder``, ``CollectionLeafEncoder``, ``MixedLeafEncoder``),
 /// in the file's own format.
 ///
@@ -71,7 +72,6 @@ public enum ClusterAppender {
     if table.tombstoneCount > 0 { return "table '\(table.name)' has tombstones" }
     for c in table.columns {
       if !c.enumValuesRef.isNull { return "column '\(c.name)' is an enumerated string column" }
-      if c.attributes.contains(.fullTextIndexed) { return "column '\(c.name)' has a full-text index" }
       if !c.isBacklink && c.hasSearchIndex && c.collectionKind != .single { return "column '\(c.name)' is an indexed collection" }
     }
     return nil

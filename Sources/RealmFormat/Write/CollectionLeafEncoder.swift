@@ -35,6 +35,14 @@ public enum CollectionLeafEncoder {
     }
   }
 
+  /// The key tree of a slice of keys (see the array form).
+  static func keyTree<S: NodeSink>(_ keys: ArraySlice<Int64>, into sink: inout S) -> Ref {
+    let base = keys.startIndex
+    return BPlusTreeWriter.write(count: keys.count, into: &sink) { (range, s) -> Ref in
+      s.append(NodeEncoder.integers(keys[(base + range.lowerBound)..<(base + range.upperBound)]))
+    }
+  }
+
   /// The column slot of a collection column (`ArrayRef`): per object the collection's ref,
   /// 0 for an empty collection.
   public static func collectionRefs<S: NodeSink>(_ refs: [Ref], into sink: inout S) -> Ref {

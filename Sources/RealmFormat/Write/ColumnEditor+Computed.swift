@@ -48,6 +48,8 @@ struct ComputedColumn {
   var nullable: Bool
   /// Whether a search index is built from the values.
   var indexed: Bool
+  /// Whether a full-text index is built from the values' words.
+  var fullText = false
   /// True when the column exists: its old leaves are freed.
   var replacesLeaf: Bool
   /// For messages.
@@ -78,6 +80,8 @@ struct ClusterComputation {
   let read: [Int]
   /// Search index entries of the indexed computed columns (by computed column).
   var indexEntries: [SearchIndexEntries]
+  /// Words of the full-text indexed computed columns (by computed column).
+  var fullTextEntries: [FullTextIndexEntries]
   /// Values computed ahead, by leaf in key order.
   private let ahead: ValuesAhead
   /// Leaves taken so far.
@@ -92,6 +96,7 @@ struct ClusterComputation {
     plans = group.columnPlans[index]
     read = plans.indices.filter { source.readColumns?.contains($0) ?? true }
     indexEntries = columns.map { _ in SearchIndexEntries() }
+    fullTextEntries = columns.map { _ in FullTextIndexEntries() }
     var leaves: [(Ref, UInt64)] = []
     try group.clusterTree.forEachLeaf(root: table.clusterRoot) { leaf in leaves.append((leaf.node.ref, leaf.offset)) }
     let plans = self.plans
@@ -142,6 +147,8 @@ struct ClusterComputation {
       slots[slot] = Int64(ref.rawValue)
       if column.indexed {
         for row in 0..<n { try indexEntries[c].append(values[c].value(at: row), key: keys[row]) }
+      } else if column.fullText {
+        fullTextEntries[c].append(values[c], keys: keys)
       }
     }
   }

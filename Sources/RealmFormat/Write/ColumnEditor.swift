@@ -109,8 +109,11 @@ public enum ColumnEditor {
           if p.type == .object || p.type == .mixed || p.collection != .single {
             return "computed column '\(p.name)' is a link, mixed or a collection"
           }
-        } else if p.type == .object || p.isIndexed {
+        } else if p.type == .object || p.isIndexed || p.isFullTextIndexed {
           return "column '\(p.name)' is a link or indexed"
+        }
+        if p.isFullTextIndexed && (p.type != .string || p.collection != .single) {
+          return "column '\(p.name)' of type '\(p.type.rawValue)' cannot have a full-text index"
         }
         if p.name.isEmpty || p.name.utf8.count > 63 { return "column name '\(p.name)' must have 1 to 63 bytes" }
         if let reason = TablePlan.unsupportedReason(p, format: format) { return "column '\(p.name)' \(reason)" }
@@ -189,12 +192,14 @@ public enum ColumnEditor {
       guard let column = table.columns.first(where: { !$0.isBacklink && $0.name == name }),
         let e = entries.firstIndex(where: { $0.key == column.key })
       else { throw FormatError.corrupt("table '\(table.name)' has no column '\(name)'") }
-      let indexed = !entries[e].searchIndex.isNull
-      if indexed { result.freedDeep.append(entries[e].searchIndex) }
-      computed.append(
-        ComputedColumn(
-          leaf: entries[e].key.leafIndex, type: try ComputedColumn.propertyType(column.type, table: table.name),
-          nullable: column.attributes.contains(.nullable), indexed: indexed, replacesLeaf: true, name: name))
+      let hasIndex = !entries[e].searchIndex.isNull
+      if hasIndex { result.freedDeep.append(entries[e].searchIndex) }
+      let fullText = hasIndex && column.attributes.contains(.fullTextIndexed)
+      var recomputed = ComputedColumn(
+        leaf: entries[e].key.leafIndex, type: try ComputedColumn.propertyType(column.type, table: table.name),
+        nullable: column.attributes.contains(.nullable), indexed: hasIndex && !fullText, replacesLeaf: true, name: name)
+      recomputed.fullText = fullText
+      computed.append(recomputed)
     }
 
     // §4.4: every removal increments the column-key sequence; new keys are tagged with
@@ -216,6 +221,7 @@ public enum ColumnEditor {
       let type = TablePlan.columnType(a.property.type)
       var attributes = attributes(of: a.property)
       if a.isComputed && a.property.isIndexed { attributes.insert(.indexed) }
+      if a.isComputed && a.property.isFullTextIndexed { attributes.insert(.fullTextIndexed) }
       let key = ColKey(leafIndex: leaf, type: type, attributes: attributes, tag: tag)
       let specType = Int64(type.rawValue) | (a.property.collection == .dictionary ? Int64(2) << 16 : 0)
       entries.insert(
@@ -225,10 +231,11 @@ public enum ColumnEditor {
         at: insertAt)
       insertAt += 1
       if a.isComputed {
-        computed.append(
-          ComputedColumn(
-            leaf: leaf, type: a.property.type, nullable: attributes.contains(.nullable), indexed: a.property.isIndexed,
-            replacesLeaf: false, name: a.property.name))
+        var added = ComputedColumn(
+          leaf: leaf, type: a.property.type, nullable: attributes.contains(.nullable), indexed: a.property.isIndexed,
+          replacesLeaf: false, name: a.property.name)
+        added.fullText = a.property.isFullTextIndexed
+        computed.append(added)
       } else {
         addedLeaves.append((leaf, a))
       }
@@ -266,8 +273,12 @@ public enum ColumnEditor {
     // Search indexes of computed columns, built whole from their values (§4.6).
     var newIndexes: [Int: Ref] = [:]
     if let computation = walker.computation {
-      for (c, column) in computed.enumerated() where column.indexed {
-        newIndexes[column.leaf] = SearchIndexWriter.write(computation.indexEntries[c], format: walker.format, into: &sink)
+      for (c, column) in computed.enumerated() {
+        if column.indexed {
+          newIndexes[column.leaf] = SearchIndexWriter.write(computation.indexEntries[c], format: walker.format, into: &sink)
+        } else if column.fullText {
+          newIndexes[column.leaf] = FullTextIndexWriter.write(computation.fullTextEntries[c], into: &sink)
+        }
       }
     }
 

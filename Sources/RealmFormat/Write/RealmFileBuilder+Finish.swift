@@ -75,6 +75,10 @@ extension RealmFileBuilder {
       }
       indexes[c] = SearchIndexWriter.write(entries, order: order, into: &sink)
     }
+    for c in states[t].fullTextEntries.indices {
+      guard let words = states[t].fullTextEntries[c] else { continue }
+      indexes[c] = FullTextIndexWriter.write(words, into: &sink)
+    }
     return TableTopWriter.top(plan, clusterRoot: root, indexes: indexes, sequence: states[t].sequence, into: &sink)
   }
 

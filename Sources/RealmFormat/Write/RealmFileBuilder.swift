@@ -81,6 +81,7 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
     states = tables.map { t in
       TableState(
         columnCount: t.columns.count, indexed: t.columns.indices.filter { t.columns[$0].hasIndex },
+        fullTextIndexed: t.columns.indices.filter { t.columns[$0].hasFullTextIndex },
         // Embedded objects get their keys as their parents are appended, in another order.
         keysAscend: !t.isEmbedded, scratch: scratch)
     }
@@ -202,6 +203,8 @@ public final class RealmFileBuilder<Sink: SequentialNodeSink> {
       let changed = try resolve(value, table: t, column: c, originKey: key)
       if columns[c].hasIndex {
         try states[t].indexEntries[c]!.append(changed ?? value, key: key, tableKeys: tableKeys)
+      } else if columns[c].hasFullTextIndex {
+        states[t].fullTextEntries[c]!.append(changed ?? value, key: key)
       }
       if let changed { row[c] = changed }
     }
@@ -255,10 +258,14 @@ struct TableState {
   var lastKey: Int64?
   /// Index entries by column position (nil for columns without an index).
   var indexEntries: [IndexEntryCollector?]
+  /// The words of the full-text indexed columns, by column position (nil for the others).
+  var fullTextEntries: [FullTextIndexEntries?]
 
-  init(columnCount: Int, indexed: [Int], keysAscend: Bool, scratch: any ScratchStorage) {
+  init(columnCount: Int, indexed: [Int], fullTextIndexed: [Int], keysAscend: Bool, scratch: any ScratchStorage) {
     indexEntries = Array(repeating: nil, count: columnCount)
     for c in indexed { indexEntries[c] = IndexEntryCollector(scratch: scratch, keysAscend: keysAscend) }
+    fullTextEntries = Array(repeating: nil, count: columnCount)
+    for c in fullTextIndexed { fullTextEntries[c] = FullTextIndexEntries() }
   }
 
   /// The squeezed key of sequence number `n` in a local file (§4.9).

@@ -18,6 +18,8 @@ struct ColumnLayout {
   var oppositeColumn: ColKey = .null
   /// True when a search index is built (primary key or Indexed).
   var hasIndex = false
+  /// True when a full-text index is built (FullText_Indexed).
+  var hasFullTextIndex = false
 
   /// The spec type entry: the column type, and for dictionaries the key type String (2) in
   /// bits 16 and up (§4.2).
@@ -179,12 +181,20 @@ extension TablePlan {
       if wantsIndex && !isIndexable(p) {
         throw FormatError.corrupt("property '\(c.name).\(p.name)' of type '\(p.type.rawValue)' cannot be indexed")
       }
+      if p.isFullTextIndexed {
+        guard !isPrimary else { throw FormatError.corrupt("primary key '\(c.name).\(p.name)' cannot have a full-text index") }
+        guard p.type == .string, p.collection == .single, !p.isIndexed else {
+          throw FormatError.corrupt("property '\(c.name).\(p.name)' of type '\(p.type.rawValue)' cannot have a full-text index")
+        }
+        attributes.insert(.fullTextIndexed)
+      }
       // The primary key's index is not recorded in the spec attributes (§4.5).
       if p.isIndexed && !isPrimary { attributes.insert(.indexed) }
       let type = p.type == .object && p.collection == .list ? format.linkListColumnType : columnType(p.type)
       let colKey = ColKey(leafIndex: i, type: type, attributes: attributes, tag: UInt32(key))
       var plan = ColumnLayout(name: p.name, property: p, type: type, attributes: attributes, colKey: colKey)
       plan.hasIndex = wantsIndex
+      plan.hasFullTextIndex = p.isFullTextIndexed
       columns.append(plan)
     }
     if let pk = c.primaryKey, primaryKey == nil {
