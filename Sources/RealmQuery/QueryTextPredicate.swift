@@ -18,8 +18,18 @@ final class TextPredicate: QueryPredicate {
   let targetClass: Int
   let property: Int
   let search: FullTextSearch
-  /// The source whose index answered, and its keys (nil: no index, compare words).
-  private let found = Mutex<(source: ObjectIdentifier, keys: Set<Int64>?)?>(nil)
+  /// The source whose index answered, and its keys.
+  private let found = Mutex<Found?>(nil)
+
+  /// The keys a source's index gave (nil: no index, compare words), kept while the source lives.
+  private final class Found: @unchecked Sendable {
+    weak var source: AnyObject?
+    let keys: Set<Int64>?
+    init(source: AnyObject, keys: Set<Int64>?) {
+      self.source = source
+      self.keys = keys
+    }
+  }
 
   init(chain: LinkChain, property: Int, search: FullTextSearch) {
     self.chain = chain
@@ -46,13 +56,13 @@ final class TextPredicate: QueryPredicate {
   /// The keys the source's index gives (computed once per source), nil when it has none.
   func indexKeys(_ ctx: inout QueryContext) throws -> Set<Int64>? {
     guard let source = ctx.source else { return nil }
-    let id = ObjectIdentifier(source)
-    if let cached = found.withLock({ $0 }), cached.source == id { return cached.keys }
+    if let cached = found.withLock({ $0 }), cached.source === source { return cached.keys }
     let cls = ctx.schema.classes[targetClass]
     let keys = try source.fullTextKeys(
       ofClass: cls.name, property: cls.properties[property].name, search: search
     ).map(Set.init)
-    found.withLock { $0 = (id, keys) }
+    let entry = Found(source: source, keys: keys)
+    found.withLock { $0 = entry }
     return keys
   }
 }

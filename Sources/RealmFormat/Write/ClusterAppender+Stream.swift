@@ -63,7 +63,7 @@ extension ClusterAppender {
       fullTextIndexed = publicColumns.indices.filter {
         publicColumns[$0].hasSearchIndex && publicColumns[$0].attributes.contains(.fullTextIndexed)
       }
-      words = fullTextIndexed.map { _ in FullTextIndexEntries() }
+      words = fullTextIndexed.map { _ in FullTextIndexEntries(scratch: scratch) }
       columns = publicColumns
       slotCount = (table.columns.map(\.leafIndex).max() ?? -1) + 1
       backlinkLeaves = table.columns.filter(\.isBacklink).map(\.leafIndex)
@@ -183,7 +183,7 @@ extension ClusterAppender {
     /// existing value, then the new objects' words (whose keys are above).
     private mutating func fullTextIndex<S: NodeSink>(_ i: Int, sink: inout S) throws -> Ref {
       let p = fullTextIndexed[i]
-      var all = FullTextIndexEntries()
+      var all = FullTextIndexEntries(scratch: words[i].pairs.scratch)
       try group.forEachObject(in: table, columns: [p]) { key, values in all.append(values[p], key: key) }
       all.append(contentsOf: words[i])
       result.freedDeep.append(columns[p].searchIndexRef)

@@ -1,31 +1,37 @@
 import RealmModel
 
 /// The words of one full-text indexed column while its index is built: each distinct word once
-/// (in one byte arena, found again through a hash table), and one (word, object key) pair per
-/// distinct word of each object, in flat arrays (no allocation per word or per pair).
-public struct FullTextIndexEntries: Sendable {
+/// (in one byte arena, found again through a hash table), and one (word number, object key)
+/// pair per distinct word of each object, kept as sorted runs (``SortedPairRuns``): memory for
+/// one run, the rest in the scratch space, so the words of ten million strings take the memory
+/// of their distinct words and a few hundred thousand pairs.
+public struct FullTextIndexEntries {
   /// The distinct words' bytes, one after the other.
   private(set) var arena: [UInt8] = []
   /// Where word `i` starts in ``arena``; word `i` ends where word `i + 1` starts.
   private(set) var starts: [Int] = [0]
   /// Open addressing: word number + 1 at the slot of its hash (0: free).
   private var table: [Int32] = Array(repeating: 0, count: 1024)
-  /// Per pair, the word number and the object key.
-  private(set) var pairWords: [UInt32] = []
-  private(set) var pairKeys: [Int64] = []
-  /// True while the objects came in ascending key order (then each word's keys ascend).
+  /// (word number, object key with its sign bit flipped, so that keys sort as signed), in
+  /// runs sorted by word, then (when the objects did not come in key order) by key.
+  private(set) var pairs: SortedPairRuns
+  /// True while the objects came in ascending key order (then a stable sort by word keeps each
+  /// word's keys ascending).
   private(set) var keysAscend = true
+  private var firstKey: Int64?
   private var lastKey: Int64?
   /// The words of the object being added.
   private var objectWords: [UInt32] = []
 
-  /// Creates an empty collection.
-  public init() {}
+  /// An empty collection whose pairs go to `scratch` (a temporary file keeps memory flat).
+  public init(scratch: any ScratchStorage = MemoryScratchStorage()) {
+    pairs = SortedPairRuns(scratch: scratch, bySecond: false)
+  }
 
   /// The number of distinct words.
   public var wordCount: Int { starts.count - 1 }
   /// The number of (word, object) pairs.
-  public var pairCount: Int { pairKeys.count }
+  public var pairCount: Int { pairs.count }
 
   /// The bytes of word `i`.
   func word(_ i: Int) -> ArraySlice<UInt8> { arena[starts[i]..<starts[i + 1]] }
@@ -53,22 +59,15 @@ public struct FullTextIndexEntries: Sendable {
 
   /// Adds the words of the UTF-8 string `utf8` for object `key`.
   public mutating func append(utf8: UnsafeBufferPointer<UInt8>, key: Int64) {
-    if let lastKey, key <= lastKey { keysAscend = false }
-    lastKey = key
+    noteKey(key)
     objectWords.removeAll(keepingCapacity: true)
     FullTextTokenizer.forEachWord(in: utf8) { word in objectWords.append(intern(word)) }
     guard !objectWords.isEmpty else { return }
-    if objectWords.count > 1 {
-      objectWords.sort()
-      var previous: UInt32?
-      for w in objectWords where w != previous {
-        pairWords.append(w)
-        pairKeys.append(key)
-        previous = w
-      }
-    } else {
-      pairWords.append(objectWords[0])
-      pairKeys.append(key)
+    if objectWords.count > 1 { objectWords.sort() }
+    var previous: UInt32?
+    for w in objectWords where w != previous {
+      pairs.append(Self.pair(w, key))
+      previous = w
     }
   }
 
@@ -81,32 +80,39 @@ public struct FullTextIndexEntries: Sendable {
         numbers.append(intern(UnsafeBufferPointer(rebasing: arena[other.starts[w]..<other.starts[w + 1]])))
       }
     }
-    for (w, key) in zip(other.pairWords, other.pairKeys) {
-      if let lastKey, key < lastKey { keysAscend = false }
-      lastKey = key
-      pairWords.append(numbers[Int(w)])
-      pairKeys.append(key)
-    }
+    // Each word's keys stay ascending when `other`'s did and all come after these.
     if !other.keysAscend { keysAscend = false }
+    if let lastKey, let first = other.firstKey, first <= lastKey { keysAscend = false }
+    if firstKey == nil { firstKey = other.firstKey }
+    if let last = other.lastKey { lastKey = max(lastKey ?? last, last) }
+    var source = other.pairs
+    source.sortPending()
+    var merge = source.merged()
+    while let p = merge.next() { pairs.append(WordPair(first: UInt64(numbers[Int(p.first)]), second: p.second)) }
   }
+
+  private mutating func noteKey(_ key: Int64) {
+    if let lastKey, key <= lastKey { keysAscend = false }
+    if firstKey == nil { firstKey = key }
+    lastKey = key
+  }
+
+  /// A pair: the word number, and the key with its sign bit flipped (unsigned order = signed).
+  static func pair(_ word: UInt32, _ key: Int64) -> WordPair {
+    WordPair(first: UInt64(word), second: UInt64(bitPattern: key) ^ 0x8000_0000_0000_0000)
+  }
+
+  static func key(_ p: WordPair) -> Int64 { Int64(bitPattern: p.second ^ 0x8000_0000_0000_0000) }
 
   /// The number of `word`, added when new.
   private mutating func intern(_ word: UnsafeBufferPointer<UInt8>) -> UInt32 {
-    // FNV-1a.
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for b in word { hash = (hash ^ UInt64(b)) &* 0x0100_0000_01b3 }
+    let hash = Self.hash(word)
     var mask = table.count - 1
-    var slot = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
+    var slot = hash & mask
     while true {
       let entry = Int(table[slot])
       if entry == 0 { break }
-      let start = starts[entry - 1]
-      let end = starts[entry]
-      if end - start == word.count
-        && (word.isEmpty || arena.withUnsafeBufferPointer { a in memcmpEqual(a.baseAddress! + start, word.baseAddress, word.count) })
-      {
-        return UInt32(entry - 1)
-      }
+      if starts[entry] - starts[entry - 1] == word.count && equals(entry - 1, word) { return UInt32(entry - 1) }
       slot = (slot + 1) & mask
     }
     let number = starts.count - 1
@@ -117,41 +123,55 @@ public struct FullTextIndexEntries: Sendable {
       // Grow: every word to its slot in a table twice as large.
       table = Array(repeating: 0, count: table.count * 2)
       mask = table.count - 1
-      for w in 0...number {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in arena[starts[w]..<starts[w + 1]] { h = (h ^ UInt64(b)) &* 0x0100_0000_01b3 }
-        var s = Int(truncatingIfNeeded: h ^ (h >> 29)) & mask
-        while table[s] != 0 { s = (s + 1) & mask }
-        table[s] = Int32(w + 1)
+      arena.withUnsafeBufferPointer { arena in
+        for w in 0...number {
+          var s = Self.hash(UnsafeBufferPointer(rebasing: arena[starts[w]..<starts[w + 1]])) & mask
+          while table[s] != 0 { s = (s + 1) & mask }
+          table[s] = Int32(w + 1)
+        }
       }
     }
     return UInt32(number)
   }
 
-  /// The keys of each word, ascending: word `w`'s are `keys[offsets[w]..<offsets[w + 1]]`.
-  func keysByWord() -> (keys: [Int64], offsets: [Int]) {
-    var offsets = [Int](repeating: 0, count: wordCount + 1)
-    for w in pairWords { offsets[Int(w) + 1] += 1 }
-    for i in 0..<wordCount { offsets[i + 1] += offsets[i] }
-    var next = offsets
-    var keys = [Int64](repeating: 0, count: pairKeys.count)
-    for (w, key) in zip(pairWords, pairKeys) {
-      keys[next[Int(w)]] = key
-      next[Int(w)] += 1
-    }
-    if !keysAscend {
-      for w in 0..<wordCount where offsets[w + 1] - offsets[w] > 1 {
-        keys[offsets[w]..<offsets[w + 1]].sort()
-      }
-    }
-    return (keys, offsets)
+  /// FNV-1a of the bytes, folded.
+  private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    for b in bytes { h = (h ^ UInt64(b)) &* 0x0100_0000_01b3 }
+    return Int(truncatingIfNeeded: h ^ (h >> 29))
   }
-}
 
-/// True when the `count` bytes at `a` and `b` are equal.
-@inline(__always)
-private func memcmpEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>?, _ count: Int) -> Bool {
-  guard let b else { return count == 0 }
-  for i in 0..<count where a[i] != b[i] { return false }
-  return true
+  /// True when word `w` is `bytes`.
+  private func equals(_ w: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let start = starts[w]
+    for i in 0..<bytes.count where arena[start + i] != bytes[i] { return false }
+    return true
+  }
+
+  /// Calls `body` with each word number that has objects and its objects' keys, ascending,
+  /// word after word (by number).
+  mutating func forEachWordKeys(_ body: (Int, [Int64]) -> Void) {
+    if !keysAscend {
+      // Sorted again by word then key: a new collection of the same pairs.
+      var sorted = SortedPairRuns(scratch: pairs.scratch, bySecond: true)
+      pairs.sortPending()
+      var merge = pairs.merged()
+      while let p = merge.next() { sorted.append(p) }
+      pairs = sorted
+      keysAscend = true
+    }
+    pairs.sortPending()
+    var merge = pairs.merged()
+    var current: UInt64?
+    var keys: [Int64] = []
+    while let p = merge.next() {
+      if p.first != current {
+        if let current { body(Int(current), keys) }
+        current = p.first
+        keys.removeAll(keepingCapacity: true)
+      }
+      if keys.last != Self.key(p) { keys.append(Self.key(p)) }
+    }
+    if let current { body(Int(current), keys) }
+  }
 }

@@ -15,13 +15,19 @@ public enum FullTextIndexWriter {
   /// Writes the index of `entries` and returns its root (an empty leaf when there are no
   /// words).
   public static func write<S: NodeSink>(_ entries: FullTextIndexEntries, into sink: inout S) -> Ref {
-    let (keys, offsets) = entries.keysByWord()
+    var entries = entries
+    // Each word's entry first, in word-number order (a list's nodes go where they are written).
+    var elements = [Int64](repeating: 0, count: entries.wordCount)
+    entries.forEachWordKeys { w, keys in
+      elements[w] =
+        keys.count == 1
+        ? RefOrTagged.taggedRaw(UInt64(bitPattern: keys[0])) : Int64(CollectionLeafEncoder.keyTree(keys, into: &sink).rawValue)
+    }
     var words: [[UInt8]] = []
     words.reserveCapacity(entries.wordCount)
     for w in 0..<entries.wordCount { words.append(Array(entries.word(w))) }
     let order = sortedWords(words)
-    let level = Level(words: words, keys: keys, offsets: offsets)
-    return level.node(order[...], offset: 0, into: &sink)
+    return Level(words: words, elements: elements).node(order[...], offset: 0, into: &sink)
   }
 
   /// Word numbers in index order: by their chunk keys at offsets 0, 4, 8, ... compared as
@@ -44,11 +50,11 @@ public enum FullTextIndexWriter {
     return order
   }
 
-  /// The words and their keys, and the recursive layout of the levels.
+  /// The words and their entries, and the recursive layout of the levels.
   struct Level {
     let words: [[UInt8]]
-    let keys: [Int64]
-    let offsets: [Int]
+    /// Per word, its entry: the tagged key of its one object, or the ref of its key list.
+    let elements: [Int64]
 
     /// The (possibly multi-level) node for the words of `order` (sorted) at `offset`.
     func node<S: NodeSink>(_ order: ArraySlice<Int>, offset: Int, into sink: inout S) -> Ref {
@@ -58,19 +64,10 @@ public enum FullTextIndexWriter {
         let key = SearchIndex.chunkKey(words[order[i]], at: offset)
         var j = i + 1
         while j < order.endIndex && SearchIndex.chunkKey(words[order[j]], at: offset) == key { j += 1 }
-        let element: Int64
         let word = order[i]
-        if j == i + 1 && words[word].count - offset <= 4 {
-          let from = offsets[word]
-          let to = offsets[word + 1]
-          if to - from == 1 {
-            element = RefOrTagged.taggedRaw(UInt64(bitPattern: keys[from]))
-          } else {
-            element = Int64(CollectionLeafEncoder.keyTree(keys[from..<to], into: &sink).rawValue)
-          }
-        } else {
-          element = Int64(node(order[i..<j], offset: offset + 4, into: &sink).rawValue)
-        }
+        let element =
+          j == i + 1 && words[word].count - offset <= 4
+          ? elements[word] : Int64(node(order[i..<j], offset: offset + 4, into: &sink).rawValue)
         level.append(key, element, into: &sink)
         i = j
       }

@@ -265,7 +265,7 @@ struct TableState {
     indexEntries = Array(repeating: nil, count: columnCount)
     for c in indexed { indexEntries[c] = IndexEntryCollector(scratch: scratch, keysAscend: keysAscend) }
     fullTextEntries = Array(repeating: nil, count: columnCount)
-    for c in fullTextIndexed { fullTextEntries[c] = FullTextIndexEntries() }
+    for c in fullTextIndexed { fullTextEntries[c] = FullTextIndexEntries(scratch: scratch) }
   }
 
   /// The squeezed key of sequence number `n` in a local file (§4.9).
