@@ -28,7 +28,8 @@ function normalize(key, spec, primaryKey) {
   const out = { name: spec.mapTo ?? key, type };
   if (objectType !== undefined) out.objectType = objectType;
   out.optional = optional;
-  out.indexed = !!spec.indexed || key === primaryKey;
+  // Realm JS: `indexed` is a boolean or "full-text" (`IndexedType`).
+  out.indexed = spec.indexed === "full-text" ? "full-text" : !!spec.indexed || key === primaryKey;
   return out;
 }
 

@@ -1,0 +1,80 @@
+import Foundation
+
+/// Realm Core's answers to `TEXT` queries on a file, against its answers on the file Realm
+/// builds itself from the same objects: what shows that a file's full-text indexes hold what
+/// Realm's would (`verify` does not look at indexes, and a missing index makes Realm answer
+/// "Column has no fulltext index").
+///
+/// ```swift
+/// let check = FullTextOracle(.core14)
+/// let problems = try check.disagreements(path, indexed: [("Note", "noteText")], searches: ["lorem", "lor*"])
+/// #expect(problems.isEmpty, "\(problems)")
+/// ```
+public struct FullTextOracle: Sendable {
+  /// The Realm Core that answers, and builds the reference file (Realm Core 13 writes format 23).
+  public let oracle: RealmOracle
+
+  /// A check by `oracle`.
+  public init(_ oracle: RealmOracle = .core14) { self.oracle = oracle }
+
+  /// The searches whose answers differ, one line each with both answers; empty when Realm
+  /// answers every search of every property on `path` as on its own file.
+  ///
+  /// The reference file is Realm's `create` of Realm's own dump of `path`, with Realm's schema
+  /// of it where the `indexed` properties have full-text indexes (Realm's schema says only
+  /// `"indexed": true` for both kinds), at the file's schema version.
+  ///
+  /// - Parameters:
+  ///   - path: the file to check.
+  ///   - indexed: (class, property) of every full-text indexed property to query.
+  ///   - searches: the texts of `property TEXT "text"`.
+  public func disagreements(_ path: String, indexed: [(String, String)], searches: [String]) throws -> [String] {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("realmctl-fulltext-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let reference = try referenceFile(of: path, indexed: indexed, in: dir)
+    var out: [String] = []
+    for (className, property) in indexed {
+      for search in searches {
+        let query = "\(property) TEXT \"\(search)\""
+        let ours = try answer(path, className, query)
+        let theirs = try answer(reference, className, query)
+        if ours != theirs { out.append("\(className): \(query): the file gives \(ours), Realm's own file \(theirs)") }
+      }
+    }
+    return out
+  }
+
+  /// Realm's answer to one query: its keys in order, or its message.
+  public func answer(_ path: String, _ className: String, _ query: String) throws -> String {
+    let result = try oracle.run(["query", path, "--class", className, "--where", query])
+    let text = (result.output + result.errorOutput).trimmingCharacters(in: .whitespacesAndNewlines)
+    return result.status == 0 ? "[" + text.split(separator: "\n").joined(separator: ", ") + "]" : "error '\(text)'"
+  }
+
+  /// Realm's own file of the objects of `path`, in `dir`.
+  func referenceFile(of path: String, indexed: [(String, String)], in dir: URL) throws -> String {
+    let schemaText = try oracle.schema(path)
+    guard var schema = try JSONSerialization.jsonObject(with: Data(schemaText.utf8)) as? [String: Any],
+      var classes = schema["classes"] as? [[String: Any]]
+    else { throw RealmOracle.OracleError.failed("Realm's schema of \(path) is not a schema document") }
+    for (c, cls) in classes.enumerated() {
+      guard var properties = cls["properties"] as? [[String: Any]] else { continue }
+      for (p, property) in properties.enumerated()
+      where indexed.contains(where: { $0.0 as String == cls["name"] as? String && $0.1 == property["name"] as? String }) {
+        properties[p]["indexed"] = "full-text"
+      }
+      classes[c]["properties"] = properties
+    }
+    schema["classes"] = classes
+    let version = (schema["schemaVersion"] as? Int) ?? 0
+    let schemaURL = dir.appendingPathComponent("schema.json")
+    let dataURL = dir.appendingPathComponent("data.jsonl")
+    try JSONSerialization.data(withJSONObject: schema).write(to: schemaURL)
+    try Data(try oracle.dump(path).utf8).write(to: dataURL)
+    let reference = dir.appendingPathComponent("reference.realm").path
+    let created = try oracle.run(["create", "--schema", schemaURL.path, "--version", String(version), "--data", dataURL.path, reference])
+    guard created.status == 0 else { throw RealmOracle.OracleError.failed("create: " + created.output + created.errorOutput) }
+    return reference
+  }
+}
