@@ -283,6 +283,44 @@ def bench_update(ctx):
     return ctx.run([BIN, "update", ctx.work, "--class", "Row", "--set", "score = old.score * 2"], setup=ctx.fresh_copy)
 
 
+FT_WORDS = ("lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore "
+            "et dolore magna aliqua Café crème brûlée Straße Ærøskøbing naïve façade résumé Zoë jalapeño").split()
+
+
+def fulltext_input(ctx):
+    """The input of the full-text rows (issue 27), written once: N/10 `Note {id int (primary key),
+    text string (full-text index)}` objects, each text 12 words from a fixed vocabulary of
+    accented and mixed-case words with a number (about 1,000 distinct words in all)."""
+    schema, data = os.path.join(ctx.tmp, "notes.schema.json"), os.path.join(ctx.tmp, "notes.jsonl")
+    if not os.path.exists(data):
+        with open(schema, "w") as f:
+            json.dump({"schemaVersion": 1, "fileFormat": 24, "classes": [{"name": "Note", "embedded": False, "primaryKey": "id",
+                       "properties": [{"name": "id", "type": "int", "optional": False, "indexed": True},
+                                      {"name": "text", "type": "string", "optional": False, "indexed": "full-text"}]}]}, f)
+        with open(data, "w") as f:
+            for i in range(N // 10):
+                words = [FT_WORDS[(i * 7 + j * 13) % len(FT_WORDS)] for j in range(11)] + [f"n{(i * 31) % 1000}"]
+                f.write(json.dumps({"$class": "Note", "$key": i, "id": i, "text": " ".join(words)}, ensure_ascii=False, separators=(",", ":")) + "\n")
+    return schema, data
+
+
+def bench_create_fulltext(ctx):
+    """`create` of the full-text input (the bound of the update below)."""
+    schema, data = fulltext_input(ctx)
+    out = os.path.join(ctx.tmp, "notes.realm")
+    return ctx.run([BIN, "create", out, "--schema", schema, "--data", data], setup=lambda: os.path.exists(out) and os.remove(out))
+
+
+def bench_update_fulltext(ctx):
+    """`update` of every object's full-text indexed text (its index rebuilt from the new words)."""
+    schema, data = fulltext_input(ctx)
+    source, work = os.path.join(ctx.tmp, "notes-source.realm"), os.path.join(ctx.tmp, "notes-work.realm")
+    if not os.path.exists(source):
+        subprocess.run([BIN, "create", source, "--schema", schema, "--data", data], check=True, stdout=subprocess.DEVNULL)
+    return ctx.run([BIN, "update", work, "--class", "Note", "--set", "text = old.text + ' zebraword'"],
+                   setup=lambda: copy_synced(source, work))
+
+
 def legacy_file(ctx):
     """The same objects in file format 9 (the layout of Realm Core 5, 2017-2019), written once
     by scripts/legacy_realm.py from the JSON Lines of the main input (issue 7)."""
@@ -376,6 +414,9 @@ ROWS = [
     (f"create of the upsert's {N // 10:,} objects (its bound)", lambda ctx: bench_create_edit_input(ctx, 1), None, False),
     (f"insert --upsert {N // 10:,} existing objects", bench_upsert, None, True),
     ("update: score = old.score * 2 for every object (column-wise)", bench_update, None, True),
+    # Issue 27: the update of a full-text indexed property at most as long as `create` of its objects.
+    (f"create of {N // 10:,} notes with a full-text indexed text (the bound)", bench_create_fulltext, None, False),
+    (f"update: text = old.text + ' zebraword' on {N // 10:,} full-text indexed notes", bench_update_fulltext, None, True),
     ("dump --format jsonl, the same objects in file format 9", bench_dump_legacy, None, True),
     ("diff of the file and a copy with 1% of the objects changed, --format jsonl (issue 21)", bench_diff, None, True),
     ("diff of the same, --stat (issue 21)", bench_diff_stat, None, True),
