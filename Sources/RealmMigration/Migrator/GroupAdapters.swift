@@ -57,20 +57,3 @@ final class BuilderSink<S: SequentialNodeSink>: MigrationSink {
   }
   func endClass() throws {}
 }
-
-/// Places nodes of an in-place edit into a write transaction (errors are kept and rethrown
-/// after the edit, since `NodeSink.append` cannot throw).
-struct TransactionNodeSink: NodeSink {
-  let transaction: WriteTransaction
-  var error: StorageError?
-
-  mutating func append(_ node: [UInt8]) -> Ref {
-    guard error == nil else { return Ref(8) }
-    do throws(StorageError) {
-      return try transaction.allocate(node)
-    } catch let e {
-      error = e
-      return Ref(8)
-    }
-  }
-}

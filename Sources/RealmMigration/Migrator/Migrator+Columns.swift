@@ -260,10 +260,10 @@ extension Migrator {
     let tx = try WriteTransaction.begin(path: path, options: transactionOptions(lock: lock, options: options))
     do {
       let current = try Group(reader: tx.reader)
-      var sink = TransactionNodeSink(transaction: tx)
+      var sink = tx
       let columns = try ColumnEditor.apply(plan.columns, to: current, sink: &sink)
       let meta = try MetadataEditor.apply(plan.metadata, to: current, tableTops: columns.tableTops, sink: &sink)
-      if let error = sink.error { throw error }
+      try tx.throwDeferredError()
       for r in columns.replaced + meta.replaced { try tx.free(r) }
       for r in columns.freedDeep { try tx.freeDeep(r) }
       _ = try tx.commit(tableNames: meta.tableNames, tables: meta.tables)

@@ -43,7 +43,7 @@ struct PrimaryKeyCheck {
 }
 
 /// A primary-key value in hashable form (primary keys are int, string, ObjectId or UUID).
-enum PrimaryKeyValue: Hashable {
+package enum PrimaryKeyValue: Hashable {
   case null
   case int(Int64)
   case string(String)
@@ -51,7 +51,7 @@ enum PrimaryKeyValue: Hashable {
   case uuid(RealmUUID)
   case other(String)
 
-  init(_ v: RealmValue) {
+  package init(_ v: RealmValue) {
     switch v {
     case .null: self = .null
     case .int(let i): self = .int(i)
