@@ -1,7 +1,8 @@
-/// How `upgrade` treats the file.
 import RealmFormat
 import RealmModel
 import RealmStorage
+
+/// How `upgrade` treats the file.
 public struct UpgradeOptions: Sendable {
   /// Do everything but the final write (the new file is built and counted, not stored).
   public var dryRun = false

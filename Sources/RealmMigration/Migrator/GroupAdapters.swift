@@ -1,7 +1,8 @@
-/// Reads the objects of a file for the migrator.
 import RealmFormat
 import RealmModel
 import RealmStorage
+
+/// Reads the objects of a file for the migrator.
 struct GroupSource: MigrationSource {
   let group: Group
   /// The file's path, which a damaged table's error names.

@@ -1,12 +1,13 @@
+import RealmFormat
+import RealmModel
+import RealmStorage
+
 /// The in-place column path (docs/writing.md, "In-place column changes" and "Column-wise
 /// transforms"): programs whose classes keep some of their columns unchanged and whose other
 /// columns hold one constant or values computed per object from the object's own values are
 /// committed copy-on-write with ``ColumnEditor`` and ``MetadataEditor`` in one transaction,
 /// instead of rewriting the file. Only the changed columns' leaves (and the cluster nodes
 /// above them) are written.
-import RealmFormat
-import RealmModel
-import RealmStorage
 extension Migrator {
   /// The edits of a program the in-place column path can commit.
   struct ColumnChangePlan {

@@ -1,6 +1,7 @@
+import RealmModel
+
 /// Detects duplicate primary-key values after a migration (Realm's error plus what Realm does
 /// not say: how many, and the first duplicate value with its keys).
-import RealmModel
 struct PrimaryKeyCheck {
   let className: String
   let property: String?

@@ -1,10 +1,11 @@
+import RealmFormat
+import RealmModel
+import RealmJSON
+
 /// A migration plan: the target schema and version, and the steps that lead there.
 ///
 /// The format is specified in `docs/migration-plans.md`; ``PlanDecoder`` builds it from JSON and
 /// checks everything that can be checked without the file.
-import RealmFormat
-import RealmModel
-import RealmJSON
 public struct MigrationPlan: Sendable {
   /// How schema differences are reconciled.
   public enum Mode: String, Sendable {

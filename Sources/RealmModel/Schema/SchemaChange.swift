@@ -1,5 +1,4 @@
 /// One difference between a file's schema and a target schema, as Realm's Object Store sees it.
-import RealmModel
 public enum SchemaChange: Sendable, Equatable {
   case addClass(ObjectSchema)
   /// A class of the file that the target does not have. Realm reports it only when comparing

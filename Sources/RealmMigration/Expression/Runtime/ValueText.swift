@@ -1,5 +1,6 @@
-/// Text forms of values: `string(x)` and the quoted values in error messages.
 import RealmModel
+
+/// Text forms of values: `string(x)` and the quoted values in error messages.
 package enum ValueText {
   /// The text `string(x)` gives; nil for values with no text form (links, objects,
   /// collections, data that is not UTF-8).
