@@ -1,6 +1,7 @@
-/// What a query needs to know of the classes: their properties and how links connect them.
 import RealmFormat
 import RealmModel
+
+/// What a query needs to know of the classes: their properties and how links connect them.
 struct QueryClass: Sendable {
   var name: String
   var isEmbedded: Bool
