@@ -273,13 +273,13 @@ import Testing
     try T.withCopy(of: "fulltext/before-\(format).realm", as: "notes.realm") { path, dir in
       for (name, text) in command.inputs { try T.write(text, to: dir, as: name) }
       for words in [command.words] + (command.then.map { [$0] } ?? []) {
-        let run = CommandRun(words.map { $0 == "FILE" ? path : $0 })
+        let run = CommandRun(Self.resolve(words, path: path, inputs: command.inputs, dir: dir))
         try #require(run.status == 0, "\(command): \(run.errors)")
         try Self.expectRealmAgrees(path, indexed: command.indexed, command: "\(command): \(words.joined(separator: " "))")
       }
       if let added = command.added {
-        let text = try #require(RealmOracle.core14.queryKeys(path, className: "Note", where: added.text))
-        #expect(text == RealmOracle.core14.queryKeys(path, className: "Note", where: added.contains))
+        let text = try #require(try RealmOracle.core14.queryKeys(path, className: "Note", where: added.text))
+        #expect(try text == RealmOracle.core14.queryKeys(path, className: "Note", where: added.contains))
         #expect(text.count >= added.least, "\(command): \(text.count) objects")
       }
       for (c, p) in Self.indexed where !command.indexed.contains(where: { $0 == (c, p) }) {
@@ -308,9 +308,38 @@ import Testing
         ], on: path)
       #expect(session.status == .success, "\(session.stderr)")
       try Self.expectRealmAgrees(path, indexed: Self.indexed, command: "shell")
-      let found = try #require(RealmOracle.core14.queryKeys(path, className: "Note", where: "body TEXT 'zebraword'"))
-      #expect(found == RealmOracle.core14.queryKeys(path, className: "Note", where: "body BEGINSWITH 'zebraword '"))
+      let found = try #require(try RealmOracle.core14.queryKeys(path, className: "Note", where: "body TEXT 'zebraword'"))
+      #expect(try found == RealmOracle.core14.queryKeys(path, className: "Note", where: "body BEGINSWITH 'zebraword '"))
       #expect(!found.isEmpty)
+    }
+  }
+
+  /// `words` with `FILE` as `path` and the names of the inputs as their paths in `dir`.
+  static func resolve(_ words: [String], path: String, inputs: [(String, String)], dir: URL) -> [String] {
+    words.map { w in
+      if w == "FILE" { return path }
+      return inputs.contains { $0.0 == w } ? dir.appendingPathComponent(w).path : w
+    }
+  }
+
+  /// `diff --where` with TEXT compares the objects the search finds in either file: the notes
+  /// an update gave a new word are the changed ones, those Realm finds with it in the new file.
+  @Test(RealmOracle.enabled) func diffWhereTextComparesRealmsObjects() throws {
+    try T.withCopy(of: "fulltext/before-24.realm", as: "old.realm") { old, dir in
+      let new = try T.copy("fulltext/before-24.realm", to: dir, as: "new.realm")
+      let update = CommandRun(["update", new, "--class", "Note", "--where", "body TEXT 'café -the'", "--set", "body = 'ZebraWord Ærø'"])
+      try #require(update.status == 0, "\(update.errors)")
+      let run = CommandRun(["diff", old, new, "--class", "Note", "--where", "body TEXT 'zebraword'", "--format", "jsonl"])
+      #expect(run.status == 1, "\(run.errors)")
+      var changed: [Int64] = []
+      for line in run.text.split(separator: "\n") {
+        let json = try JSONParser.parse(Array(line.utf8))
+        if case .string("changed")? = json["change"], case .int(let id)? = json["$pk"] { changed.append(id) }
+      }
+      // The fixture's objects have the primary key 1000 + their key.
+      let realm = try #require(try RealmOracle.core14.queryKeys(new, className: "Note", where: "body TEXT 'zebraword'"))
+      #expect(!realm.isEmpty)
+      #expect(changed.sorted() == realm.map { 1000 + $0 })
     }
   }
 
@@ -376,12 +405,12 @@ import Testing
       let path = dir.appendingPathComponent("notes.realm").path
       try T.write(try T.bytes(source.path), to: path)
       for (name, text) in command.inputs { try T.write(text, to: dir, as: name) }
-      let run = CommandRun(command.words.map { $0 == "FILE" ? path : $0 })
+      let run = CommandRun(Self.resolve(command.words, path: path, inputs: command.inputs, dir: dir))
       try #require(run.status == 0, "\(command): \(run.errors)")
       try Self.expectRealmAgrees(path, indexed: Self.wildIndexed, command: "\(command)")
       if let added = command.added {
-        let text = try #require(RealmOracle.core14.queryKeys(path, className: "Note", where: added.text))
-        #expect(text == RealmOracle.core14.queryKeys(path, className: "Note", where: added.contains))
+        let text = try #require(try RealmOracle.core14.queryKeys(path, className: "Note", where: added.text))
+        #expect(try text == RealmOracle.core14.queryKeys(path, className: "Note", where: added.contains))
         #expect(text.count >= added.least, "\(command): \(text.count) objects")
       }
     }
