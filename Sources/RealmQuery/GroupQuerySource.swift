@@ -70,7 +70,7 @@ public final class GroupQuerySource: QueryObjectSource, Sendable {
     return counts[key] ?? 0
   }
 
-  /// The keys from the column's full-text index (``FullTextIndex``); nil when the column has
+  /// The keys from the column's full-text index (`FullTextIndex`); nil when the column has
   /// none, or when it cannot be read (a damaged index: the search then compares words).
   public func fullTextKeys(ofClass className: String, property: String, search: FullTextSearch) throws -> [Int64]? {
     guard let table = group.table(forClass: className), let column = table.column(named: property) else { return nil }

@@ -180,6 +180,44 @@ import Testing
     }
   }
 
+  /// A schema or a plan that asks a full-text index of what cannot have one is refused, naming
+  /// the member; nothing is written.
+  @Test(arguments: [
+    (#"{"name": "n", "type": "int", "optional": false, "indexed": "full-text"}"#, "only a string property can have a full-text index"),
+    (#"{"name": "n", "type": "list", "objectType": "string", "optional": false, "indexed": "full-text"}"#, "only a string property"),
+    (#"{"name": "n", "type": "string", "optional": false, "indexed": "fulltext"}"#, #"expected true, false or "full-text""#),
+  ])
+  func schemasRefuseFullTextIndexesOfOtherKinds(_ property: String, _ message: String) throws {
+    try T.inScratchDirectory { dir in
+      let schema = try T.write(
+        #"{"schemaVersion": 1, "classes": [{"name": "C", "embedded": false, "primaryKey": null, "properties": [\#(property)]}]}"#,
+        to: dir, as: "schema.json")
+      let out = dir.appendingPathComponent("c.realm").path
+      let run = CommandRun(["create", out, "--schema", schema])
+      #expect(run.status != 0)
+      #expect(run.errors.contains("classes[0].properties[0].indexed") && run.errors.contains(message), "\(run.errors)")
+      #expect(!FileManager.default.fileExists(atPath: out))
+    }
+  }
+
+  @Test func plansRefuseFullTextIndexesOfOtherKinds() throws {
+    try T.withCopy(of: "fulltext/before-24.realm", as: "notes.realm") { path, dir in
+      let before = try T.bytes(path)
+      for (spec, message) in [
+        (#"{"type": "int", "indexed": "full-text"}"#, "only string properties can have a full-text index"),
+        (#"{"type": "string", "indexed": "yes"}"#, #"must be true, false or "full-text""#),
+      ] {
+        let plan = try T.write(
+          #"{"schemaVersion": 4, "schema": [{"name": "Note", "primaryKey": "id", "properties": {"id": "int", "extra": \#(spec)}}]}"#,
+          to: dir, as: "plan.json")
+        let run = CommandRun(["migrate", path, "--plan", plan])
+        #expect(run.status != 0)
+        #expect(run.errors.contains("extra.indexed") && run.errors.contains(message), "\(run.errors)")
+        #expect(try T.bytes(path) == before)
+      }
+    }
+  }
+
   static func create(in dir: URL, format: String) throws -> String {
     let path = dir.appendingPathComponent("notes-\(format).realm").path
     let run = CommandRun([

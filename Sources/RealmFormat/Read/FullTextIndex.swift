@@ -201,7 +201,7 @@ public struct FullTextIndex: Sendable {
   }
 
   /// True when a word whose entry a canonical index holds is found by a `prefix*` search
-  /// (the lookup of ``prefixKeys(_:from:offset:depth:walk:into:)`` on one word): each whole
+  /// (the lookup of `prefixKeys` on one word): each whole
   /// chunk of the prefix before its last must be the word's chunk (as Realm computes the
   /// prefix's, signed) with more of the word after it; the last one's range must hold the
   /// word's chunk there.

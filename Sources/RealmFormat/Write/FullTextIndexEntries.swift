@@ -2,9 +2,10 @@ import RealmModel
 
 /// The words of one full-text indexed column while its index is built: each distinct word once
 /// (in one byte arena, found again through a hash table), and one (word number, object key)
-/// pair per distinct word of each object, kept as sorted runs (``SortedPairRuns``): memory for
-/// one run, the rest in the scratch space, so the words of ten million strings take the memory
-/// of their distinct words and a few hundred thousand pairs.
+/// pair per distinct word of each object: in two flat arrays up to `inMemoryPairs` pairs (a
+/// counting sort groups them by word at the end), beyond that in sorted runs
+/// (`SortedPairRuns`: memory for one run, the rest in the scratch space), so the words of ten
+/// million strings take the memory of their distinct words and a few million pairs.
 public struct FullTextIndexEntries {
   /// The distinct words' bytes, one after the other.
   private(set) var arena: [UInt8] = []
@@ -12,9 +13,16 @@ public struct FullTextIndexEntries {
   private(set) var starts: [Int] = [0]
   /// Open addressing: word number + 1 at the slot of its hash (0: free).
   private var table: [Int32] = Array(repeating: 0, count: 1024)
-  /// (word number, object key with its sign bit flipped, so that keys sort as signed), in
-  /// runs sorted by word, then (when the objects did not come in key order) by key.
+  /// The pairs while they are few: word numbers and keys, in the order they came.
+  private var memoryWords: [UInt32] = []
+  private var memoryKeys: [Int64] = []
+  /// Once there are more than `inMemoryPairs`: (word number, object key with its sign bit
+  /// flipped, so that keys sort as signed), in runs sorted by word, then (when the objects did
+  /// not come in key order) by key.
   private(set) var pairs: SortedPairRuns
+  private(set) var spilled = false
+  /// Pairs kept in the flat arrays (12 bytes each) before they go to sorted runs.
+  let inMemoryPairs: Int
   /// True while the objects came in ascending key order (then a stable sort by word keeps each
   /// word's keys ascending).
   private(set) var keysAscend = true
@@ -25,13 +33,20 @@ public struct FullTextIndexEntries {
 
   /// An empty collection whose pairs go to `scratch` (a temporary file keeps memory flat).
   public init(scratch: any ScratchStorage = MemoryScratchStorage()) {
+    self.init(scratch: scratch, inMemoryPairs: 1 << 21)
+  }
+
+  /// An empty collection that keeps up to `inMemoryPairs` pairs in memory (tests give a small
+  /// number to take the sorted runs' path).
+  init(scratch: any ScratchStorage, inMemoryPairs: Int) {
     pairs = SortedPairRuns(scratch: scratch, bySecond: false)
+    self.inMemoryPairs = inMemoryPairs
   }
 
   /// The number of distinct words.
   public var wordCount: Int { starts.count - 1 }
   /// The number of (word, object) pairs.
-  public var pairCount: Int { pairs.count }
+  public var pairCount: Int { spilled ? pairs.count : memoryKeys.count }
 
   /// The bytes of word `i`.
   func word(_ i: Int) -> ArraySlice<UInt8> { arena[starts[i]..<starts[i + 1]] }
@@ -66,8 +81,20 @@ public struct FullTextIndexEntries {
     if objectWords.count > 1 { objectWords.sort() }
     var previous: UInt32?
     for w in objectWords where w != previous {
-      pairs.append(Self.pair(w, key))
+      addPair(w, key)
       previous = w
+    }
+  }
+
+  private mutating func addPair(_ word: UInt32, _ key: Int64) {
+    guard !spilled else { return pairs.append(Self.pair(word, key)) }
+    memoryWords.append(word)
+    memoryKeys.append(key)
+    if memoryKeys.count >= inMemoryPairs {
+      for (w, k) in zip(memoryWords, memoryKeys) { pairs.append(Self.pair(w, k)) }
+      memoryWords = []
+      memoryKeys = []
+      spilled = true
     }
   }
 
@@ -85,10 +112,14 @@ public struct FullTextIndexEntries {
     if let lastKey, let first = other.firstKey, first <= lastKey { keysAscend = false }
     if firstKey == nil { firstKey = other.firstKey }
     if let last = other.lastKey { lastKey = max(lastKey ?? last, last) }
+    guard other.spilled else {
+      for (w, k) in zip(other.memoryWords, other.memoryKeys) { addPair(numbers[Int(w)], k) }
+      return
+    }
     var source = other.pairs
     source.sortPending()
     var merge = source.merged()
-    while let p = merge.next() { pairs.append(WordPair(first: UInt64(numbers[Int(p.first)]), second: p.second)) }
+    while let p = merge.next() { addPair(numbers[Int(p.first)], Self.key(p)) }
   }
 
   private mutating func noteKey(_ key: Int64) {
@@ -150,7 +181,36 @@ public struct FullTextIndexEntries {
 
   /// Calls `body` with each word number that has objects and its objects' keys, ascending,
   /// word after word (by number).
-  mutating func forEachWordKeys(_ body: (Int, [Int64]) -> Void) {
+  mutating func forEachWordKeys(_ body: (Int, ArraySlice<Int64>) -> Void) {
+    guard spilled else {
+      // A counting sort by word, stable: each word's keys in the order they came.
+      var offsets = [Int](repeating: 0, count: wordCount + 1)
+      for w in memoryWords { offsets[Int(w) + 1] += 1 }
+      for i in 0..<wordCount { offsets[i + 1] += offsets[i] }
+      var next = offsets
+      var keys = [Int64](repeating: 0, count: memoryKeys.count)
+      for (w, key) in zip(memoryWords, memoryKeys) {
+        keys[next[Int(w)]] = key
+        next[Int(w)] += 1
+      }
+      for w in 0..<wordCount where offsets[w + 1] > offsets[w] {
+        let range = offsets[w]..<offsets[w + 1]
+        guard !keysAscend else {
+          body(w, keys[range])
+          continue
+        }
+        // Out of order: sorted, and a key given twice (an object added again) kept once, as
+        // the sorted runs' merge keeps it.
+        keys[range].sort()
+        var end = range.lowerBound
+        for i in range where end == range.lowerBound || keys[end - 1] != keys[i] {
+          keys[end] = keys[i]
+          end += 1
+        }
+        body(w, keys[range.lowerBound..<end])
+      }
+      return
+    }
     if !keysAscend {
       // Sorted again by word then key: a new collection of the same pairs.
       var sorted = SortedPairRuns(scratch: pairs.scratch, bySecond: true)
@@ -166,12 +226,12 @@ public struct FullTextIndexEntries {
     var keys: [Int64] = []
     while let p = merge.next() {
       if p.first != current {
-        if let current { body(Int(current), keys) }
+        if let current { body(Int(current), keys[...]) }
         current = p.first
         keys.removeAll(keepingCapacity: true)
       }
       if keys.last != Self.key(p) { keys.append(Self.key(p)) }
     }
-    if let current { body(Int(current), keys) }
+    if let current { body(Int(current), keys[...]) }
   }
 }

@@ -21,7 +21,8 @@ public enum FullTextIndexWriter {
     entries.forEachWordKeys { w, keys in
       elements[w] =
         keys.count == 1
-        ? RefOrTagged.taggedRaw(UInt64(bitPattern: keys[0])) : Int64(CollectionLeafEncoder.keyTree(keys, into: &sink).rawValue)
+        ? RefOrTagged.taggedRaw(UInt64(bitPattern: keys[keys.startIndex]))
+        : Int64(CollectionLeafEncoder.keyTree(keys, into: &sink).rawValue)
     }
     var words: [[UInt8]] = []
     words.reserveCapacity(entries.wordCount)
