@@ -49,6 +49,12 @@ public struct CommandLineParser: Sendable {
         return .failure(error)
       }
     }
+    // A first word that is no option names a subcommand the tool does not have (`dumpp`).
+    if case .value(let typed)? = tokens.first {
+      let names = root.visibleSubcommands.map(\.name) + [Self.helpCommandName]
+      let suggestion = Suggestion.closest(to: typed, among: names, rule: .option)
+      return .failure(.unknownSubcommand(typed, suggestion: suggestion))
+    }
     let values = tokens.compactMap { token -> String? in
       if case .value(let value) = token { return value }
       return nil
