@@ -75,6 +75,7 @@ import Testing
     "RealmModel": [],
     "RealmCrypto": [],
     "LineEditor": [],
+    "HTTPServer": [],
     "RealmFormat": ["RealmModel"],
     "RealmJSON": ["RealmModel", "RealmFormat"],
     "RealmQuery": ["RealmModel", "RealmFormat"],
