@@ -67,7 +67,8 @@ let package = Package(
     // What each fuzz target does with one input: run by FuzzTesting/ under libFuzzer and by
     // RealmFuzzingTests for every input in Tests/FuzzCases.
     .target(
-      name: "RealmFuzzing", dependencies: ["RealmModel", "RealmCLI", "RealmMigration", "RealmStorage", "RealmJSON"],
+      name: "RealmFuzzing",
+      dependencies: ["RealmModel", "RealmCLI", "RealmMigration", "RealmStorage", "RealmJSON", "HTTPServer"],
       swiftSettings: strict),
     // A small line editor for the interactive shell (keys, history, redraw); no dependencies.
     .target(name: "LineEditor", swiftSettings: strict),

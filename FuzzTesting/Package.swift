@@ -7,7 +7,7 @@
 // only names it. To add a target, add its name below and a Sources/fuzz-<name>/main.swift.
 import PackageDescription
 
-let targets = ["reader", "queries", "jsonl", "encrypted", "legacy", "edits"]
+let targets = ["reader", "queries", "jsonl", "encrypted", "legacy", "edits", "http"]
 
 let package = Package(
   name: "realmctl-fuzz",

@@ -4,6 +4,12 @@ import HTTPServer
 import Synchronization
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The server over real loopback sockets: framing, keep-alive, pipelining, HEAD, streaming,
 /// 100-continue, every limit, malformed requests, port errors, stopping.
 @Suite struct HTTPServerTests {
@@ -368,5 +374,44 @@ import Testing
       }
     }
     #expect(failures.load(ordering: .relaxed) == 0)
+  }
+
+  /// A client that stops reading a large answer is disconnected after the write timeout: the
+  /// producer's write throws, and the connection's thread ends.
+  @Test func aClientThatStopsReadingIsDisconnected() throws {
+    let failed = Atomic<Bool>(false)
+    let limits = HTTPServerConfiguration.Limits(writeTimeout: 0.5)
+    let server = try RunningServer(limits: limits) { _ in
+      .stream(contentType: "application/octet-stream") { write in
+        let piece = [UInt8](repeating: 1, count: 1 << 20)
+        do {
+          for _ in 0..<500 { try write(piece[...]) }
+        } catch {
+          failed.store(true, ordering: .relaxed)
+          throw error
+        }
+      }
+    }
+    let client = try server.connect()
+    client.send(get("/"))
+    let deadline = Date().addingTimeInterval(10)
+    while !failed.load(ordering: .relaxed) && Date() < deadline { usleep(20_000) }
+    let gaveUp = failed.load(ordering: .relaxed)
+    #expect(gaveUp)
+  }
+
+  /// stopOnSignals: the signal stops the server as stop() does.
+  @Test func aSignalStopsTheServer() throws {
+    let server = try HTTPServer(configuration: .init(port: 0), handler: echoHandler)
+    server.stopOnSignals([SIGUSR2])
+    let finished = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      server.run()
+      finished.signal()
+    }
+    #expect(try TestClient(port: server.port).exchange(get("/")).status == 200)
+    kill(getpid(), SIGUSR2)
+    #expect(finished.wait(timeout: .now() + 5) == .success)
+    signal(SIGUSR2, SIG_IGN)
   }
 }

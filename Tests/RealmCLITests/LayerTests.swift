@@ -86,7 +86,7 @@ import Testing
       "RealmModel", "RealmStorage", "RealmJSON", "RealmQuery", "RealmExport", "RealmMigration", "RealmCrypto", "LineEditor",
     ],
     "realmctl": ["RealmCLI"],
-    "RealmFuzzing": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmMigration", "RealmCLI"],
+    "RealmFuzzing": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmMigration", "RealmCLI", "HTTPServer"],
     "RealmTestSupport": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON"],
   ]
 

@@ -95,9 +95,10 @@ struct ResponseWriter {
   }
 
   /// The response's fields to send, before framing: the handler's (framing fields dropped),
-  /// then each default the handler did not set, then `Date`. Nil when a handler's field is
-  /// not a valid field (a name that is no token, a value with CR, LF or another control byte:
-  /// sending it would split the response). A status outside 200...599 becomes 500.
+  /// then each default the handler did not set, then `Date` unless the handler set one. Nil
+  /// when a handler's field is not a valid field (a name that is no token, a value with CR, LF
+  /// or another control byte: sending it would split the response). A status outside
+  /// 200...599 becomes 500.
   private func prepareFields(of response: inout HTTPResponse) -> [(name: String, value: String)]? {
     if !(200...599).contains(response.status) {
       configuration.log?("a handler answered with status \(response.status); sent 500")
@@ -116,7 +117,9 @@ struct ResponseWriter {
       guard Self.isValid(field) else { continue }
       fields.append(field)
     }
-    fields.append((name: "Date", value: HTTPDate.now()))
+    if !fields.contains(where: { HTTPHeaders.sameName($0.name, "Date") }) {
+      fields.append((name: "Date", value: HTTPDate.now()))
+    }
     return fields
   }
 

@@ -53,7 +53,8 @@ struct ListeningSocket: Sendable {
     var length: socklen_t
   }
 
-  /// The first address `getaddrinfo` gives for `host` (numeric port, passive).
+  /// The address `getaddrinfo` gives for `host` (numeric port, passive): its first IPv4
+  /// address, or its first address.
   private static func resolve(host: String, port: Int) throws(HTTPServerError) -> Address {
     var hints = addrinfo()
     hints.ai_family = AF_UNSPEC
@@ -64,9 +65,21 @@ struct ListeningSocket: Sendable {
     #endif
     hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
     var list: UnsafeMutablePointer<addrinfo>?
-    let status = getaddrinfo(host, String(port), &hints, &list)
-    guard status == 0, let first = list else { throw .cannotResolve(host: host) }
+    // `localhost` is 127.0.0.1: the address a command prints must be the one bound, and some
+    // systems list ::1 first for the name.
+    let name = host.lowercased() == "localhost" ? "127.0.0.1" : host
+    let status = getaddrinfo(name, String(port), &hints, &list)
+    guard status == 0, var first = list else { throw .cannotResolve(host: host) }
     defer { freeaddrinfo(list) }
+    // An IPv4 address when the name has one (what browsers try first for a name with both).
+    var entry: UnsafeMutablePointer<addrinfo>? = list
+    while let current = entry {
+      if current.pointee.ai_family == AF_INET {
+        first = current
+        break
+      }
+      entry = current.pointee.ai_next
+    }
     var storage = sockaddr_storage()
     let length = min(Int(first.pointee.ai_addrlen), MemoryLayout<sockaddr_storage>.size)
     withUnsafeMutableBytes(of: &storage) { target in
