@@ -78,16 +78,24 @@ import Testing
   /// However the bytes are split (down to one at a time), the requests and the failure are
   /// the same as when they come at once.
   @Test func theSplitOfTheBytesChangesNothing() {
+    let limits = HTTPServerConfiguration.Limits(maxRequestLineBytes: 256, maxHeaderBytes: 1024)
     let inputs = [
       "GET /1 HTTP/1.1\r\nHost: h\r\n\r\nPOST /2 HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n10\r\n0123456789abcdef\r\n0\r\nT: 1\r\n\r\n",
       "POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhelloGET /b\nHTTP/1.1\r\n\r\n",
       "POST /a HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX\r\n",
       "GET /a HTTP/1.1\r\nHost: h\r\nBad Name: x\r\n\r\n",
+      // Limits and a bare LF on one line (a finding of the fuzzer: the limit was found first
+      // when the line came in pieces, the bare LF when it came whole).
+      "GET /" + String(repeating: "a", count: 300) + " HTTP/1.1\nHost: h\r\n\r\n",
+      "GET / HTTP/1.1\r\nHost: h\r\nX: " + String(repeating: "b", count: 2000) + "\n\r\n",
+      String(repeating: "\r\n", count: 400) + "GET /" + String(repeating: "a", count: 300) + "\n",
+      "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n1;" + String(repeating: "e", count: 1100) + "\n",
+      "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nT: " + String(repeating: "t", count: 2000) + "\n",
     ]
     for input in inputs {
-      let whole = Self.decode(Array(input.utf8))
-      for piece in [1, 2, 3, 7, 16] {
-        let split = Self.decode(Array(input.utf8), piece: piece)
+      let whole = Self.decode(Array(input.utf8), limits: limits)
+      for piece in [1, 2, 3, 7, 16, 300] {
+        let split = Self.decode(Array(input.utf8), piece: piece, limits: limits)
         #expect(split.requests.map(\.target) == whole.requests.map(\.target), "\(piece)")
         #expect(split.requests.map(\.body) == whole.requests.map(\.body), "\(piece)")
         #expect(split.failure == whole.failure, "\(piece)")

@@ -109,21 +109,17 @@ public struct HTTPRequestDecoder: Sendable {
     while true {
       guard let lf = buffer[scanned...].firstIndex(of: HTTPSyntax.lf) else {
         scanned = buffer.count
-        let partialLine = buffer.count - lineStart
-        if lines.isEmpty && partialLine > limits.maxRequestLineBytes + 1 {
-          return fail(HTTPRequestError(status: 414, reason: "the request line is longer than \(limits.maxRequestLineBytes) bytes"))
-        }
-        if buffer.count - start > limits.maxHeaderBytes { return fail(tooLargeHead) }
+        // No byte here is a line end: a limit whose first excess byte has come is exceeded.
+        if let error = headLimitExceeded(before: buffer.count, lineEnd: nil) { return fail(error) }
         return .needMoreData
       }
       scanned = lf + 1
+      // The limits first, as they would be found had the bytes come one at a time, so that
+      // the answer never depends on how the bytes were split.
+      if let error = headLimitExceeded(before: lf + 1, lineEnd: lf) { return fail(error) }
       guard lf > lineStart, buffer[lf - 1] == HTTPSyntax.cr else { return fail(.badRequest("bare LF in the request head")) }
       let line = lineStart..<(lf - 1)
       lineStart = lf + 1
-      if lines.isEmpty && line.count > limits.maxRequestLineBytes {
-        return fail(HTTPRequestError(status: 414, reason: "the request line is longer than \(limits.maxRequestLineBytes) bytes"))
-      }
-      if lf + 1 - start > limits.maxHeaderBytes { return fail(tooLargeHead) }
       if !line.isEmpty {
         lines.append(line)
         if lines.count > limits.maxHeaderCount + 1 {
@@ -134,6 +130,21 @@ public struct HTTPRequestDecoder: Sendable {
       if lines.isEmpty { continue }  // an empty line before the request line
       return headComplete(end: lf + 1)
     }
+  }
+
+  /// The limit of the head the bytes before index `end` exceed (the LF at `lineEnd`, if any,
+  /// ends the current line): 414 once the request line has a byte beyond its limit (its CR
+  /// aside), 431 once the head has; when both, the one exceeded at the earlier byte.
+  private func headLimitExceeded(before end: Int, lineEnd: Int?) -> HTTPRequestError? {
+    // The index of the first byte over each limit.
+    let overLine = lines.isEmpty ? lineStart + limits.maxRequestLineBytes + 1 : Int.max
+    let overHead = start + limits.maxHeaderBytes
+    let lineExceeded = overLine < (lineEnd ?? end)  // the LF does not count in a line
+    let headExceeded = overHead < end
+    if lineExceeded && (!headExceeded || overLine <= overHead) {
+      return HTTPRequestError(status: 414, reason: "the request line is longer than \(limits.maxRequestLineBytes) bytes")
+    }
+    return headExceeded ? tooLargeHead : nil
   }
 
   private var tooLargeHead: HTTPRequestError {
@@ -237,12 +248,13 @@ public struct HTTPRequestDecoder: Sendable {
       if buffer.count - start > limit { state = .failed(tooLong) }
       return nil
     }
-    guard lf > start, buffer[lf - 1] == HTTPSyntax.cr else {
-      state = .failed(.badRequest("bare LF in a \(what)"))
-      return nil
-    }
+    // The limit before the bare-LF check, as in the head.
     if lf + 1 - start > limit {
       state = .failed(tooLong)
+      return nil
+    }
+    guard lf > start, buffer[lf - 1] == HTTPSyntax.cr else {
+      state = .failed(.badRequest("bare LF in a \(what)"))
       return nil
     }
     let line = start..<(lf - 1)
