@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -48,7 +49,16 @@ final class HTTPServerProbe: Sendable {
   func problems(_ input: [UInt8]) -> [String] {
     guard let server else { return [startFailure ?? "no server"] }
     let expected = HTTPParserChecks.decode(input)
-    guard let answer = Self.exchange(input, port: server.port) else { return ["no connection to the server"] }
+    var connection = Self.exchange(input, port: server.port, source: nextSource())
+    // (A connection refused for a moment, e.g. while a port of the source address is still
+    // taken, is tried again before it counts.)
+    for _ in 0..<50 where connection.answer == nil {
+      usleep(20_000)
+      connection = Self.exchange(input, port: server.port, source: nextSource())
+    }
+    guard let answer = connection.answer else {
+      return ["no connection to the server: \(String(cString: strerror(connection.error)))"]
+    }
     guard answer.ended else { return ["the server did not close the connection within 10 s"] }
 
     // The requests it serves: up to the first that closes the connection.
@@ -117,15 +127,33 @@ final class HTTPServerProbe: Sendable {
     }
   }
 
+  private let connections = Atomic<Int>(0)
+
+  /// The loopback address the next connection comes from. The server closes first after most
+  /// answers, so each connection leaves a TIME_WAIT entry on its side for a minute; from one
+  /// source address, a few hundred inputs a second would use up the ephemeral ports of that
+  /// address and port pair. Linux answers on all of 127.0.0.0/8, so connections come from 250
+  /// of them in turn (elsewhere from 127.0.0.1, the system's choice).
+  private func nextSource() -> UInt32? {
+    #if os(Linux)
+      let count = connections.add(1, ordering: .relaxed).newValue
+      return inet_addr("127.0.0.\(2 + count % 250)")
+    #else
+      return nil
+    #endif
+  }
+
   /// Sends `input` to the server, closes the writing half, and reads until the server closes
-  /// (at most 10 s). Nil when the connection fails.
-  private static func exchange(_ input: [UInt8], port: Int) -> (bytes: [UInt8], ended: Bool)? {
+  /// (at most 10 s): the answer, or nil and the `errno` of the failed connection.
+  private static func exchange(_ input: [UInt8], port: Int, source: UInt32?) -> (
+    answer: (bytes: [UInt8], ended: Bool)?, error: Int32
+  ) {
     #if canImport(Glibc)
       let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #else
       let descriptor = socket(AF_INET, SOCK_STREAM, 0)
     #endif
-    guard descriptor >= 0 else { return nil }
+    guard descriptor >= 0 else { return (nil, errno) }
     defer {
       // Closed with a reset: no TIME_WAIT, so that thousands of inputs do not use up the ports.
       var option = linger(l_onoff: 1, l_linger: 0)
@@ -139,6 +167,14 @@ final class HTTPServerProbe: Sendable {
       var one: Int32 = 1
       setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
     #endif
+    if let source {
+      var local = sockaddr_in()
+      local.sin_family = sa_family_t(AF_INET)
+      local.sin_addr.s_addr = source
+      _ = withUnsafePointer(to: &local) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+      }
+    }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = UInt16(port).bigEndian
@@ -148,7 +184,7 @@ final class HTTPServerProbe: Sendable {
         connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
     }
-    guard connected == 0 else { return nil }
+    guard connected == 0 else { return (nil, errno) }
     // The server may close before taking everything (after a refusal): a failed send is fine.
     var offset = 0
     while offset < input.count {
@@ -175,9 +211,9 @@ final class HTTPServerProbe: Sendable {
         received += chunk[0..<count]
         continue
       }
-      if count == 0 || errno == ECONNRESET { return (received, true) }
+      if count == 0 || errno == ECONNRESET { return ((received, true), 0) }
       if errno == EINTR { continue }
-      return (received, false)
+      return ((received, false), 0)
     }
   }
 }
