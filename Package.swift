@@ -97,10 +97,14 @@ let package = Package(
     // What each fuzz target does with one input: run by FuzzTesting/ under libFuzzer and by
     // RealmFuzzingTests for every input in Tests/FuzzCases.
     .target(
-      name: "RealmFuzzing", dependencies: ["RealmModel", "RealmCLI", "RealmMigration", "RealmStorage", "RealmJSON"],
+      name: "RealmFuzzing",
+      dependencies: ["RealmModel", "RealmCLI", "RealmMigration", "RealmStorage", "RealmJSON", "HTTPServer"],
       swiftSettings: strict),
     // A small line editor for the interactive shell (keys, history, redraw); no dependencies.
     .target(name: "LineEditor", swiftSettings: strict),
+    // An HTTP/1.1 server over POSIX sockets (strict parsing, keep-alive, streaming, limits) and
+    // the security of a local web app (token, Host, Origin and CSRF checks); no dependencies.
+    .target(name: "HTTPServer", swiftSettings: strict),
     // Shared test helpers: fixture paths, seeded random numbers, byte mutators.
     .target(
       name: "RealmTestSupport", dependencies: ["RealmModel", "RealmStorage", "RealmFormat", "RealmJSON"],
@@ -130,6 +134,7 @@ let package = Package(
     tests(
       "RealmFuzzingTests", ["RealmModel", "RealmFuzzing", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"]),
     tests("LineEditorTests", ["LineEditor", "RealmTestSupport"]),
+    tests("HTTPServerTests", ["HTTPServer"]),
     tests(
       "RealmCLITests",
       [

@@ -75,6 +75,7 @@ import Testing
     "RealmModel": [],
     "RealmCrypto": [],
     "LineEditor": [],
+    "HTTPServer": [],
     "RealmFormat": ["RealmModel"],
     "RealmJSON": ["RealmModel", "RealmFormat"],
     "RealmQuery": ["RealmModel", "RealmFormat"],
@@ -89,7 +90,7 @@ import Testing
       "RealmEdit", "RealmDiff", "RealmCrypto", "LineEditor",
     ],
     "realmctl": ["RealmCLI"],
-    "RealmFuzzing": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmMigration", "RealmCLI"],
+    "RealmFuzzing": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmMigration", "RealmCLI", "HTTPServer"],
     "RealmTestSupport": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON"],
   ]
 
