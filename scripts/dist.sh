@@ -60,9 +60,9 @@ package() {
   if tar --version 2>/dev/null | grep -q 'GNU tar'; then
     # Reproducible: sorted names, no owner, the commit's time.
     tar -C "$stage" --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$epoch" -cf - "${files[@]}" |
-      gzip -n -9 > "$outdir/$name.tar.gz"
+      gzip -n > "$outdir/$name.tar.gz"
   else
-    tar -C "$stage" -cf - "${files[@]}" | gzip -n -9 > "$outdir/$name.tar.gz"
+    tar -C "$stage" -cf - "${files[@]}" | gzip -n > "$outdir/$name.tar.gz"
   fi
   (cd "$outdir" && sha256 "$name.tar.gz" > "$name.tar.gz.sha256")
   rm -rf "$stage"
