@@ -25,19 +25,37 @@ struct SetupActionTests {
 
   static var archiveName: String { "realmctl-\(ReleaseVersion.number)-\(runner.target).tar.gz" }
 
-  /// A scratch release directory holding the archive and its .sha256 for this runner.
+  /// The archive of the debug binary and its .sha256, packed once for the suite (a directory
+  /// left in the temporary folder), or the reason it could not be.
+  static let packed: Result<URL, Failure> = {
+    do {
+      let releases = try Fixtures.temporaryDirectory().appendingPathComponent("releases")
+      guard let binary = EndToEndTests.executable, let bash = tool("bash") else { return .failure(Failure("no realmctl or bash")) }
+      let parts = runner.target.split(separator: "-").map(String.init)
+      let result = try CompletionTests.run(
+        bash,
+        [Snapshot.packageRoot.appendingPathComponent("scripts/dist.sh").path, "package", binary.path, releases.path],
+        environment: ["VERSION": ReleaseVersion.number, "OS": parts[0], "ARCH": parts[1]])
+      guard result.status == 0 else { return .failure(Failure("dist.sh package: \(result.stderr)")) }
+      return .success(releases)
+    } catch {
+      return .failure(Failure("\(error)"))
+    }
+  }()
+
+  struct Failure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+  }
+
+  /// A release directory of this test's own (a copy of ``packed``): the archive and its .sha256.
   static func release(in dir: URL) throws -> URL {
     let releases = dir.appendingPathComponent("releases")
-    let binary = try #require(EndToEndTests.executable)
-    let result = try CompletionTests.run(
-      try #require(tool("bash")),
-      [Snapshot.packageRoot.appendingPathComponent("scripts/dist.sh").path, "package", binary.path, releases.path],
-      environment: [
-        "VERSION": ReleaseVersion.number, "OS": String(runner.target.split(separator: "-")[0]),
-        "ARCH": String(runner.target.split(separator: "-")[1]),
-      ])
-    #expect(result.status == 0, "dist.sh package: \(result.stderr)")
-    #expect(FileManager.default.fileExists(atPath: releases.appendingPathComponent(archiveName).path))
+    try FileManager.default.createDirectory(at: releases, withIntermediateDirectories: true)
+    let packed = try Self.packed.get()
+    for name in [archiveName, archiveName + ".sha256"] {
+      try FileManager.default.copyItem(at: packed.appendingPathComponent(name), to: releases.appendingPathComponent(name))
+    }
     return releases
   }
 
