@@ -7,6 +7,8 @@ import Testing
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// `realmctl unsync` (issue 19) and what `open` shows of a synced realm.
