@@ -414,4 +414,21 @@ import Testing
     #expect(finished.wait(timeout: .now() + 5) == .success)
     signal(SIGUSR2, SIG_IGN)
   }
+
+  /// A handler that does not end holds up stop() only for the grace period.
+  @Test func stopWaitsNoLongerThanTheGracePeriod() throws {
+    let started = DispatchSemaphore(value: 0)
+    let limits = HTTPServerConfiguration.Limits(shutdownGracePeriod: 0.3)
+    let server = try RunningServer(limits: limits) { _ in
+      started.signal()
+      sleep(3)
+      return .text("late")
+    }
+    let client = try server.connect()
+    client.send(get("/"))
+    #expect(started.wait(timeout: .now() + 5) == .success)
+    let stopStart = Date()
+    #expect(server.stop(within: 2))
+    #expect(Date().timeIntervalSince(stopStart) < 1.5)
+  }
 }
