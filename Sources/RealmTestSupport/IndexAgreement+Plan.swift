@@ -29,6 +29,8 @@ extension IndexAgreement {
       var probe: Int?
       /// The probe itself: it only says whether the property has a full-text index.
       var isProbe = false
+      /// "Class.p" of a probe.
+      var property = ""
     }
 
     mutating func add(_ cls: String, _ predicate: String, _ e: Expectation) {
@@ -102,6 +104,21 @@ extension IndexAgreement {
             "\(e.label): Realm answers \(Self.show(found))\(e.ordered ? "" : " (\(found.count))"), the data say \(Self.show(e.ordered ? e.keys : e.keys.sorted()))\(e.ordered ? "" : " (\(e.keys.count))")")
         }
       }
+    }
+
+    /// The index kind of every property of `schema` ("Class.p" → "none", "general" or
+    /// "full-text"), from its flags and this plan's probes' answers.
+    func indexKinds(_ schema: Schema, _ answers: [RealmOracle.Answer]) -> [String: String] {
+      var probed: [String: Bool] = [:]
+      for (i, e) in expectations.enumerated() where e.isProbe { probed[e.property] = Self.hasFullText(answers[i]) }
+      var out: [String: String] = [:]
+      for cls in schema.classes where !cls.isEmbedded {
+        for p in cls.properties {
+          let name = "\(cls.name).\(p.name)"
+          out[name] = !(p.isIndexed || cls.primaryKey == p.name) ? "none" : probed[name] == true ? "full-text" : "general"
+        }
+      }
+      return out
     }
 
     /// True unless Realm says the column has no full-text index.

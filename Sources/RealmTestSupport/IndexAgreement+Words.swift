@@ -15,7 +15,7 @@ extension IndexAgreement.Plan {
   mutating func words(_ cls: String, _ p: Property, _ column: [(Int64, RealmValue)]) {
     let name = Self.name(p.name)
     let probe = queries.count
-    add(cls, "\(name) TEXT \"realmctlprobe\"", Expectation(label: "\(cls).\(p.name) TEXT probe", keys: [], isProbe: true))
+    add(cls, "\(name) TEXT \"realmctlprobe\"", Expectation(label: "\(cls).\(p.name) TEXT probe", keys: [], isProbe: true, property: "\(cls).\(p.name)"))
     let texts: [(Int64, [UInt8])] = column.compactMap { k, v in
       if case .string(let s) = v { return (k, Array(s.utf8)) }
       return nil

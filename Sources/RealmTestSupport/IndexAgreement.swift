@@ -48,8 +48,15 @@ public enum IndexAgreement {
   /// Checks the file at `path` (see the type's description) with `oracle`; `key` is the hex
   /// key of an encrypted file. `samples` bounds the values (and words, and instants) tried per
   /// property. Throws when the oracle cannot read the file at all.
+  ///
+  /// `indexesOf`: a file the written one comes from (the input of the command, kept aside):
+  /// every property it indexes that the written file still has must keep its index and its
+  /// kind (general or full-text, told apart by Realm refusing `TEXT` without a full-text
+  /// index), and no other property may gain one. Without it, a dropped index goes unseen.
+  /// `renamed` maps a written file's "Class.p" to the original's name for it.
   public static func check(
-    _ path: String, oracle: RealmOracle = .core14, key: String? = nil, samples: Int = 8
+    _ path: String, oracle: RealmOracle = .core14, key: String? = nil, samples: Int = 8,
+    indexesOf reference: String? = nil, referenceKey: String? = nil, renamed: [String: String] = [:]
   ) throws -> Report {
     let schemaText = try oracle.schema(path, key: key)
     let schema = try SchemaJSON.decode(Array(schemaText.utf8))
@@ -71,7 +78,46 @@ public enum IndexAgreement {
     var report = Report()
     report.queries = answers.count
     plan.judge(answers, into: &report)
+    if let reference {
+      let kinds = try indexKinds(reference, oracle: oracle, key: referenceKey ?? key)
+      report.problems += compare(indexes: plan.indexKinds(schema, answers), with: kinds, renamed: renamed)
+    }
     return report
+  }
+
+  /// The index kind of each indexed property of the file at `path` ("Class.p" → "general"
+  /// or "full-text"; the others are absent), from Realm's schema and `TEXT` probes.
+  public static func indexKinds(_ path: String, oracle: RealmOracle = .core14, key: String? = nil) throws -> [String: String] {
+    let schema = try SchemaJSON.decode(Array(try oracle.schema(path, key: key).utf8))
+    var probes: [RealmOracle.Query] = []
+    var names: [String] = []
+    var kinds: [String: String] = [:]
+    for cls in schema.classes where !cls.isEmbedded {
+      for p in cls.properties where p.isIndexed || cls.primaryKey == p.name {
+        kinds["\(cls.name).\(p.name)"] = "general"
+        if p.type == .string && p.collection == .single && cls.primaryKey != p.name {
+          probes.append(RealmOracle.Query(cls.name, "\(Plan.name(p.name)) TEXT \"realmctlprobe\""))
+          names.append("\(cls.name).\(p.name)")
+        }
+      }
+    }
+    for (name, answer) in zip(names, try oracle.query(path, probes, key: key)) where Plan.hasFullText(answer) {
+      kinds[name] = "full-text"
+    }
+    return kinds
+  }
+
+  /// The differences between the index kinds of the written file ("none", "general",
+  /// "full-text" for each property) and of its original (for the properties both have).
+  static func compare(indexes found: [String: String], with expected: [String: String], renamed: [String: String]) -> [String] {
+    var problems: [String] = []
+    for (name, kind) in found.sorted(by: { $0.key < $1.key }) {
+      let want = expected[renamed[name] ?? name] ?? "none"
+      if want != kind {
+        problems.append("\(name): \(kind == "none" ? "no" : "a \(kind)") index, where the original file has \(want == "none" ? "none" : "a \(want) index")")
+      }
+    }
+    return problems
   }
 
   /// Records an issue for every disagreement ``check(_:oracle:key:samples:)`` finds; does
@@ -79,11 +125,13 @@ public enum IndexAgreement {
   /// skipped). Returns the report.
   @discardableResult
   public static func expectAgreement(
-    _ path: String, oracle: RealmOracle = .core14, key: String? = nil, samples: Int = 8, _ context: String = "",
+    _ path: String, oracle: RealmOracle = .core14, key: String? = nil, samples: Int = 8,
+    indexesOf reference: String? = nil, referenceKey: String? = nil, renamed: [String: String] = [:], _ context: String = "",
     sourceLocation: SourceLocation = #_sourceLocation
   ) throws -> Report? {
     guard oracle.isAvailable else { return nil }
-    let report = try check(path, oracle: oracle, key: key, samples: samples)
+    let report = try check(
+      path, oracle: oracle, key: key, samples: samples, indexesOf: reference, referenceKey: referenceKey, renamed: renamed)
     for problem in report.problems {
       Issue.record("\(context.isEmpty ? "" : context + ": ")Realm \(oracle.core): \(problem)", sourceLocation: sourceLocation)
     }
