@@ -1,3 +1,4 @@
+import Foundation
 import RealmModel
 
 extension IndexAgreement.Plan {
@@ -7,9 +8,10 @@ extension IndexAgreement.Plan {
   ///
   /// Words are tokenised as Realm does for ASCII: letters and digits, lowercased; anything
   /// else separates words. A word is tried only when the non-ASCII characters around it
-  /// cannot change which objects have it (it is found in the same objects whether they are
-  /// taken as letters or as separators), so Realm's handling of other characters (Latin-1
-  /// letters folded to ASCII, other scripts) does not matter.
+  /// cannot change which objects have it: it is found in the same objects whether they are
+  /// taken as letters, as separators, or folded to ASCII letters without their diacritics
+  /// (as Realm folds Latin-1 letters: `café` is the word `cafe`). So Realm's handling of
+  /// other characters does not matter.
   // TODO(issue 27): use RealmFormat's tokenizer (branch s10-fulltext) once merged, and try
   // accented words too.
   mutating func words(_ cls: String, _ p: Property, _ column: [(Int64, RealmValue)]) {
@@ -22,6 +24,10 @@ extension IndexAgreement.Plan {
     }
     let asLetters = texts.map { (key: $0.0, words: Self.tokens($0.1, nonASCIIIsLetter: true)) }
     let asSeparators = texts.map { (key: $0.0, words: Self.tokens($0.1, nonASCIIIsLetter: false)) }
+    let folded = texts.map { k, text in
+      let plain = String(decoding: text, as: UTF8.self).folding(options: .diacriticInsensitive, locale: nil)
+      return (key: k, words: Self.tokens(Array(plain.utf8), nonASCIIIsLetter: false))
+    }
     var frequency: [String: Int] = [:]
     for (_, words) in asLetters { for w in words where w.utf8.allSatisfy({ $0 < 0x80 }) { frequency[w, default: 0] += 1 } }
     let candidates = frequency.keys.filter { $0.utf8.count <= 30 }.sorted { (frequency[$0]!, $0) > (frequency[$1]!, $1) }
@@ -29,7 +35,8 @@ extension IndexAgreement.Plan {
     func holders(_ match: (Set<String>) -> Bool) -> [Int64]? {
       let a = asLetters.filter { match($0.words) }.map(\.key)
       let b = asSeparators.filter { match($0.words) }.map(\.key)
-      return a == b ? a : nil
+      let c = folded.filter { match($0.words) }.map(\.key)
+      return a == b && b == c ? a : nil
     }
     for word in Self.spread(candidates, samples) {
       guard let keys = holders({ $0.contains(word) }) else { continue }
