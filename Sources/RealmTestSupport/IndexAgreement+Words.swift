@@ -2,6 +2,8 @@ import Foundation
 import RealmModel
 
 extension IndexAgreement.Plan {
+  // TODO(issue 27): use RealmFormat's tokenizer (branch s10-fulltext) once merged, and try
+  // accented words too.
   /// `p TEXT "w"` for words sampled from the stored strings of an indexed string property,
   /// and one `"prefix*"`: judged when the probe (a `TEXT` query Realm refuses on a column
   /// without a full-text index) shows the index.
@@ -12,8 +14,6 @@ extension IndexAgreement.Plan {
   /// taken as letters, as separators, or folded to ASCII letters without their diacritics
   /// (as Realm folds Latin-1 letters: `café` is the word `cafe`). So Realm's handling of
   /// other characters does not matter.
-  // TODO(issue 27): use RealmFormat's tokenizer (branch s10-fulltext) once merged, and try
-  // accented words too.
   mutating func words(_ cls: String, _ p: Property, _ column: [(Int64, RealmValue)]) {
     let name = Self.name(p.name)
     let probe = queries.count

@@ -16,7 +16,9 @@ import Testing
 /// - every full-text index: for words sampled from the stored strings, `p TEXT "w"` (and one
 ///   `"prefix*"`) must return exactly the objects whose text has such a word;
 /// - every date property: `SORT(p ASC)` must give the objects in the order of their stored
-///   instants, and `p == T…`, `p < T…`, `p > T…` around sampled instants the objects they hold.
+///   instants, and `p == T…`, `p < T…`, `p > T…` around sampled instants the objects they hold;
+/// - every class that links can reach: `@links.C.p.@count == n` and `@links.@count == n`
+///   (Realm's backlink columns) must give the objects with that many forward links.
 ///
 /// All queries of a file run in one batch on one copy (``RealmOracle/query(_:_:key:)``).
 ///
@@ -39,6 +41,9 @@ public enum IndexAgreement {
     public var checked: [String] = []
     /// The number of queries Realm answered.
     public var queries = 0
+    /// Every query asked (the full-text probes aside) and Realm's answer: what a test can
+    /// ask realmctl's own query engine too.
+    public var answered: [(query: RealmOracle.Query, answer: RealmOracle.Answer)] = []
 
     public var description: String {
       (problems.isEmpty ? "agreement" : problems.joined(separator: "\n")) + "\nchecked: " + checked.joined(separator: "; ")
@@ -74,9 +79,11 @@ public enum IndexAgreement {
         if p.type == .date { plan.dates(cls.name, p, column) }
       }
     }
+    plan.backlinks(schema, objects)
     let answers = try oracle.query(path, plan.queries, key: key)
     var report = Report()
     report.queries = answers.count
+    report.answered = zip(plan.queries, answers).enumerated().filter { !plan.expectations[$0.offset].isProbe }.map { ($0.element.0, $0.element.1) }
     plan.judge(answers, into: &report)
     if let reference {
       let kinds = try indexKinds(reference, oracle: oracle, key: referenceKey ?? key)
