@@ -1,5 +1,6 @@
 /// The file formats realmctl reads: 2 to 11 (Realm Core 0.89 to 6, 2014-2020) and 20 to 24
-/// (Realm Core 10 to 14). No Realm Core released formats 12 to 19.
+/// (Realm Core 10 to 14 and 20). No Realm Core released formats 12 to 19; 25 exists only on
+/// realm-core's unreleased `next-major` branch.
 ///
 /// The reader refuses every other format with this list in its message; `realmctl version`
 /// reports it, beside ``WritableFileFormat``'s cases.
