@@ -55,12 +55,18 @@ let package = Package(
     .target(
       name: "RealmMigration", dependencies: ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery"],
       swiftSettings: strict),
+    // `realmctl studio`: the page (HTML, CSS and JavaScript kept in the binary) and its JSON API
+    // over the libraries and the edit engine, as one handler of HTTPServer's requests.
+    .target(
+      name: "RealmStudio",
+      dependencies: ["RealmModel", "RealmStorage", "RealmJSON", "RealmQuery", "RealmExport", "RealmMigration", "HTTPServer"],
+      swiftSettings: strict),
     // The command layer: argument parsing, help, commands, exit codes. Testable in-process.
     .target(
       name: "RealmCLI",
       dependencies: [
         "RealmModel", "RealmMigration", "RealmExport", "RealmQuery", "RealmStorage", "RealmJSON", "RealmCrypto",
-        "LineEditor",
+        "LineEditor", "RealmStudio", "HTTPServer",
       ],
       swiftSettings: strict),
     .executableTarget(name: "realmctl", dependencies: ["RealmCLI"], swiftSettings: strict),
@@ -71,6 +77,9 @@ let package = Package(
       swiftSettings: strict),
     // A small line editor for the interactive shell (keys, history, redraw); no dependencies.
     .target(name: "LineEditor", swiftSettings: strict),
+    // An HTTP/1.1 server over POSIX sockets (strict parsing, keep-alive, streaming, limits) and
+    // the security of a local web app (token, Host, Origin and CSRF checks); no dependencies.
+    .target(name: "HTTPServer", swiftSettings: strict),
     // Shared test helpers: fixture paths, seeded random numbers, byte mutators.
     .target(
       name: "RealmTestSupport", dependencies: ["RealmModel", "RealmStorage", "RealmFormat", "RealmJSON"],
@@ -92,6 +101,12 @@ let package = Package(
     tests(
       "RealmFuzzingTests", ["RealmModel", "RealmFuzzing", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"]),
     tests("LineEditorTests", ["LineEditor", "RealmTestSupport"]),
+    tests(
+      "RealmStudioTests",
+      [
+        "RealmStudio", "HTTPServer", "RealmModel", "RealmStorage", "RealmJSON", "RealmExport", "RealmMigration",
+        "RealmTestSupport",
+      ]),
     tests(
       "RealmCLITests",
       [
