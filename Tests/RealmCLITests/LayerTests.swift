@@ -81,8 +81,11 @@ import Testing
     "RealmStorage": ["RealmModel", "RealmFormat", "RealmCrypto"],
     "RealmExport": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery"],
     "RealmMigration": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery"],
+    "HTTPServer": [],
+    "RealmStudio": ["RealmModel", "RealmStorage", "RealmJSON", "RealmQuery", "RealmExport", "RealmMigration", "HTTPServer"],
     "RealmCLI": [
       "RealmModel", "RealmStorage", "RealmJSON", "RealmQuery", "RealmExport", "RealmMigration", "RealmCrypto", "LineEditor",
+      "RealmStudio", "HTTPServer",
     ],
     "realmctl": ["RealmCLI"],
     "RealmFuzzing": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmMigration", "RealmCLI"],
