@@ -1,4 +1,5 @@
 import HTTPServer
+import RealmEdit
 import RealmExport
 import RealmJSON
 import RealmMigration

@@ -11,6 +11,7 @@ import RealmExport
 import RealmJSON
 import RealmMigration
 import RealmModel
+import RealmRewrite
 import RealmStorage
 
 /// The endpoints of a whole file: what `open` shows, the schema and its model code, the key of
