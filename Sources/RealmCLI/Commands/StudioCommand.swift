@@ -92,6 +92,13 @@ public struct StudioCommand: Command {
     if open, let failure = Self.openBrowser(address) {
       try context.warn("could not open a browser (\(failure)): open the address above")
     }
+    // Ctrl-C and SIGTERM are how the server ends: a parent that started us with them blocked
+    // (some test runners and process launchers do) would otherwise leave it running for good.
+    var stopSignals = sigset_t()
+    sigemptyset(&stopSignals)
+    sigaddset(&stopSignals, SIGINT)
+    sigaddset(&stopSignals, SIGTERM)
+    pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
     server.stopOnSignals()
     server.run()
     try context.standardError.writeLine("realmctl studio: stopped")

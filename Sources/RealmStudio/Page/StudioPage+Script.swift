@@ -100,11 +100,21 @@ extension StudioPage {
       route();
     }
 
-    async function route() {
+    // Navigation, reloads and edits' refreshes run one at a time, in order: each reads and
+    // replaces the shared state, and two interleaved would mix two files' answers.
+    let queue = Promise.resolve();
+    function serially(fn) {
+      const run = queue.then(fn, fn);
+      queue = run.catch(() => {});
+      return run;
+    }
+    const route = () => serially(routeNow);
+
+    async function routeNow() {
       const r = parseHash();
       closePopover();
       if (!state.files[r.file]) r.file = 0;
-      if (state.fileId !== r.file || !state.info) { state.fileId = r.file; await loadFile(); }
+      if (state.fileId !== r.file || !state.info) { state.fileId = r.file; closeInspector(); await loadFile(); }
       state.route = r;
       renderFileTabs();
       renderSidebar();
@@ -130,12 +140,14 @@ extension StudioPage {
       }
     }
 
-    async function reloadFile(message) {
+    const reloadFile = (message) => serially(() => reloadNow(message));
+
+    async function reloadNow(message) {
       const keep = state.grid ? state.grid.position() : null;
       await loadFile();
       const r = state.route || parseHash();
       renderFileTabs(); renderSidebar();
-      if (!state.info || state.info.needsKey) { route(); return; }
+      if (!state.info || state.info.needsKey) { await routeNow(); return; }
       if (r.view === "class" && classOf(r.className)) renderClass(r.className, r.params, keep);
       else if (r.view === "schema") renderSchema();
       else renderInfo();
@@ -145,11 +157,15 @@ extension StudioPage {
 
     async function poll() {
       if (state.fileId === null || !state.info || state.info.needsKey || document.hidden) return;
+      const file = state.fileId;
       try {
         const c = await api(`${fileBase()}/changes`);
-        if (c.generation !== state.generation) {
-          state.generation = c.generation;
-          await reloadFile("The file changed on disk: the page shows it as it is now.");
+        if (file === state.fileId && c.generation !== state.generation) {
+          await serially(async () => {
+            if (file !== state.fileId || c.generation === state.generation) return;
+            state.generation = c.generation;
+            await reloadNow("The file changed on disk: the page shows it as it is now.");
+          });
         }
       } catch (e) { /* the next poll tries again */ }
     }
@@ -572,10 +588,9 @@ extension StudioPage {
           cells.push(cell);
         }
         el.replaceChildren(...cells);
-        el.onclick = object ? () => openObject(this.cls.name, object.key) : null;
       }
       async fetchPage(p) {
-        if (this.pages.has(p) || this.loading.has(p)) return;
+        if (this.pages.has(p) || this.loading.has(p) || this.error) return;
         if (this.sort && this.sortLimit !== null && p * PAGE >= this.sortLimit) return;
         const gen = this.gen;
         const promise = api(`${fileBase()}/classes/${enc(this.cls.name)}/objects?${this.params({ offset: p * PAGE, limit: PAGE })}`);
@@ -591,7 +606,8 @@ extension StudioPage {
         } catch (e) {
           if (state.grid !== this) return;
           if (e.code === "sortWindow") { this.sortLimit = p * PAGE; this.render(); this.onSummary(); return; }
-          this.error = e; this.onError(e);
+          // Nothing to show: no rows waiting for a page that will not come.
+          this.error = e; this.total = 0; this.exact = true; this.render(); this.onError(e);
         } finally { this.loading.delete(p); }
       }
     }
@@ -613,12 +629,13 @@ extension StudioPage {
       } }, input, h("button", { class: "btn primary", type: "submit", text: "Filter" }),
         where ? h("button", { class: "btn", type: "button", text: "Clear", onclick: () => { const q = new URLSearchParams(params); q.delete("where"); q.delete("open"); go(classHash(name, q)); } }) : null);
       const del = h("button", { class: "btn danger", type: "button", id: "delete-selected", disabled: true, text: "Delete", onclick: () => deleteSelected(cls) });
-      const tools = h("div", { class: "toolbar" }, form,
+      const tools = h("div", { class: "toolbar" },
         editable() && !cls.embedded ? h("button", { class: "btn", type: "button", id: "add-object", text: "Add object", onclick: () => addObject(cls) }) : null,
         editable() && !cls.embedded ? del : null,
         exportMenu(cls, where),
         editable() && !cls.embedded ? h("button", { class: "btn", type: "button", id: "import", text: "Import…", onclick: () => importDialog(cls) }) : null,
-        h("button", { class: "btn", type: "button", id: "last-page", title: "Go to the last objects (End)", text: "⇥ End",
+        h("span", { class: "spring" }),
+        h("button", { class: "btn", type: "button", id: "last-page", title: "Go to the last objects (End)", text: "Last objects ⇥",
           onclick: () => { state.grid.setPos(state.grid.maxPos()); state.grid.body.focus(); } }));
       const heading = h("h1", {}, name, " ", cls.embedded ? h("span", { class: "badge emb", text: "embedded" }) : null,
         cls.primaryKey ? h("span", { class: "muted", text: ` · primary key ${cls.primaryKey}` }) : null);
@@ -651,7 +668,9 @@ extension StudioPage {
         }
         summary.textContent = "";
       };
-      main.replaceChildren(heading, tools, errorBox, summary, grid.el);
+      const readOnly = !editable() && state.info.readOnlyReason
+        ? h("p", { class: "note", id: "read-only-reason", text: `Read-only: ${state.info.readOnlyReason}.` }) : null;
+      main.replaceChildren(...[heading, readOnly, h("div", { class: "toolbar" }, form), errorBox, tools, summary, grid.el].filter(Boolean));
       grid.start();
     }
 
@@ -666,7 +685,7 @@ extension StudioPage {
       };
       select.addEventListener("change", update);
       update();
-      return h("span", { class: "toolbar" }, select, link);
+      return h("span", { class: "group" }, select, link);
     }
 
     // ---------- the inspector: one object ----------
@@ -986,8 +1005,9 @@ extension StudioPage {
         g.append(title);
         c.properties.forEach((p, i) => {
           const y = at.y + HEAD + 14 + i * ROW;
-          const name = svg("text", { x: at.x + 10, y, class: "prop" }); name.textContent = (p.primaryKey ? "🔑 " : "") + p.name;
-          const type = svg("text", { x: at.x + W - 10, y, class: "ptype", "text-anchor": "end" }); type.textContent = typeLabel(p);
+          const name = svg("text", { x: at.x + 10, y, class: p.primaryKey ? "prop pk" : "prop" }); name.textContent = p.name;
+          const type = svg("text", { x: at.x + W - 10, y, class: "ptype", "text-anchor": "end" });
+          type.textContent = typeLabel(p) + (p.primaryKey ? " · PK" : p.indexed ? " · indexed" : "");
           g.append(name, type);
           if (p.type === "object" && place.has(p.objectType)) {
             const to = place.get(p.objectType);

@@ -18,6 +18,7 @@ extension StudioPage {
       }
     }
     * { box-sizing: border-box; }
+    [hidden] { display: none !important; }
     html, body { height: 100%; margin: 0; }
     body { background: var(--bg); color: var(--text); font: 14px/1.45 var(--sans); display: flex; flex-direction: column; }
     a { color: var(--link); }
@@ -69,7 +70,13 @@ extension StudioPage {
     .linkish:hover { text-decoration-thickness: 2px; }
 
     .toolbar { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-bottom: 8px; }
-    .query { flex: 1 1 360px; display: flex; gap: 6px; }
+    .toolbar .spring { flex: 1; }
+    .group { display: inline-flex; }
+    .group > :first-child { border-top-right-radius: 0; border-bottom-right-radius: 0; }
+    .group > :last-child { border-top-left-radius: 0; border-bottom-left-radius: 0; border-left: none; }
+    select { border: 1px solid var(--line); background: var(--panel); border-radius: 6px; padding: 4px 6px; }
+    a.btn { text-decoration: none; color: var(--text); display: inline-block; }
+    .query { flex: 1 1 360px; display: flex; gap: 6px; max-width: 1000px; }
     .query input { flex: 1; padding: 5px 8px; border: 1px solid var(--line); border-radius: 6px; background: var(--panel); font-family: var(--mono); font-size: 13px; }
     .query input[aria-invalid="true"] { border-color: var(--error); }
     .error { color: var(--error); background: var(--error-bg); border-radius: 6px; padding: 6px 10px; margin: 4px 0 8px; white-space: pre-wrap; }
@@ -131,6 +138,7 @@ extension StudioPage {
     .diagram .title { fill: var(--accent); }
     .diagram .title-text { fill: var(--accent-text); font-weight: 600; font-size: 13px; }
     .diagram .prop { fill: var(--text); font-size: 12px; font-family: var(--mono); }
+    .diagram .prop.pk { font-weight: 700; }
     .diagram .ptype { fill: var(--muted); font-size: 11.5px; font-family: var(--mono); }
     .diagram .edge { fill: none; stroke: var(--muted); stroke-width: 1.3; }
     .diagram .edge.many { stroke-dasharray: 6 3; }
