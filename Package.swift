@@ -85,12 +85,21 @@ let package = Package(
       name: "RealmDiff",
       dependencies: ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery", "RealmExport", "RealmMigration"],
       swiftSettings: strict),
+    // `realmctl studio`: the page (HTML, CSS and JavaScript kept in the binary) and its JSON API
+    // over the libraries and the edit engine, as one handler of HTTPServer's requests.
+    .target(
+      name: "RealmStudio",
+      dependencies: [
+        "RealmModel", "RealmStorage", "RealmJSON", "RealmQuery", "RealmExport", "RealmMigration", "RealmEdit", "RealmRewrite",
+        "HTTPServer",
+      ],
+      swiftSettings: strict),
     // The command layer: argument parsing, help, commands, exit codes. Testable in-process.
     .target(
       name: "RealmCLI",
       dependencies: [
         "RealmModel", "RealmRewrite", "RealmMigration", "RealmEdit", "RealmDiff", "RealmExport", "RealmQuery",
-        "RealmStorage", "RealmJSON", "RealmCrypto", "LineEditor",
+        "RealmStorage", "RealmJSON", "RealmCrypto", "LineEditor", "RealmStudio", "HTTPServer",
       ],
       swiftSettings: strict),
     .executableTarget(name: "realmctl", dependencies: ["RealmCLI"], swiftSettings: strict),
@@ -135,6 +144,12 @@ let package = Package(
       "RealmFuzzingTests", ["RealmModel", "RealmFuzzing", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"]),
     tests("LineEditorTests", ["LineEditor", "RealmTestSupport"]),
     tests("HTTPServerTests", ["HTTPServer"]),
+    tests(
+      "RealmStudioTests",
+      [
+        "RealmStudio", "HTTPServer", "RealmModel", "RealmStorage", "RealmJSON", "RealmExport", "RealmMigration",
+        "RealmEdit", "RealmTestSupport",
+      ]),
     tests(
       "RealmCLITests",
       [

@@ -85,9 +85,14 @@ import Testing
     "RealmMigration": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery", "RealmRewrite"],
     "RealmEdit": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery", "RealmRewrite", "RealmMigration"],
     "RealmDiff": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery", "RealmExport", "RealmMigration"],
+    "HTTPServer": [],
+    "RealmStudio": [
+      "RealmModel", "RealmStorage", "RealmJSON", "RealmQuery", "RealmExport", "RealmMigration", "RealmEdit", "RealmRewrite",
+      "HTTPServer",
+    ],
     "RealmCLI": [
       "RealmModel", "RealmStorage", "RealmJSON", "RealmQuery", "RealmExport", "RealmRewrite", "RealmMigration",
-      "RealmEdit", "RealmDiff", "RealmCrypto", "LineEditor",
+      "RealmEdit", "RealmDiff", "RealmCrypto", "LineEditor", "RealmStudio", "HTTPServer",
     ],
     "realmctl": ["RealmCLI"],
     "RealmFuzzing": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmMigration", "RealmCLI", "HTTPServer"],

@@ -62,7 +62,7 @@ public enum CommandRegistry {
     OpenCommand(), SchemaCommand(), DumpCommand(), DiffCommand(), MigrateCommand(), RenamePropertyCommand(),
     CreateCommand(), InsertCommand(), UpdateCommand(), DeleteCommand(), CompactCommand(), UpgradeCommand(),
     ConvertCommand(), UnsyncCommand(), EncryptCommand(), DecryptCommand(),
-    ShellCommand(), CompletionCommand(), VersionCommand(), GenerateManualCommand(),
+    ShellCommand(), StudioCommand(), CompletionCommand(), VersionCommand(), GenerateManualCommand(),
   ]
 
   /// The command called `name`.
