@@ -185,7 +185,9 @@ extension Studio {
         w.member("collection", p.collection.rawValue)
         w.member("objectType", p.objectType)
         w.member("optional", p.isOptional)
-        w.member("indexed", p.isIndexed)
+        // Indexed as Realm's schema says it (either kind), and which kind.
+        w.member("indexed", p.indexKind != .none)
+        w.member("indexKind", p.indexKind.rawValue)
         w.member("primaryKey", p.name == cls.primaryKey)
       }
       // Linking objects: the properties of other classes whose links point here.

@@ -227,6 +227,25 @@ import Testing
     #expect(try h.get("/api/files/0/models/cobol").status == 404)
   }
 
+  /// Each property's index kind is the one Realm has: a full-text index (Realm answers `TEXT`)
+  /// is `full-text`, a search index `general`, and both count as indexed.
+  @Test(RealmOracle.enabled, arguments: ["fulltext/before-24.realm", "fulltext/before-23.realm"])
+  func indexKindsAreRealms(_ fixture: String) throws {
+    let h = try StudioHarness(fixture)
+    let realm = try IndexAgreement.indexKinds(h.path)
+    #expect(realm.values.contains("full-text"))
+    var ours: [String: String] = [:]
+    for c in try h.get("/api/files/0/schema").json?["classes"]?.array ?? [] {
+      for p in c["properties"]?.array ?? [] {
+        let name = "\(c["name"]?.string ?? "").\(p["name"]?.string ?? "")"
+        let kind = p["indexKind"]?.string ?? "?"
+        #expect(p["indexed"]?.bool == (kind != "none"), "\(name)")
+        if kind != "none" { ours[name] = kind }
+      }
+    }
+    #expect(ours == realm)
+  }
+
   /// What `open` shows: the format, the classes with Realm's counts, whether editing is possible.
   @Test(RealmOracle.enabled) func infoIsWhatOpenShows() throws {
     let h = try StudioHarness("embedded/before.realm")

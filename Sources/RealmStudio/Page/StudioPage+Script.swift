@@ -289,6 +289,9 @@ extension StudioPage {
     }
 
     // ---------- values ----------
+    // A property's index: a search index, or a full-text index (the words, for TEXT queries).
+    const indexLabel = (p) => p.indexKind === "full-text" ? "full-text" : "indexed";
+    const indexTitle = (p) => p.indexKind === "full-text" ? "full-text index (TEXT queries)" : "search index";
     const typeLabel = (p) => {
       const base = p.type === "object" ? p.objectType : p.type;
       const inner = base + (p.optional && p.type !== "mixed" && (p.collection !== "single" || p.type !== "object") ? "?" : "");
@@ -432,7 +435,7 @@ extension StudioPage {
             const sortable = p.collection === "single" && !(p.type === "object" && !classOf(p.objectType)?.embedded && false);
             const badges = [h("span", { class: "badge", text: typeLabel(p) })];
             if (p.primaryKey) badges.push(" ", h("span", { class: "badge pk", text: "PK", title: "primary key" }));
-            else if (p.indexed) badges.push(" ", h("span", { class: "badge idx", text: "indexed", title: "search index" }));
+            else if (p.indexed) badges.push(" ", h("span", { class: "badge idx", text: indexLabel(p), title: indexTitle(p) }));
             cell = h("div", { class: "hcell", role: "columnheader", tabindex: sortable ? "0" : null, "data-property": p.name,
               "aria-sort": this.sort === p.name ? (this.order === "desc" ? "descending" : "ascending") : (sortable ? "none" : null),
               title: sortable ? "Sort by this column" : null },
@@ -946,7 +949,7 @@ extension StudioPage {
           h("span", { class: "muted", text: ` · ${fmt(c.objects)} object${c.objects === 1 ? "" : "s"}` })),
         h("table", { class: "schema-table" }, h("thead", {}, h("tr", {}, h("th", { text: "Property" }), h("th", { text: "Type" }), h("th", { text: "Index" }))),
           h("tbody", {}, c.properties.map((p) => h("tr", {}, h("td", { class: "mono", text: p.name }), h("td", {}, h("span", { class: "badge", text: typeLabel(p) })),
-            h("td", {}, p.primaryKey ? h("span", { class: "badge pk", text: "primary key" }) : p.indexed ? h("span", { class: "badge idx", text: "indexed" }) : "")))),
+            h("td", {}, p.primaryKey ? h("span", { class: "badge pk", text: "primary key" }) : p.indexed ? h("span", { class: "badge idx", text: indexLabel(p), title: indexTitle(p) }) : "")))),
           c.linkedFrom.length ? h("tfoot", {}, h("tr", {}, h("td", { colspan: "3", class: "muted", text: `Linked from ${c.linkedFrom.map((l) => `${l.class}.${l.property}`).join(", ")}` }))) : null)));
       main.replaceChildren(h("h1", { text: "Schema" }),
         h("p", { class: "muted", text: `Schema version ${s.schemaVersion === null ? "none" : s.schemaVersion} · ${s.classes.length} classes. Arrows are links (dashed: lists, sets and dictionaries of links).` }),
@@ -1007,7 +1010,7 @@ extension StudioPage {
           const y = at.y + HEAD + 14 + i * ROW;
           const name = svg("text", { x: at.x + 10, y, class: p.primaryKey ? "prop pk" : "prop" }); name.textContent = p.name;
           const type = svg("text", { x: at.x + W - 10, y, class: "ptype", "text-anchor": "end" });
-          type.textContent = typeLabel(p) + (p.primaryKey ? " · PK" : p.indexed ? " · indexed" : "");
+          type.textContent = typeLabel(p) + (p.primaryKey ? " · PK" : p.indexed ? ` · ${indexLabel(p)}` : "");
           g.append(name, type);
           if (p.type === "object" && place.has(p.objectType)) {
             const to = place.get(p.objectType);
