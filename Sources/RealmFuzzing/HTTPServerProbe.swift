@@ -163,6 +163,7 @@ final class HTTPServerProbe: Sendable {
     var timeout = timeval(tv_sec: 10, tv_usec: 0)
     setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    // Linux has no SO_NOSIGPIPE: there each send passes MSG_NOSIGNAL instead.
     #if canImport(Darwin)
       var one: Int32 = 1
       setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))

@@ -85,7 +85,6 @@ import Testing
     "RealmMigration": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery", "RealmRewrite"],
     "RealmEdit": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery", "RealmRewrite", "RealmMigration"],
     "RealmDiff": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery", "RealmExport", "RealmMigration"],
-    "HTTPServer": [],
     "RealmStudio": [
       "RealmModel", "RealmStorage", "RealmJSON", "RealmQuery", "RealmExport", "RealmMigration", "RealmEdit", "RealmRewrite",
       "HTTPServer",

@@ -36,6 +36,7 @@ import Testing
   @Test func theDefaultPortIsFixedThenTheNextFree() {
     #expect(StudioCommand.defaultPort == 4780)
     #expect(StudioCommand.isDesktop(["DISPLAY": ":0"]) || StudioCommand.isDesktop([:]))
+    // On Linux a desktop is known by DISPLAY or WAYLAND_DISPLAY; macOS always has one.
     #if !canImport(Darwin)
       #expect(!StudioCommand.isDesktop([:]))
       #expect(StudioCommand.isDesktop(["WAYLAND_DISPLAY": "wayland-0"]))

@@ -50,6 +50,7 @@ final class TestClient {
       throw Failure(description: "connect failed: \(errno)")
     }
     setTimeout(timeout)
+    // Linux has no SO_NOSIGPIPE: there each send passes MSG_NOSIGNAL instead.
     #if canImport(Darwin)
       var one: Int32 = 1
       setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
