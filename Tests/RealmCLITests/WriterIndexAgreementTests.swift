@@ -280,25 +280,24 @@ import Testing
   typealias T = CommandTestSupport
   typealias W = WriterIndexAgreementTests
 
-  /// The commands, each on a fresh copy of Realm's file (format 24, or 23 for `upgrade`), and
-  /// whether the issue lists it as losing the index.
-  static let commands: [(name: String, format: Int, broken: Bool, words: @Sendable (_ work: String, _ dir: URL) throws -> [String])] = [
-    ("update text", 24, true, { w, _ in ["update", w, "--class", "Item", "--set", "text = 'zebraword ' + coalesce(old.text, '')"] }),
-    ("update other", 24, false, { w, _ in ["update", w, "--class", "Item", "--set", "count = 1"] }),
-    ("insert", 24, true, { w, d in
+  /// The commands, each on a fresh copy of Realm's file (format 24, or 23 for `upgrade`).
+  static let commands: [(name: String, format: Int, words: @Sendable (_ work: String, _ dir: URL) throws -> [String])] = [
+    ("update text", 24, { w, _ in ["update", w, "--class", "Item", "--set", "text = 'zebraword ' + coalesce(old.text, '')"] }),
+    ("update other", 24, { w, _ in ["update", w, "--class", "Item", "--set", "count = 1"] }),
+    ("insert", 24, { w, d in
       var s = IndexedSample(seed: 9, fullText: true)
       return ["insert", w, try T.write((200..<230).map { s.item($0, persons: 15) }.joined(separator: "\n") + "\n", to: d, as: "i.jsonl")]
     }),
-    ("upsert", 24, true, { w, d in
+    ("upsert", 24, { w, d in
       var s = IndexedSample(seed: 9, fullText: true)
       return ["insert", w, try T.write((0..<30).map { s.item($0, persons: 15) }.joined(separator: "\n") + "\n", to: d, as: "u.jsonl"), "--upsert"]
     }),
-    ("delete other class", 24, true, { w, _ in ["delete", w, "--class", "Person", "--where", "TRUEPREDICATE"] }),
-    ("delete", 24, true, { w, _ in ["delete", w, "--class", "Item", "--where", "id < 10"] }),
-    ("compact", 24, false, { w, _ in ["compact", w] }),
-    ("convert", 24, true, { w, _ in ["convert", w, "--file-format", "23", "-q"] }),
-    ("upgrade", 23, true, { w, _ in ["upgrade", w, "-q"] }),
-    ("rename-property", 24, false, { w, _ in ["rename-property", w, "Item", "name", "title", "--schema-version", "2"] }),
+    ("delete other class", 24, { w, _ in ["delete", w, "--class", "Person", "--where", "TRUEPREDICATE"] }),
+    ("delete", 24, { w, _ in ["delete", w, "--class", "Item", "--where", "id < 10"] }),
+    ("compact", 24, { w, _ in ["compact", w] }),
+    ("convert", 24, { w, _ in ["convert", w, "--file-format", "23", "-q"] }),
+    ("upgrade", 23, { w, _ in ["upgrade", w, "-q"] }),
+    ("rename-property", 24, { w, _ in ["rename-property", w, "Item", "name", "title", "--schema-version", "2"] }),
   ]
 
   @Test(IndexAgreement.enabled, arguments: commands.indices)
@@ -309,14 +308,7 @@ import Testing
       let words = try command.words(work, dir)
       let r = T.run(words)
       try #require(r.status == 0, "\(command.name): \(r.stderr)")
-      let check = {
-        try W.expectRealmAgrees(work, original: original, renamed: ["Item.title": "Item.name"], context: command.name)
-      }
-      guard command.broken else { return try check() }
-      // TODO(issue 27, part 1): branch s10-fulltext maintains full-text indexes in these
-      // writers; once it is merged, this known issue is no longer recorded and the test
-      // fails until the wrapper is removed.
-      withKnownIssue("full-text indexes are maintained by branch s10-fulltext (issue 27, part 1)") { try check() }
+      try W.expectRealmAgrees(work, original: original, renamed: ["Item.title": "Item.name"], context: command.name)
     }
   }
 }
