@@ -10,7 +10,7 @@ import RealmModel
 /// binary of the same bytes, an ObjectId of zeros and the date 0 have the same data and share
 /// one entry of the index. Realm keeps the object keys of such an entry in the order of their
 /// values (`Mixed::compare`: by type rank, then by value) and finds a value's objects by
-/// that order, so the general form keeps each entry's ``IndexValueKind`` too (and a decimal
+/// that order, so the general form keeps each entry's `IndexValueKind` too (and a decimal
 /// indexed as an int, whose data do not give it back).
 public struct SearchIndexEntries: Sendable {
   /// Concatenated index data of all non-null entries (general form).
@@ -218,7 +218,7 @@ public struct SearchIndexEntries: Sendable {
     return compareData(a, b, unsigned: ka == .string && kb == .string ? format.comparesBytesUnsigned : true)
   }
 
-  /// The number entry `i` holds (its kind ``IndexValueKind/isNumber``).
+  /// The number entry `i` holds (its kind `IndexValueKind.isNumber`).
   func number(_ i: Int) -> RealmValue {
     let d = data(i)
     func word(_ at: Int, _ n: Int) -> UInt64 {
