@@ -10,7 +10,7 @@ public enum RealmDiffChange: Sendable {
   /// The histories differ: their type, or what Device Sync holds in a synced realm (a synced
   /// realm against its `unsync`ed copy).
   case history(old: FileHistory, new: FileHistory)
-  /// A schema difference, in Realm's wording (``SchemaChange/realmMessage``).
+  /// A schema difference, in Realm's wording (`SchemaChange.realmMessage`).
   case schema(SchemaChange)
   /// An object only in the new file.
   case added(DiffObject)

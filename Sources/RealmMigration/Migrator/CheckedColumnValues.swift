@@ -19,7 +19,7 @@ final class CheckedColumnValues: ColumnValueSource, @unchecked Sendable {
     var committing = false
     /// Values computed by the check, by the first key of their cluster leaf.
     var kept: [Int64: [ColumnValues]] = [:]
-    /// Bytes of ``kept`` (an estimate).
+    /// Bytes of `kept` (an estimate).
     var keptBytes = 0
     /// True when some leaf was not kept (over the budget): the commit computes it again.
     var incomplete = false

@@ -32,7 +32,7 @@ public struct MigrationPlanner {
     var written: Set<String> = []
     var report: ClassReport
     var dataChanged = false
-    /// Names earlier steps renamed or removed (``FormerName``).
+    /// Names earlier steps renamed or removed (`FormerName`).
     var formerNames: [String: FormerName] = [:]
   }
 

@@ -48,7 +48,7 @@ extension Migrator {
   ///
   /// `progress` counts the objects whose values are computed (its total is set here).
   /// `keptValuesBudget`: the computed values are kept by the check for the commit, up to this
-  /// many bytes (``CheckedColumnValues``); nil for a dry run, which only checks.
+  /// many bytes (`CheckedColumnValues`); nil for a dry run, which only checks.
   static func columnChangePlan(
     _ program: MigrationProgram, group: Group, progress: ProgressCounter? = nil, keptValuesBudget: Int? = nil
   ) -> ColumnChangePlan? {
@@ -276,7 +276,7 @@ extension Migrator {
   /// of every object, with the code and in the order of the commit, so that whatever the
   /// commit would fail on fails here, before anything is written. The dry run is this check;
   /// the real run makes it before it begins the transaction (its computed values are then kept
-  /// for the commit, ``CheckedColumnValues``).
+  /// for the commit, `CheckedColumnValues`).
   static func checkColumnsInPlace(_ plan: ColumnChangePlan, group: Group) throws {
     var sink = CountingNodeSink()
     let columns = try ColumnEditor.apply(plan.columns, to: group, sink: &sink)
