@@ -1,6 +1,7 @@
 import RealmJSON
 import RealmModel
 import RealmExport
+import RealmStorage
 
 
 /// Writes the changes of a ``RealmDiff`` in one output format.
@@ -45,6 +46,8 @@ public struct DiffTextWriter: RealmDiffWriter {
       try line("Schema version: \(old.map(String.init) ?? "none") -> \(new.map(String.init) ?? "none")")
     case .fileFormat(let old, let new):
       try line("File format: \(old) -> \(new)")
+    case .history(let old, let new):
+      for text in FileHistory.lines(old, new) { try line(text) }
     case .schema(let s):
       if !schemaHeader {
         try line(paint("Schema:", "1"))
@@ -87,7 +90,7 @@ public struct DiffTextWriter: RealmDiffWriter {
 }
 
 /// `--format jsonl`: one JSON object per change and line, with `change` naming its kind:
-/// `schemaVersion`, `fileFormat`, `schema`, `added`, `removed`, `changed`.
+/// `schemaVersion`, `fileFormat`, `history`, `schema`, `added`, `removed`, `changed`.
 public struct DiffJSONLinesWriter: RealmDiffWriter {
   let sink: OutputSink
   let values: StableValueText
@@ -115,6 +118,17 @@ public struct DiffJSONLinesWriter: RealmDiffWriter {
       w.value(Int64(old))
       w.key(raw: "new")
       w.value(Int64(new))
+    case .history(let old, let new):
+      w.value("history")
+      for (isOld, history) in [(true, old), (false, new)] {
+        if isOld { w.key(raw: "old") } else { w.key(raw: "new") }
+        w.beginObject()
+        w.key(raw: "type")
+        w.value(FileSummary.name(of: history.type))
+        w.key(raw: "sync")
+        if let sync = history.sync { w.value(sync) } else { w.nullValue() }
+        w.endObject()
+      }
     case .schema(let s):
       w.value("schema")
       w.key(raw: "class")
@@ -184,6 +198,7 @@ public struct DiffStatWriter: RealmDiffWriter {
     case .schemaVersion(let old, let new):
       header.append("Schema version: \(old.map(String.init) ?? "none") -> \(new.map(String.init) ?? "none")")
     case .fileFormat(let old, let new): header.append("File format: \(old) -> \(new)")
+    case .history(let old, let new): header += FileHistory.lines(old, new)
     case .schema(let s): header.append("Schema: " + s.realmMessage)
     case .added(let o): bump(o.objectSchema.name) { $0.added += 1 }
     case .removed(let o): bump(o.objectSchema.name) { $0.removed += 1 }

@@ -99,6 +99,12 @@ public struct RealmDiff {
       if oldSchema.fileFormat != newSchema.fileFormat {
         try report(.fileFormat(old: oldSchema.fileFormat, new: newSchema.fileFormat))
       }
+      // Local histories (none, in-realm) are interchangeable: an SDK turns one into the
+      // other when it opens the file. A sync history is not.
+      if old.group.isSynced || new.group.isSynced {
+        let (oldHistory, newHistory) = (Self.history(of: old), Self.history(of: new))
+        if oldHistory != newHistory { try report(.history(old: oldHistory, new: newHistory)) }
+      }
     }
     for change in SchemaComparison.changes(from: oldSchema, to: newSchema, includingRemovedClasses: true)
     where options.className == nil || change.className == options.className {
@@ -126,6 +132,17 @@ public struct RealmDiff {
       oldClass: oldClass, newClass: newClass, old: old, new: new, oldSchema: oldSchema, newSchema: newSchema,
       query: options.className == name ? options.query : nil, values: values, progress: options.progress)
     try join.run(report)
+  }
+
+  /// The file's history type and what sync holds in it.
+  static func history(of file: RealmFile) -> FileHistory {
+    let sync: String?
+    do {
+      sync = try file.group.syncState()?.summaryText
+    } catch {
+      sync = "a sync history realmctl cannot read (\(error))"
+    }
+    return FileHistory(type: file.group.historyType, sync: sync)
   }
 
   private static func schema(of file: RealmFile) throws -> Schema {

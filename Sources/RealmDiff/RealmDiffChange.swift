@@ -1,4 +1,5 @@
 import RealmModel
+import RealmStorage
 
 /// One difference between two Realm files, as `realmctl diff OLD NEW` reports it.
 public enum RealmDiffChange: Sendable {
@@ -6,6 +7,9 @@ public enum RealmDiffChange: Sendable {
   case schemaVersion(old: Int64?, new: Int64?)
   /// The file formats differ.
   case fileFormat(old: Int, new: Int)
+  /// The histories differ: their type, or what Device Sync holds in a synced realm (a synced
+  /// realm against its `unsync`ed copy).
+  case history(old: FileHistory, new: FileHistory)
   /// A schema difference, in Realm's wording (`SchemaChange.realmMessage`).
   case schema(SchemaChange)
   /// An object only in the new file.
@@ -47,5 +51,35 @@ extension SchemaChange {
       .changePrimaryKey(let c, _, _), .addIndex(let c, _), .removeIndex(let c, _):
       return c
     }
+  }
+}
+
+/// The history a file keeps and, for a synced realm, what Device Sync holds in it: what
+/// `realmctl diff` compares besides the schema and the objects.
+public struct FileHistory: Sendable, Equatable {
+  /// The history type (group top slot 7).
+  public var type: HistoryType
+  /// What sync holds, in words (`flexible sync, client file ident 3, 2 local changes never
+  /// uploaded, 1 flexible-sync subscription (set version 1, complete)`); nil for a local realm.
+  public var sync: String?
+
+  /// Creates a description.
+  public init(type: HistoryType, sync: String?) {
+    self.type = type
+    self.sync = sync
+  }
+
+  /// `SyncClient (Device Sync client)`.
+  public var typeText: String { "\(FileSummary.name(of: type)) (\(FileSummary.meaning(of: type)))" }
+
+  /// The lines of a change from `old` to `new`: `History: A -> B` when the types differ,
+  /// `Sync: ... -> ...` when what sync holds does.
+  public static func lines(_ old: FileHistory, _ new: FileHistory) -> [String] {
+    var lines: [String] = []
+    if old.type != new.type { lines.append("History: \(old.typeText) -> \(new.typeText)") }
+    if old.sync != new.sync {
+      lines.append("Sync: \(old.sync ?? "none (a local realm)") -> \(new.sync ?? "none (a local realm)")")
+    }
+    return lines
   }
 }

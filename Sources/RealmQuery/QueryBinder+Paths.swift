@@ -13,7 +13,7 @@ extension QueryBinder {
     if hint.isEmpty && (name == "old" || name == "new") {
       hint = " (a query names properties without '\(name).', as in 'age > 18')"
     }
-    return .init(offset, "'\(cls.name)' has no property '\(name)'\(hint)")
+    return .init(offset, "'\(cls.name)' has no property '\(name)'\(hint)", missingProperty: MissingProperty(className: cls.name, name: name))
   }
 
   /// Follows the links of a path as far as they go (Realm's `PathNode::visit`): returns the
@@ -120,7 +120,9 @@ extension QueryBinder {
     guard let origin = schema.classIndex(className),
       let pi = schema.classes[origin].propertyIndex(translate(columnName, origin))
     else {
-      throw .init(offset, "No property '\(columnName)' found in type '\(className)' which links to type '\(current.name)'")
+      throw .init(
+        offset, "No property '\(columnName)' found in type '\(className)' which links to type '\(current.name)'",
+        missingProperty: MissingProperty(className: className, name: columnName))
     }
     let p = schema.classes[origin].properties[pi]
     guard p.type == .object, p.objectType == current.name else {

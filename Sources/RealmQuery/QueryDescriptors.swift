@@ -98,7 +98,9 @@ extension QueryBinder {
       let cls = schema.classes[current]
       guard let pi = cls.propertyIndex(name) else {
         let hint = Suggestion.hint(for: name, among: cls.properties.map(\.name))
-        throw .init(offset, "No property '\(name)' found on object type '\(cls.name)' specified in '\(clause)' clause\(hint)")
+        throw .init(
+          offset, "No property '\(name)' found on object type '\(cls.name)' specified in '\(clause)' clause\(hint)",
+          missingProperty: MissingProperty(className: cls.name, name: name))
       }
       let p = cls.properties[pi]
       reads.add(current, pi)

@@ -1,3 +1,5 @@
+import RealmModel
+
 /// A fault found while compiling a Realm Query Language filter: a syntax error, an unknown
 /// name, a type mismatch or a limit.
 ///
@@ -8,11 +10,14 @@ public struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
   public var column: Int
   /// One sentence saying what is wrong, without the column.
   public var message: String
+  /// The property the query names and its class does not have, when that is the fault.
+  public var missingProperty: MissingProperty?
 
   /// Creates an error.
-  public init(column: Int, message: String) {
+  public init(column: Int, message: String, missingProperty: MissingProperty? = nil) {
     self.column = column
     self.message = message
+    self.missingProperty = missingProperty
   }
 
   /// `column N: message`.
@@ -29,11 +34,14 @@ package struct SourceLocatedError: Error, Sendable {
   package var position: SourcePosition
   /// One sentence saying what is wrong, without the location.
   package var message: String
+  /// The property the source names and the class does not have, when that is the fault.
+  package var missingProperty: MissingProperty?
 
   /// An error at byte `offset` of the source.
-  package init(_ offset: Int, _ message: String) {
+  package init(_ offset: Int, _ message: String, missingProperty: MissingProperty? = nil) {
     position = SourcePosition(offset: offset)
     self.message = message
+    self.missingProperty = missingProperty
   }
 }
 

@@ -60,7 +60,7 @@ public struct RealmQuery: Sendable {
       descriptorText = syntax.descriptors.map(Self.describe)
       reads = binder.reads.byClass
     } catch {
-      throw QueryError(column: columns.column(of: error.position), message: error.message)
+      throw QueryError(column: columns.column(of: error.position), message: error.message, missingProperty: error.missingProperty)
     }
     self.text = text
     self.className = className

@@ -66,20 +66,24 @@ import Testing
     #expect(answers.compare(run.output, with: expected).isEmpty)
   }
 
-  @Test func whereNeedsClass() {
-    let run = CommandRun(["dump", Self.tutorial, "--where", "age > 3"])
-    #expect(run.status == 64)
-    #expect(run.output.isEmpty)
-    #expect(run.errors.hasPrefix("Error: --where filters one class: add '--class <name>'\nUsage: realmctl dump"))
+  @Test func whereWithoutClassFiltersTheOneClassThatHasItsProperties() throws {
+    let answers = try RealmAnswers("user-tutorial")
+    let run = CommandRun(["dump", Self.tutorial, "--where", "age > 90"])
+    #expect(run.status == 0, "\(run.errors)")
+    #expect(run.errors.isEmpty, "\(run.errors)")
+    let expected = answers.lines(of: "User").filter { if case .int(let age)? = $0["age"] { return age > 90 } else { return false } }
+    #expect(!expected.isEmpty)
+    #expect(answers.compare(run.output, with: expected).isEmpty)
   }
 
-  @Test func invalidWhereIsAUsageErrorWithTheColumn() {
+  /// A query is checked against the file like a plan: a data error (65) on one line, no usage.
+  @Test func invalidWhereIsADataErrorWithTheColumn() {
     let run = CommandRun(["dump", Self.tutorial, "--class", "User", "--where", "agee > 3"])
-    #expect(run.status == 64)
-    #expect(run.errors.hasPrefix("Error: The value 'agee > 3' is invalid for '--where <query>': column 1: "))
-    #expect(run.errors.contains("did you mean 'age'?"))
+    #expect(run.status == 65)
+    #expect(run.errors == "Error: --where: column 1: 'User' has no property 'agee' (did you mean 'age'?)\n", "\(run.errors)")
     let notACondition = CommandRun(["dump", Self.tutorial, "--class", "User", "--where", "age + 1"])
-    #expect(notACondition.status == 64)
+    #expect(notACondition.status == 65)
+    #expect(!notACondition.errors.contains("Usage:"), "\(notACondition.errors)")
   }
 
   @Test func unknownClassesAreDataErrors() {

@@ -209,10 +209,8 @@ public struct DiffCommand: Command {
     case .unknownClass:
       return RealmCtlError(.invalidInput, path: oldPath, "\(failure)")
     case .badQuery, .queryHasDescriptors:
-      return UsageError(
-        .invalidValue, "The value '\(query)' is invalid for '--where <query>': \(failure)",
-        helpLine: "--where <query>  Compare only objects of --class matching this Realm Query Language filter in either file.",
-        command: spec.name)
+      // A query is checked against the files, like a plan: a data error, not a usage error.
+      return RealmCtlError(.invalidInput, "--where: \(failure)")
     }
   }
 }

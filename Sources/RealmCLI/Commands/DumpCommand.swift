@@ -72,7 +72,8 @@ public struct DumpCommand: Command {
 
         The default format is table when standard output is a terminal and jsonl \
         otherwise (a pipe or a file). --limit and --offset count objects of each class \
-        after the --where filter. --where filters one class and needs --class; it is \
+        after the --where filter. Without --class, --where filters every class that has \
+        the properties it names and leaves out the others (a note on stderr says which). It is \
         Realm Query Language, as Realm itself reads it, with SORT(...), DISTINCT(...) \
         and LIMIT(n) deciding which objects come out and in which order. --class may \
         name an embedded class: its objects are then listed on their own, with their \
@@ -112,7 +113,7 @@ public struct DumpCommand: Command {
           help: "Skip the first <n> objects of each class."),
         .option(
           "where", valueName: "query", completion: .text,
-          help: "Print only objects of --class matching this Realm Query Language filter."),
+          help: "Print only objects matching this Realm Query Language filter."),
         .flag("count", help: "Print the number of selected objects instead of the objects."),
         .flag("keys-only", help: "Print the keys of the selected objects, one a line."),
         .flag("explain", help: "Print how --where would run (indexes, objects read, order); run nothing."),
@@ -175,6 +176,9 @@ public struct DumpCommand: Command {
     return found.sorted()
   }
 
+  /// `1 class`, `3 classes`.
+  static func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
+
   /// Runs the command.
   public func run(_ invocation: ParsedInvocation, in context: CommandContext) throws -> ExitCode {
     let options = options(invocation, terminal: context.terminal)
@@ -182,10 +186,6 @@ public struct DumpCommand: Command {
       throw UsageError(
         .missingArgument, "The csv format prints one class: add '--class <name>'",
         command: spec.name)
-    }
-    if options.query != nil && options.className == nil {
-      throw UsageError(
-        .missingArgument, "--where filters one class: add '--class <name>'", command: spec.name)
     }
     if [options.count, options.keysOnly, options.explain].filter({ $0 }).count > 1 {
       throw UsageError(
@@ -207,13 +207,19 @@ public struct DumpCommand: Command {
     do {
       dump = try ObjectDump(file: file, selection: options.selection)
     } catch let error as QueryError {
-      throw UsageError(
-        .invalidValue, "The value '\(options.query ?? "")' is invalid for '--where <query>': \(error.description)",
-        helpLine: "--where <query>  Print only objects of --class matching this Realm Query Language filter.",
-        command: "dump")
+      // A query is checked against the file, like a plan: a data error, not a usage error.
+      throw RealmCtlError(.invalidInput, "--where: \(error.description)")
     }
     if let note = dump.plan?.note, !options.explain {
       try context.standardError.writeLine("realmctl: warning: \(options.file): \(note)")
+    }
+    if !dump.skippedByFilter.isEmpty {
+      let shown = dump.classes.map(\.0.name)
+      let skipped = dump.skippedByFilter
+      let left = skipped.count <= 5 ? skipped.joined(separator: ", ") : Self.count(skipped.count, "class", "other classes")
+      try context.standardError.writeLine(
+        "realmctl: note: --where filters \(shown.joined(separator: ", ")); it leaves out \(left), "
+          + "which lack\(skipped.count == 1 ? "s" : "") a property it names")
     }
     if options.explain || options.count || options.keysOnly {
       return try runWithoutObjects(dump, options, context)

@@ -1,3 +1,4 @@
+import Foundation
 import LineEditor
 import RealmModel
 
@@ -21,6 +22,15 @@ extension ShellSession {
       candidates = classNames
     case ".mode" where before.count == 1:
       candidates = DumpCommand.Format.allCases.map(\.rawValue)
+    case ".import":
+      // The file, then the class of its CSV rows.
+      let words = before.dropFirst().filter { !$0.hasPrefix("--") }
+      let word = String(characters[start..<min(cursor, characters.count)])
+      if words.isEmpty {
+        candidates = (word.hasPrefix("-") ? ["--upsert", "--csv", "--jsonl"] : []) + Self.importFiles(matching: word)
+      } else {
+        candidates = words.count == 1 ? classNames : []
+      }
     case let first? where first.hasPrefix("."):
       let className = first == ".count" && before.count >= 2 ? before[1] : nil
       candidates = className.map { queryWords(className: $0, after: before.dropFirst(2)) } ?? []
@@ -28,6 +38,23 @@ extension ShellSession {
       candidates = queryWords(className: className, after: before.dropFirst())
     }
     return LineEditor.Completion(start: start, candidates: candidates.sorted())
+  }
+
+  /// The files `.import` reads (`.csv`, `.jsonl`, `.json`) and the directories, beside the
+  /// start of a path `word` (`data/pe` lists `data/` and completes in it).
+  static func importFiles(matching word: String) -> [String] {
+    let slash = word.lastIndex(of: "/")
+    let directory = slash.map { String(word[...$0]) } ?? ""
+    let namePrefix = slash.map { String(word[word.index(after: $0)...]) } ?? word
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory) else { return [] }
+    return names.compactMap { name -> String? in
+      guard name.hasPrefix(namePrefix), !name.hasPrefix(".") || namePrefix.hasPrefix(".") else { return nil }
+      var isDirectory: ObjCBool = false
+      _ = FileManager.default.fileExists(atPath: directory + name, isDirectory: &isDirectory)
+      if isDirectory.boolValue { return directory + name + "/" }
+      let lower = name.lowercased()
+      return [".csv", ".jsonl", ".json"].contains(where: { lower.hasSuffix($0) }) ? directory + name : nil
+    }
   }
 
   /// `WHERE` right after the class, then its property names and Realm Query Language words.

@@ -10,6 +10,9 @@ extension ShellSession {
   /// One statement, parsed.
   enum Statement: Equatable {
     case insert(json: String, className: String?, upsert: Bool)
+    /// `.import [--upsert] FILE [CLASS]`: the objects of a CSV file (rows of `className`) or a
+    /// JSON Lines file, as `realmctl insert` reads them.
+    case importFile(path: String, className: String?, upsert: Bool, csv: Bool)
     case update(className: String, assignments: [DataEditor.Assignment], query: String?)
     case delete(className: String, query: String?)
     case begin
@@ -185,9 +188,44 @@ extension ShellSession {
     }
   }
 
+  /// The statement of `.import [--upsert] [--csv|--jsonl] FILE [CLASS]`: CSV for a `.csv` file,
+  /// JSON Lines for `.jsonl` and `.json`, else CSV when a class is given (`--csv`, `--jsonl`
+  /// say it otherwise).
+  static func importStatement(_ arguments: [String]) throws -> Statement {
+    let usage = ".import [--upsert] FILE [CLASS]: CSV rows of CLASS, or JSON Lines (each line names its $class)"
+    var upsert = false
+    var format: Bool?
+    var words: [String] = []
+    for word in arguments {
+      switch word {
+      case "--upsert": upsert = true
+      case "--csv": format = true
+      case "--jsonl", "--json": format = false
+      default:
+        guard !word.hasPrefix("--") else { throw UsageError(.unknownOption, "unknown option '\(word)' of .import; usage: \(usage)") }
+        words.append(word)
+      }
+    }
+    guard let file = words.first else { throw UsageError(.missingArgument, ".import needs a file; usage: \(usage)") }
+    guard words.count <= 2 else { throw UsageError(.unexpectedArgument, "unexpected '\(words[2])' after .import \(file); usage: \(usage)") }
+    let className = words.count == 2 ? words[1] : nil
+    // The extension decides (as `insert --format` does), then the class: CSV rows need one.
+    let lower = file.lowercased()
+    let byExtension: Bool? = lower.hasSuffix(".csv") ? true : (lower.hasSuffix(".jsonl") || lower.hasSuffix(".json")) ? false : nil
+    let csv = format ?? byExtension ?? (className != nil)
+    if csv && className == nil {
+      throw UsageError(.missingArgument, "CSV rows need their class: .import \(file) CLASS")
+    }
+    if !csv && className != nil {
+      throw UsageError(.unexpectedArgument, "the class names CSV rows; JSON Lines name theirs with $class: .import \(file)")
+    }
+    try InputFiles.requireReadableFile(file)
+    return .importFile(path: file, className: className, upsert: upsert, csv: csv)
+  }
+
   static func verb(_ statement: Statement) -> String {
     switch statement {
-    case .insert: return "insert"
+    case .insert, .importFile: return "insert"
     case .update: return "update"
     case .delete: return "delete"
     default: return ""
@@ -211,6 +249,12 @@ extension ShellSession {
         }
         let decoder = CanonicalDecoder(schema: schema, missingProperties: .allow)
         return [InsertObject(object: try decoder.decodeObject(value, line: 1), source: "the object", number: 0)]
+      }
+    case .importFile(let file, let className, let upsert, let csv):
+      let mode: InsertMode = upsert ? .upsert : .insert
+      guard csv, let className else { return try DataEditor.insert(path: target, jsonLines: file, mode: mode, options: options) }
+      return try DataEditor.insert(path: target, mode: mode, options: options) { schema in
+        try CSVObjectDecoder.objects(path: file, className: className, schema: schema)
       }
     case .update(let className, let assignments, let query):
       return try DataEditor.update(path: target, className: className, assignments: assignments, filter: query, options: options)

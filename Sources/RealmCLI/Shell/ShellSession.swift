@@ -45,6 +45,7 @@ final class ShellSession {
     (".schema", "[CLASS]", "Show the schema of every class, or of CLASS"),
     (".count", "CLASS [WHERE QUERY]", "Count the objects of CLASS (matching QUERY)"),
     (".explain", "CLASS WHERE QUERY", "Show how QUERY runs: indexes used, objects read, order"),
+    (".import", "[--upsert] FILE [CLASS]", "Insert the objects of FILE: CSV rows of CLASS, or JSON Lines"),
     (".mode", "[table|jsonl|json|csv|sql]", "Show or set how objects are printed"),
     (".limit", "[N|off]", "Show or set the most objects a query prints"),
     (".show", "", "Show the current settings"),
@@ -115,6 +116,8 @@ final class ShellSession {
       }
       let (className, query) = try Self.splitQuery(rest)
       try output(try explain(className, query))
+    case ".import":
+      try run(try Self.importStatement(arguments))
     case ".mode":
       try expect(arguments, atMost: 1, name)
       guard let value = arguments.first else {
@@ -283,7 +286,8 @@ final class ShellSession {
       do {
         _ = try ObjectDump.compileFilter(query, for: cls, in: schema)
       } catch {
-        throw UsageError(.invalidValue, "invalid query '\(query)': \(error.description)")
+        // Checked against the file, like `dump --where`: a data error (65), not a usage error.
+        throw RealmCtlError(.invalidInput, "invalid query '\(query)': \(error.description)")
       }
     }
     return DumpCommand.Options(
@@ -310,6 +314,9 @@ struct LimitedWriter: DumpWriter {
 
   mutating func begin(schema: Schema) throws { try inner.begin(schema: schema) }
   mutating func beginClass(_ objectSchema: ObjectSchema) throws { try inner.beginClass(objectSchema) }
+  mutating func beginClass(_ objectSchema: ObjectSchema, largestKey: Int64?) throws {
+    try inner.beginClass(objectSchema, largestKey: largestKey)
+  }
   mutating func writeObject(key: Int64, values: [RealmValue]) throws {
     if let limit, written >= limit {
       cut = true

@@ -63,7 +63,6 @@ extension DataEditor {
         try batch.write(into: builder, progress: options.progress)
         _ = try builder.finish()
       } else {
-        try FileCopy.backup(path, to: options.backupPath)
         // The rewrite keeps the file's format (issue 16).
         let format = WritableFileFormat.target(rewriting: group, requested: options.fileFormat)
         try Migrator.rewrite(path: path, schema: fileSchema, format: format, lock: lock, options: options) { builder in
@@ -136,6 +135,8 @@ extension DataEditor {
         appended = outcome?.0
       } catch {
         commit?.abort()
+        // A failed run leaves no backup behind.
+        if let backup = options.backupPath { unlink(backup) }
         throw error
       }
     }
@@ -161,9 +162,10 @@ extension DataEditor {
   ) throws -> Bool {
     let n = edits.objectCount
     options.progress?.setTotal(n)
-    if options.dryRun {
-      do { try InsertBatch.check(edits, group: group) } catch is FormatError { return false }
-    } else {
+    // Every value is encoded once into a sink that only counts before anything is written:
+    // what does not encode goes to the rewrite (which reports it) with the file untouched.
+    do { try InsertBatch.check(edits, group: group) } catch is FormatError { return false }
+    if !options.dryRun {
       try FileCopy.backup(path, to: options.backupPath)
       do {
         try InsertBatch.commit(edits, path: path, lock: lock, options: options)

@@ -24,6 +24,9 @@ public protocol DumpWriter {
   mutating func begin(schema: Schema) throws
   /// Starts the objects of one top-level class.
   mutating func beginClass(_ objectSchema: ObjectSchema) throws
+  /// Starts the objects of one class whose largest object key is `largestKey` (nil when not
+  /// known), for writers that size columns before they have seen every object.
+  mutating func beginClass(_ objectSchema: ObjectSchema, largestKey: Int64?) throws
   /// One object: its key and its property values in column order.
   mutating func writeObject(key: Int64, values: [RealmValue]) throws
   /// Ends the current class.
@@ -41,6 +44,8 @@ public protocol DumpWriter {
 }
 
 extension DumpWriter {
+  /// ``beginClass(_:)``: most formats do not need the largest key.
+  public mutating func beginClass(_ objectSchema: ObjectSchema, largestKey: Int64?) throws { try beginClass(objectSchema) }
   public func chunkEncoder() -> (any DumpChunkEncoder)? { nil }
   public mutating func writeEncoded(_ bytes: [UInt8], objectCount: Int) throws {
     throw DumpOutputError("this output format encodes objects one by one")

@@ -10,7 +10,9 @@ import RealmQuery
 /// with their keys in the class's table); objects come in key order straight from the file
 /// into the writer, which hands 64 KiB chunks of encoded bytes to standard output, so memory
 /// stays flat whatever the size of the file. `--where` is a Realm Query Language query
-/// (`RealmQuery`); `--offset` and `--limit` count the objects it selects. A query with
+/// (`RealmQuery`); `--offset` and `--limit` count the objects it selects. Without `--class`
+/// the query filters every class that has the properties it names, and the others are left
+/// out (``skippedByFilter``). A query with
 /// SORT, DISTINCT or LIMIT is run first (it reads only the properties it needs and keeps the
 /// selected keys), then its objects are read by key in the query's order.
 public struct ObjectDump {
@@ -18,7 +20,8 @@ public struct ObjectDump {
   public struct Selection: Sendable {
     /// The one class to print (top-level or embedded), nil for every top-level class.
     public var className: String?
-    /// A Realm Query Language filter on ``className``'s objects, nil for all.
+    /// A Realm Query Language filter on ``className``'s objects, nil for all. Without a
+    /// class, it filters each class that has the properties it names.
     public var query: String?
     /// Objects of each class to skip (after filtering).
     public var offset: Int
@@ -44,11 +47,23 @@ public struct ObjectDump {
   public var offset: Int
   /// Objects of each class to print at most (after filtering), nil for all.
   public var limit: Int?
-  /// The filter, compiled for the one class.
-  public var query: RealmQuery?
-  /// How the query finds its objects (index lookups or a scan), made once when the dump is
-  /// prepared.
-  public var plan: QueryPlan?
+  /// The filter, compiled for the first class (the one class of `--class`). Setting it
+  /// filters that class (its objects are then scanned: no ``plan``).
+  public var query: RealmQuery? {
+    get { classes.first.flatMap { filters[$0.0.name]?.query } }
+    set {
+      guard let name = classes.first?.0.name else { return }
+      filters[name] = newValue.map { ($0, nil) }
+    }
+  }
+  /// How the query finds the first class's objects (index lookups or a scan), made once when
+  /// the dump is prepared.
+  public var plan: QueryPlan? { classes.first.flatMap { filters[$0.0.name]?.plan } }
+  /// The filter of each class and how it runs (nil: a scan), by class name.
+  public var filters: [String: (query: RealmQuery, plan: QueryPlan?)] = [:]
+  /// The classes a filter without `--class` leaves out, in file order: they lack a property
+  /// the query names.
+  public var skippedByFilter: [String] = []
   /// Counts the objects read (its total is set by ``run(_:)``); cancelling it stops the dump
   /// with `ProgressCancelled`.
   public var progress: ProgressCounter?
@@ -59,7 +74,8 @@ public struct ObjectDump {
   /// Prepares the dump of `file` for one selection.
   ///
   /// - Throws: `InputError` `invalidInput` for an unknown class, `QueryError` for a filter
-  ///   that does not compile, `StorageError` for a damaged file.
+  ///   that does not compile (without a class: for a class that has the properties it names,
+  ///   or for every class), `StorageError` for a damaged file.
   public init(file: RealmFile, selection options: Selection) throws {
     self.file = file
     let group = file.group
@@ -72,11 +88,43 @@ public struct ObjectDump {
     }
     offset = options.offset
     limit = options.limit
-    if let text = options.query, let (cls, _) = classes.first {
-      query = try ObjectDump.compileFilter(text, for: cls, in: schema, group: group)
-      if let query { plan = try ObjectDump.plan(query, file: file) }
+    guard let text = options.query else { return }
+    if options.className != nil {
+      for (cls, _) in classes {
+        let query = try ObjectDump.compileFilter(text, for: cls, in: schema, group: group)
+        filters[cls.name] = (query, try ObjectDump.plan(query, file: file))
+      }
+      return
     }
+    var missing: [QueryError] = []
+    var kept: [(ObjectSchema, Table)] = []
+    for (cls, table) in classes {
+      let query: RealmQuery
+      do {
+        query = try ObjectDump.compileFilter(text, for: cls, in: schema, group: group)
+      } catch where error.missingProperty != nil {
+        missing.append(error)
+        skippedByFilter.append(cls.name)
+        continue
+      } catch {
+        // The class has what the query names, but the query does not fit it.
+        throw QueryError(column: error.column, message: "\(error.message) (in class '\(cls.name)')")
+      }
+      filters[cls.name] = (query, try ObjectDump.plan(query, file: file))
+      kept.append((cls, table))
+    }
+    if kept.isEmpty, let first = missing.first {
+      // Every class lacks something: the error with a suggestion is the likeliest typo.
+      let best = missing.first { $0.message.contains("did you mean") } ?? first
+      throw QueryError(
+        column: best.column, message: "no class has every property the query names: \(best.message)",
+        missingProperty: best.missingProperty)
+    }
+    classes = kept
   }
+
+  /// The filter of `cls`, nil when its objects are not filtered.
+  func filter(_ cls: ObjectSchema) -> (query: RealmQuery, plan: QueryPlan?)? { filters[cls.name] }
 
   /// The plan of `query` in `file`; a class missing from the file is a damaged file.
   static func plan(_ query: RealmQuery, file: RealmFile) throws -> QueryPlan {
@@ -101,9 +149,10 @@ public struct ObjectDump {
     progress?.setTotal(classes.reduce(0) { $0.addingReportingOverflow($1.1.objectCount).overflow ? .max : $0 + $1.1.objectCount })
     try writer.begin(schema: schema)
     for (cls, table) in classes {
-      try writer.beginClass(cls)
-      if let query, query.hasDescriptors {
-        try writeSelected(by: query, cls, table, to: &writer)
+      // A damaged tree is reported by the walk below.
+      try writer.beginClass(cls, largestKey: (try? file.group.largestObjectKey(in: table)) ?? nil)
+      if let (query, plan) = filter(cls), query.hasDescriptors {
+        try writeSelected(by: query, plan: plan, cls, table, to: &writer)
       } else {
         try writeObjects(of: cls, table, to: &writer)
       }
@@ -120,6 +169,7 @@ public struct ObjectDump {
   private func writeObjects(of cls: ObjectSchema, _ table: Table, to writer: inout some DumpWriter) throws {
     if limit == 0 { return }
     let group = file.group
+    let (query, plan) = (filter(cls)?.query, filter(cls)?.plan ?? nil)
     if let parallel, query == nil, limit == nil, offset == 0, let encoder = writer.chunkEncoder() {
       try RealmInput.readingObjects(file) {
         try parallel.writeObjects(of: table, in: group, encoder: encoder, progress: progress, to: &writer)
@@ -175,6 +225,7 @@ public struct ObjectDump {
   public func forEachSelectedKey(_ body: (_ cls: ObjectSchema, _ key: Int64) throws -> Void) throws {
     for (cls, table) in classes {
       if limit == 0 { continue }
+      let (query, plan) = (filter(cls)?.query, filter(cls)?.plan ?? nil)
       try RealmInput.readingObjects(file) {
         try evaluating(cls) {
           let keys: [Int64]
@@ -224,7 +275,7 @@ public struct ObjectDump {
     var out: [(ObjectSchema, Int)] = []
     for (cls, table) in classes {
       let n: Int
-      if let query {
+      if let (query, plan) = filter(cls) {
         if !query.hasDescriptors, offset == 0, limit == nil {
           n = try RealmInput.readingObjectsReturning(file) {
             var count = 0
@@ -245,7 +296,9 @@ public struct ObjectDump {
   }
 
   /// Runs a query with SORT, DISTINCT or LIMIT, then prints its objects in its order.
-  private func writeSelected(by query: RealmQuery, _ cls: ObjectSchema, _ table: Table, to writer: inout some DumpWriter) throws {
+  private func writeSelected(
+    by query: RealmQuery, plan: QueryPlan?, _ cls: ObjectSchema, _ table: Table, to writer: inout some DumpWriter
+  ) throws {
     let group = file.group
     try RealmInput.readingObjects(file) {
       var keys: [Int64] = []

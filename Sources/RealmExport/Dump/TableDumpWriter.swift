@@ -5,11 +5,13 @@ import RealmModel
 /// Per class: a title line (the class name), a header row (`$key` and the property names), a
 /// rule, one row per object, and a closing line with the object count; a blank line between
 /// classes. Column widths come from the header and the first ``sampleRows`` rows of the class
-/// (so memory stays constant), each at most ``maxColumnWidth``. When the row is wider than the
+/// (so memory stays constant), each at most ``maxColumnWidth``; the `$key` column is as wide as
+/// the class's largest key, so no key is ever cut. When the row is wider than the
 /// terminal, the widest columns shrink, text columns down to ``minTextWidth`` and number columns
 /// down to ``minNumberWidth`` (a cut number misleads); columns that still do not fit are left
 /// out, from the right, and the title says how many are shown. Cut values end with `…`.
-/// Numbers are right-aligned.
+/// Numbers are right-aligned and never cut: a later number wider than its column widens its
+/// row.
 public struct TableDumpWriter: DumpWriter {
   /// Rows buffered to size the columns of a class.
   public static let sampleRows = 50
@@ -31,6 +33,8 @@ public struct TableDumpWriter: DumpWriter {
   private var widths: [Int]?
   private var count = 0
   private var classIndex = 0
+  /// Digits of the current class's largest key, when known.
+  private var keyWidth = 0
 
   /// Creates a writer for a terminal `width` columns wide (at least 20).
   public init(sink: @escaping OutputSink, width: Int) {
@@ -41,6 +45,12 @@ public struct TableDumpWriter: DumpWriter {
   public mutating func begin(schema: Schema) throws {}
 
   public mutating func beginClass(_ objectSchema: ObjectSchema) throws {
+    try beginClass(objectSchema, largestKey: nil)
+  }
+
+  public mutating func beginClass(_ objectSchema: ObjectSchema, largestKey: Int64?) throws {
+    // Keys are never negative in Realm files; a damaged one is shown whole too.
+    keyWidth = largestKey.map { String($0).count } ?? 0
     current = objectSchema
     pending = []
     widths = nil
@@ -91,11 +101,14 @@ public struct TableDumpWriter: DumpWriter {
         natural[i] = max(natural[i], min(DisplayWidth.of(cell), TableDumpWriter.maxColumnWidth))
       }
     }
-    let minimum = natural.indices.map {
+    natural[0] = max(natural[0], keyWidth)
+    var minimum = natural.indices.map {
       min(
         natural[$0],
         rightAligned[$0] ? TableDumpWriter.minNumberWidth : TableDumpWriter.minTextWidth)
     }
+    // The key column never shrinks: a cut key names no object.
+    minimum[0] = natural[0]
     let w = TableDumpWriter.layout(natural: natural, minimum: minimum, total: width)
     widths = w
     var title = cls.name
@@ -133,7 +146,8 @@ public struct TableDumpWriter: DumpWriter {
     var line = ""
     for (i, cell) in cells.enumerated() where i < widths.count {
       if i > 0 { line += TableDumpWriter.separator }
-      let text = DisplayWidth.truncate(cell, to: widths[i])
+      // A number is never cut (a cut number misleads): one wider than its column widens the row.
+      let text = rightAligned[i] && !header ? cell : DisplayWidth.truncate(cell, to: widths[i])
       let padding = String(repeating: " ", count: max(0, widths[i] - DisplayWidth.of(text)))
       if rightAligned[i] && !header {
         line += padding + text

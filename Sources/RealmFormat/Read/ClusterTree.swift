@@ -148,6 +148,29 @@ struct ClusterTree: Sendable {
     }
   }
 
+  /// The largest key of the tree at `root` (the last object of its last leaf), nil for an
+  /// empty tree; only the rightmost path is read. An empty last leaf (which Realm never leaves)
+  /// makes the answer nil rather than a walk.
+  func lastKey(root: Ref) throws(FormatError) -> Int64? {
+    var ref = root
+    var offset: UInt64 = 0
+    for _ in 0...limits.maxDepth {
+      let node = try ArrayNode(elements: reader, ref)
+      guard node.hasRefs, node.count >= 1 else {
+        throw FormatError.corrupt("cluster node at \(ref) is not a has-refs array", at: ref.rawValue)
+      }
+      if !node.isInner {
+        let leaf = try ClusterLeaf(node, offset: offset)
+        return leaf.count > 0 ? leaf.key(leaf.count - 1) : nil
+      }
+      let inner = try InnerClusterNode(node, shift: shift)
+      guard inner.childCount > 0 else { return nil }
+      offset &+= inner.childOffset(inner.childCount - 1)
+      ref = try node.ref(inner.childCount - 1 &+ 3)
+    }
+    throw FormatError.limit("cluster tree deeper than \(limits.maxDepth)", at: root.rawValue)
+  }
+
   /// Finds the leaf and row holding `key`, nil when no object has that key.
   func find(root: Ref, key: Int64) throws(FormatError) -> (ClusterLeaf, Int)? {
     var ref = root

@@ -69,6 +69,16 @@ extension Group {
     }
   }
 
+  /// The largest object key of `table`, nil when it has no objects: the last object of its
+  /// cluster tree (only the rightmost path is read), or, in a file of formats 2 to 9, whose
+  /// object keys are row numbers, the last row.
+  public func largestObjectKey(in table: Table) throws(FormatError) -> Int64? {
+    guard let index = tableIndex(table) else { throw FormatError.corrupt("table '\(table.name)' is not part of this group") }
+    if case .legacy = tables[index].storage { return table.objectCount > 0 ? Int64(table.objectCount - 1) : nil }
+    if table.clusterRoot.isNull { return nil }
+    return try clusterTree.lastKey(root: table.clusterRoot)
+  }
+
   /// The property values (public columns in spec order) of the object with key `key`, nil
   /// when `table` has no such object.
   ///

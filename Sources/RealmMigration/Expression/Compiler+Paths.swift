@@ -1,5 +1,6 @@
 import RealmFormat
 import RealmModel
+import RealmQuery
 
 /// Paths: `old.x`, `new.x`, bare names in filters, member access through links and embedded
 /// objects, `.@count`/`.@size` and `[index]`.
@@ -31,7 +32,9 @@ extension Compiler {
 
   func noProperty(_ cls: ObjectSchema, _ name: String, _ node: Syntax) -> ExpressionError.Located {
     let hint = Suggestion.hint(for: name, among: cls.properties.map(\.name))
-    return fail(node, "'\(text(node))': \(cls.name) has no property '\(name)'\(hint)")
+    var error = fail(node, "'\(text(node))': \(cls.name) has no property '\(name)'\(hint)")
+    error.missingProperty = MissingProperty(className: cls.name, name: name)
+    return error
   }
 
   func compileBare(_ name: String, _ node: Syntax) throws(ExpressionError.Located) -> Compiled {

@@ -50,7 +50,7 @@ public struct ExpressionCompiler: Sendable {
       let compiled = try compiler.compile(tree)
       return (compiled, compiler.reads)
     } catch {
-      throw ExpressionError(column: columns.column(of: error.position), message: error.message)
+      throw ExpressionError(column: columns.column(of: error.position), message: error.message, missingProperty: error.missingProperty)
     }
   }
 }

@@ -1,3 +1,5 @@
+import RealmModel
+
 /// A fault found while compiling an expression or a `where` filter: a syntax error, an
 /// unknown name, a type mismatch or a limit.
 ///
@@ -8,11 +10,15 @@ public struct ExpressionError: Error, Sendable, Hashable, CustomStringConvertibl
   public var column: Int
   /// One sentence saying what is wrong, without the column.
   public var message: String
+  /// The property the source names and its class does not have, when that is the fault (the
+  /// migrator then says which step renamed or removed it).
+  public var missingProperty: MissingProperty?
 
   /// Creates an error.
-  public init(column: Int, message: String) {
+  public init(column: Int, message: String, missingProperty: MissingProperty? = nil) {
     self.column = column
     self.message = message
+    self.missingProperty = missingProperty
   }
 
   /// `column N: message`.

@@ -38,6 +38,54 @@ extension ExpressionType {
   }
 }
 
+extension ExpressionType {
+  /// False when no value of this type can be stored in `property`, whatever the object: the
+  /// static counterpart of the conversion a transform applies to each value (`ValueCoercion`),
+  /// so a plan or an `update --set` whose expression can never fit is refused when it is
+  /// compiled, before any object is read. True when some values may fit (a `mixed` value, a
+  /// double that may be a whole number for an int, a value that may be null); those are
+  /// checked object by object.
+  public func mayFit(_ property: Property) -> Bool {
+    switch property.collection {
+    case .single:
+      // The `null` literal into a required property fails for every object.
+      if case .null = kind {
+        return property.isOptional || property.type == .mixed || property.type == .object
+      }
+      return Self.elementMayFit(kind, property)
+    case .list, .set:
+      switch kind {
+      case .null, .mixed: return true
+      case .list(let e), .set(let e): return Self.elementMayFit(e.kind, property)
+      default: return false
+      }
+    case .dictionary:
+      switch kind {
+      case .null, .mixed: return true
+      case .dictionary(let e): return Self.elementMayFit(e.kind, property)
+      default: return false
+      }
+    }
+  }
+
+  /// One value of `kind` into a value of `property`'s type (`ValueCoercion.element`).
+  private static func elementMayFit(_ kind: Kind, _ property: Property) -> Bool {
+    switch (kind, property.type) {
+    case (.null, _), (.mixed, _): return true
+    case (.set, .mixed), (.embedded, .mixed): return false
+    case (_, .mixed): return true
+    case (.int, .int), (.int, .float), (.int, .double), (.int, .decimal128): return true
+    case (.double, .double), (.double, .float), (.double, .int): return true  // an int when whole
+    case (.float, .float), (.float, .double): return true
+    case (.decimal128, .decimal128), (.bool, .bool), (.string, .string), (.data, .data), (.date, .date),
+      (.objectId, .objectId), (.uuid, .uuid):
+      return true
+    case (.link(let c), .object), (.embedded(let c), .object): return c == property.objectType
+    default: return false
+    }
+  }
+}
+
 extension RealmValue {
   /// This value converted to fit `property`: ints widened to float, double or decimal128,
   /// doubles narrowed to float, lists to sets (duplicates kept: the writer decides), element

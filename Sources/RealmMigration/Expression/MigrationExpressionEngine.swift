@@ -83,7 +83,7 @@ public final class MigrationExpressionEngine: ExpressionCompiling {
     do {
       query = try RealmQuery(source, className: objectSchema.name, schema: querySchema, group: file?.group)
     } catch {
-      throw ExpressionError(column: error.column, message: error.message)
+      throw ExpressionError(column: error.column, message: error.message, missingProperty: error.missingProperty)
     }
     guard query.hasDescriptors else {
       let objects = file.map { MigrationQuerySource(group: $0.group, fileSchema: $0.schema, workingSchema: querySchema) }
@@ -140,6 +140,9 @@ public struct BoundValueExpression: CompiledValueExpression {
 
   /// The property the values fit (named ""), nil when the type is unknown (`null`).
   public var resultProperty: Property? { expression.type.property(named: "") }
+
+  /// The static type of the values (the compiled expression's `type`).
+  public var resultType: ExpressionType? { expression.type }
 
   /// The positions of `old` the expression reads.
   public var readsOld: Set<Int>? { expression.readsOld }

@@ -7,6 +7,9 @@ import RealmModel
 public protocol CompiledValueExpression: Sendable {
   /// The property the expression's values fit (type, collection, optionality), when known.
   var resultProperty: Property? { get }
+  /// The static type of the expression's values, when known: a transform into a property
+  /// that no value of this type can fit is refused when the plan is compiled.
+  var resultType: ExpressionType? { get }
   /// Evaluates against the object's values before the step (`old`, in the class's layout) and
   /// the values assigned earlier in the same step (`new`, in the order of the `newProperties`
   /// given at compile time).
@@ -24,6 +27,8 @@ public protocol CompiledValueExpression: Sendable {
 }
 
 extension CompiledValueExpression {
+  /// Unknown by default: every value is checked when it is computed.
+  public var resultType: ExpressionType? { nil }
   /// None by default: evaluated object by object.
   public var columnKernel: ColumnKernel? { nil }
   /// Unknown by default: the column-wise path then decodes every column.

@@ -239,6 +239,9 @@ public final class MigrationExecutor {
         raw = try target.expression.evaluate(old: values, new: assigned, objectKey: key)
       } catch let e as MigrationError {
         throw e
+      } catch let e as EvaluationError {
+        // One location: the assignment and the column of the failing operation, then the object.
+        throw MigrationError(.evaluationFailed, path: "\(target.path), column \(e.column)", "object with key \(key): \(e.message)")
       } catch {
         throw MigrationError(.evaluationFailed, path: target.path, "object with key \(key): \(error)")
       }

@@ -32,6 +32,8 @@ public struct MigrationPlanner {
     var written: Set<String> = []
     var report: ClassReport
     var dataChanged = false
+    /// Names earlier steps renamed or removed (`FormerName`).
+    var formerNames: [String: FormerName] = [:]
   }
 
   /// Builds the program, or throws the first error.
@@ -88,6 +90,7 @@ public struct MigrationPlanner {
 
   func propertyIndex(_ name: String, in w: Working, path: String) throws -> Int {
     guard let i = w.schema.properties.firstIndex(where: { $0.name == name }) else {
+      if let note = Self.formerNameNote(name, in: w, prefix: "") { throw MigrationError.plan(path, note) }
       var message = "'\(w.schema.name)' has no property '\(name)'"
       if let s = Suggestion.closest(to: name, among: w.schema.properties.map(\.name)) { message += " (did you mean '\(s)'?)" }
       throw MigrationError.plan(path, message)
@@ -121,6 +124,7 @@ public struct MigrationPlanner {
       w.schema.properties[i].name = to
       if w.schema.primaryKey == from { w.schema.primaryKey = to }
       if w.written.remove(from) != nil { w.written.insert(to) }
+      Self.noteRename(&w, from: from, to: to, step: path)
       w.report.renamed.append("\(from) -> \(to)")
       w.stages.append(.rename)
       classes[className] = w
@@ -156,6 +160,7 @@ public struct MigrationPlanner {
       let value = try defaultValue.map { try decodeDefault($0, property, "\(path).default") } ?? RealmValue.zero(for: property)
       w.stages.append(.insert(at: w.schema.properties.count, value: value))
       w.schema.properties.append(property)
+      w.formerNames[property.name] = nil
       w.report.added.append(property.name)
       w.dataChanged = true
       classes[className] = w
@@ -167,6 +172,7 @@ public struct MigrationPlanner {
       if w.schema.primaryKey == name { w.schema.primaryKey = nil }
       w.schema.properties.remove(at: i)
       w.stages.append(.remove(at: i))
+      Self.noteRemoval(&w, name: name, step: path)
       w.written.remove(name)
       w.report.removed.append(name)
       w.dataChanged = true
@@ -193,7 +199,7 @@ public struct MigrationPlanner {
         } catch let e as MigrationError {
           throw e
         } catch let e as ExpressionError {
-          throw MigrationError.plan("\(a.path), column \(e.column)", e.message)
+          throw MigrationError.plan("\(a.path), column \(e.column)", Self.explained(e, classes, prefix: "old."))
         } catch {
           throw MigrationError.plan(a.path, "\(error)")
         }
@@ -223,8 +229,12 @@ public struct MigrationPlanner {
         } else {
           index = after.properties.count
           after.properties.append(prop)
+          w.formerNames[a.property] = nil
           appended.append((prop, RealmValue.zero(for: prop)))
           w.report.added.append(a.property)
+        }
+        if let type = expr.resultType, !type.mayFit(after.properties[index]) {
+          throw MigrationError.plan(a.path, Self.neverFits(type, after.properties[index], expression: a.expression))
         }
         newProps.append(after.properties[index])
         targets.append(TransformStage.Target(index: index, property: after.properties[index], expression: expr, path: a.path))
@@ -269,6 +279,27 @@ public struct MigrationPlanner {
     }
   }
 
+  /// Why an expression of `type` can never be stored in `property`, with the conversion that
+  /// would make it fit where there is one.
+  static func neverFits(_ type: ExpressionType, _ property: Property, expression: String) -> String {
+    var message = "'\(property.name)' holds values of type '\(PropertyNotation.notation(of: property))', "
+    if case .null = type.kind {
+      return message + "which is required, but the expression is null"
+    }
+    message += "but the expression gives values of type '\(type)'"
+    // The expression language's conversions (an int also fits a decimal128).
+    let conversions: [PropertyType: String] = [
+      .int: "int", .double: "double", .float: "double", .decimal128: "int", .string: "string", .bool: "bool",
+      .date: "date",
+    ]
+    if property.collection == .single, type.elementType == nil, type.kind != .mixed,
+      let function = conversions[property.type]
+    {
+      message += "; convert them: \(function)(\(expression))"
+    }
+    return message
+  }
+
   /// Compiles a `where` query for the class as it is at this step. A query with SORT,
   /// DISTINCT or LIMIT selects among the objects of the file, so it must come before any other
   /// change to the class's objects.
@@ -279,7 +310,7 @@ public struct MigrationPlanner {
     } catch let e as MigrationError {
       throw e
     } catch let e as ExpressionError {
-      throw MigrationError.plan("\(path), column \(e.column)", e.message)
+      throw MigrationError.plan("\(path), column \(e.column)", Self.explained(e, [w.schema.name: w], prefix: ""))
     } catch {
       throw MigrationError.plan(path, "\(error)")
     }

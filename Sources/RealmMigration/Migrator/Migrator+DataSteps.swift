@@ -9,18 +9,17 @@ extension Migrator {
   package static func writeDataProgram(
     _ program: MigrationProgram, group: Group, path: String, lock: FileLock, options: MigrationOptions
   ) throws -> (MigrationResult.WritePath, [ClassReport]) {
-    if options.inPlaceColumnChanges, let columnPlan = columnChangePlan(program, group: group, progress: options.progress) {
+    if options.inPlaceColumnChanges,
+      let columnPlan = columnChangePlan(
+        program, group: group, progress: options.progress, keptValuesBudget: options.dryRun ? nil : options.keptValuesBudget)
+    {
       var reports = program.classes.map(\.report)
       for i in reports.indices {
         let n = group.table(forClass: reports[i].name)?.objectCount ?? 0
         reports[i].objectsBefore = n
         reports[i].objectsAfter = n
       }
-      try requireObjectCounts(of: columnPlan, in: group, path: path)
-      if !options.dryRun {
-        try FileCopy.backup(path, to: options.backupPath)
-        try commitColumnsInPlace(path: path, plan: columnPlan, lock: lock, options: options)
-      }
+      try writeColumnsInPlace(columnPlan, group: group, path: path, lock: lock, options: options)
       return (.columns, reports)
     }
     let source = GroupSource(group: group, path: path)
@@ -33,7 +32,6 @@ extension Migrator {
       _ = try builder.finish()
       return (.rewrite, reports)
     }
-    try FileCopy.backup(path, to: options.backupPath)
     var reports: [ClassReport] = []
     // The rewrite keeps the file's format (issue 16).
     let format = WritableFileFormat.target(rewriting: group, requested: options.fileFormat)

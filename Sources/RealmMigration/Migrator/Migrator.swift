@@ -32,6 +32,9 @@ public struct MigrationOptions: Sendable {
   /// The file format to write; nil keeps the file's (21 is written as 22; formats 2-11, which
   /// have no writer, become 24). A format other than the file's takes the rewrite.
   public var fileFormat: WritableFileFormat?
+  /// The most bytes of computed values the check before an in-place column commit keeps for
+  /// the commit (past it, the commit computes them again); tests lower it.
+  package var keptValuesBudget = 256 << 20
   /// Creates the defaults.
   public init() {}
 }
@@ -136,7 +139,6 @@ public enum Migrator {
 
     if options.resetIfNeeded && needsMigration(fileSchema, plan) {
       if !options.dryRun {
-        try FileCopy.backup(path, to: options.backupPath)
         try rewrite(path: path, schema: plan.targetSchema, format: target, lock: lock, options: options) { _ in [] }
       }
       return result(.reset, .reset, plan.targetSchema.classes.map { var r = ClassReport(name: $0.name); r.isNew = true; return r })
@@ -162,6 +164,7 @@ public enum Migrator {
       // The new version keeps every tree as it is, counts included: they must be true.
       for table in group.tables where table.className != nil { try requireObjectCount(of: table, in: group, path: path) }
       let reports = unchangedCounts()
+      try checkInPlace(edits, group: group)
       if !options.dryRun {
         try FileCopy.backup(path, to: options.backupPath)
         try commitInPlace(path: path, edits: edits, group: group, lock: lock, options: options)
@@ -169,7 +172,10 @@ public enum Migrator {
       return result(.inPlace, .metadata, reports)
     }
 
-    if options.inPlaceColumnChanges, inPlaceAllowed, let columnPlan = columnChangePlan(program, group: group, progress: options.progress) {
+    if options.inPlaceColumnChanges, inPlaceAllowed,
+      let columnPlan = columnChangePlan(
+        program, group: group, progress: options.progress, keptValuesBudget: options.dryRun ? nil : options.keptValuesBudget)
+    {
       var reports = program.classes.map { $0.report }
       for (i, c) in program.classes.enumerated() {
         guard let t = group.table(forClass: c.sourceClass ?? c.finalSchema.name) else { continue }
@@ -178,11 +184,7 @@ public enum Migrator {
         // Like the rewrite: every object of a class whose columns change counts as touched.
         if !c.isUnchanged { reports[i].objectsTouched = t.objectCount }
       }
-      try requireObjectCounts(of: columnPlan, in: group, path: path)
-      if !options.dryRun {
-        try FileCopy.backup(path, to: options.backupPath)
-        try commitColumnsInPlace(path: path, plan: columnPlan, lock: lock, options: options)
-      }
+      try writeColumnsInPlace(columnPlan, group: group, path: path, lock: lock, options: options)
       return result(.inPlace, .columns, reports)
     }
 
@@ -196,7 +198,6 @@ public enum Migrator {
       _ = try builder.finish()
       return result(.rewritten, .rewrite, reports)
     }
-    try FileCopy.backup(path, to: options.backupPath)
     var reports: [ClassReport] = []
     try rewrite(path: path, schema: program.finalSchema, format: target, lock: lock, options: options) { builder in
       let executor = MigrationExecutor(program: program, source: source)
@@ -264,6 +265,13 @@ public enum Migrator {
     return txOptions
   }
 
+  /// Encodes the metadata edits into a sink that only counts: what the commit would fail on
+  /// fails here, before anything is written (and is the dry run's check).
+  static func checkInPlace(_ edits: MetadataEditor.Edits, group: Group) throws {
+    var sink = CountingNodeSink()
+    _ = try MetadataEditor.apply(edits, to: group, sink: &sink)
+  }
+
   static func commitInPlace(path: String, edits: MetadataEditor.Edits, group: Group, lock: FileLock, options: MigrationOptions) throws {
     let tx = try WriteTransaction.begin(path: path, options: transactionOptions(lock: lock, options: options))
     do {
@@ -279,7 +287,9 @@ public enum Migrator {
     }
   }
 
-  /// Writes a complete new file with `fill` and atomically replaces the realm with it.
+  /// Writes a complete new file with `fill` and atomically replaces the realm with it. The
+  /// backup (`options.backupPath`) is made once the new file is complete, just before it
+  /// replaces the realm: a run that fails leaves no backup behind.
   package static func rewrite(
     path: String, schema: Schema, format: WritableFileFormat = .current, lock: FileLock, options: MigrationOptions,
     _ fill: (RealmFileBuilder<FileNodeSink>) throws -> [ClassReport],
@@ -295,6 +305,7 @@ public enum Migrator {
       // The builder appends nothing after finish(), so its sink's state can be taken over.
       var sink = builder.sink
       try sink.finish(header: finished.header, fileSize: finished.fileSize)
+      try FileCopy.backup(path, to: options.backupPath)
     }
   }
 }

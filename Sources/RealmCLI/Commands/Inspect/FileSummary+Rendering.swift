@@ -105,15 +105,15 @@ extension FileSummary {
     }
     guard let sync else { return [] }
     var rows: [(String, String)] = []
-    var kind = UnsyncReport.kindText(sync.kind)
+    var kind = sync.kind.text
     if sync.clientFileIdent != 0 { kind += ", client file ident \(sync.clientFileIdent)" }
     if let entries = sync.historyEntries {
       kind += ", \(entries) changeset\(entries == 1 ? "" : "s") in the history"
     }
     rows.append(("Sync", kind))
-    rows.append(("Not uploaded", UnsyncReport.pendingText(sync)))
+    rows.append(("Not uploaded", sync.pendingText))
     if let set = sync.subscriptions {
-      rows.append(("Subscriptions", UnsyncReport.subscriptionsText(set)))
+      rows.append(("Subscriptions", set.summaryText))
     }
     var drops = ["the history"]
     if sync.subscriptions != nil { drops.append("the subscriptions") }

@@ -30,7 +30,7 @@ enum UnsyncReport {
     let verb = r.dryRun ? "Would drop" : "Dropped"
     out += "  \(verb): \(historyText(plan.sync))\n"
     if let set = plan.sync.subscriptions {
-      out += "  \(verb): \(subscriptionsText(set))\n"
+      out += "  \(verb): \(set.summaryText)\n"
       for sub in set.subscriptions { out += "    \(subscriptionLine(sub))\n" }
     }
     if !plan.dropped.isEmpty {
@@ -60,44 +60,14 @@ enum UnsyncReport {
 
   /// The sync history and what it says about uploads, in words.
   static func historyText(_ s: SyncState) -> String {
-    var parts = ["the sync history (\(FileSummary.name(of: s.historyType)), \(kindText(s.kind))"]
+    var parts = ["the sync history (\(FileSummary.name(of: s.historyType)), \(s.kind.text)"]
     if let entries = s.historyEntries {
       parts.append("\(entries) changeset\(entries == 1 ? "" : "s")")
     }
-    parts.append(pendingText(s))
+    parts.append(s.pendingText)
     var text = parts.joined(separator: ", ") + ")"
     if s.clientFileIdent != 0 { text += ", the client file ident \(s.clientFileIdent)" }
     return text
-  }
-
-  /// `3 local changes never uploaded`, or why it is not known.
-  static func pendingText(_ s: SyncState) -> String {
-    guard let pending = s.pendingUploads else {
-      switch s.kind {
-      case .server: return "a server's history: no uploads pending"
-      case .objectServer: return "local changes never uploaded: unknown (realmctl does not read Realm Object Server's history)"
-      default: return "local changes never uploaded: unknown (realmctl does not read history schema version \(s.historySchemaVersion))"
-      }
-    }
-    return pending == 1 ? "1 local change never uploaded" : "\(pending) local changes never uploaded"
-  }
-
-  /// The kind of sync, in words.
-  static func kindText(_ kind: SyncState.Kind) -> String {
-    switch kind {
-    case .flexible: "flexible sync"
-    case .partition: "partition-based sync"
-    case .objectServer: "Realm Object Server sync"
-    case .server: "sync server file"
-    }
-  }
-
-  /// `2 flexible-sync subscriptions (set version 3, complete)`.
-  static func subscriptionsText(_ set: SubscriptionSet) -> String {
-    let n = set.subscriptions.count
-    var text = "\(n) flexible-sync subscription\(n == 1 ? "" : "s") (set version \(set.version), \(set.state.rawValue)"
-    if let error = set.error, !error.isEmpty { text += ": \(error)" }
-    return text + ")"
   }
 
   /// `dogs: Dog where age > 2`.

@@ -1,0 +1,133 @@
+import Foundation
+import RealmJSON
+import RealmTestSupport
+import Testing
+
+/// Issue 28: a dry run that passes means the real run passes. For each command that computes
+/// values under `--dry-run` (`migrate`, `update`, `insert`), a value error in the middle of a
+/// class (object 567 of person-add-email's 1000 Person objects, the first whose age is 79, so
+/// `100 / (old.age - 79)` divides by zero there and nowhere before) fails the dry run and the
+/// real run alike: same exit code, same message, and the file byte for byte as it was, free
+/// space included. The message names the object once.
+@Suite struct DryRunAgreementTests {
+  typealias T = CommandTestSupport
+  static let people = "person-add-email/before.realm"
+  static let person = #"{"name": "Person", "properties": {"firstName": "string", "lastName": "string", "age": "int"}}"#
+
+  /// A plan taking Person from version 1 to 2 with `steps`.
+  static func plan(_ steps: String, in dir: URL, schema: String = person) throws -> String {
+    let text = #"{"schemaVersion": 2, "schema": [\#(schema)], "migrations": [{"version": 2, "steps": [\#(steps)]}]}"#
+    return try T.write(text, to: dir, as: "plan.json")
+  }
+
+  /// Runs `words` with `--dry-run`, then without it: both fail with exit code 65 and the same
+  /// message, and the file never changes. Returns the message.
+  @discardableResult
+  static func expectDryRunAgrees(_ words: [String], file: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    let before = try T.bytes(file)
+    let dry = T.run(words + ["--dry-run"])
+    #expect(try T.bytes(file) == before, "the dry run changed the file", sourceLocation: sourceLocation)
+    let real = T.run(words)
+    #expect(dry.status == 65, "dry run: \(dry.stdout)\(dry.stderr)", sourceLocation: sourceLocation)
+    #expect(real.status == dry.status, "real run: \(real.stdout)\(real.stderr)", sourceLocation: sourceLocation)
+    #expect(real.stderr == dry.stderr, sourceLocation: sourceLocation)
+    #expect(try T.bytes(file) == before, "the failed real run changed the file", sourceLocation: sourceLocation)
+    #expect(try T.problems(file).isEmpty, sourceLocation: sourceLocation)
+    return real.stderr
+  }
+
+  static let divideByZero = #"{"op": "transform", "class": "Person", "set": {"age": "100 / (old.age - 79)"}}"#
+
+  /// The one location of the failing object: its key once, never "object 567" beside it.
+  static func expectOneLocation(_ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(message.contains("object with key 567: division by zero"), "\(message)", sourceLocation: sourceLocation)
+    #expect(message.components(separatedBy: "567").count == 2, "\(message)", sourceLocation: sourceLocation)
+  }
+
+  @Test func migrateInPlaceColumnWise() throws {
+    try T.withCopy(of: Self.people, as: "a.realm") { file, dir in
+      let plan = try Self.plan(Self.divideByZero, in: dir)
+      let message = try Self.expectDryRunAgrees(["migrate", "--plan", plan, file], file: file)
+      Self.expectOneLocation(message)
+      // The JSON report of the dry run says the file fails, with the same exit code.
+      let json = try JSONParser.parse(T.run(["migrate", "--plan", plan, file, "--dry-run", "--json"]).stdout)
+      #expect(json["files"]?[0]?["ok"] == .bool(false))
+      #expect(json["files"]?[0]?["exitCode"] == .int(65))
+    }
+  }
+
+  @Test func migrateRewrite() throws {
+    // A deleteObjects step sends the plan down the rewrite path.
+    try T.withCopy(of: Self.people, as: "a.realm") { file, dir in
+      let steps = #"{"op": "deleteObjects", "class": "Person", "where": "age == 1000"}, "# + Self.divideByZero
+      let plan = try Self.plan(steps, in: dir)
+      Self.expectOneLocation(try Self.expectDryRunAgrees(["migrate", "--plan", plan, file], file: file))
+    }
+  }
+
+  @Test func migrateWithBackupLeavesNoBackupWhenItFails() throws {
+    try T.withCopy(of: Self.people, as: "a.realm") { file, dir in
+      let plan = try Self.plan(Self.divideByZero, in: dir)
+      let backup = dir.appendingPathComponent("a.bak").path
+      try Self.expectDryRunAgrees(["migrate", "--plan", plan, file, "--backup", backup], file: file)
+      #expect(!T.exists(backup))
+    }
+  }
+
+  @Test func updateInPlaceColumnWise() throws {
+    try T.withCopy(of: Self.people, as: "a.realm") { file, _ in
+      let message = try Self.expectDryRunAgrees(
+        ["update", file, "--class", "Person", "--set", "age = 100 / (old.age - 79)"], file: file)
+      Self.expectOneLocation(message)
+    }
+  }
+
+  @Test func updateWithWhere() throws {
+    try T.withCopy(of: Self.people, as: "a.realm") { file, _ in
+      let message = try Self.expectDryRunAgrees(
+        ["update", file, "--class", "Person", "--set", "age = 100 / (old.age - 79)", "--where", "age > 50"], file: file)
+      Self.expectOneLocation(message)
+    }
+  }
+
+  @Test func insertAppendWithAnExistingPrimaryKeyInTheMiddle() throws {
+    try T.withCopy(of: "embedded/before.realm", as: "a.realm") { file, dir in
+      var lines: [String] = []
+      for i in 0..<200 {
+        // Line 101 takes the primary key of the file's first Contact.
+        let id = i == 100 ? "650000000000000000000000" : String(format: "66%022x", i)
+        lines.append(#"{"$class": "Contact", "_id": {"$oid": "\#(id)"}, "name": "n\#(i)", "address": null, "phones": [], "previous": [], "byLabel": {}}"#)
+      }
+      let data = try T.write(lines.joined(separator: "\n") + "\n", to: dir, as: "data.jsonl")
+      let message = try Self.expectDryRunAgrees(["insert", file, data], file: file)
+      #expect(message.contains("line 101: Contact._id: an object of 'Contact' with primary key '650000000000000000000000' already exists"), "\(message)")
+    }
+  }
+
+  // MARK: - Refused when checked, before any object is read
+
+  @Test func aStringIntoAnIntIsRefusedWhenTheSetIsChecked() throws {
+    try T.withCopy(of: Self.people, as: "a.realm") { file, dir in
+      let message = try Self.expectDryRunAgrees(["update", file, "--class", "Person", "--set", "age = old.firstName"], file: file)
+      #expect(message.contains("'age' holds values of type 'int', but the expression gives values of type 'string'; convert them: int(old.firstName)"), "\(message)")
+      #expect(!message.contains("object with key"), "\(message)")
+      let plan = try Self.plan(#"{"op": "transform", "class": "Person", "set": {"age": "old.lastName"}}"#, in: dir)
+      let planMessage = try Self.expectDryRunAgrees(["migrate", "--plan", plan, file], file: file)
+      #expect(planMessage.contains("'age' holds values of type 'int', but the expression gives values of type 'string'"), "\(planMessage)")
+      #expect(!planMessage.contains("object with key"), "\(planMessage)")
+    }
+  }
+
+  // MARK: - A rename step explains itself
+
+  @Test func aTransformNamingARenamedPropertySaysWhichStepRenamedIt() throws {
+    try T.withCopy(of: Self.people, as: "a.realm") { file, dir in
+      let schema = #"{"name": "Person", "properties": {"firstName": "string", "lastName": "string", "years": "int"}}"#
+      let steps = #"{"op": "renameProperty", "class": "Person", "from": "age", "to": "years"}, "#
+        + #"{"op": "transform", "class": "Person", "set": {"years": "old.age + 1"}}"#
+      let plan = try Self.plan(steps, in: dir, schema: schema)
+      let message = try Self.expectDryRunAgrees(["migrate", "--plan", plan, file], file: file)
+      #expect(message.contains("'Person.age' was renamed to 'years' by migrations[0].steps[0]; write 'old.years'"), "\(message)")
+    }
+  }
+}
