@@ -120,11 +120,19 @@ public struct ObjectDump {
   private func writeObjects(of cls: ObjectSchema, _ table: Table, to writer: inout some DumpWriter) throws {
     if limit == 0 { return }
     let group = file.group
-    if let parallel, query == nil, limit == nil, offset == 0, let encoder = writer.chunkEncoder() {
-      try RealmInput.readingObjects(file) {
-        try parallel.writeObjects(of: table, in: group, encoder: encoder, progress: progress, to: &writer)
+    if let parallel, limit == nil, offset == 0, let encoder = writer.chunkEncoder() {
+      // Every object, or those a query's scan selects: filtered, decoded and encoded on
+      // every core, written in key order.
+      var filter: RealmQuery.ScanFilter?
+      if let query, let plan { try evaluating(cls) { filter = try query.scanFilter(in: group, plan: plan) } }
+      if query == nil || filter != nil {
+        try RealmInput.readingObjects(file) {
+          try evaluating(cls) {
+            try parallel.writeObjects(of: table, in: group, encoder: encoder, matching: filter, progress: progress, to: &writer)
+          }
+        }
+        return
       }
-      return
     }
     var printed = 0
     var toSkip = offset
