@@ -23,7 +23,10 @@ let package = Package(
     .library(name: "RealmStorage", targets: ["RealmStorage"]),
     .library(name: "RealmQuery", targets: ["RealmQuery"]),
     .library(name: "RealmExport", targets: ["RealmExport"]),
+    .library(name: "RealmRewrite", targets: ["RealmRewrite"]),
     .library(name: "RealmMigration", targets: ["RealmMigration"]),
+    .library(name: "RealmEdit", targets: ["RealmEdit"]),
+    .library(name: "RealmDiff", targets: ["RealmDiff"]),
     .executable(name: "realmctl", targets: ["realmctl"]),
     // For the fuzzing package in FuzzTesting/ only: the fuzz targets' logic (not an API).
     .library(name: "RealmFuzzing", targets: ["RealmFuzzing"]),
@@ -50,17 +53,36 @@ let package = Package(
     .target(
       name: "RealmExport", dependencies: ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery"],
       swiftSettings: strict),
-    // Migration plans, the expression language, the migrator, the upgrader, exec steps, the
-    // file creator.
+    // Whole-file rewrites that keep every object: create (a new file from JSON Lines), upgrade and
+    // convert (another format), compact, re-keying, unsync (a synced realm made local), and the
+    // pieces every rewrite shares (the atomic rewrite of a file, its format, a stopwatch).
     .target(
-      name: "RealmMigration", dependencies: ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery"],
+      name: "RealmRewrite", dependencies: ["RealmModel", "RealmFormat", "RealmStorage"],
+      swiftSettings: strict),
+    // Migration plans, the expression language, the migrator (planner, in-place and rewrite
+    // paths, exec steps).
+    .target(
+      name: "RealmMigration",
+      dependencies: ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery", "RealmRewrite"],
+      swiftSettings: strict),
+    // Data edits: insert and upsert (JSON Lines and CSV), update, delete, and the shell's
+    // transactions; update and delete run as a plan's data steps through the migrator.
+    .target(
+      name: "RealmEdit",
+      dependencies: ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery", "RealmRewrite", "RealmMigration"],
+      swiftSettings: strict),
+    // Comparing realms: `diff` of two files (schema and objects, in text, JSON and as a plan
+    // skeleton) and the check of a file against an app's schema.
+    .target(
+      name: "RealmDiff",
+      dependencies: ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery", "RealmExport", "RealmMigration"],
       swiftSettings: strict),
     // The command layer: argument parsing, help, commands, exit codes. Testable in-process.
     .target(
       name: "RealmCLI",
       dependencies: [
-        "RealmModel", "RealmMigration", "RealmExport", "RealmQuery", "RealmStorage", "RealmJSON", "RealmCrypto",
-        "LineEditor",
+        "RealmModel", "RealmRewrite", "RealmMigration", "RealmEdit", "RealmDiff", "RealmExport", "RealmQuery",
+        "RealmStorage", "RealmJSON", "RealmCrypto", "LineEditor",
       ],
       swiftSettings: strict),
     .executableTarget(name: "realmctl", dependencies: ["RealmCLI"], swiftSettings: strict),
@@ -88,15 +110,23 @@ let package = Package(
       ["RealmModel", "RealmExport", "RealmQuery", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"]),
     tests(
       "RealmMigrationTests",
-      ["RealmModel", "RealmMigration", "RealmQuery", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"]),
+      [
+        "RealmModel", "RealmMigration", "RealmRewrite", "RealmQuery", "RealmFormat", "RealmStorage", "RealmJSON",
+        "RealmTestSupport",
+      ]),
+    tests(
+      "RealmRewriteTests", ["RealmModel", "RealmRewrite", "RealmFormat", "RealmStorage", "RealmTestSupport"]),
+    tests(
+      "RealmEditTests",
+      ["RealmModel", "RealmEdit", "RealmMigration", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"]),
     tests(
       "RealmFuzzingTests", ["RealmModel", "RealmFuzzing", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"]),
     tests("LineEditorTests", ["LineEditor", "RealmTestSupport"]),
     tests(
       "RealmCLITests",
       [
-        "RealmCLI", "RealmModel", "RealmMigration", "RealmExport", "RealmQuery", "RealmStorage", "RealmJSON", "RealmFormat",
-        "RealmCrypto", "RealmTestSupport",
+        "RealmCLI", "RealmModel", "RealmRewrite", "RealmMigration", "RealmEdit", "RealmDiff", "RealmExport", "RealmQuery",
+        "RealmStorage", "RealmJSON", "RealmFormat", "RealmCrypto", "RealmTestSupport",
       ], exclude: ["Snapshots", "ModelStubs"]),
   ],
   swiftLanguageModes: [.v6]

@@ -1,3 +1,5 @@
+import RealmModel
+
 /// A failure of a command that is not a usage error and not an error of a lower module.
 ///
 /// Lower modules have their own error types (`FormatError`, `StorageError`, `MigrationError`);
@@ -5,7 +7,6 @@
 /// cannot create, standard output that cannot be written) and command bodies that are not
 /// wired to their implementation yet. (``UsageError`` is the parser's.)
 /// Equality and hashing use ``code`` only.
-import RealmModel
 public struct RealmCtlError: CodedError, CustomStringConvertible {
   /// The kind of failure; ``ExitCode/forError(_:)`` maps each to its exit code.
   public enum Code: String, Sendable, Hashable, CaseIterable {

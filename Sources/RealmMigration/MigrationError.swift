@@ -1,8 +1,9 @@
+import RealmModel
+
 /// Why a plan was rejected or a migration could not be applied.
 ///
 /// Every error is raised before the file is touched, or rolls the whole migration back.
 /// `path` is the JSON path in the plan (`migrations[1].steps[0].from`) when the plan is at fault.
-import RealmModel
 public struct MigrationError: CodedError, CustomStringConvertible {
   /// The kind of failure.
   public enum Code: String, Sendable, Hashable {

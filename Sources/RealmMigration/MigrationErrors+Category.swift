@@ -26,20 +26,3 @@ extension KernelFallback: CategorizedError {
   /// caller is a bug: `ErrorCategory.internalError`.
   public var category: ErrorCategory { .internalError }
 }
-
-extension RealmDiff.Failure: CategorizedError {
-  /// A class neither file has refuses the input (`ErrorCategory.invalidData`); a `where` query
-  /// that does not compile or chooses objects is the caller's argument
-  /// (`ErrorCategory.invalidArgument`).
-  public var category: ErrorCategory {
-    switch self {
-    case .unknownClass: .invalidData
-    case .badQuery, .queryHasDescriptors: .invalidArgument
-    }
-  }
-}
-
-extension CSVParser.SyntaxError: CategorizedError {
-  /// A malformed CSV record refuses the input: `ErrorCategory.invalidData`.
-  public var category: ErrorCategory { .invalidData }
-}

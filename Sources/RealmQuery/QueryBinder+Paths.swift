@@ -1,6 +1,7 @@
+import RealmModel
+
 /// Key paths: links, backlinks, collections, dictionary keys, paths into `mixed` values,
 /// `@size`/`@type`, aggregates and subqueries.
-import RealmModel
 extension QueryBinder {
   /// A name as seen from `classIndex`: a SUBQUERY variable there stands for the object itself.
   func translate(_ name: String, _ classIndex: Int) -> String {

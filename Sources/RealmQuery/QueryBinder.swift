@@ -1,9 +1,10 @@
+import RealmFormat
+import RealmModel
+
 /// Binds a parsed query to a class of a schema: resolves key paths, converts literals, checks
 /// types, and picks for every comparison the evaluation Realm's query builder picks (a column
 /// condition for a property of the object compared with a literal, an expression comparison
 /// otherwise), since the two treat null, NaN and strings differently.
-import RealmFormat
-import RealmModel
 struct QueryBinder {
   typealias Located = QueryError.Located
 

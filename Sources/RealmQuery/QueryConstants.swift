@@ -1,8 +1,9 @@
+import RealmFormat
+import RealmModel
+
 /// Realm's literals: their values, and the conversions Realm applies to a literal compared
 /// with a property of another type (`int_prop == '42'` compares with 42, `float_prop == 1.1`
 /// with the float nearest to 1.1, `decimal_prop == 0.1` with the decimal 0.1 exactly).
-import RealmFormat
-import RealmModel
 enum QueryConstants {
   typealias Located = QueryError.Located
 

@@ -1,6 +1,7 @@
+import RealmModel
+
 /// `SORT(...)`, `DISTINCT(...)`, `LIMIT(n)`: applied in the order written to the objects the
 /// predicate selects (in key order), as Realm applies them.
-import RealmModel
 enum BoundDescriptor: Sendable {
   case sort([(DescriptorColumn, ascending: Bool)])
   case distinct([DescriptorColumn])

@@ -1,9 +1,10 @@
+import RealmModel
+
 /// A bound value expression of a query: what one side of a comparison computes per object.
 ///
 /// Evaluation returns one or more ``ValueGroup``s: paths through dictionaries or `mixed`
 /// values can reach several collections, and a comparison matches when it matches for any of
 /// them, as in Realm.
-import RealmModel
 protocol QueryExpression: AnyObject, Sendable {
   /// Realm's type of the values, as the parser checks it.
   var type: QueryType { get }

@@ -1,5 +1,6 @@
-/// Which elements of a collection of links a link step follows.
 import RealmModel
+
+/// Which elements of a collection of links a link step follows.
 enum LinkIndex: Sendable, Equatable {
   /// `[n]`, `[FIRST]` (0) or `[LAST]` (-1).
   case position(Int)

@@ -1,5 +1,6 @@
-/// What a query needs to know of the classes: their properties and how links connect them.
 import RealmModel
+
+/// What a query needs to know of the classes: their properties and how links connect them.
 struct QueryClass: Sendable {
   var name: String
   var isEmbedded: Bool

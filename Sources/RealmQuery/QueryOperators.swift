@@ -1,6 +1,7 @@
+import RealmModel
+
 /// `@size`/`@count` (and `[SIZE]`): of strings and data (bytes), of `mixed` values, of
 /// collections, of link properties.
-import RealmModel
 final class SizeExpression: QueryExpression {
   enum Source: Sendable {
     /// Byte length of strings and data, element count of collections in `mixed` values.

@@ -1,6 +1,7 @@
-/// A bound condition of a query.
 import RealmFormat
 import RealmModel
+
+/// A bound condition of a query.
 protocol QueryPredicate: AnyObject, Sendable {
   func matches(_ object: QueryObject, _ ctx: inout QueryContext) throws -> Bool
 }

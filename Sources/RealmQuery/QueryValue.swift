@@ -1,10 +1,11 @@
+import RealmFormat
+import RealmModel
+
 /// A value as Realm's query engine compares it: Realm's `Mixed` plus the `@type` attribute set.
 ///
 /// Links come in two kinds, as in Realm: an object key read from a link property (whose
 /// target class is known from the schema) and a typed link read from a `mixed` value; the two
 /// never compare equal.
-import RealmFormat
-import RealmModel
 enum QueryValue: Sendable {
   case null
   case bool(Bool)

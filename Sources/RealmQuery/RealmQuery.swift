@@ -1,3 +1,6 @@
+import RealmFormat
+import RealmModel
+
 /// A Realm Query Language query compiled for one class: the same text Realm's own parser
 /// accepts, selecting the same objects in the same order.
 ///
@@ -10,8 +13,6 @@
 /// Compiling checks the text against the schema (unknown properties, type mismatches,
 /// malformed literals) and throws ``QueryError`` with the 1-based column of the fault.
 /// A compiled query is immutable and `Sendable`; every evaluation takes its own context.
-import RealmFormat
-import RealmModel
 public struct RealmQuery: Sendable {
   /// The query text.
   public let text: String

@@ -1,3 +1,5 @@
+import RealmFormat
+
 /// A Realm file opened for reading: the mapping and its decoded group.
 ///
 /// Opening never writes and never creates or touches the `.lock` file beside the Realm.
@@ -9,7 +11,6 @@
 /// for table in file.group.tables { print(table.name, table.objectCount) }
 /// let secret = try RealmFile.open(path: "secret.realm", key: key)
 /// ```
-import RealmFormat
 public struct RealmFile: Sendable {
   /// The path the file was opened with.
   public let path: String

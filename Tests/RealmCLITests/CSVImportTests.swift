@@ -2,6 +2,7 @@ import Foundation
 import RealmJSON
 import RealmMigration
 import Testing
+import RealmEdit
 
 /// CSV into realms: `insert --class` and `create --data x.csv --class`, the reverse of
 /// `dump --format csv`; results checked against Realm's dumps and Realm Core.

@@ -8,6 +8,7 @@ import RealmTestSupport
 import Testing
 
 @testable import RealmCLI
+import RealmDiff
 
 /// `realmctl diff OLD NEW`: schema changes as Realm reports them, object changes as the two
 /// dumps differ, output formats and exit codes.

@@ -10,6 +10,8 @@ import RealmStorage
 import Testing
 
 @testable import RealmCLI
+import RealmEdit
+import RealmDiff
 
 @Suite struct ExitCodeTests {
   @Test func valuesFollowSysexits() {

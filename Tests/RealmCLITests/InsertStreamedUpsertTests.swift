@@ -5,6 +5,7 @@ import Testing
 
 @testable import RealmCLI
 @testable import RealmMigration
+@testable import RealmEdit
 
 /// `insert --upsert` of JSON Lines streamed: each line matched by its int primary key as it is
 /// decoded, the existing objects changed a cluster leaf at a time, the new ones appended.

@@ -69,8 +69,8 @@ import Testing
   }
 
   /// The project's modules each file of a module may import: those below it in
-  /// docs/Architecture.md's drawing. Only the storage, JSON, query, export and migration libraries
-  /// (and the test and fuzzing helpers) import RealmFormat.
+  /// docs/Architecture.md's drawing. Only the libraries below the command layer (and the test
+  /// and fuzzing helpers) import RealmFormat.
   private static let allowedImports: [String: Set<String>] = [
     "RealmModel": [],
     "RealmCrypto": [],
@@ -80,9 +80,13 @@ import Testing
     "RealmQuery": ["RealmModel", "RealmFormat"],
     "RealmStorage": ["RealmModel", "RealmFormat", "RealmCrypto"],
     "RealmExport": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery"],
-    "RealmMigration": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery"],
+    "RealmRewrite": ["RealmModel", "RealmFormat", "RealmStorage"],
+    "RealmMigration": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery", "RealmRewrite"],
+    "RealmEdit": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery", "RealmRewrite", "RealmMigration"],
+    "RealmDiff": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery", "RealmExport", "RealmMigration"],
     "RealmCLI": [
-      "RealmModel", "RealmStorage", "RealmJSON", "RealmQuery", "RealmExport", "RealmMigration", "RealmCrypto", "LineEditor",
+      "RealmModel", "RealmStorage", "RealmJSON", "RealmQuery", "RealmExport", "RealmRewrite", "RealmMigration",
+      "RealmEdit", "RealmDiff", "RealmCrypto", "LineEditor",
     ],
     "realmctl": ["RealmCLI"],
     "RealmFuzzing": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmMigration", "RealmCLI"],

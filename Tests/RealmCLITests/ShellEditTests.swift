@@ -6,6 +6,7 @@ import RealmTestSupport
 import Testing
 
 @testable import RealmCLI
+import RealmEdit
 
 /// The shell's editing statements and transactions: every statement equals the command it
 /// stands for, `ROLLBACK` and a failing statement leave the file byte for byte as it was at

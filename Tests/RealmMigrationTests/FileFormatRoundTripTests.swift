@@ -7,6 +7,7 @@ import RealmTestSupport
 import Testing
 
 @testable import RealmMigration
+import RealmRewrite
 
 /// Files that start at format 20, 22, 23 or 24 stay there through every write, read back
 /// equal to Realm's answers, and Realm accepts them: Core 14 (upgrading a copy) and the

@@ -7,6 +7,7 @@ import RealmTestSupport
 import Testing
 
 @testable import RealmMigration
+import RealmRewrite
 
 /// The fixtures and checks of the file-format tests: every schema + dump pair of the fixtures
 /// (Realm's answers) built in a format, and what every file written in a format must pass.

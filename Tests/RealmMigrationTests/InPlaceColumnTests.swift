@@ -230,21 +230,6 @@ import RealmStorage
     #expect(applied > 0, "most single-byte changes leave the edited structures readable")
   }
 
-  /// Counts fault points and fails the `failAt`-th one (thread-safe: the hook is @Sendable).
-  final class FaultCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var seen = 0
-    let failAt: Int?
-    init(failAt: Int?) { self.failAt = failAt }
-    var count: Int { lock.withLock { seen } }
-    func hook(_ point: FaultPoint) -> FaultAction {
-      guard point.isBefore else { return .proceed }
-      return lock.withLock {
-        defer { seen += 1 }
-        return seen == failAt ? .fail(errno: 28) : .proceed
-      }
-    }
-  }
 
   /// A failing write at any system call of the in-place commit leaves the old or the new
   /// version, readable and clean (the commit engine's guarantee, checked on this path).

@@ -6,6 +6,7 @@ import Testing
 @testable import RealmStorage
 import RealmFormat
 import RealmModel
+import RealmRewrite
 
 /// Issue 3, "done when" 3: a real migration of a large file (100,000 Person objects) killed
 /// with SIGKILL at many moments spread over the whole write. After each kill the file holds

@@ -1,5 +1,6 @@
-/// The state of parsing one command's tokens: values found so far and the first deferred error.
 import RealmModel
+
+/// The state of parsing one command's tokens: values found so far and the first deferred error.
 struct ArgumentAssignment {
   let command: CommandSpec
   /// Long option names offered in "Did you mean" suggestions.

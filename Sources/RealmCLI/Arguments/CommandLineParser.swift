@@ -1,3 +1,5 @@
+import RealmModel
+
 /// Parses command-line words against the ``CommandSpec`` tree, like swift-argument-parser.
 ///
 /// No I/O: the result is a ``CommandLineRequest`` or a ``UsageError``.
@@ -10,7 +12,6 @@
 /// version if asked for, then unknown options, missing required arguments and extra
 /// positional arguments (SAP reports missing arguments before unknown options; realmctl
 /// reports the unknown option first, with its "Did you mean" suggestion).
-import RealmModel
 public struct CommandLineParser: Sendable {
   /// The root command, whose subcommands are the commands.
   public let root: CommandSpec

@@ -1,9 +1,10 @@
+import RealmModel
+
 /// A bad command line: the one error the parser produces (exit code 64).
 ///
 /// Messages use swift-argument-parser's wording; ``HelpRenderer/renderError(_:)`` adds the
 /// `Help:` line, the usage line and the `See '… --help'` line around them.
 /// Equality and hashing use ``code`` only.
-import RealmModel
 public struct UsageError: CodedError, CustomStringConvertible {
   /// The kind of mistake.
   public enum Code: String, Sendable, Hashable, CaseIterable {

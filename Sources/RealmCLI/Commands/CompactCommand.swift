@@ -1,6 +1,6 @@
-import RealmMigration
 import RealmStorage
 import RealmModel
+import RealmRewrite
 
 /// `realmctl compact FILE`: rewrite a Realm file without free space.
 public struct CompactCommand: Command {

@@ -1,5 +1,5 @@
 import RealmModel
-import RealmMigration
+import RealmRewrite
 
 /// `realmctl convert FILE --file-format N [--output NEW] [--backup PATH] [--dry-run]`.
 public struct ConvertCommand: Command {

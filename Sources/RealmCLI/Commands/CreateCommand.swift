@@ -1,7 +1,7 @@
 import RealmJSON
 import RealmStorage
-import RealmMigration
 import RealmModel
+import RealmEdit
 
 /// `realmctl create OUT --schema SCHEMA.json [--data DATA.jsonl|DATA.csv --class C]... [--schema-version N]`.
 public struct CreateCommand: Command {

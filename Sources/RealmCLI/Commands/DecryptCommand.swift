@@ -1,5 +1,5 @@
-import RealmMigration
 import RealmStorage
+import RealmRewrite
 
 /// `realmctl decrypt FILE [--output NEW] [--key-file K]`: removes the encryption of a realm.
 public struct DecryptCommand: Command {

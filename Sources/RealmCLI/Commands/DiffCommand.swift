@@ -2,6 +2,8 @@ import RealmModel
 import RealmJSON
 import RealmMigration
 import RealmStorage
+import RealmDiff
+import RealmExport
 
 /// `realmctl diff OLD NEW [--format text|jsonl] [--stat] [--class NAME [--where QUERY]]` and
 /// `realmctl diff FILE --schema APP-SCHEMA [--schema-version N] [--plan-skeleton]`.
@@ -175,7 +177,7 @@ public struct DiffCommand: Command {
       throw error(failure, oldPath, query: options.query ?? "")
     }
     let output = context.standardOutput
-    let sink: DiffSink = { try output.write(bytes: $0) }
+    let sink: OutputSink = { try output.write(bytes: $0) }
     var writer: any RealmDiffWriter
     if invocation.flag("stat") {
       writer = DiffStatWriter(sink: sink)

@@ -1,5 +1,4 @@
 import RealmModel
-import RealmMigration
 import RealmStorage
 import RealmExport
 import RealmQuery

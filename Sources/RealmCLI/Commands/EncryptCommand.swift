@@ -1,5 +1,5 @@
-import RealmMigration
 import RealmStorage
+import RealmRewrite
 
 /// `realmctl encrypt FILE [--output NEW] [--key-file K] [--new-key-file N]`: encrypts a realm,
 /// or changes the key of an encrypted one.

@@ -1,6 +1,6 @@
 import RealmModel
-import RealmMigration
 import RealmStorage
+import RealmRewrite
 
 /// The run shared by `upgrade`, `convert` and `unsync`, which rewrite a whole file: in place
 /// (keeping a `--backup` copy when asked), to `--output`, or only counted for `--dry-run`.

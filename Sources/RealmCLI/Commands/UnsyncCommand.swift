@@ -1,4 +1,4 @@
-import RealmMigration
+import RealmRewrite
 
 /// `realmctl unsync FILE [--output NEW] [--backup PATH] [--dry-run] [--json]`: a synced realm
 /// converted into a local realm.

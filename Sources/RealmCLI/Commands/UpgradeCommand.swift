@@ -1,5 +1,5 @@
-import RealmMigration
 import RealmModel
+import RealmRewrite
 
 /// `realmctl upgrade FILE [--output NEW] [--backup PATH] [--dry-run]`.
 public struct UpgradeCommand: Command {

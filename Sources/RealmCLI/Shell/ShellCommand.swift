@@ -10,7 +10,6 @@ import LineEditor
 import RealmModel
 import RealmStorage
 import Synchronization
-import RealmMigration
 
 /// `realmctl shell FILE [--bail]`: an interactive session over one Realm file, or the same
 /// commands read from standard input when it is not a terminal.

@@ -1,6 +1,7 @@
 import RealmJSON
 import RealmMigration
 import RealmStorage
+import RealmEdit
 
 /// The shell's editing statements. Each runs the library's edit on the realm (committed on its
 /// own) or, inside `BEGIN` ... `COMMIT`, on the transaction's working copy; a failing statement

@@ -1,8 +1,8 @@
 import RealmModel
-import RealmMigration
 import RealmStorage
 import RealmExport
 import RealmQuery
+import RealmEdit
 
 /// The commands of `realmctl shell`, one line at a time, over one open Realm file.
 ///

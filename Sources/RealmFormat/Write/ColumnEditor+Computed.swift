@@ -7,10 +7,10 @@ import RealmModel
   import Darwin
 #endif
 
-/// Computed columns: the column-wise path of transforms (docs/writing.md, "Column-wise
-/// transforms"). ``ColumnEditor`` asks a ``ColumnValueSource`` for the new values of some
-/// columns, cluster leaf by cluster leaf, and writes them as new leaves in the copied cluster
-/// nodes; every other column's leaves stay where they are.
+// Computed columns: the column-wise path of transforms (docs/writing.md, "Column-wise
+// transforms"). `ColumnEditor` asks a `ColumnValueSource` for the new values of some
+// columns, cluster leaf by cluster leaf, and writes them as new leaves in the copied cluster
+// nodes; every other column's leaves stay where they are.
 
 /// Computes the new values of a table's computed columns, one cluster leaf at a time.
 ///

@@ -1,7 +1,8 @@
-/// The functions: conversions, string functions, `length`, `contains`, `matches`,
-/// `coalesce`, `now`, `uuid`, `objectId`.
 import RealmFormat
 import RealmModel
+
+/// The functions: conversions, string functions, `length`, `contains`, `matches`,
+/// `coalesce`, `now`, `uuid`, `objectId`.
 enum FunctionTable {
   /// Every function name with its accepted argument counts.
   static let arity: [String: ClosedRange<Int>] = [

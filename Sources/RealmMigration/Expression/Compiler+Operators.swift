@@ -1,6 +1,7 @@
-/// Operators: arithmetic, logic, `??`, comparisons, and the type rules they share.
 import RealmFormat
 import RealmModel
+
+/// Operators: arithmetic, logic, `??`, comparisons, and the type rules they share.
 extension Compiler {
   func compileUnary(_ op: UnaryOperator, _ operand: Syntax, _ node: Syntax) throws(ExpressionError.Located) -> Compiled {
     let inner = try compile(operand)

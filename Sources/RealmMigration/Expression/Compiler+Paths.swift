@@ -1,7 +1,8 @@
-/// Paths: `old.x`, `new.x`, bare names in filters, member access through links and embedded
-/// objects, `.@count`/`.@size` and `[index]`.
 import RealmFormat
 import RealmModel
+
+/// Paths: `old.x`, `new.x`, bare names in filters, member access through links and embedded
+/// objects, `.@count`/`.@size` and `[index]`.
 extension Compiler {
   /// A property of `cls` read from the `old` values.
   private func ownProperty(_ name: String, _ node: Syntax) throws(ExpressionError.Located) -> Compiled {

@@ -1,6 +1,7 @@
-/// A compiled node: its static type and the closure that computes it per object.
 import RealmModel
 import RealmQuery
+
+/// A compiled node: its static type and the closure that computes it per object.
 typealias Evaluator = @Sendable (inout EvaluationContext) throws(EvaluationError) -> RealmValue
 
 struct Compiled {

@@ -1,3 +1,6 @@
+import RealmModel
+import RealmQuery
+
 /// Compiles the value expressions of `transform` steps for one class, once per plan; the
 /// results are evaluated per object without re-reading the text. (`where` filters are Realm
 /// Query Language: ``RealmQuery``.)
@@ -9,8 +12,6 @@
 /// context.old = values  // the object's values in Person's property order
 /// let value = try fullName.evaluate(&context)
 /// ```
-import RealmModel
-import RealmQuery
 public struct ExpressionCompiler: Sendable {
   /// The whole schema (link targets are looked up here).
   public let schema: Schema

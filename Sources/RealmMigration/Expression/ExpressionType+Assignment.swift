@@ -1,6 +1,7 @@
+import RealmModel
+
 /// Whether an expression's values can be stored in a property, and the conversion that does
 /// it: what the migrator needs for `transform.set` into an existing property.
-import RealmModel
 extension ExpressionType {
   /// True when values of this type can be stored in `property` (after
   /// `RealmValue.converted(toFit:)`). Optionality is not checked here: a null for a

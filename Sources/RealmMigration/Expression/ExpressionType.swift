@@ -1,8 +1,9 @@
+import RealmModel
+
 /// The static type of an expression: what it evaluates to, and whether it may be null.
 ///
 /// The migrator creates a property set by a `transform` "with the expression's type":
 /// ``property(named:)`` gives that property.
-import RealmModel
 public struct ExpressionType: Sendable, Hashable, CustomStringConvertible {
   /// The kinds of value.
   public indirect enum Kind: Sendable, Hashable {

@@ -1,11 +1,12 @@
+import RealmFormat
+import RealmModel
+
 /// A class's stages run over the columns of a whole cluster at once, with the expressions'
 /// column kernels: the values ``TransformColumnSource`` computes object by object, without a
 /// ``RealmValue`` array per object. Built only when every stage can run this way (no filter,
 /// no delete, no exec, every expression with a kernel, single-value properties); any batch
 /// where a kernel or a conversion would fail throws ``KernelFallback`` and is computed object
 /// by object instead (which reports the error with its object).
-import RealmFormat
-import RealmModel
 struct ColumnStages: Sendable {
   /// The stages before the final reconcile.
   let stages: [Stage]

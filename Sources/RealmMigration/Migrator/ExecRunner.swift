@@ -1,3 +1,6 @@
+import RealmModel
+import RealmJSON
+
 /// Runs an `exec` step's external program: objects go to its stdin as canonical JSON lines,
 /// their new versions come back on its stdout, one line per object, in the same order.
 ///
@@ -7,8 +10,6 @@
 /// to the program; they wait (with those sent before them) until the program has answered
 /// everything sent before them, so the order of keys is kept. Memory is what the program
 /// holds back: one object at a time for a program that answers line by line.
-import RealmModel
-import RealmJSON
 final class ExecRunner {
   let stage: ExecStage
   let codec: ExecCodec

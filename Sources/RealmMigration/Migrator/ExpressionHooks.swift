@@ -1,8 +1,9 @@
+import RealmModel
+
 /// A compiled value expression of a `transform` step, evaluated once per object.
 ///
 /// The migrator depends on these small protocols rather than on the expression engine itself,
 /// so that the two can be tested apart.
-import RealmModel
 public protocol CompiledValueExpression: Sendable {
   /// The property the expression's values fit (type, collection, optionality), when known.
   var resultProperty: Property? { get }

@@ -1,7 +1,8 @@
-/// Reads the objects of a file for the migrator.
 import RealmFormat
 import RealmModel
 import RealmStorage
+
+/// Reads the objects of a file for the migrator.
 struct GroupSource: MigrationSource {
   let group: Group
   /// The file's path, which a damaged table's error names.
@@ -56,21 +57,4 @@ final class BuilderSink<S: SequentialNodeSink>: MigrationSink {
     try builder.append(className: className, key: key, values: values)
   }
   func endClass() throws {}
-}
-
-/// Places nodes of an in-place edit into a write transaction (errors are kept and rethrown
-/// after the edit, since `NodeSink.append` cannot throw).
-struct TransactionNodeSink: NodeSink {
-  let transaction: WriteTransaction
-  var error: StorageError?
-
-  mutating func append(_ node: [UInt8]) -> Ref {
-    guard error == nil else { return Ref(8) }
-    do throws(StorageError) {
-      return try transaction.allocate(node)
-    } catch let e {
-      error = e
-      return Ref(8)
-    }
-  }
 }

@@ -1,3 +1,5 @@
+import RealmModel
+
 /// Runs a ``MigrationProgram``: streams every class's objects from the source through its
 /// stages into the sink, keeping links, embedded objects and primary keys consistent.
 ///
@@ -5,7 +7,6 @@
 /// of deleted objects (so links to them can be removed), the objects of a class that becomes
 /// embedded (so they can be placed inline in their parent), and the primary-key values of a
 /// class whose key is added or moved (to detect duplicates).
-import RealmModel
 public final class MigrationExecutor {
   let program: MigrationProgram
   let source: any MigrationSource

@@ -1,5 +1,6 @@
-/// Where the migrator reads the file's objects from.
 import RealmModel
+
+/// Where the migrator reads the file's objects from.
 public protocol MigrationSource {
   /// Calls `body` with every object of `className` (top-level or embedded table) in ascending
   /// key order, values in the class's column order as the file has them.

@@ -1,12 +1,13 @@
+import RealmFormat
+import RealmModel
+import RealmJSON
+
 /// Compiles a ``MigrationPlan`` against a file's schema into a ``MigrationProgram``.
 ///
 /// Applies the version rules, replays every pending step on a working copy of the schema
 /// (so that each step is checked against the schema as earlier steps left it), then reconciles
 /// the result with the plan's target schema. Every error is raised here, before any object is
 /// read, with the JSON path of the step or property at fault.
-import RealmFormat
-import RealmModel
-import RealmJSON
 public struct MigrationPlanner {
   /// The compiler used for `transform` expressions and `where` filters.
   public var expressions: any ExpressionCompiling

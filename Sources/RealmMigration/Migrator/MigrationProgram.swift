@@ -1,7 +1,8 @@
+import RealmModel
+
 /// A migration compiled against one file: per class, the stages its objects go through.
 ///
 /// Built by ``MigrationPlanner`` before anything is read or written; executed by the migrator.
-import RealmModel
 public struct MigrationProgram: Sendable {
   /// The file's schema version before (nil = unversioned).
   public var fileVersion: Int64?

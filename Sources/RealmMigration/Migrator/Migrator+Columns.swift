@@ -1,12 +1,13 @@
+import RealmFormat
+import RealmModel
+import RealmStorage
+
 /// The in-place column path (docs/writing.md, "In-place column changes" and "Column-wise
 /// transforms"): programs whose classes keep some of their columns unchanged and whose other
 /// columns hold one constant or values computed per object from the object's own values are
 /// committed copy-on-write with ``ColumnEditor`` and ``MetadataEditor`` in one transaction,
 /// instead of rewriting the file. Only the changed columns' leaves (and the cluster nodes
 /// above them) are written.
-import RealmFormat
-import RealmModel
-import RealmStorage
 extension Migrator {
   /// The edits of a program the in-place column path can commit.
   struct ColumnChangePlan {
@@ -260,10 +261,10 @@ extension Migrator {
     let tx = try WriteTransaction.begin(path: path, options: transactionOptions(lock: lock, options: options))
     do {
       let current = try Group(reader: tx.reader)
-      var sink = TransactionNodeSink(transaction: tx)
+      var sink = tx
       let columns = try ColumnEditor.apply(plan.columns, to: current, sink: &sink)
       let meta = try MetadataEditor.apply(plan.metadata, to: current, tableTops: columns.tableTops, sink: &sink)
-      if let error = sink.error { throw error }
+      try tx.throwDeferredError()
       for r in columns.replaced + meta.replaced { try tx.free(r) }
       for r in columns.freedDeep { try tx.freeDeep(r) }
       _ = try tx.commit(tableNames: meta.tableNames, tables: meta.tables)

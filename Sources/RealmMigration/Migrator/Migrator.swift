@@ -2,11 +2,7 @@ import RealmFormat
 import RealmModel
 import RealmStorage
 import RealmJSON
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import RealmRewrite
 
 /// How `migrate` treats the file.
 public struct MigrationOptions: Sendable {
@@ -107,7 +103,7 @@ public enum Migrator {
   /// Holds the realm's lock from the first read to the end of the write; refuses a realm
   /// another process has open. Every error leaves the file exactly as it was.
   public static func migrate(path: String, plan: MigrationPlan, options: MigrationOptions = MigrationOptions()) throws -> MigrationResult {
-    let start = monotonicSeconds()
+    let stopwatch = Stopwatch()
     let lock = try FileLock(exclusiveForRealmAt: path)
     defer { lock.release() }
     let file = try RealmFile.open(path: path, key: options.encryptionKey)
@@ -127,7 +123,7 @@ public enum Migrator {
           throw MigrationError.plan(jsonPath, e.message)
         }
       })
-    let target = targetFormat(of: group, options: options)
+    let target = WritableFileFormat.target(rewriting: group, requested: options.fileFormat)
     // The in-place paths write nodes of the file's own format into it.
     let inPlaceAllowed = target.rawValue == group.fileFormat
     func result(_ method: MigrationResult.Method, _ writePath: MigrationResult.WritePath, _ classes: [ClassReport]) -> MigrationResult {
@@ -135,12 +131,12 @@ public enum Migrator {
         path: path, fromVersion: fileSchema.schemaVersion, toVersion: plan.schemaVersion, method: method,
         fromFileFormat: group.fileFormat,
         toFileFormat: method == .rewritten || method == .reset ? target.rawValue : group.fileFormat,
-        writePath: writePath, dryRun: options.dryRun, classes: classes, seconds: monotonicSeconds() - start)
+        writePath: writePath, dryRun: options.dryRun, classes: classes, seconds: stopwatch.elapsedSeconds)
     }
 
     if options.resetIfNeeded && needsMigration(fileSchema, plan) {
       if !options.dryRun {
-        try backup(path, to: options.backupPath)
+        try FileCopy.backup(path, to: options.backupPath)
         try rewrite(path: path, schema: plan.targetSchema, format: target, lock: lock, options: options) { _ in [] }
       }
       return result(.reset, .reset, plan.targetSchema.classes.map { var r = ClassReport(name: $0.name); r.isNew = true; return r })
@@ -167,7 +163,7 @@ public enum Migrator {
       for table in group.tables where table.className != nil { try requireObjectCount(of: table, in: group, path: path) }
       let reports = unchangedCounts()
       if !options.dryRun {
-        try backup(path, to: options.backupPath)
+        try FileCopy.backup(path, to: options.backupPath)
         try commitInPlace(path: path, edits: edits, group: group, lock: lock, options: options)
       }
       return result(.inPlace, .metadata, reports)
@@ -184,7 +180,7 @@ public enum Migrator {
       }
       try requireObjectCounts(of: columnPlan, in: group, path: path)
       if !options.dryRun {
-        try backup(path, to: options.backupPath)
+        try FileCopy.backup(path, to: options.backupPath)
         try commitColumnsInPlace(path: path, plan: columnPlan, lock: lock, options: options)
       }
       return result(.inPlace, .columns, reports)
@@ -200,7 +196,7 @@ public enum Migrator {
       _ = try builder.finish()
       return result(.rewritten, .rewrite, reports)
     }
-    try backup(path, to: options.backupPath)
+    try FileCopy.backup(path, to: options.backupPath)
     var reports: [ClassReport] = []
     try rewrite(path: path, schema: program.finalSchema, format: target, lock: lock, options: options) { builder in
       let executor = MigrationExecutor(program: program, source: source)
@@ -210,17 +206,9 @@ public enum Migrator {
     return result(.rewritten, .rewrite, reports)
   }
 
-  /// The format a migration of `group` writes: the one asked for, else the file's own when
-  /// realmctl writes it (21 as 22), else 24.
-  static func targetFormat(of group: Group, options: MigrationOptions) -> WritableFileFormat {
-    if let f = options.fileFormat { return f }
-    if group.topRef.isNull { return .current }
-    return WritableFileFormat(keeping: group.fileFormat) ?? .current
-  }
-
   /// Refuses files whose rewrite would lose something realmctl does not carry over: a sync
   /// history (the file belongs to a synced realm) or tables that are not Realm classes.
-  static func checkWritable(_ group: Group, path: String) throws {
+  package static func checkWritable(_ group: Group, path: String) throws {
     switch group.historyType {
     case .syncClient, .syncServer:
       throw MigrationError(
@@ -267,7 +255,7 @@ public enum Migrator {
   /// The options of every in-place write transaction of a migration: the held lock, the
   /// encryption key, the test hooks. Every in-place commit path must begin its transaction
   /// with these, so that an encrypted realm stays encrypted.
-  static func transactionOptions(lock: FileLock, options: MigrationOptions) -> WriteTransaction.Options {
+  package static func transactionOptions(lock: FileLock, options: MigrationOptions) -> WriteTransaction.Options {
     var txOptions = WriteTransaction.Options()
     txOptions.lock = lock
     txOptions.encryptionKey = options.encryptionKey
@@ -280,9 +268,9 @@ public enum Migrator {
     let tx = try WriteTransaction.begin(path: path, options: transactionOptions(lock: lock, options: options))
     do {
       let current = try Group(reader: tx.reader)
-      var sink = TransactionNodeSink(transaction: tx)
+      var sink = tx
       let edit = try MetadataEditor.apply(edits, to: current, sink: &sink)
-      if let error = sink.error { throw error }
+      try tx.throwDeferredError()
       for r in edit.replaced { try tx.free(r) }
       _ = try tx.commit(tableNames: edit.tableNames, tables: edit.tables)
     } catch {
@@ -292,7 +280,7 @@ public enum Migrator {
   }
 
   /// Writes a complete new file with `fill` and atomically replaces the realm with it.
-  static func rewrite(
+  package static func rewrite(
     path: String, schema: Schema, format: WritableFileFormat = .current, lock: FileLock, options: MigrationOptions,
     _ fill: (RealmFileBuilder<FileNodeSink>) throws -> [ClassReport],
     reportsOut: ([ClassReport]) -> Void = { _ in }
@@ -308,17 +296,5 @@ public enum Migrator {
       var sink = builder.sink
       try sink.finish(header: finished.header, fileSize: finished.fileSize)
     }
-  }
-
-  /// Copies the original to `backupPath` (durably) before anything is written.
-  static func backup(_ path: String, to backupPath: String?) throws {
-    guard let backupPath else { return }
-    try FileCopy.copy(from: path, to: backupPath)
-  }
-
-  static func monotonicSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
   }
 }

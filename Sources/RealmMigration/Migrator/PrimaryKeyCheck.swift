@@ -1,6 +1,7 @@
+import RealmModel
+
 /// Detects duplicate primary-key values after a migration (Realm's error plus what Realm does
 /// not say: how many, and the first duplicate value with its keys).
-import RealmModel
 struct PrimaryKeyCheck {
   let className: String
   let property: String?
@@ -43,7 +44,7 @@ struct PrimaryKeyCheck {
 }
 
 /// A primary-key value in hashable form (primary keys are int, string, ObjectId or UUID).
-enum PrimaryKeyValue: Hashable {
+package enum PrimaryKeyValue: Hashable {
   case null
   case int(Int64)
   case string(String)
@@ -51,7 +52,7 @@ enum PrimaryKeyValue: Hashable {
   case uuid(RealmUUID)
   case other(String)
 
-  init(_ v: RealmValue) {
+  package init(_ v: RealmValue) {
     switch v {
     case .null: self = .null
     case .int(let i): self = .int(i)

@@ -1,10 +1,11 @@
+import RealmFormat
+import RealmModel
+
 /// The values of a class's computed columns on the column-wise transform path, cluster by
 /// cluster: through the column kernels (``ColumnStages``) when every stage has them, else
 /// (and for any batch a kernel sends back) each object's values go through the class's stages
 /// exactly as in the rewrite (``MigrationExecutor/apply(_:to:key:)``), and the final values
 /// of the computed columns are kept.
-import RealmFormat
-import RealmModel
 final class TransformColumnSource: ColumnValueSource, @unchecked Sendable {
   let className: String
   let stages: [Stage]

@@ -1,10 +1,11 @@
+import RealmFormat
+import RealmModel
+import RealmJSON
+
 /// A migration plan: the target schema and version, and the steps that lead there.
 ///
 /// The format is specified in `docs/migration-plans.md`; ``PlanDecoder`` builds it from JSON and
 /// checks everything that can be checked without the file.
-import RealmFormat
-import RealmModel
-import RealmJSON
 public struct MigrationPlan: Sendable {
   /// How schema differences are reconciled.
   public enum Mode: String, Sendable {
@@ -67,6 +68,12 @@ public struct PlanStep: Sendable {
   public var operation: StepOperation
   /// JSON path of the step (`migrations[0].steps[2]`).
   public var path: String
+
+  /// A step doing `operation`, named `path` in error messages.
+  public init(operation: StepOperation, path: String) {
+    self.operation = operation
+    self.path = path
+  }
 }
 
 /// A property assignment of a `transform` step.
@@ -77,6 +84,13 @@ public struct Assignment: Sendable {
   public var expression: String
   /// JSON path of the expression (`migrations[0].steps[1].set.fullName`).
   public var path: String
+
+  /// An assignment of `expression` to `property`, named `path` in error messages.
+  public init(property: String, expression: String, path: String) {
+    self.property = property
+    self.expression = expression
+    self.path = path
+  }
 }
 
 /// The operations a step can perform (see the plan spec's step table).

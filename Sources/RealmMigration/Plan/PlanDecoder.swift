@@ -1,3 +1,6 @@
+import RealmModel
+import RealmJSON
+
 /// Builds a ``MigrationPlan`` from its JSON, checking everything that does not need the file.
 ///
 /// Errors name the JSON path of the fault (`migrations[1].steps[0].from`). Checks done here:
@@ -5,8 +8,6 @@
 /// link targets that are not classes of the schema, primary keys that are not properties,
 /// duplicate or out-of-range versions. Checks that need the file's schema (unknown classes
 /// and properties in steps) are done by the migrator before anything is written.
-import RealmModel
-import RealmJSON
 public struct PlanDecoder {
   /// Largest plan file accepted (bytes).
   public static let maxPlanSize = 16 << 20

@@ -1,6 +1,7 @@
+import RealmModel
+
 /// Parses the Realm JS property type notation used in plans: `int`, `string?`, `Dog`, `Dog[]`,
 /// `int?[]`, `string<>`, `int{}`, `mixed`, ...
-import RealmModel
 enum PropertyNotation {
   /// The primitive type names of the notation (Realm JS vocabulary).
   static let primitives: [String: PropertyType] = [

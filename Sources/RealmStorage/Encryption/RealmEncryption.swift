@@ -1,3 +1,5 @@
+import RealmFormat
+
 /// `encrypt`, `decrypt` and re-keying: a realm copied page for page with a new key (or none),
 /// in place (atomically, under the realm's lock) or into a new file.
 ///
@@ -7,7 +9,6 @@
 /// as Realm's `write_copy` pads for encryption). Encryption writes each page once with IV 1,
 /// as Realm Core writes a new encrypted file, so encrypting the same plaintext with the same key
 /// gives the same bytes as Realm.
-import RealmFormat
 public enum RealmEncryption {
   /// What a conversion did.
   public struct Result: Sendable, Equatable {

@@ -1,9 +1,10 @@
+import RealmModel
+
 /// A failure to use an input file that is not a fault of the Realm file's bytes: a path that
 /// does not exist or cannot be read, an output that cannot be created, a data file (schema,
 /// JSON Lines, CSV) or a name (class, property) that is not valid for the file.
 ///
 /// Equality and hashing use ``code`` only.
-import RealmModel
 public struct InputError: CodedError, CustomStringConvertible {
   /// The kind of failure.
   public enum Code: String, Sendable, Hashable, CaseIterable {

@@ -6,8 +6,15 @@
   import Darwin
 #endif
 
-/// Durable file copies (for `migrate --backup`).
+/// Durable file copies (for `--backup` of every writing command).
 public enum FileCopy {
+  /// Copies the realm at `path` to `backupPath` (which must not exist), durably, before a
+  /// command writes anything; does nothing when `backupPath` is nil.
+  public static func backup(_ path: String, to backupPath: String?) throws(StorageError) {
+    guard let backupPath else { return }
+    try copy(from: path, to: backupPath)
+  }
+
   /// Copies `source` to `destination`, which must not exist, and syncs it and its directory.
   public static func copy(from source: String, to destination: String) throws(StorageError) {
     let input = open(source, O_RDONLY | O_CLOEXEC)

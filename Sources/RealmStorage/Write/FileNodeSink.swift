@@ -1,11 +1,12 @@
+import RealmFormat
+import RealmModel
+
 /// A node sink that streams a new file to disk through an ``AtomicFileReplacement/Output``,
 /// so a whole-file rewrite needs memory for one buffer, not for the file.
 ///
 /// The first 24 bytes are reserved for the header, written by ``finish(header:fileSize:)``.
 /// `NodeSink.append` cannot throw, so the first write error is kept and rethrown by
 /// ``finish(header:fileSize:)``; nothing is written after it.
-import RealmFormat
-import RealmModel
 public struct FileNodeSink: SequentialNodeSink {
   let output: AtomicFileReplacement.Output
   var buffer: [UInt8] = []

@@ -1,6 +1,7 @@
+import RealmFormat
+
 /// A free-list entry (§3.4): `length` bytes at `position`, freed in snapshot `version`
 /// (0 = free for anybody).
-import RealmFormat
 public struct FreeChunk: Sendable, Hashable, CustomStringConvertible {
   /// First byte of the chunk.
   public var position: Int

@@ -1,5 +1,6 @@
-/// The parts of the current group top array (§3.1) that a commit carries over or replaces.
 import RealmFormat
+
+/// The parts of the current group top array (§3.1) that a commit carries over or replaces.
 struct GroupTopState: Sendable {
   /// The top ref (null for an empty realm).
   var ref: Ref

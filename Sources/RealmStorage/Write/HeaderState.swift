@@ -1,5 +1,6 @@
-/// The 24-byte file header as the writer needs it (§1.1), plus the streaming footer (§1.2).
 import RealmFormat
+
+/// The 24-byte file header as the writer needs it (§1.1), plus the streaming footer (§1.2).
 package struct HeaderState: Sendable, Equatable {
   /// `top_ref[0]`, `top_ref[1]` as stored.
   var topRefs: [UInt64]

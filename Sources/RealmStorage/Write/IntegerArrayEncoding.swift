@@ -1,6 +1,7 @@
+import RealmFormat
+
 /// Encodes plain integer arrays (`realm::Array`, wtype bits) for the commit's own nodes: the
 /// free lists and the group top array (§2.1-2.3, §3).
-import RealmFormat
 enum IntegerArrayEncoding {
   /// The smallest width Realm's `Array::bit_width` would pick for `value`: 0, 1, 2, 4 for
   /// 0...15, otherwise the signed widths 8, 16, 32, 64.

@@ -1,3 +1,5 @@
+import RealmFormat
+
 /// Walks every node reachable from a root by following each even non-zero element of each
 /// has-refs array (§1.4), as Realm's `destroy_deep`, `verify` and `write` do.
 ///
@@ -7,7 +9,6 @@
 /// in the file. Without that bound, refs into the middle of one large node (each a "node" of
 /// its own, with a header read from the large node's payload) would make the walk read the
 /// same bytes again for every such ref, quadratic in the file's size.
-import RealmFormat
 package struct NodeWalk {
   let reader: ByteReader
   var maxNodes: Int

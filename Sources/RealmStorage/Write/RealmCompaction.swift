@@ -1,7 +1,8 @@
-/// `compact`: rewrites a realm with no free space (like Realm's compact-on-launch and
-/// `writeCopy`), atomically and under the realm's lock.
 import RealmFormat
 import RealmModel
+
+/// `compact`: rewrites a realm with no free space (like Realm's compact-on-launch and
+/// `writeCopy`), atomically and under the realm's lock.
 public enum RealmCompaction {
   /// Compacts the realm at `path` (encrypted with `key`, which the result keeps); returns the
   /// file sizes before and after, as on disk.

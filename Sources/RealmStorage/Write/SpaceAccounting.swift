@@ -1,7 +1,8 @@
+import RealmFormat
+
 /// Checks the space accounting of a file (§8.4, Realm's `MemUsageVerifier`): the header, the
 /// nodes reachable from the live top array and the free-list entries cover
 /// `[0, logical size)` exactly once, with no gap and no overlap.
-import RealmFormat
 public enum SpaceAccounting {
   /// What the check found on a valid file.
   public struct Report: Sendable, Hashable {

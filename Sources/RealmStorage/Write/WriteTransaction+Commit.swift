@@ -1,6 +1,7 @@
-/// The commit protocol (§8.2) and rollback.
 import RealmFormat
 import RealmModel
+
+/// The commit protocol (§8.2) and rollback.
 extension WriteTransaction {
   /// File size granularity: files are kept at a page multiple (§1.5).
   static let pageSize = 4096

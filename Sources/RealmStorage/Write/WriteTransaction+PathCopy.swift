@@ -1,6 +1,7 @@
+import RealmFormat
+
 /// Path copying (§8.2 step 1): changing a node means writing new copies of it and of every
 /// ancestor up to the group top array.
-import RealmFormat
 extension WriteTransaction {
   /// One step of a path from an ancestor down to a node: element `index` of the has-refs
   /// array `node` (of the current snapshot) refers to the next step (or to the node being

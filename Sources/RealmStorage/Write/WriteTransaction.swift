@@ -250,7 +250,7 @@ public final class WriteTransaction: @unchecked Sendable {
   }
 
   /// Writes a new node without throwing, for encoders that write through a non-throwing
-  /// sink (`NodeSink.append` of the encoders: `extension WriteTransaction: NodeSink {}`).
+  /// sink (the encoders' `NodeSink.append`).
   ///
   /// On failure it returns `Ref.null` and remembers the error; every later call of the
   /// transaction (``allocate(_:)-([UInt8])``, ``free(_:)``, ``commit(tableNames:tables:)``) throws it,
@@ -263,6 +263,12 @@ public final class WriteTransaction: @unchecked Sendable {
       deferredError = error
       return .null
     }
+  }
+
+  /// Throws the error of a failed ``append(_:)``, if any: call it after encoding through the
+  /// transaction as a `NodeSink`, before using what was encoded.
+  public func throwDeferredError() throws(StorageError) {
+    if let deferredError { throw deferredError }
   }
 
   /// Writes a new node (see ``allocate(_:)-([UInt8])``).
@@ -380,3 +386,6 @@ public final class WriteTransaction: @unchecked Sendable {
     if let deferredError { throw deferredError }
   }
 }
+
+/// A transaction is where the encoders of an in-place edit place their nodes.
+extension WriteTransaction: NodeSink {}

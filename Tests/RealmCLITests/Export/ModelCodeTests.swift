@@ -220,7 +220,6 @@ struct ModelCase: CustomStringConvertible, Sendable {
 
   /// Dart and C# have no compiler on the build machines (docs/testing.md): their outputs are
   /// checked against the reviewed snapshots only. These tests say so in every run.
-
   @Test(ExternalTool.required(ExternalTool.dart, "dart"), .disabled("no Realm Dart stub yet: Dart output is checked against its snapshots only"))
   func dartCompiles() {}
 

@@ -1,5 +1,5 @@
-import RealmMigration
 import RealmStorage
+import RealmEdit
 
 /// `realmctl delete FILE --class C [--where RQL] [--cascade-embedded] [--dry-run] [--backup PATH] [--json]`.
 public struct DeleteCommand: Command {

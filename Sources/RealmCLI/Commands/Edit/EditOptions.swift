@@ -1,6 +1,7 @@
 import RealmModel
 import RealmMigration
 import RealmStorage
+import RealmEdit
 
 /// The options every editing command shares, and how they run.
 enum EditOptions {

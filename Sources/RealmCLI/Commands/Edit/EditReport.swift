@@ -1,4 +1,5 @@
 import RealmJSON
+import RealmEdit
 import RealmMigration
 
 /// The report of `insert`, `update` and `delete` (and the shell's statements): text for people,

@@ -1,5 +1,5 @@
-import RealmMigration
 import RealmStorage
+import RealmEdit
 
 /// `realmctl insert FILE DATA [--upsert] [--class C] [--format jsonl|csv] [--dry-run] [--backup PATH] [--json]`.
 public struct InsertCommand: Command {

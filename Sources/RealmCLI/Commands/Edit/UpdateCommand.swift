@@ -1,5 +1,6 @@
 import RealmMigration
 import RealmStorage
+import RealmEdit
 
 /// `realmctl update FILE --class C --set 'prop = EXPR' ... [--where RQL] [--dry-run] [--backup PATH] [--json]`.
 public struct UpdateCommand: Command {

@@ -1,7 +1,7 @@
 import RealmJSON
-import RealmMigration
 import RealmStorage
 import RealmModel
+import RealmRewrite
 
 /// The report of `realmctl unsync`, as text and as JSON (docs/commands/unsync.md), and the
 /// sync lines that `open` shares with it.

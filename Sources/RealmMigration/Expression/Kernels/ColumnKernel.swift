@@ -1,3 +1,6 @@
+import RealmFormat
+import RealmModel
+
 /// Column kernels: expressions evaluated for a whole batch of objects at once (a cluster of a
 /// column-wise transform), column in, column out, instead of object by object through the
 /// closures. The compiler gives a node a kernel when its semantics can be reproduced exactly
@@ -9,9 +12,6 @@
 /// every object (no short-circuit); that is safe because they throw nothing else: an operand
 /// that would fail on an object the closure never evaluates it for just sends the batch down
 /// the object-by-object path.
-import RealmFormat
-import RealmModel
-
 /// What a kernel reads: the batch's objects as columns.
 public struct KernelInput: Sendable {
   /// Number of objects.

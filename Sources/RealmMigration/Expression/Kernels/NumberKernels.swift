@@ -1,7 +1,8 @@
-/// Kernels of arithmetic: int and double columns computed in plain arrays; every other
-/// combination object by object through ``Arithmetic``.
 import RealmFormat
 import RealmModel
+
+/// Kernels of arithmetic: int and double columns computed in plain arrays; every other
+/// combination object by object through ``Arithmetic``.
 extension Kernels {
   /// `a op b` (not string concatenation), as ``Arithmetic/apply(_:_:_:column:)``.
   static func arithmetic(_ op: BinaryOperator, _ a: @escaping ColumnKernel, _ b: @escaping ColumnKernel, column: Int) -> ColumnKernel {

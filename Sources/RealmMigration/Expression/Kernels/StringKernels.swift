@@ -1,7 +1,8 @@
-/// Kernels of string operations: concatenation into one buffer per batch, integers as text
-/// without a `String` per object.
 import RealmFormat
 import RealmModel
+
+/// Kernels of string operations: concatenation into one buffer per batch, integers as text
+/// without a `String` per object.
 extension Kernels {
   /// `a + b + …` on strings: null when any part is null (or not a string), as the closure.
   static func concatenation(_ parts: [ColumnKernel]) -> ColumnKernel {

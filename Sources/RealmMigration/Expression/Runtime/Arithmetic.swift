@@ -1,10 +1,11 @@
+import RealmModel
+
 /// `+ - * / %` and unary `-` on values.
 ///
 /// int with int stays int, with overflow and division by zero as errors (never a trap);
 /// float with int or float gives float; double with any number gives double. `+` also
 /// joins two strings. A null operand gives null. decimal128 has no arithmetic (the checker
 /// refuses it; a `mixed` value holding one fails here).
-import RealmModel
 enum Arithmetic {
   static func apply(
     _ op: BinaryOperator, _ a: RealmValue, _ b: RealmValue, column: Int

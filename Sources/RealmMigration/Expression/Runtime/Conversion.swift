@@ -1,6 +1,7 @@
+import RealmModel
+
 /// The conversion functions `string int double bool date`: each returns nil when the value
 /// cannot be converted (the caller reports it, or uses the default argument).
-import RealmModel
 enum Conversion {
   static func toString(_ v: RealmValue) -> RealmValue? {
     ValueText.string(v).map(RealmValue.string)

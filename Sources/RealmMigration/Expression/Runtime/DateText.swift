@@ -1,6 +1,7 @@
+import RealmModel
+
 /// ISO-8601 text for timestamps without Foundation, in the dump format's form
 /// (`2024-01-02T03:04:05.000000000Z`), and parsing of the forms `date()` accepts.
-import RealmModel
 enum DateText {
   /// `YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ`, UTC, always nine fraction digits (as the dump).
   static func format(_ t: Timestamp) -> String {

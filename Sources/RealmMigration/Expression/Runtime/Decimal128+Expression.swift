@@ -1,7 +1,8 @@
+import RealmModel
+
 /// The decoded value of a BID decimal128: sign, coefficient and power of ten, or a
 /// special value. Only what the expression language needs: comparison through `Double`,
 /// conversion to text, to `Double` and to `Int64`.
-import RealmModel
 enum DecimalValue: Equatable {
   case nan
   case infinity(negative: Bool)

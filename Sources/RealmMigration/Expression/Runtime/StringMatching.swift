@@ -1,8 +1,9 @@
+import RealmModel
+
 /// The string operators: `BEGINSWITH CONTAINS ENDSWITH LIKE` and their functions.
 ///
 /// Matching is on UTF-8 bytes (so on Unicode scalars), like Realm; `[c]` lower-cases both
 /// sides first. `LIKE` has `*` (any run, also empty) and `?` (exactly one Unicode scalar).
-import RealmModel
 enum StringMatching {
   static func beginsWith(_ s: String, _ prefix: String, caseInsensitive: Bool) -> Bool {
     if caseInsensitive { return s.lowercased().utf8.starts(with: prefix.lowercased().utf8) }

@@ -1,11 +1,12 @@
+import RealmFormat
+import RealmModel
+
 /// Equality and order of values, as `==`, `<`, `IN` and the collection functions use them.
 ///
 /// Numbers compare by value across int, float, double and decimal128 (with a decimal128,
 /// exactly, as Realm's queries compare). Strings compare by their UTF-8 bytes (Unicode scalar order), as
 /// Realm does; `[c]` compares lower-cased text. Null equals only null and is never less or
 /// greater than anything. Values of unrelated types are unequal and unordered.
-import RealmFormat
-import RealmModel
 enum ValueComparison {
   /// `a == b`.
   static func equal(_ a: RealmValue, _ b: RealmValue, caseInsensitive: Bool = false) -> Bool {

@@ -1,6 +1,7 @@
-/// Text forms of values: `string(x)` and the quoted values in error messages.
 import RealmModel
-enum ValueText {
+
+/// Text forms of values: `string(x)` and the quoted values in error messages.
+package enum ValueText {
   /// The text `string(x)` gives; nil for values with no text form (links, objects,
   /// collections, data that is not UTF-8).
   static func string(_ v: RealmValue) -> String? {
@@ -59,7 +60,7 @@ enum ValueText {
   }
 
   /// A short rendering for messages: strings quoted and cut at 40 characters.
-  static func describe(_ v: RealmValue) -> String {
+  package static func describe(_ v: RealmValue) -> String {
     switch v {
     case .null: return "null"
     case .string(let s):

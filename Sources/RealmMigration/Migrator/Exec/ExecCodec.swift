@@ -1,3 +1,7 @@
+import RealmFormat
+import RealmModel
+import RealmJSON
+
 /// The two sides of the `exec` protocol for one step: objects out as canonical dump lines,
 /// answers back in (`docs/dump-format.md`).
 ///
@@ -5,9 +9,6 @@
 /// migration, with its properties at that point; links and embedded objects as the file has
 /// them (the migrator renames and re-nests them after the last stage). So the schema used to
 /// encode and decode is the stage's class followed by the source classes of the file.
-import RealmFormat
-import RealmModel
-import RealmJSON
 struct ExecCodec {
   let layout: ObjectSchema
   let encoder: CanonicalEncoder

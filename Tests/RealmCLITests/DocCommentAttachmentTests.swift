@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+/// A `///` comment documents the declaration right below it. With anything else in between (an
+/// `import`, a blank line, a plain comment) Swift attaches it to that instead or to nothing, and
+/// DocC and Quick Help show the declaration without a description. Every `///` block of the
+/// package's sources and tests must end right above a declaration or an attribute.
+@Suite struct DocCommentAttachmentTests {
+  private static let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  /// What may follow a doc comment: an attribute, a conditional-compilation line around
+  /// declarations, or a declaration (its modifiers first).
+  private static var declarationStart: Regex<(Substring, Substring, Substring?)> {
+    #/^\s*(@|#if\b|#else\b|#elseif\b|#endif\b|(public|package|internal|private|fileprivate|open|final|static|class|struct|enum|protocol|extension|func|init|deinit|subscript|var|let|case|typealias|associatedtype|indirect|override|mutating|nonmutating|nonisolated|convenience|required|lazy|weak|unowned|dynamic|actor|consuming|borrowing|prefix|postfix|infix|operator|precedencegroup|macro)\b)/#
+  }
+
+  /// The lines (1-based) right after a `///` block that are not a declaration or an attribute.
+  static func detachedComments(in text: String) -> [(line: Int, text: String)] {
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    var found: [(Int, String)] = []
+    for (i, line) in lines.enumerated() where line.trimmingPrefix(while: \.isWhitespace).hasPrefix("///") {
+      let next = i + 1 < lines.count ? lines[i + 1] : ""
+      if next.trimmingPrefix(while: \.isWhitespace).hasPrefix("///") { continue }
+      if next.firstMatch(of: declarationStart) == nil { found.append((i + 2, String(next))) }
+    }
+    return found
+  }
+
+  @Test func theCheckFindsDetachedComments() {
+    #expect(Self.detachedComments(in: "/// A thing.\nimport RealmModel\npublic struct Thing {}\n").map(\.line) == [2])
+    #expect(Self.detachedComments(in: "/// A thing.\n\nstruct Thing {}\n").map(\.line) == [2])
+    #expect(Self.detachedComments(in: "/// A thing.\n// note\nstruct Thing {}\n").map(\.line) == [2])
+    #expect(Self.detachedComments(in: "import RealmModel\n\n/// A thing.\n///\n/// More.\npublic struct Thing {}\n").isEmpty)
+    #expect(Self.detachedComments(in: "  /// A test.\n  @Test func a() {}\n  /// B.\n  static let b = 1\n").isEmpty)
+  }
+
+  @Test func everyDocCommentIsAttachedToADeclaration() throws {
+    var checked = 0
+    for directory in ["Sources", "Tests"] {
+      let root = Self.packageRoot.appendingPathComponent(directory)
+      let walk = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
+      for case let file as URL in walk where file.pathExtension == "swift" {
+        let text = try String(contentsOf: file, encoding: .utf8)
+        checked += 1
+        for d in Self.detachedComments(in: text) {
+          Issue.record("\(file.path.dropFirst(Self.packageRoot.path.count + 1)):\(d.line): a /// comment above '\(d.text.prefix(60))' documents nothing")
+        }
+      }
+    }
+    #expect(checked > 400)
+  }
+}
