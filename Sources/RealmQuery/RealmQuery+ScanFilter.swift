@@ -7,9 +7,9 @@ import RealmFormat
 /// objects where it selects them).
 extension RealmQuery {
   /// The condition of a query, ready to test the objects of one table batch by batch
-  /// (``QueryBatchFilter``): comparisons on the leaves in the file, other properties decoded
+  /// (`QueryBatchFilter`): comparisons on the leaves in the file, other properties decoded
   /// on demand, conditions through links per object. Sendable: make one
-  /// ``ScanFilter/Session`` per chunk of leaves, on the thread that reads them.
+  /// ``RealmQuery/ScanFilter/Session`` per chunk of leaves, on the thread that reads them.
   public struct ScanFilter: Sendable {
     let filter: QueryBatchFilter
     let group: Group

@@ -12,7 +12,9 @@ import RealmQuery
 /// stays flat whatever the size of the file. `--where` is a Realm Query Language query
 /// (`RealmQuery`); `--offset` and `--limit` count the objects it selects. A query with
 /// SORT, DISTINCT or LIMIT is run first (it reads only the properties it needs and keeps the
-/// selected keys), then its objects are read by key in the query's order.
+/// selected keys), then its objects are read by key in the query's order. Formats that encode
+/// objects independently go through ``ParallelDump`` (every object, or those a scanning query
+/// selects, without `--offset` or `--limit`).
 public struct ObjectDump {
   /// Which objects a dump prints.
   public struct Selection: Sendable {

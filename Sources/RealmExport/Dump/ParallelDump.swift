@@ -11,7 +11,7 @@ import RealmQuery
 
 /// The parallel body of `dump` for formats that encode objects independently (JSON Lines, SQL),
 /// with or without `--where`: chunks of consecutive objects (a few cluster leaves) are read,
-/// filtered when a query selects the objects (``RealmQuery/ScanFilter``, as a query's scan
+/// filtered when a query selects the objects (`RealmQuery.ScanFilter`, as a query's scan
 /// filters them), decoded and encoded on every core (`OrderedParallelMap`) while the calling
 /// thread writes the finished chunks in order. A filtered dump costs the plain dump of the
 /// objects it selects plus the test of every object.
