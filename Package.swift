@@ -21,6 +21,7 @@ let package = Package(
     .library(name: "RealmModel", targets: ["RealmModel"]),
     .library(name: "RealmFormat", targets: ["RealmFormat"]),
     .library(name: "RealmStorage", targets: ["RealmStorage"]),
+    .library(name: "RealmJSON", targets: ["RealmJSON"]),
     .library(name: "RealmQuery", targets: ["RealmQuery"]),
     .library(name: "RealmExport", targets: ["RealmExport"]),
     .library(name: "RealmRewrite", targets: ["RealmRewrite"]),
@@ -32,67 +33,87 @@ let package = Package(
     .library(name: "RealmFuzzing", targets: ["RealmFuzzing"]),
   ],
   targets: [
-    // The data model every layer shares: schemas, property types, values, progress counters,
-    // suggestions, writable file formats, error categories. No bytes, no files.
+    // The data model every layer shares: schemas, values, file facts, progress and error
+    // categories, with no bytes and no files. Also suggestions ("did you mean") and the formats
+    // realmctl writes (which formats, not how they differ).
     .target(name: "RealmModel", swiftSettings: strict),
-    // The on-disk format: decoding and encoding of nodes, tables, values. No I/O.
+    // Realm's file format, bytes to values and back, with no I/O. Nodes, tables, cluster trees,
+    // search indexes, every column leaf and their encoders.
     .target(name: "RealmFormat", dependencies: ["RealmModel"], swiftSettings: strict),
     // AES-256, SHA-224/256 and HMAC for encrypted Realm files (no I/O, no dependencies).
     // Optimised in debug builds too: the test suite decrypts megabytes, and unoptimised
     // table lookups are twenty times slower.
     .target(
       name: "RealmCrypto", swiftSettings: strict + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
-    // Files: mapping, locking, read and write transactions, atomic commits, encryption.
+    // Realm files on disk: opening, locking, writing, encryption and file facts. Mapping, the
+    // copy-on-write transaction and Realm's commit protocol, atomic replacement, what `open` shows.
     .target(
       name: "RealmStorage", dependencies: ["RealmModel", "RealmFormat", "RealmCrypto"], swiftSettings: strict),
-    // JSON only: parser, writer, the canonical dump codec, schema JSON, the JSON Lines decoder.
+    // JSON as Realm's values need it, and the canonical dump format of every output. Parser,
+    // writer, the dump codec, schema JSON, the JSON Lines splitter.
     .target(name: "RealmJSON", dependencies: ["RealmModel", "RealmFormat"], swiftSettings: strict),
-    // Realm Query Language: parser, binder, evaluation with Realm's semantics, SORT/DISTINCT/LIMIT.
+    // The Realm Query Language, evaluated as Realm evaluates it. Parser, binder, index plans,
+    // scans on every core, SORT/DISTINCT/LIMIT.
     .target(name: "RealmQuery", dependencies: ["RealmModel", "RealmFormat"], swiftSettings: strict),
-    // The dump engine and every output format: JSON Lines, JSON, CSV, table, SQL, model code.
+    // Everything out of a Realm file: the dump engine and every output format. JSON Lines, JSON,
+    // CSV, table, SQL, the stable dump for diffs, the schema as text and as model code.
     .target(
       name: "RealmExport", dependencies: ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery"],
       swiftSettings: strict),
-    // Whole-file rewrites that keep every object: create (a new file from JSON Lines), upgrade and
-    // convert (another format), compact, re-keying, unsync (a synced realm made local), and the
-    // pieces every rewrite shares (the atomic rewrite of a file, its format, a stopwatch).
+    // Whole-file rewrites that keep every object: another format, no free space, another key,
+    // a synced realm made local. Upgrade and convert, compact, re-keying, unsync, and what every
+    // write shares (the format a rewrite writes, a stopwatch).
     .target(
       name: "RealmRewrite", dependencies: ["RealmModel", "RealmFormat", "RealmStorage"],
       swiftSettings: strict),
-    // Migration plans, the expression language, the migrator (planner, in-place and rewrite
-    // paths, exec steps).
+    // Migration plans, the expression language, and the migrator that applies them. Plan
+    // decoding, the planner, the in-place and rewrite paths, exec steps.
     .target(
       name: "RealmMigration",
       dependencies: ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery", "RealmRewrite"],
       swiftSettings: strict),
-    // Data edits: insert and upsert (JSON Lines and CSV), update, delete, and the shell's
-    // transactions; update and delete run as a plan's data steps through the migrator.
+    // Objects into a realm: new files from data, inserts and upserts, updates, deletes. Create,
+    // JSON Lines and CSV input, the shell's transactions; update and delete run as a plan's data
+    // steps through the migrator.
     .target(
       name: "RealmEdit",
       dependencies: ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery", "RealmRewrite", "RealmMigration"],
       swiftSettings: strict),
-    // Comparing realms: `diff` of two files (schema and objects, in text, JSON and as a plan
-    // skeleton) and the check of a file against an app's schema.
+    // Two realms compared, or a realm against the schema of an app. `diff` of schemas and
+    // objects (text, JSON Lines, counts, a plan skeleton) and the app-schema check.
     .target(
       name: "RealmDiff",
       dependencies: ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery", "RealmExport", "RealmMigration"],
+      swiftSettings: strict),
+    // `realmctl studio`: the page (HTML, CSS and JavaScript kept in the binary) and its JSON API
+    // over the libraries and the edit engine, as one handler of HTTPServer's requests.
+    .target(
+      name: "RealmStudio",
+      dependencies: [
+        "RealmModel", "RealmStorage", "RealmJSON", "RealmQuery", "RealmExport", "RealmMigration", "RealmEdit", "RealmRewrite",
+        "HTTPServer",
+      ],
       swiftSettings: strict),
     // The command layer: argument parsing, help, commands, exit codes. Testable in-process.
     .target(
       name: "RealmCLI",
       dependencies: [
         "RealmModel", "RealmRewrite", "RealmMigration", "RealmEdit", "RealmDiff", "RealmExport", "RealmQuery",
-        "RealmStorage", "RealmJSON", "RealmCrypto", "LineEditor",
+        "RealmStorage", "RealmJSON", "RealmCrypto", "LineEditor", "RealmStudio", "HTTPServer",
       ],
       swiftSettings: strict),
     .executableTarget(name: "realmctl", dependencies: ["RealmCLI"], swiftSettings: strict),
     // What each fuzz target does with one input: run by FuzzTesting/ under libFuzzer and by
     // RealmFuzzingTests for every input in Tests/FuzzCases.
     .target(
-      name: "RealmFuzzing", dependencies: ["RealmModel", "RealmCLI", "RealmMigration", "RealmStorage", "RealmJSON"],
+      name: "RealmFuzzing",
+      dependencies: ["RealmModel", "RealmCLI", "RealmMigration", "RealmStorage", "RealmJSON", "HTTPServer"],
       swiftSettings: strict),
     // A small line editor for the interactive shell (keys, history, redraw); no dependencies.
     .target(name: "LineEditor", swiftSettings: strict),
+    // An HTTP/1.1 server over POSIX sockets (strict parsing, keep-alive, streaming, limits) and
+    // the security of a local web app (token, Host, Origin and CSRF checks); no dependencies.
+    .target(name: "HTTPServer", swiftSettings: strict),
     // Shared test helpers: fixture paths, seeded random numbers, byte mutators.
     .target(
       name: "RealmTestSupport", dependencies: ["RealmModel", "RealmStorage", "RealmFormat", "RealmJSON"],
@@ -122,6 +143,13 @@ let package = Package(
     tests(
       "RealmFuzzingTests", ["RealmModel", "RealmFuzzing", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"]),
     tests("LineEditorTests", ["LineEditor", "RealmTestSupport"]),
+    tests("HTTPServerTests", ["HTTPServer"]),
+    tests(
+      "RealmStudioTests",
+      [
+        "RealmStudio", "HTTPServer", "RealmModel", "RealmStorage", "RealmJSON", "RealmExport", "RealmMigration",
+        "RealmEdit", "RealmTestSupport",
+      ]),
     tests(
       "RealmCLITests",
       [

@@ -20,12 +20,22 @@ import sys
 FILE = "Examples/seed/tutorial.realm"
 # module -> program of its Getting started article
 PROGRAMS = {
+    "RealmModel": "compare-schemas",
     "RealmFormat": "read-objects",
     "RealmStorage": "file-summary",
+    "RealmJSON": "schema-json",
     "RealmQuery": "query-objects",
     "RealmExport": "export-objects",
+    "RealmRewrite": "convert-copy",
     "RealmMigration": "migrate-copy",
+    "RealmEdit": "edit-copy",
+    "RealmDiff": "diff-copies",
 }
+# The app schema of compare-schemas, for Realm's own verdict (`oracle open`).
+COMPARE_SCHEMA = {"schemaVersion": 0, "classes": [{"name": "User", "properties": [
+    {"name": "name", "type": "string", "indexed": True},
+    {"name": "age", "type": "int", "optional": True},
+    {"name": "email", "type": "string", "optional": True}]}]}
 # The queries of query-objects and export-objects.
 OLDEST_QUERY = "age > 60 SORT(age DESC) LIMIT(5)"
 GRACE_QUERY = "name BEGINSWITH 'Grace' SORT(age ASC)"
@@ -139,8 +149,61 @@ def main():
     migrated = outputs["migrate-copy"]
     check("schema version 1," in migrated and re.search(r"\n  fullName +string\n  age +int\n  email +string\?\n", migrated),
           "migrate-copy: the migrated copy does not have the plan's schema")
+    check_new_programs(outputs, users, schema, oracle, source)
     print(f"check-library-examples: compared with {source}")
     return report()
+
+
+def check_new_programs(outputs, users, schema, oracle, source):
+    """compare-schemas, schema-json, convert-copy, edit-copy and diff-copies against the file."""
+    # compare-schemas: each change that needs a migration is one Realm names when an app opens
+    # the file with that schema.
+    compared = outputs["compare-schemas"].splitlines()
+    check(len(compared) == 3, "compare-schemas: not three changes")
+    if oracle:
+        import tempfile
+        with tempfile.TemporaryDirectory() as folder:
+            app = os.path.join(folder, "app.json")
+            with open(app, "w", encoding="utf-8") as f:
+                json.dump(COMPARE_SCHEMA, f)
+            verdict = subprocess.run([oracle, "open", FILE, "--schema", app, "--version", "0"],
+                                     capture_output=True, text=True).stdout
+        for line in compared:
+            needs, _, message = line.partition(": ")
+            check((message in verdict) == (needs == "needs a migration"),
+                  f"compare-schemas: Realm does not agree on {message!r}")
+
+    # schema-json: the file's classes and properties, as Realm reads them.
+    schema_text, _, rest = outputs["schema-json"].partition("\n\n")
+    if schema:
+        ours = json.loads(schema_text)
+        names = lambda s: [(c["name"], [p["name"] for p in c["properties"]]) for c in s["classes"]]
+        check(names(ours) == names(schema), "schema-json: not the classes and properties Realm reads")
+    check(rest.splitlines() == ['name: "Ada Lovelace"', "age: 36", '{"$class":"User","$key":7,"name":"Ada Lovelace","age":36}'],
+          "schema-json: the line is not decoded and written again in the canonical form")
+
+    # convert-copy: every user kept, the copy in format 22.
+    converted = outputs["convert-copy"]
+    check(f"converted from format 24 to 22: User {len(users)}\n" in converted, "convert-copy: wrong conversion")
+    check(converted.endswith("the copy opens as format 22\n"), "convert-copy: the copy is not in format 22")
+
+    # edit-copy: the counts follow from the objects of the file.
+    graces = [u for u in users.values() if u["name"].startswith("Grace")]
+    ages = [u["age"] + (1 if u["name"].startswith("Grace") else 0) for u in users.values()] + [36, 85]
+    children = sum(1 for a in ages if a < 10)
+    expected = [
+        f"2 inserted, 0 updated, 0 deleted (write path append): {len(users) + 2} users",
+        f"0 inserted, {len(graces)} updated, 0 deleted (write path columns): {len(users) + 2} users",
+        f"0 inserted, 0 updated, {children} deleted (write path rewrite): {len(users) + 2 - children} users",
+    ]
+    check(outputs["edit-copy"].splitlines() == expected, f"edit-copy: the counts are not those of {source}'s objects")
+
+    # diff-copies: the renamed users, each once, by key.
+    radias = sorted(k for k, u in users.items() if u["name"] == "Radia Allen")
+    diffed = outputs["diff-copies"]
+    for k in radias:
+        check(f"User($key: {k})" in diffed, f"diff-copies: user {k} is not reported")
+    check(diffed.count("Ada Lovelace") == len(radias), "diff-copies: not one change per renamed user")
 
 
 def report():

@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # make docs: the DocC documentation of the library products, with the toolchain's own docc (no
 # plugin package), into .build/docs/<Module>/ (open its index.html through a web server, or
-# `docc preview`). Fails on any docc warning, a broken symbol link included.
+# `docc preview`). Fails on any docc warning, a broken symbol link included, and on a public type
+# without a description (scripts/check-doc-descriptions.py).
 #
 # The symbol graphs come from one debug build of the example package (Examples/library), which
 # depends on every product: `swift build -Xswiftc -emit-symbol-graph` compiles the libraries
 # and the example programs at once, so `make test` (scripts/check-library-docs.sh) gets the
 # graphs and the programs it runs from a single build. The first build compiles the seven
-# library modules (about 3 minutes on 2 cores), later ones only what changed.
+# library modules (about 4 minutes on 2 cores), later ones only what changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 DOCC=${DOCC:-$(command -v docc || true)}
-products=(RealmModel RealmFormat RealmStorage RealmQuery RealmExport RealmMigration)
+products=(RealmModel RealmFormat RealmStorage RealmJSON RealmQuery RealmExport RealmRewrite RealmMigration RealmEdit RealmDiff)
 examples=Examples/library
 graphs=$PWD/$examples/.build/symbol-graphs
 
@@ -42,6 +43,8 @@ done
 if [ "$missing" -eq 1 ]; then build; fi
 
 status=0
+# Every public type has a description (a detached /// comment leaves it without one).
+python3 scripts/check-doc-descriptions.py "$graphs" "${products[@]}" || status=1
 for m in "${products[@]}"; do
   # Only the module's own graphs: M.symbols.json and its extensions of other modules' types
   # (M@Other.symbols.json).

@@ -1,7 +1,7 @@
 // swift-tools-version: 6.2
-// Five small programs that use realmctl's libraries as any Swift package would: through the
-// products of the root package (`../..`). Each `main.swift` is the program of one module's
-// "Getting started" article (Sources/<Module>/<Module>.docc/GettingStarted.md), word for word;
+// Small programs that use realmctl's libraries as any Swift package would: through the
+// products of the root package (`../..`), one per library. Each `main.swift` is the program of
+// one module's "Getting started" article (Sources/<Module>/<Module>.docc/GettingStarted.md), word for word;
 // `scripts/check-library-docs.sh` checks that, builds this package and runs every program.
 import PackageDescription
 
@@ -34,6 +34,32 @@ let package = Package(
       dependencies: [
         .product(name: "RealmStorage", package: "realmctl"), .product(name: "RealmExport", package: "realmctl"),
         .product(name: "RealmMigration", package: "realmctl"),
+      ]),
+    .executableTarget(
+      name: "compare-schemas",
+      dependencies: [.product(name: "RealmModel", package: "realmctl")]),
+    .executableTarget(
+      name: "schema-json",
+      dependencies: [
+        .product(name: "RealmModel", package: "realmctl"), .product(name: "RealmStorage", package: "realmctl"),
+        .product(name: "RealmJSON", package: "realmctl"),
+      ]),
+    .executableTarget(
+      name: "convert-copy",
+      dependencies: [
+        .product(name: "RealmModel", package: "realmctl"), .product(name: "RealmStorage", package: "realmctl"),
+        .product(name: "RealmRewrite", package: "realmctl"),
+      ]),
+    .executableTarget(
+      name: "edit-copy",
+      dependencies: [
+        .product(name: "RealmEdit", package: "realmctl"), .product(name: "RealmMigration", package: "realmctl"),
+      ]),
+    .executableTarget(
+      name: "diff-copies",
+      dependencies: [
+        .product(name: "RealmStorage", package: "realmctl"), .product(name: "RealmEdit", package: "realmctl"),
+        .product(name: "RealmDiff", package: "realmctl"),
       ]),
   ],
   swiftLanguageModes: [.v6]

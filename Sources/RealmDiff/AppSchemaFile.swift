@@ -17,7 +17,7 @@ public enum AppSchemaFile {
 
   /// Decodes the bytes of an app schema file.
   ///
-  /// - Throws: ``MigrationError`` `invalidPlan` naming the JSON path at fault.
+  /// - Throws: `MigrationError` `invalidPlan` naming the JSON path at fault.
   public static func decode(_ bytes: [UInt8]) throws(MigrationError) -> Contents {
     let json: JSONValue
     do {

@@ -6,7 +6,7 @@ public enum RealmDiffChange: Sendable {
   case schemaVersion(old: Int64?, new: Int64?)
   /// The file formats differ.
   case fileFormat(old: Int, new: Int)
-  /// A schema difference, in Realm's wording (``SchemaChange/realmMessage``).
+  /// A schema difference, in Realm's wording (`SchemaChange.realmMessage`).
   case schema(SchemaChange)
   /// An object only in the new file.
   case added(DiffObject)

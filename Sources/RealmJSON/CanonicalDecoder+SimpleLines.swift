@@ -70,7 +70,7 @@ struct SimpleLineLayout: Sendable {
 
 extension CanonicalDecoder {
   /// Decodes `bytes` (one line without its line break) when it has the simple shape (see
-  /// ``SimpleLineLayout``); nil otherwise, and then ``decodeLine(_:line:)`` must be used: the
+  /// `SimpleLineLayout`); nil otherwise, and then ``decodeLine(_:line:)`` must be used: the
   /// fast path never reports errors. `lastClass` carries the class of the previous line
   /// between calls, so that consecutive objects of one class share its name.
   public func decodeSimpleLine(_ bytes: UnsafeBufferPointer<UInt8>, lastClass: inout Int) -> DecodedObject? {

@@ -21,7 +21,7 @@ public struct DecodedObject: Sendable, Equatable {
   }
 }
 
-/// Reads canonical dump lines (`docs/dump-format.md`) back into ``RealmValue``s, guided by the
+/// Reads canonical dump lines (`docs/dump-format.md`) back into `RealmValue`s, guided by the
 /// schema: the property types say how each JSON value is to be read (a number for a float
 /// property is a float, an object for an embedded link is the embedded object inline).
 public struct CanonicalDecoder: Sendable {

@@ -3,7 +3,7 @@
 /// Two layers: `write…` methods append one token (a string, a number, a literal) exactly as
 /// given; the structural methods (`beginObject`, `key`, `beginArray`, …) add the commas and,
 /// when `indent > 0`, the line breaks and indentation of a pretty document. Values written
-/// through the structural layer must use ``value(_:)``-style calls, which insert separators.
+/// through the structural layer must use `value(_:)`-style calls, which insert separators.
 public struct JSONWriter: Sendable {
   /// The JSON text written so far (UTF-8).
   public var buffer: [UInt8]

@@ -25,6 +25,9 @@ extension RealmQuery {
     /// Objects scanned between two releases of the file's resident pages
     /// (`ByteReader.releaseResidentPages()`).
     var releaseObjects = 1 << 19
+    /// Only the objects whose key is greater than this one (a page that starts after a key):
+    /// the leaves before it are not opened.
+    var startAfterKey: Int64? = nil
 
     static let standard = ScanOptions()
   }
@@ -38,7 +41,8 @@ extension RealmQuery {
     work: @escaping @Sendable (_ batch: SelectionBatch, _ selected: [Int], _ partial: inout Partial) throws -> Void,
     consume: (Partial) throws -> Void
   ) throws {
-    let filter = ScanFilter(self, group: group, table: table, readsLeaves: options.readsLeaves)
+    let filter = ScanFilter(self, group: group, table: table, options: options)
+    let after = options.startAfterKey
     // A chunk's result, its objects and how many of them matched.
     // The leaves are opened here, on the workers: the walk on the calling thread reads only
     // the inner nodes of the tree.
@@ -80,7 +84,19 @@ extension RealmQuery {
     var leaves: [LeafLocation] = []
     var objects = 0
     var sinceRelease = 0
-    try group.forEachLeafLocation(in: table) { leaf in
+    // With a start key, a leaf is held back until the next one's first key shows whether it
+    // holds keys past the start: every key of a leaf is below the next leaf's offset.
+    var held: LeafLocation?
+    try group.forEachLeafLocation(in: table) { next in
+      var location = next
+      if let after {
+        let previous = held
+        held = next
+        guard let previous else { return }
+        if next.firstKeyBound <= after &+ 1 && after < Int64.max { return }
+        location = previous
+      }
+      let leaf = location
       leaves.append(leaf)
       objects += leaf.expectedCount
       if objects >= target {
@@ -96,6 +112,7 @@ extension RealmQuery {
         }
       }
     }
+    if let held { leaves.append(held) }
     if !leaves.isEmpty { try submit(leaves) }
     try pipeline?.finish(consume: consumeChunk)
   }

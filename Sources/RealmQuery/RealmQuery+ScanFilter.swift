@@ -18,12 +18,15 @@ extension RealmQuery {
     let schema: QuerySchema
     let reads: [Int: Set<Int>]
     let lead: (property: Int, scan: StringLeafScan)?
+    /// Only the objects whose key is greater (`ScanOptions.startAfterKey`).
+    let startAfterKey: Int64?
     /// The properties the condition reads (positions in the class's properties).
     public let columnsRead: Set<Int>
 
-    init(_ query: RealmQuery, group: Group, table: Table, readsLeaves: Bool) {
+    init(_ query: RealmQuery, group: Group, table: Table, options: ScanOptions) {
       var filter = QueryBatchFilter(query.predicate, classIndex: query.classIndex)
-      filter.readsLeaves = readsLeaves
+      filter.readsLeaves = options.readsLeaves
+      startAfterKey = options.startAfterKey
       self.filter = filter
       self.group = group
       self.table = table
@@ -84,7 +87,10 @@ extension RealmQuery {
             progress.add(batch.count)
             if progress.isCancelled { throw ProgressCancelled() }
           }
-          let selected = try filter.filter.select(batch, &context)
+          var selected = try filter.filter.select(batch, &context)
+          if let after = filter.startAfterKey, !selected.isEmpty, batch.key(0) <= after {
+            selected.removeAll { batch.key($0) <= after }
+          }
           matched &+= selected.count
           if !selected.isEmpty { try body(batch, selected) }
         }
@@ -100,6 +106,6 @@ extension RealmQuery {
   public func scanFilter(in group: Group, plan: QueryPlan) throws(QueryEvaluationError) -> ScanFilter? {
     guard plan.candidates == nil, !hasDescriptors else { return nil }
     let (table, _) = try tableAndSchema(in: group)
-    return ScanFilter(self, group: group, table: table, readsLeaves: scanOptions.readsLeaves)
+    return ScanFilter(self, group: group, table: table, options: scanOptions)
   }
 }

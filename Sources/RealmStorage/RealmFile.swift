@@ -3,7 +3,7 @@ import RealmFormat
 /// A Realm file opened for reading: the mapping and its decoded group.
 ///
 /// Opening never writes and never creates or touches the `.lock` file beside the Realm.
-/// An encrypted file is opened with its key and read through a ``DecryptedFile``: pages are
+/// An encrypted file is opened with its key and read through a `DecryptedFile`: pages are
 /// decrypted on first access, and nothing above this type knows the file was encrypted.
 ///
 /// ```swift

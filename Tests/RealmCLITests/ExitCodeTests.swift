@@ -12,6 +12,7 @@ import Testing
 @testable import RealmCLI
 import RealmEdit
 import RealmDiff
+import RealmRewrite
 
 @Suite struct ExitCodeTests {
   @Test func valuesFollowSysexits() {
@@ -73,6 +74,7 @@ import RealmDiff
     (InputError(.fileNotFound, "x"), .noInput),
     (InputError(.invalidInput, "x"), .dataError),
     (MigrationError(.invalidPlan, "x"), .dataError),
+    (RewriteError(.unsupported, "x"), .dataError),
     (QueryError(column: 1, message: "x"), .dataError),
     (QueryEvaluationError.unsupported("x"), .dataError),
     (ExpressionError(column: 1, message: "x"), .dataError),
@@ -120,7 +122,7 @@ import RealmDiff
       .deletingLastPathComponent().appendingPathComponent("Sources")
     let libraries = [
       "RealmModel", "RealmFormat", "RealmCrypto", "RealmStorage", "RealmJSON", "RealmQuery", "RealmExport",
-      "RealmMigration", "RealmCLI",
+      "RealmRewrite", "RealmMigration", "RealmEdit", "RealmDiff", "RealmCLI",
     ]
     let declaration = try NSRegularExpression(pattern: #"^\s*public (?:struct|enum|final class|class) (\w+)\b[^{]*\b(?:Coded)?Error\b"#, options: .anchorsMatchLines)
     var declared: Set<String> = []
@@ -134,7 +136,7 @@ import RealmDiff
         }
       }
     }
-    #expect(declared.count >= 19)
+    #expect(declared.count >= 20)
     let listed = Set(Self.everyErrorType.map { String(describing: type(of: $0.0)) })
     #expect(declared.subtracting(listed).isEmpty, "not listed: \(declared.subtracting(listed).sorted())")
   }

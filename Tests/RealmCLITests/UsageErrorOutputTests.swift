@@ -100,8 +100,10 @@ import Testing
 
       """
     ),
-    (["bogus"], "Error: Unexpected argument 'bogus'\n" + rootUsage),
-    (["bogus", "more"], "Error: 2 unexpected arguments: 'bogus', 'more'\n" + rootUsage),
+    (["bogus"], "Error: Unknown subcommand 'bogus'; 'realmctl help' lists the subcommands\n" + rootUsage),
+    (["bogus", "more"], "Error: Unknown subcommand 'bogus'; 'realmctl help' lists the subcommands\n" + rootUsage),
+    (["dumpp", "a.realm"], "Error: Unknown subcommand 'dumpp'. Did you mean 'dump'?\n" + rootUsage),
+    (["Schema", "a.realm"], "Error: Unknown subcommand 'Schema'. Did you mean 'schema'?\n" + rootUsage),
     (["--bogus"], "Error: Unknown option '--bogus'\n" + rootUsage),
     (["--", "schema"], "Error: Unexpected argument 'schema'\n" + rootUsage),
     (["schema", "---x"], "Error: Invalid option: ---x\n" + rootUsage),

@@ -111,6 +111,15 @@ extension UsageError {
       helpLine: "\(label)  \(spec.help)", command: command)
   }
 
+  /// `realmctl dumpp a.realm`: the first word names no subcommand.
+  static func unknownSubcommand(_ name: String, suggestion: String?) -> UsageError {
+    let message =
+      if let suggestion { "Unknown subcommand '\(name)'. Did you mean '\(suggestion)'?" } else {
+        "Unknown subcommand '\(name)'; 'realmctl help' lists the subcommands"
+      }
+    return UsageError(.unexpectedArgument, message, command: nil)
+  }
+
   static func unexpectedArguments(_ values: [String], command: String?) -> UsageError {
     let message =
       values.count == 1

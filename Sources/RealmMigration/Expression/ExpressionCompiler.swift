@@ -3,7 +3,7 @@ import RealmQuery
 
 /// Compiles the value expressions of `transform` steps for one class, once per plan; the
 /// results are evaluated per object without re-reading the text. (`where` filters are Realm
-/// Query Language: ``RealmQuery``.)
+/// Query Language: `RealmQuery`.)
 ///
 /// ```swift
 /// let compiler = ExpressionCompiler(schema: schema, className: "Person")!
