@@ -128,7 +128,7 @@ let package = Package(
       "RealmQueryTests", ["RealmModel", "RealmQuery", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"]),
     tests(
       "RealmExportTests",
-      ["RealmModel", "RealmExport", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"]),
+      ["RealmModel", "RealmExport", "RealmQuery", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"]),
     tests(
       "RealmMigrationTests",
       [

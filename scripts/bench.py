@@ -13,15 +13,17 @@ Rows are independent functions in ROWS: a new row is a function taking the conte
 returning table rows (see `Context.run`). Environment: BENCH_RUNS (default 5), BENCH_OBJECTS
 (default 1,000,000), BENCH_ONLY (comma-separated row names: run only those).
 
-The query table (issue 18) runs QUERIES on a file of BENCH_QUERY_OBJECTS (default 10,000,000)
-`Row` objects with a `parent` link (scripts/bench_rows.py --link), BENCH_QUERY_RUNS times
-(default 3) after a warm-up, beside Realm Core's own `oracle query` on the same file when
-../shared/tools/realm-oracle is there. BENCH_QUERY_OBJECTS=0 leaves the table out; with
-BENCH_ONLY=queries only the query table runs.
+The query tables (issues 18 and 32) run `queries(n)` on files of BENCH_QUERY_OBJECTS (default
+"10000000,2000000": one table per size) `Row` objects with a `parent` link
+(scripts/bench_rows.py --link), BENCH_QUERY_RUNS times (default 3) after a warm-up, beside Realm
+Core's own `oracle query` on the same file when ../shared/tools/realm-oracle is there.
+BENCH_QUERY_OBJECTS=0 leaves them out; with BENCH_ONLY=queries only the query tables run;
+BENCH_QUERY_ONLY (comma-separated parts of row labels) runs only those rows of them (with the
+plain dump, which the `--where` dumps are measured against).
 
-The studio table (issue 30) runs `realmctl studio` on the same file and times pages of the class
-by the server's own clock (its Server-Timing header), then pages through the whole class watching
-the server's memory. BENCH_ONLY=studio runs only it.
+The studio table (issue 30) runs `realmctl studio` on the largest query file and times pages of
+the class by the server's own clock (its Server-Timing header), then pages through the whole
+class watching the server's memory. BENCH_ONLY=studio runs only it.
 """
 import json, os, platform, pty, shutil, statistics, subprocess, sys, tempfile, threading, time
 
@@ -29,7 +31,10 @@ BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/release/real
 OUT = sys.argv[2] if len(sys.argv) > 2 else "docs/benchmarks.md"
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
 N = int(os.environ.get("BENCH_OBJECTS", "1000000"))
-QUERY_N = int(os.environ.get("BENCH_QUERY_OBJECTS", "10000000"))
+QUERY_SIZES = [int(x) for x in os.environ.get("BENCH_QUERY_OBJECTS", "10000000,2000000").split(",") if int(x) > 0]
+# The studio table's file: the largest of the query files.
+QUERY_N = max(QUERY_SIZES, default=0)
+QUERY_ONLY = [x.strip() for x in os.environ.get("BENCH_QUERY_ONLY", "").split(",") if x.strip()]
 QUERY_RUNS = int(os.environ.get("BENCH_QUERY_RUNS", "3"))
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ORACLE = os.path.join(os.path.dirname(ROOT), "shared", "tools", "realm-oracle", "bin", "oracle")
@@ -437,9 +442,32 @@ def query_in(n):
     return "id IN {" + ", ".join(str(i * (n // 100) + 7) for i in range(100)) + "}"
 
 
-# Issue 18's query table: (label, realmctl's arguments after FILE, Realm's --where or None,
-# target in seconds for realmctl or None). realmctl writes every object it selects as JSON
-# Lines (to /dev/null) unless the row counts or prints keys.
+# The query table (issues 18 and 32): (label, realmctl's arguments after FILE, Realm's --where or
+# None, target or None). realmctl writes every object it selects as JSON Lines (to /dev/null)
+# unless the row counts or prints keys. A target is a number of seconds for realmctl, or a
+# function of (realmctl's figures, Realm's, the plain dump's) giving the verdict's text.
+PLAIN_DUMP = "dump (no query), every object written"
+
+
+def within_realm(ours, theirs, plain):
+    """Issue 32: at most Realm's time and peak memory in the same run."""
+    if not theirs:
+        return ""
+    ok = ours["median"] <= theirs["median"] and ours["peak"] <= theirs["peak"]
+    return ("met" if ok else "not met") + f" (≤ Realm: {ours['median'] / theirs['median']:.2f}x time, " \
+        f"{ours['peak'] / theirs['peak']:.2f}x peak)"
+
+
+def within_plain(factor):
+    """Issue 32: at most `factor` times the plain dump's time in the same run."""
+    def verdict(ours, theirs, plain):
+        if not plain:
+            return ""
+        ratio = ours["median"] / plain["median"]
+        return ("met" if ratio <= factor else "not met") + f" (≤ {factor:g}x the plain dump: {ratio:.2f}x)"
+    return verdict
+
+
 def queries(n):
     half = n // 2
     return [
@@ -454,41 +482,61 @@ def queries(n):
          "score > 0.99 SORT(score DESC) LIMIT(10)", None),
         ("score > 0.99 DISTINCT(flag)", ["--where", "score > 0.99 DISTINCT(flag)", "--format", "jsonl"],
          "score > 0.99 DISTINCT(flag)", None),
+        # Issue 32: DISTINCT over a property of many values (every score differs).
+        ("flag == true DISTINCT(score) LIMIT(5)", ["--where", "flag == true DISTINCT(score) LIMIT(5)", "--format", "jsonl"],
+         "flag == true DISTINCT(score) LIMIT(5)", within_realm),
+        ("flag == true DISTINCT(score) --keys-only (every third object)", ["--where", "flag == true DISTINCT(score)", "--keys-only"],
+         "flag == true DISTINCT(score)", within_realm),
         ("score > 0.99 --count", ["--where", "score > 0.99", "--count"], "score > 0.99", None),
         ("score > 0.99 --keys-only", ["--where", "score > 0.99", "--keys-only"], "score > 0.99", None),
-        ("score > 0.99, every object written", ["--where", "score > 0.99", "--format", "jsonl"], None, None),
+        # Issue 32: --where dumps against the plain dump of the same file, in the same run.
+        (PLAIN_DUMP, ["--format", "jsonl"], None, None),
+        ("id >= 0 (every object), every object written", ["--where", "id >= 0", "--format", "jsonl"], None, within_plain(1.2)),
+        ("score > 0.99, every object written", ["--where", "score > 0.99", "--format", "jsonl"], None, within_plain(1.2)),
+        ('name ENDSWITH "00" (1%, spread), every object written', ["--where", 'name ENDSWITH "00"', "--format", "jsonl"], None,
+         within_plain(1.0)),
         ("dump --count (no query)", ["--count"], None, None),
     ]
 
 
-def query_file(tmp):
-    """The query table's file: QUERY_N `Row` objects with a `parent` link, built once."""
-    path = os.path.join(tmp, "q.realm")
+def query_file(tmp, n):
+    """A query table's file: n `Row` objects with a `parent` link, built once."""
+    path = os.path.join(tmp, f"q-{n}.realm")
     if not os.path.exists(path):
         schema = os.path.join(tmp, "q.schema.json")
         data = os.path.join(tmp, "q.jsonl")
-        subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "bench_rows.py"), schema, data, str(QUERY_N), "--link"], check=True)
+        subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "bench_rows.py"), schema, data, str(n), "--link"], check=True)
         subprocess.run([BIN, "create", path, "--schema", schema, "--data", data, "--quiet"], check=True, stdout=subprocess.DEVNULL)
         os.remove(data)
     return path
 
 
-def query_table(tmp):
-    """Issue 18's query table: realmctl's and Realm's figures for QUERIES on a large file."""
-    path = query_file(tmp)
+def query_table(tmp, n):
+    """The query table: realmctl's and Realm's figures for `queries(n)` on a file of n objects."""
+    path = query_file(tmp, n)
     size = os.path.getsize(path)
     ctx = Context.__new__(Context)
     global RUNS
     saved, RUNS = RUNS, QUERY_RUNS
     lines = []
+    rows = queries(n)
+    if QUERY_ONLY:
+        rows = [r for r in rows if r[0] == PLAIN_DUMP or any(o in r[0] for o in QUERY_ONLY)]
+    # The plain dump first: the --where dumps are measured against it.
+    rows.sort(key=lambda r: r[0] != PLAIN_DUMP)
+    plain = None
     try:
-        for label, args, realm_where, target in queries(QUERY_N):
+        for label, args, realm_where, target in rows:
             ours = ctx.run([BIN, "dump", path, "--class", "Row"] + args)
+            if label == PLAIN_DUMP:
+                plain = ours
             theirs = None
             if realm_where and os.path.exists(ORACLE):
                 theirs = ctx.run([ORACLE, "query", path, "--class", "Row", "--where", realm_where])
             met = ""
-            if target is not None:
+            if callable(target):
+                met = target(ours, theirs, plain)
+            elif target is not None:
                 met = ("met" if ours["median"] <= target else "not met") + f" (≤ {target * 1000:.0f} ms)"
             lines.append("| " + " | ".join([
                 label, f"{ours['median']:.3f} s", f"{ours['peak'] / MIB:.1f} MiB",
@@ -496,6 +544,7 @@ def query_table(tmp):
             print(lines[-1], flush=True)
     finally:
         RUNS = saved
+        os.remove(path)
     return size, lines
 
 
@@ -552,7 +601,7 @@ def studio_table(tmp):
     they are counted, and the server's memory while it pages through the whole class by key
     ranges (pages of 1,000 objects)."""
     from urllib.parse import quote
-    path = query_file(tmp)
+    path = query_file(tmp, QUERY_N)
     runs = int(os.environ.get("STUDIO_RUNS", "21"))
     server = StudioServer(path)
     base = "/api/files/0/classes/Row/objects"
@@ -631,13 +680,14 @@ def main():
                 f"{fig['peak'] / MIB:.1f} MiB", verdict(fig, target, mapped, ctx.size)]) + " |")
             print(lines_out[-1], flush=True)
         size = ctx.size if ctx else 0
-        query_size, query_lines = (0, [])
-        if QUERY_N > 0 and (not only or "queries" in only):
-            query_size, query_lines = query_table(tmp)
+        query_tables = []
+        if not only or "queries" in only:
+            query_tables = [(n,) + query_table(tmp, n) for n in QUERY_SIZES]
+        query_size = 0
         studio_lines = []
         if QUERY_N > 0 and (not only or "studio" in only):
             studio_lines = studio_table(tmp)
-            query_size = os.path.getsize(query_file(tmp))
+            query_size = os.path.getsize(query_file(tmp, QUERY_N))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -665,17 +715,18 @@ def main():
         "| workload | wall min | wall median | CPU median | peak memory | issue 9 target |",
         "|---|---|---|---|---|---|",
     ] + lines_out
-    if query_lines:
+    for query_n, query_size, query_lines in query_tables:
         text += [
             "",
-            "## Queries (issue 18)",
+            f"## Queries at {query_n:,} objects (issues 18 and 32)",
             "",
-            f"{QUERY_N:,} `Row` objects with a `parent` link (`bench_rows.py --link`), a {query_size / MIB:.1f} MiB file.",
+            f"{query_n:,} `Row` objects with a `parent` link (`bench_rows.py --link`), a {query_size / MIB:.1f} MiB file.",
             f"realmctl: `dump FILE --class Row` with the arguments shown, {QUERY_RUNS} runs after a warm-up (median",
             "wall time, largest peak memory); Realm: Realm Core 14.14's `oracle query` on the same file (it prints",
-            "the object keys of the result).",
+            "the object keys of the result). Issue 32's targets compare with Realm's figures, or with the plain",
+            "dump's, in the same run.",
             "",
-            "| query | realmctl | realmctl peak | Realm | Realm peak | issue 18 target |",
+            "| query | realmctl | realmctl peak | Realm | Realm peak | target |",
             "|---|---|---|---|---|---|",
         ] + query_lines
     if studio_lines:

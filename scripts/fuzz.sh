@@ -7,6 +7,9 @@
 #   FUZZ_JOBS      parallel fuzzing processes per target (default 1)
 #   FUZZ_CONFIG    release (default) or debug
 #   FUZZ_FLAGS     more libFuzzer flags, e.g. "-max_len=65536"
+#   FUZZ_CRASH_SWEEP  1 (default) also runs the crash and fault tests' full sweeps
+#                  (REALMCTL_FULL_CRASH_SWEEP=1: every kill point, where make test takes a few of
+#                  each kind; docs/testing.md, "Crash tests"), after the fuzzing; 0 leaves them out
 #
 # Corpora grow in FuzzTesting/.corpus/<target>/ from run to run; findings (crash-*, timeout-*,
 # oom-*, slow-unit-*) land in FuzzTesting/.findings/<target>/, logs in FuzzTesting/.logs/ (all
@@ -20,6 +23,9 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-180}
 FUZZ_JOBS=${FUZZ_JOBS:-1}
 FUZZ_CONFIG=${FUZZ_CONFIG:-release}
 FUZZ_FLAGS=${FUZZ_FLAGS:-}
+# The suites whose kill -9 and fault-point loops take FaultPointSweep's choice of points
+# ('CrashTests' also matches MigrationCrashTests, UpgradeCrashTests and UnsyncCrashTests).
+CRASH_SUITES='CrashTests|InsertInPlaceFaultTests|InPlaceColumnTests|ShellEditTests'
 all_targets=$(sed -n 's/^let targets = \[\(.*\)\]/\1/p' FuzzTesting/Package.swift | tr -d '",' | xargs)
 FUZZ_TARGETS=${FUZZ_TARGETS:-$all_targets}
 
@@ -96,6 +102,20 @@ for target in $FUZZ_TARGETS; do
     summary+=("fuzz-$target: nothing found: $line")
   fi
 done
+
+# The crash and fault tests with every kill point (make test runs a few of each kind): a
+# campaign's other half, on the debug build of the test suite.
+if [ "${FUZZ_CRASH_SWEEP:-1}" != 0 ]; then
+  echo "== The crash and fault tests' full sweeps (REALMCTL_FULL_CRASH_SWEEP=1)"
+  sweep_start=$(date +%s)
+  if REALMCTL_FULL_CRASH_SWEEP=1 "$SWIFT" test --filter "$CRASH_SUITES" >FuzzTesting/.logs/crash-sweep.log 2>&1; then
+    summary+=("crash sweep: passed in $(( $(date +%s) - sweep_start ))s (log: FuzzTesting/.logs/crash-sweep.log)")
+  else
+    grep -E '✘|error:' FuzzTesting/.logs/crash-sweep.log | head -20
+    found=1
+    summary+=("crash sweep: FAILED (see FuzzTesting/.logs/crash-sweep.log)")
+  fi
+fi
 
 echo
 echo "== make fuzz: ${FUZZ_SECONDS}s per target"

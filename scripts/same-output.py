@@ -3,7 +3,10 @@
 
 Records what one realmctl binary prints for the demo and for `open`, `open --json`,
 `open --check`, `schema` (every format) and `dump` (every format) of every Realm file of the
-fixtures (Tests/Fixtures, and ../shared's fixtures and wild files when present), then compares
+fixtures (Tests/Fixtures, and ../shared's fixtures and wild files when present), and for every
+query of the fixtures (Tests/Fixtures/queries/queries.jsonl, Realm's own queries, plus
+DISTINCT, LIMIT, --offset and --limit over every scalar property of the query fixtures: see
+QUERY_EXTRAS) as `dump --where` in jsonl and json, `--keys-only` and `--count`, then compares
 another binary's output with that record, byte for byte (stdout, stderr and exit status).
 
   scripts/same-output.py record BIN DIR     # before the change
@@ -13,6 +16,7 @@ The demo's timings ("in 43 ms") are not compared. Encrypted files are read with 
 printed relative to the repository, so a record taken in one checkout compares in another.
 """
 import hashlib
+import json
 import os
 import re
 import subprocess
@@ -55,6 +59,54 @@ def commands(path):
         yield ["dump", path, "--format", fmt] + key
 
 
+QUERIES = os.path.join(ROOT, "Tests", "Fixtures", "queries", "queries.jsonl")
+QUERY_MODES = [["--format", "jsonl"], ["--format", "json"], ["--keys-only"], ["--count"]]
+
+
+def query_extras():
+    """(file, class, query, extra dump options): DISTINCT over every scalar property of the
+    query fixtures' classes (whole, then LIMIT, then a SORT after it), filtered dumps with
+    --offset and --limit, and DISTINCT through a link."""
+    extras = []
+    for name in ("alltypes", "strings", "embedded"):
+        with open(os.path.join(ROOT, "Tests", "Fixtures", name, "schema.json")) as f:
+            schema = json.load(f)
+        realm = os.path.join("Tests", "Fixtures", name, "before.realm")
+        for cls in schema["classes"]:
+            if cls["embedded"]:
+                continue
+            scalars = [p["name"] for p in cls["properties"]
+                       if p["type"] not in ("list", "set", "dictionary", "object", "linkingObjects")]
+            for p in scalars:
+                extras.append((realm, cls["name"], f"TRUEPREDICATE DISTINCT({p})", []))
+                extras.append((realm, cls["name"], f"TRUEPREDICATE DISTINCT({p}) LIMIT(4)", []))
+                extras.append((realm, cls["name"], f"TRUEPREDICATE DISTINCT({p}) LIMIT(4) SORT({scalars[0]} DESC)", []))
+                extras.append((realm, cls["name"], f"TRUEPREDICATE DISTINCT({p}, {scalars[-1]}) LIMIT(7)", []))
+    extras += [
+        (os.path.join("Tests", "Fixtures", "alltypes", "before.realm"), "AllTypes", "int_req > 0", ["--offset", "3", "--limit", "10"]),
+        (os.path.join("Tests", "Fixtures", "alltypes", "before.realm"), "AllTypes", "int_req > 0", ["--limit", "0"]),
+        (os.path.join("Tests", "Fixtures", "alltypes", "before.realm"), "AllTypes", "bool_opt == nil", ["--offset", "5"]),
+        (os.path.join("Tests", "Fixtures", "alltypes", "before.realm"), "AllTypes", "TRUEPREDICATE DISTINCT(target.name) LIMIT(3)", []),
+        (os.path.join("Tests", "Fixtures", "strings", "before.realm"), "Strings", "len > 3", ["--offset", "1000", "--limit", "2000"]),
+        (os.path.join("Tests", "Fixtures", "strings", "before.realm"), "Strings", "s CONTAINS 'a'", []),
+    ]
+    return extras
+
+
+def query_commands():
+    """The dumps of every query of the fixtures (see the module's documentation)."""
+    found = []
+    if os.path.exists(QUERIES):
+        with open(QUERIES) as f:
+            for line in f:
+                q = json.loads(line)
+                found.append((os.path.join("Tests", "Fixtures", q["file"]), q["class"], q["where"], []))
+    found += query_extras()
+    for realm, cls, where, options in found:
+        for mode in QUERY_MODES:
+            yield ["dump", os.path.join(ROOT, realm), "--class", cls, "--where", where] + mode + options
+
+
 def run(binary, arguments):
     env = dict(os.environ, NO_COLOR="1", COLUMNS="100")
     result = subprocess.run([binary] + arguments, capture_output=True, cwd=ROOT, env=env, timeout=600)
@@ -70,7 +122,7 @@ def relative(arguments):
 
 
 def snapshot(binary):
-    jobs = [args for path in realm_files() for args in commands(path)]
+    jobs = [args for path in realm_files() for args in commands(path)] + list(query_commands())
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         digests = list(pool.map(lambda a: run(binary, a)[0], jobs))
     lines = {relative(a): d for a, d in zip(jobs, digests)}

@@ -170,6 +170,14 @@ struct QueryBatchFilter: Sendable {
             }
           }
         }
+      } else if case .bool(let bools) = column, p.kind == .bool {
+        // Bools in one loop: what `matches` gives for each value, without a value per object.
+        guard case .bool(let constant) = p.constant else { return out }
+        let equal = p.condition == .equal || p.condition == .equalIns
+        let nullMatches = p.condition == .notEqual || p.condition == .notEqualIns
+        for i in 0..<batch.count where active[i] {
+          out[i] = bools.isNull(i) ? nullMatches : (equal ? bools.values[i] == constant : bools.values[i] != constant)
+        }
       } else {
         for i in 0..<batch.count where active[i] { out[i] = p.matches(column.value(at: i)) }
       }

@@ -41,55 +41,24 @@ extension RealmQuery {
     work: @escaping @Sendable (_ batch: SelectionBatch, _ selected: [Int], _ partial: inout Partial) throws -> Void,
     consume: (Partial) throws -> Void
   ) throws {
-    var filter = QueryBatchFilter(predicate, classIndex: classIndex)
-    filter.readsLeaves = options.readsLeaves
-    let source = GroupQuerySource(group: group, schema: schema.schema)
-    let filterColumns = propertiesRead
-    let schema = self.schema
-    let reads = self.reads
-    let lead = filter.leadingStringScan
+    let filter = ScanFilter(self, group: group, table: table, options: options)
     let after = options.startAfterKey
     // A chunk's result, its objects and how many of them matched.
     // The leaves are opened here, on the workers: the walk on the calling thread reads only
     // the inner nodes of the tree.
-    let chunk: @Sendable ([LeafLocation]) throws -> (Partial, objects: Int, matched: Int) = { [filter] leaves in
-      var ctx = QueryContext(source: source, schema: schema, reads: reads)
+    let chunk: @Sendable ([LeafLocation]) throws -> (Partial, objects: Int, matched: Int) = { leaves in
+      var session = filter.makeSession()
       var partial = initial()
       var objects = 0
       var matched = 0
-      // A leaf whose string column rules the condition out is skipped after one loop over
-      // that column, while few leaves have a match (otherwise every leaf is read twice).
-      var looked = 0
-      var kept = 0
-      var scratch: (all: [Bool], out: [Bool]) = ([], [])
-      let leadColumn = lead.flatMap { LeafColumnReader(group, table: table, property: $0.property) }
       for (n, leaf) in leaves.enumerated() {
         guard let range = try group.objectRange(at: leaf) else { continue }
         objects &+= range.count
-        if let lead, let leadColumn, looked < 8 || kept * 4 < looked {
-          looked += 1
-          // The next leaves load while this one is compared: the cluster leaf after next, and
-          // the next one's column.
-          if n &+ 2 < leaves.count { leadColumn.prefetchLeaf(leaves[n &+ 2]) }
-          if n &+ 1 < leaves.count { leadColumn.prefetchColumn(leaves[n &+ 1]) }
-          if try QueryBatchFilter.rulesOut(range, lead.scan, in: leadColumn, scratch: &scratch) {
-            if let progress {
-              progress.add(range.count)
-              if progress.isCancelled { throw ProgressCancelled() }
-            }
-            continue
-          }
-          kept += 1
-        }
-        try group.forEachSelectionBatch(in: range, filterColumns: filterColumns) { batch in
-          if let progress {
-            progress.add(batch.count)
-            if progress.isCancelled { throw ProgressCancelled() }
-          }
-          var selected = try filter.select(batch, &ctx)
-          if let after, !selected.isEmpty, batch.key(0) <= after { selected.removeAll { batch.key($0) <= after } }
-          matched &+= selected.count
-          if !selected.isEmpty { try work(batch, selected, &partial) }
+        // The next leaves load while this one is compared: the cluster leaf after next, and
+        // the next one's column.
+        let ahead = (n &+ 1 < leaves.count ? leaves[n &+ 1] : nil, n &+ 2 < leaves.count ? leaves[n &+ 2] : nil)
+        matched &+= try session.forEachSelection(in: range, ahead: ahead, progress: progress) { batch, selected in
+          try work(batch, selected, &partial)
         }
       }
       return (partial, objects, matched)

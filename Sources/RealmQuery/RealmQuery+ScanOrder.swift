@@ -63,12 +63,7 @@ extension RealmQuery {
         consume: { chunk in for row in chunk.rows { top.insert(row) } })
       rows = top.rows
     case (.distinct(let distinct), _) where !distinct.contains(where: \.isMixed):
-      var seen = DistinctRows(width: distinct.count)
-      try scan(
-        group, table, options: options, progress: progress, initial: { DistinctRows(width: distinct.count) },
-        work: { batch, selected, kept in try rowsOf(batch, selected) { kept.insert($0) } },
-        consume: { chunk in for row in chunk.rows { seen.insert(row) } })
-      rows = seen.rows
+      return try scannedDistinctKeys(group, table, distinct, offsets: offsets, progress: progress, rowsOf: rowsOf)
     default:
       try scan(
         group, table, options: options, progress: progress, initial: { [DescriptorRow]() },
@@ -78,6 +73,99 @@ extension RealmQuery {
     return DescriptorExecution.apply(descriptors, to: rows, offsets: offsets)
   }
 }
+
+extension RealmQuery {
+  /// The keys of a query whose first descriptor is DISTINCT of local, non-mixed columns: the
+  /// first object of each value in key order (what Realm's sort, unique and sort back by
+  /// position give), then the descriptors after it. A LIMIT(k) right after the DISTINCT ends
+  /// the scan once k objects are kept: later objects come after them in key order, so Realm
+  /// drops them. One property of a plain type goes through ``DistinctKeys``, others through
+  /// ``DistinctRows``; rows of values are made only when a later SORT or DISTINCT reads them.
+  func scannedDistinctKeys(
+    _ group: Group, _ table: Table, _ distinct: [DescriptorColumn], offsets: [Int], progress: ProgressCounter?,
+    rowsOf: @escaping @Sendable (SelectionBatch, [Int], (DescriptorRow) -> Void) throws -> Void
+  ) throws -> [Int64] {
+    let rest = Array(descriptors.dropFirst())
+    let restOffsets = Array(offsets.dropFirst())
+    var stopAfter = Int.max
+    if case .limit(let k)? = rest.first { stopAfter = k }
+    if stopAfter <= 0 { return [] }
+    let onlyLimits = rest.allSatisfy { if case .limit = $0 { true } else { false } }
+    let rowMaker = onlyLimits ? nil : rowsOf
+    let found: (keys: [Int64], rows: [DescriptorRow])
+    let property = schema.classes[classIndex].properties[distinct[0].property]
+    func typed<Value: Hashable & Sendable>(_ read: @escaping DistinctValueReader<Value>) throws -> (keys: [Int64], rows: [DescriptorRow]) {
+      let kept = try distinctScan(group, table, property: distinct[0].property, progress: progress, stopAfter: stopAfter, rowsOf: rowMaker, read)
+      return (kept.keys, kept.rows)
+    }
+    switch (distinct.count, property.collection, property.type) {
+    case (1, .single, .int), (1, .single, .bool), (1, .single, .float), (1, .single, .double):
+      found = try typed(DistinctValues.plainBits)
+    case (1, .single, .date): found = try typed(DistinctValues.timestamps)
+    case (1, .single, .objectId): found = try typed(DistinctValues.objectIds)
+    case (1, .single, .uuid): found = try typed(DistinctValues.uuids)
+    case (1, .single, .string), (1, .single, .data): found = try typed(DistinctValues.bytes)
+    default:
+      struct Enough: Error {}
+      var seen = DistinctRows(width: distinct.count)
+      do {
+        try scan(
+          group, table, options: scanOptions, progress: progress, initial: { DistinctRows(width: distinct.count) },
+          work: { batch, selected, kept in try rowsOf(batch, selected) { kept.insert($0) } },
+          consume: { chunk in
+            for row in chunk.rows {
+              seen.insert(row)
+              if seen.rows.count >= stopAfter { throw Enough() }
+            }
+          })
+      } catch is Enough {}
+      found = ([], seen.rows)
+      if onlyLimits { return Array(seen.rows.lazy.map(\.key).prefix(Self.limit(rest))) }
+    }
+    if onlyLimits { return Array(found.keys.prefix(Self.limit(rest))) }
+    return DescriptorExecution.apply(rest, to: found.rows, offsets: restOffsets)
+  }
+
+  /// The number of objects a run of LIMITs keeps (all for none).
+  static func limit(_ limits: [BoundDescriptor]) -> Int {
+    limits.reduce(Int.max) { n, d in if case .limit(let k) = d { min(n, max(0, k)) } else { n } }
+  }
+
+  /// The first object of each value of `property` among the objects the scan selects, in key
+  /// order (see ``DistinctKeys``), at most `stopAfter` of them; with `rowsOf`, their rows too.
+  func distinctScan<Value: Hashable & Sendable>(
+    _ group: Group, _ table: Table, property: Int, progress: ProgressCounter?, stopAfter: Int,
+    rowsOf: (@Sendable (SelectionBatch, [Int], (DescriptorRow) -> Void) throws -> Void)?,
+    _ read: @escaping DistinctValueReader<Value>
+  ) throws -> DistinctKeys<Value> {
+    var whole = DistinctKeys<Value>()
+    do {
+      try scan(
+        group, table, options: scanOptions, progress: progress, initial: { DistinctKeys<Value>() },
+        work: { batch, selected, part in
+          var firsts: [Int] = []
+          try read(batch, selected, property) { i, value in
+            guard part.isFirst(value) else { return }
+            part.keys.append(batch.key(i))
+            part.values.append(value)
+            if rowsOf != nil { firsts.append(i) }
+          }
+          if let rowsOf, !firsts.isEmpty { try rowsOf(batch, firsts) { part.rows.append($0) } }
+        },
+        consume: { part in
+          for n in part.keys.indices where whole.isFirst(part.values[n]) {
+            whole.keys.append(part.keys[n])
+            if rowsOf != nil { whole.rows.append(part.rows[n]) }
+            if whole.keys.count >= stopAfter { throw ScanEnough() }
+          }
+        })
+    } catch is ScanEnough {}
+    return whole
+  }
+}
+
+/// Thrown by a scan's consumer once it has every object it needs.
+struct ScanEnough: Error {}
 
 extension TopRows {
   /// Inserts the objects at `selected` of `batch` (every column local), building a row only

@@ -178,7 +178,8 @@ import RealmEdit
       try #require(all.count >= 4, "the commit has fault points")
       var sawOld = false
       var sawNew = false
-      for point in all {
+      // Every kind of point of the commit (FaultPointSweep); every point in the full sweep.
+      for point in FaultPointSweep.choose(all, full: { all }) {
         let crashDir = dir.appendingPathComponent("crash-\(point.index)-\(point.isBefore)")
         try FileManager.default.createDirectory(at: crashDir, withIntermediateDirectories: true)
         let path = crashDir.appendingPathComponent("a.realm").path

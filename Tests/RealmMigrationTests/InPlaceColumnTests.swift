@@ -248,15 +248,16 @@ import RealmStorage
   ])
   func failedWritesLeaveOldOrNewVersion(_ planText: String) throws {
     let plan = try PlanDecoder.decode(Array(planText.utf8))
-    let counter = FaultCounter(failAt: nil)
+    let recorder = FaultPointRecorder()
     var options = MigrationOptions()
-    options.faultInjection = { counter.hook($0) }
+    options.faultInjection = recorder.hook
     let reference = try copy(Self.person)
     #expect(try Migrator.migrate(path: reference, plan: plan, options: options).method == .inPlace)
     let newDump = try RealmDumper.dumpJSONL(reference)
     let oldDump = try RealmDumper.dumpJSONL(Fixtures.url(Self.person).path)
-    #expect(counter.count >= 3)
-    for k in 0..<counter.count {
+    #expect(recorder.points.filter(\.isBefore).count >= 3)
+    // Every kind of system call of the commit made to fail (every one in the full sweep).
+    for k in FaultPointSweep.failurePositions(recorder.points) {
       let path = try copy(Self.person)
       let failing = FaultCounter(failAt: k)
       var o = MigrationOptions()

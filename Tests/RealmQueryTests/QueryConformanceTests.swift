@@ -36,6 +36,27 @@ import Testing
     "date_req between {1969-12-31@23:59:59:1, 1970-01-01@00:00:00:1}", "date_req > 2039-01-19@03:14:09",
   ]
 
+  /// Issue 32: a first DISTINCT of each single property of the fixture (every type, nulls,
+  /// a link, a mixed), alone, cut by a LIMIT (which our scan stops at), and sorted after the
+  /// LIMIT: Realm's keys in Realm's order.
+  static let distinctQueries: [String] = [
+    "_id", "bool_req", "bool_opt", "int_req", "int_opt", "float_req", "float_opt", "double_req", "double_opt",
+    "decimal128_req", "decimal128_opt", "objectId_req", "objectId_opt", "uuid_req", "uuid_opt", "string_req",
+    "string_opt", "data_req", "data_opt", "date_req", "date_opt", "mixed_val", "target",
+  ].flatMap { p in
+    ["TRUEPREDICATE DISTINCT(\(p))", "int_req > 0 DISTINCT(\(p)) LIMIT(3)", "TRUEPREDICATE DISTINCT(\(p)) LIMIT(5) SORT(_id DESC)"]
+  }
+
+  @Test(RealmOracle.enabled, arguments: distinctQueries)
+  func distinctGivesRealmsKeysInRealmsOrder(_ text: String) throws {
+    let file = try RealmFile.open(path: Self.path)
+    let schema = try file.group.schema()
+    let realm = try #require(try RealmOracle.core14.queryKeys(Self.path, className: "AllTypes", where: text), "Realm rejects \(text)")
+    let query = try RealmQuery(text, className: "AllTypes", schema: schema, group: file.group)
+    let ours = try query.objectKeys(in: file.group)
+    #expect(ours == realm, "\(text): \(ours.prefix(10)) (\(ours.count)), Realm \(realm.prefix(10)) (\(realm.count))")
+  }
+
   @Test(RealmOracle.enabled, arguments: dictionaryQueries + timestampQueries)
   func givesRealmsAnswer(_ text: String) throws {
     let file = try RealmFile.open(path: Self.path)

@@ -46,7 +46,7 @@ import Testing
       n % 5 == 0 ? .null : .int(Int64(n % 23)),
       .string("\(words[n % words.count]) \(n % 101)"),
       n % 7 == 0 ? .null : .string(words[(n / 3) % words.count]),
-      .double(n % 13 == 0 ? .nan : Double(n % 50) / 4 - 3),
+      .double(n % 13 == 0 ? .nan : n % 11 == 0 ? -0.0 : Double(n % 50) / 4 - 3),
       n % 4 == 0 ? .null : .double(Double(n % 9) * 0.5),
       .float(Float(n % 17) / 2),
       n % 6 == 0 ? .null : .date(Timestamp(seconds: Int64(n % 29) * 3600 - 50_000, nanoseconds: Int32(n % 3) * 500)),
@@ -72,7 +72,7 @@ import Testing
     "os ENDSWITH[c] 'SMILE'", "i > 3", "i == -18", "i != 0", "i <= -10", "oi == nil", "oi > 20", "oi != 3", "oi < 2",
     "d > 5", "d < 0", "d == 1.25", "d != 1.25", "d >= -3", "od > 2", "od == nil", "od != 0.5", "f > 4", "f == 2.5",
     "f <= 1", "t > T-40000:0", "t == nil", "t < T-45000:0", "t != T-50000:0", "b == true AND i > 0",
-    "s BEGINSWITH 'alpha' OR d > 8", "NOT s CONTAINS 'a'", "i > 0 AND (os == nil OR oi > 10)", "link.i > 5",
+    "s BEGINSWITH 'alpha' OR d > 8", "b == false", "b != true OR i == 3", "NOT s CONTAINS 'a'", "i > 0 AND (os == nil OR oi > 10)", "link.i > 5",
     "link.s BEGINSWITH 'Beta' AND d > 0", "i IN {1, 2, 3, -18}", "s IN {'x 5', 'alpha 0'}", "TRUEPREDICATE",
     "FALSEPREDICATE",
     "d > 0 SORT(d DESC) LIMIT(10)", "TRUEPREDICATE SORT(i ASC) LIMIT(25)", "i > 0 SORT(s ASC, d DESC) LIMIT(40)",
@@ -81,6 +81,15 @@ import Testing
     "TRUEPREDICATE DISTINCT(os)", "TRUEPREDICATE DISTINCT(i, b)", "TRUEPREDICATE DISTINCT(d)", "i > 0 DISTINCT(t) SORT(t ASC)",
     "TRUEPREDICATE DISTINCT(s) LIMIT(30)", "TRUEPREDICATE LIMIT(10) SORT(d ASC)", "s BEGINSWITH 'x' LIMIT(3)",
     "TRUEPREDICATE SORT(link.i ASC) LIMIT(5)", "TRUEPREDICATE SORT(i ASC) LIMIT(5) DISTINCT(b)", "i > 100 SORT(i ASC) LIMIT(3)",
+    // A first DISTINCT of one property of each type (its values as plain keys: ±0 alike, NaN
+    // by its bits, nulls alike, strings by their bytes), with LIMITs that end the scan early
+    // and SORTs or DISTINCTs after it that read the rows kept.
+    "TRUEPREDICATE DISTINCT(i)", "TRUEPREDICATE DISTINCT(oi)", "TRUEPREDICATE DISTINCT(od)", "TRUEPREDICATE DISTINCT(f)",
+    "TRUEPREDICATE DISTINCT(t)", "TRUEPREDICATE DISTINCT(b)", "TRUEPREDICATE DISTINCT(link)", "d != 1 DISTINCT(s)",
+    "TRUEPREDICATE DISTINCT(d) LIMIT(5)", "b == true DISTINCT(d) LIMIT(40)", "TRUEPREDICATE DISTINCT(os) LIMIT(4)",
+    "TRUEPREDICATE DISTINCT(s) LIMIT(3) SORT(i DESC)", "i > 0 DISTINCT(oi) SORT(oi DESC)", "TRUEPREDICATE DISTINCT(i) LIMIT(9) LIMIT(2)",
+    "TRUEPREDICATE DISTINCT(t) LIMIT(0)", "TRUEPREDICATE DISTINCT(f) DISTINCT(b)", "TRUEPREDICATE DISTINCT(od) LIMIT(3) SORT(od ASC)",
+    "s CONTAINS 'a' DISTINCT(i, f) LIMIT(12)", "TRUEPREDICATE DISTINCT(link) LIMIT(6)", "i > 5000 DISTINCT(d) LIMIT(3)",
   ]
 
   /// The keys the object-by-object evaluation gives: every object decoded and tested, the

@@ -62,7 +62,11 @@ struct ConversionCrashSweep: Sendable {
     #expect(try TestFiles.bytes(path) == new, "the conversion is not deterministic")
 
     #expect(recorder.points.filter(Self.isWrite).count > spreadWrites)
-    let chosen = ChildTestRun.killPoints(recorder.points, bulk: Self.isWrite, spreading: spreadWrites, includingLast: true)
+    // By default every kind of point (FaultPointSweep); the full sweep: every point but the
+    // bulk writes, and spreadWrites of those and the last.
+    let chosen = FaultPointSweep.choose(recorder.points) {
+      ChildTestRun.killPoints(recorder.points, bulk: Self.isWrite, spreading: spreadWrites, includingLast: true)
+    }
     var states: [(point: FaultPoint, isNew: Bool)] = []
     for (i, point) in chosen.enumerated() {
       try TestFiles.write(old, to: path)

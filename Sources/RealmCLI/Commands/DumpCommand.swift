@@ -2,6 +2,7 @@ import RealmModel
 import RealmStorage
 import RealmExport
 import RealmQuery
+import RealmJSON
 
 /// `realmctl dump FILE [--format jsonl|json|csv|table|sql] [--class NAME] [--limit N] [--offset N]
 /// [--where QUERY]`.
@@ -263,16 +264,16 @@ public struct DumpCommand: Command {
       }
       return .success
     }
-    var text: [UInt8] = []
+    var text = JSONWriter(capacity: 1 << 16 + 32)
     try dump.forEachSelectedKey { _, key in
-      text.append(contentsOf: String(key).utf8)
-      text.append(0x0A)
-      if text.count >= 1 << 16 {
-        try out.write(bytes: text)
-        text.removeAll(keepingCapacity: true)
+      text.writeInt(key)
+      text.buffer.append(0x0A)
+      if text.buffer.count >= 1 << 16 {
+        try out.write(bytes: text.buffer)
+        text.buffer.removeAll(keepingCapacity: true)
       }
     }
-    try out.write(bytes: text)
+    try out.write(bytes: text.buffer)
     return .success
   }
 

@@ -14,7 +14,9 @@ import RealmQuery
 /// the query filters every class that has the properties it names, and the others are left
 /// out (``skippedByFilter``). A query with
 /// SORT, DISTINCT or LIMIT is run first (it reads only the properties it needs and keeps the
-/// selected keys), then its objects are read by key in the query's order.
+/// selected keys), then its objects are read by key in the query's order. Formats that encode
+/// objects independently go through ``ParallelDump`` (every object, or those a scanning query
+/// selects, without `--offset` or `--limit`).
 public struct ObjectDump {
   /// Which objects a dump prints.
   public struct Selection: Sendable {
@@ -170,11 +172,19 @@ public struct ObjectDump {
     if limit == 0 { return }
     let group = file.group
     let (query, plan) = (filter(cls)?.query, filter(cls)?.plan ?? nil)
-    if let parallel, query == nil, limit == nil, offset == 0, let encoder = writer.chunkEncoder() {
-      try RealmInput.readingObjects(file) {
-        try parallel.writeObjects(of: table, in: group, encoder: encoder, progress: progress, to: &writer)
+    if let parallel, limit == nil, offset == 0, let encoder = writer.chunkEncoder() {
+      // Every object, or those a query's scan selects: filtered, decoded and encoded on
+      // every core, written in key order.
+      var scan: RealmQuery.ScanFilter?
+      if let query, let plan { try evaluating(cls) { scan = try query.scanFilter(in: group, plan: plan) } }
+      if query == nil || scan != nil {
+        try RealmInput.readingObjects(file) {
+          try evaluating(cls) {
+            try parallel.writeObjects(of: table, in: group, encoder: encoder, matching: scan, progress: progress, to: &writer)
+          }
+        }
+        return
       }
-      return
     }
     var printed = 0
     var toSkip = offset

@@ -71,6 +71,26 @@ public enum ColumnValues: Sendable, Equatable {
     }
   }
 
+  /// The values of the objects at `positions` (each below ``count``), in that order, in the
+  /// same form.
+  public func gathering(_ positions: [Int]) -> ColumnValues {
+    switch self {
+    case .int(let c): return .int(c.gathering(positions))
+    case .bool(let c): return .bool(c.gathering(positions))
+    case .double(let c): return .double(c.gathering(positions))
+    case .float(let c): return .float(c.gathering(positions))
+    case .date(let c): return .date(c.gathering(positions))
+    case .string(let c):
+      var out = StringColumn()
+      out.ends.reserveCapacity(positions.count)
+      for i in positions {
+        if c.isNull(i) { out.appendNull() } else { c.withBytes(i) { out.append($0) } }
+      }
+      return .string(out)
+    case .values(let v): return .values(positions.map { v[$0] })
+    }
+  }
+
   /// `count` nulls.
   public static func nulls(_ count: Int) -> ColumnValues {
     .values([RealmValue](repeating: .null, count: count))
@@ -168,6 +188,11 @@ public struct ScalarColumn<Element: Sendable & Equatable>: Sendable, Equatable {
     if nulls.isEmpty { nulls = [Bool](repeating: false, count: values.count) }
     nulls.append(true)
     values.append(placeholder)
+  }
+
+  /// The values (and nulls) at `positions`, in that order.
+  public func gathering(_ positions: [Int]) -> ScalarColumn<Element> {
+    ScalarColumn(values: positions.map { values[$0] }, nulls: nulls.isEmpty ? [] : positions.map { nulls[$0] })
   }
 }
 

@@ -222,6 +222,54 @@ public struct SelectionBatch {
     }
   }
 
+  /// The objects at `selected` (ascending positions in the batch) with every property, as
+  /// one batch: the keys and values ``Group/forEachBatch(in:columns:_:)`` gives for those
+  /// objects. Column by column, typed, when a quarter of the batch or more is selected (the
+  /// whole batch decoded, then the selected objects taken); object by object otherwise.
+  public func objectBatch(_ selected: [Int]) throws -> ObjectBatch {
+    switch storage {
+    case .decoded(let keys, let objects):
+      let kept = selected.filter { $0 >= 0 && $0 < objects.count }
+      let width = objects.first?.count ?? 0
+      var columns = [[RealmValue]](repeating: [], count: width)
+      for i in kept {
+        for c in 0..<width { columns[c].append(c < objects[i].count ? objects[i][c] : .null) }
+      }
+      return ObjectBatch(keys: kept.map { keys[$0] }, columns: columns.map { ColumnValues.values($0) })
+    case .leaf(let source, let rows):
+      let plans = source.plans
+      guard selected.count &* 4 >= rows.count else {
+        var keys: [Int64] = []
+        var columns = [[RealmValue]](repeating: [], count: plans.count)
+        try forEachObject(selected, columns: nil) { key, values in
+          keys.append(key)
+          for c in 0..<min(values.count, columns.count) { columns[c].append(values[c]) }
+        }
+        return ObjectBatch(keys: keys, columns: columns.map { ColumnValues.values($0) })
+      }
+      for n in selected where n < 0 || n >= rows.count {
+        throw FormatError.corrupt("selection \(n) outside a batch of \(rows.count)")
+      }
+      let cursors: [Group.Cursor]
+      if let cached = source.decodeCursors, cached.positions == nil {
+        cursors = cached.cursors
+      } else {
+        cursors = try source.group.cursors(source.leaf, plans)
+        source.decodeCursors = (nil, cursors)
+      }
+      let all = selected.count == rows.count
+      var batch = ObjectBatch(keys: [], columns: [])
+      batch.keys.reserveCapacity(selected.count)
+      for n in selected { batch.keys.append(source.leaf.key(rows.lowerBound &+ n)) }
+      batch.columns.reserveCapacity(plans.count)
+      for c in plans.indices {
+        let column = try source.group.columnValues(cursors[c], plans[c], rows: rows, budget: source.decodeBudget)
+        batch.columns.append(all ? column : column.gathering(selected))
+      }
+      return batch
+    }
+  }
+
   /// Calls `body` with the key and values of the objects at `selected` (ascending positions
   /// in the batch), decoding their properties `columns` (nil for all; the others read as
   /// null).
