@@ -121,7 +121,7 @@ public struct ObjectDump {
     if limit == 0 { return }
     let group = file.group
     if let parallel, query == nil, limit == nil, offset == 0, let encoder = writer.chunkEncoder() {
-      try RealmInput.readingObjects(file) {
+      try RealmInput.reading(file.path) {
         try parallel.writeObjects(of: table, in: group, encoder: encoder, progress: progress, to: &writer)
       }
       return
@@ -129,7 +129,7 @@ public struct ObjectDump {
     var printed = 0
     var toSkip = offset
     do {
-      try RealmInput.readingObjects(file) {
+      try RealmInput.reading(file.path) {
         if let query {
           try evaluating(cls) {
             try query.forEachMatch(in: group, plan: plan, progress: progress) { key, values in
@@ -175,7 +175,7 @@ public struct ObjectDump {
   public func forEachSelectedKey(_ body: (_ cls: ObjectSchema, _ key: Int64) throws -> Void) throws {
     for (cls, table) in classes {
       if limit == 0 { continue }
-      try RealmInput.readingObjects(file) {
+      try RealmInput.reading(file.path) {
         try evaluating(cls) {
           let keys: [Int64]
           if let query, query.hasDescriptors {
@@ -226,7 +226,7 @@ public struct ObjectDump {
       let n: Int
       if let query {
         if !query.hasDescriptors, offset == 0, limit == nil {
-          n = try RealmInput.readingObjectsReturning(file) {
+          n = try RealmInput.reading(file.path) {
             var count = 0
             try evaluating(cls) { count = try query.count(in: file.group, plan: plan, progress: progress) }
             return count
@@ -247,7 +247,7 @@ public struct ObjectDump {
   /// Runs a query with SORT, DISTINCT or LIMIT, then prints its objects in its order.
   private func writeSelected(by query: RealmQuery, _ cls: ObjectSchema, _ table: Table, to writer: inout some DumpWriter) throws {
     let group = file.group
-    try RealmInput.readingObjects(file) {
+    try RealmInput.reading(file.path) {
       var keys: [Int64] = []
       try evaluating(cls) { keys = try query.objectKeys(in: group, plan: plan, progress: progress) }
       for key in keys.dropFirst(offset).prefix(limit ?? Int.max) {
@@ -263,24 +263,5 @@ public struct ObjectDump {
       throw StorageError.from(FormatError.corrupt("class '\(cls.name)' has no table"), path: file.path)
     }
     return table
-  }
-}
-
-extension RealmInput {
-  /// Runs an object walk: a ``FormatError`` from the file becomes a ``StorageError`` naming
-  /// it; errors of the caller's body (output, filter, limit) pass through unchanged.
-  public static func readingObjects(_ file: RealmFile, _ body: () throws -> Void) throws {
-    do {
-      try body()
-    } catch let error as FormatError {
-      throw StorageError.from(error, path: file.path)
-    }
-  }
-
-  /// ``readingObjects(_:_:)`` for a walk that returns a value.
-  static func readingObjectsReturning<T>(_ file: RealmFile, _ body: () throws -> T) throws -> T {
-    var result: T?
-    try readingObjects(file) { result = try body() }
-    return result!
   }
 }
