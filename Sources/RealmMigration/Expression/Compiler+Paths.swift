@@ -1,5 +1,6 @@
 import RealmFormat
 import RealmModel
+import RealmQuery
 
 /// Paths: `old.x`, `new.x`, bare names in filters, member access through links and embedded
 /// objects, `.@count`/`.@size` and `[index]`.
