@@ -3,6 +3,8 @@ SWIFT ?= swift
 PREFIX ?= /usr/local
 BIN := .build/debug/realmctl
 RELEASE_BIN := .build/release/realmctl
+# The version, defined once in Sources/RealmCLI/Version/ReleaseVersion.swift (see `make version`).
+VERSION := $(shell sed -n 's/^  public static let number = "\(.*\)"$$/\1/p' Sources/RealmCLI/Version/ReleaseVersion.swift)
 # On Linux the release binary is a static executable: the Swift runtime, Foundation and the C
 # library are inside it, so it runs on a machine without the Swift toolchain and starts in
 # about 2 ms (9 linked against the shared Swift libraries, 3.6 with --static-swift-stdlib),
@@ -15,10 +17,18 @@ BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 
-.PHONY: build test docs demo bench fuzz man install clean
+.PHONY: build test docs demo bench fuzz man install dist dist-check version stamp clean
 
-build:
+build: stamp
 	$(SWIFT) build
+
+# The commit, day and compiler of this build, for `realmctl --version` (an ignored Swift file,
+# rewritten only when it changes; see scripts/build-stamp.sh).
+stamp:
+	@SWIFT="$(SWIFT)" bash scripts/build-stamp.sh
+
+version:
+	@echo $(VERSION)
 
 # The whole suite, then a summary of the skipped tests and why (exit status: swift test's).
 test:
@@ -37,7 +47,7 @@ fuzz:
 demo: build
 	@sh Examples/demo.sh $(BIN)
 
-bench:
+bench: stamp
 	$(SWIFT) build -c release --product realmctl $(RELEASE_FLAGS)
 	python3 scripts/bench.py $(RELEASE_BIN) docs/benchmarks.md
 
@@ -46,7 +56,7 @@ man: build
 	$(BIN) generate-manual > realmctl.1
 
 # The binary, the man page and the bash, zsh and fish completions, under $(DESTDIR)$(PREFIX).
-install:
+install: stamp
 	$(SWIFT) build -c release --product realmctl $(RELEASE_FLAGS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR) $(DESTDIR)$(BASHCOMPDIR) \
 		$(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
@@ -58,5 +68,14 @@ install:
 	chmod 644 $(DESTDIR)$(MANDIR)/realmctl.1 $(DESTDIR)$(BASHCOMPDIR)/realmctl \
 		$(DESTDIR)$(ZSHCOMPDIR)/_realmctl $(DESTDIR)$(FISHCOMPDIR)/realmctl.fish
 
+# The release archive of this machine and its checksum: dist/realmctl-$(VERSION)-OS-ARCH.tar.gz
+# (Linux: the static binary of `make install`; macOS: universal arm64 + x86_64). See scripts/dist.sh.
+dist: stamp
+	@SWIFT="$(SWIFT)" VERSION="$(VERSION)" RELEASE_FLAGS="$(RELEASE_FLAGS)" bash scripts/dist.sh
+
+# The archive of `make dist`, unpacked into an empty directory and checked (scripts/check-dist.sh).
+dist-check: dist
+	@REALMCTL_DIST_EXPECT_HEAD=1 bash scripts/check-dist.sh dist/realmctl-$(VERSION)-*.tar.gz
+
 clean:
-	rm -rf .build Examples/library/.build realmctl.1
+	rm -rf .build Examples/library/.build realmctl.1 dist

@@ -85,22 +85,35 @@ let package = Package(
       name: "RealmDiff",
       dependencies: ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery", "RealmExport", "RealmMigration"],
       swiftSettings: strict),
+    // `realmctl studio`: the page (HTML, CSS and JavaScript kept in the binary) and its JSON API
+    // over the libraries and the edit engine, as one handler of HTTPServer's requests.
+    .target(
+      name: "RealmStudio",
+      dependencies: [
+        "RealmModel", "RealmStorage", "RealmJSON", "RealmQuery", "RealmExport", "RealmMigration", "RealmEdit", "RealmRewrite",
+        "HTTPServer",
+      ],
+      swiftSettings: strict),
     // The command layer: argument parsing, help, commands, exit codes. Testable in-process.
     .target(
       name: "RealmCLI",
       dependencies: [
         "RealmModel", "RealmRewrite", "RealmMigration", "RealmEdit", "RealmDiff", "RealmExport", "RealmQuery",
-        "RealmStorage", "RealmJSON", "RealmCrypto", "LineEditor",
+        "RealmStorage", "RealmJSON", "RealmCrypto", "LineEditor", "RealmStudio", "HTTPServer",
       ],
       swiftSettings: strict),
     .executableTarget(name: "realmctl", dependencies: ["RealmCLI"], swiftSettings: strict),
     // What each fuzz target does with one input: run by FuzzTesting/ under libFuzzer and by
     // RealmFuzzingTests for every input in Tests/FuzzCases.
     .target(
-      name: "RealmFuzzing", dependencies: ["RealmModel", "RealmCLI", "RealmMigration", "RealmStorage", "RealmJSON"],
+      name: "RealmFuzzing",
+      dependencies: ["RealmModel", "RealmCLI", "RealmMigration", "RealmStorage", "RealmJSON", "HTTPServer"],
       swiftSettings: strict),
     // A small line editor for the interactive shell (keys, history, redraw); no dependencies.
     .target(name: "LineEditor", swiftSettings: strict),
+    // An HTTP/1.1 server over POSIX sockets (strict parsing, keep-alive, streaming, limits) and
+    // the security of a local web app (token, Host, Origin and CSRF checks); no dependencies.
+    .target(name: "HTTPServer", swiftSettings: strict),
     // Shared test helpers: fixture paths, seeded random numbers, byte mutators.
     .target(
       name: "RealmTestSupport", dependencies: ["RealmModel", "RealmStorage", "RealmFormat", "RealmJSON"],
@@ -130,6 +143,13 @@ let package = Package(
     tests(
       "RealmFuzzingTests", ["RealmModel", "RealmFuzzing", "RealmFormat", "RealmStorage", "RealmJSON", "RealmTestSupport"]),
     tests("LineEditorTests", ["LineEditor", "RealmTestSupport"]),
+    tests("HTTPServerTests", ["HTTPServer"]),
+    tests(
+      "RealmStudioTests",
+      [
+        "RealmStudio", "HTTPServer", "RealmModel", "RealmStorage", "RealmJSON", "RealmExport", "RealmMigration",
+        "RealmEdit", "RealmTestSupport",
+      ]),
     tests(
       "RealmCLITests",
       [

@@ -3,11 +3,12 @@
 //
 // Build only with the fuzzer runtime: `make fuzz`, or
 //   swift build --package-path FuzzTesting -c release -Xswiftc -sanitize=fuzzer,address
+// (on Linux with -Xswiftc -use-ld=lld as well: gold fails to link fuzzer executables of Swift 6.3)
 // Each target's logic is RealmFuzzing.FuzzTarget in the root package; an executable here
 // only names it. To add a target, add its name below and a Sources/fuzz-<name>/main.swift.
 import PackageDescription
 
-let targets = ["reader", "queries", "jsonl", "encrypted", "legacy", "edits"]
+let targets = ["reader", "queries", "jsonl", "encrypted", "legacy", "edits", "http"]
 
 let package = Package(
   name: "realmctl-fuzz",

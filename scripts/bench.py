@@ -18,6 +18,10 @@ The query table (issue 18) runs QUERIES on a file of BENCH_QUERY_OBJECTS (defaul
 (default 3) after a warm-up, beside Realm Core's own `oracle query` on the same file when
 ../shared/tools/realm-oracle is there. BENCH_QUERY_OBJECTS=0 leaves the table out; with
 BENCH_ONLY=queries only the query table runs.
+
+The studio table (issue 30) runs `realmctl studio` on the same file and times pages of the class
+by the server's own clock (its Server-Timing header), then pages through the whole class watching
+the server's memory. BENCH_ONLY=studio runs only it.
 """
 import json, os, platform, pty, shutil, statistics, subprocess, sys, tempfile, threading, time
 
@@ -416,14 +420,21 @@ def queries(n):
     ]
 
 
+def query_file(tmp):
+    """The query table's file: QUERY_N `Row` objects with a `parent` link, built once."""
+    path = os.path.join(tmp, "q.realm")
+    if not os.path.exists(path):
+        schema = os.path.join(tmp, "q.schema.json")
+        data = os.path.join(tmp, "q.jsonl")
+        subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "bench_rows.py"), schema, data, str(QUERY_N), "--link"], check=True)
+        subprocess.run([BIN, "create", path, "--schema", schema, "--data", data, "--quiet"], check=True, stdout=subprocess.DEVNULL)
+        os.remove(data)
+    return path
+
+
 def query_table(tmp):
     """Issue 18's query table: realmctl's and Realm's figures for QUERIES on a large file."""
-    schema = os.path.join(tmp, "q.schema.json")
-    data = os.path.join(tmp, "q.jsonl")
-    path = os.path.join(tmp, "q.realm")
-    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "bench_rows.py"), schema, data, str(QUERY_N), "--link"], check=True)
-    subprocess.run([BIN, "create", path, "--schema", schema, "--data", data, "--quiet"], check=True, stdout=subprocess.DEVNULL)
-    os.remove(data)
+    path = query_file(tmp)
     size = os.path.getsize(path)
     ctx = Context.__new__(Context)
     global RUNS
@@ -447,6 +458,113 @@ def query_table(tmp):
     return size, lines
 
 
+class StudioServer:
+    """`realmctl studio FILE --read-only` on a free port, with the cookie its token buys; requests
+    on one kept-alive connection, timed by the server (its `Server-Timing` header: the time from
+    the request read to the answer ready, without the network)."""
+
+    def __init__(self, path):
+        import http.client, re
+        self.process = subprocess.Popen([BIN, "studio", path, "--port", "0", "--no-open", "--read-only"],
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        text = self.process.stdout.readline() + self.process.stdout.readline()
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/\?token=(\S+)", text)
+        if not m:
+            raise SystemExit(f"realmctl studio printed no address: {text!r}")
+        self.port, token = int(m.group(1)), m.group(2)
+        self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=600)
+        self.connection.request("GET", f"/?token={token}")
+        answer = self.connection.getresponse()
+        answer.read()
+        self.cookie = answer.getheader("Set-Cookie").split(";")[0]
+
+    def get(self, target):
+        """(server milliseconds, JSON answer) of one GET."""
+        self.connection.request("GET", target, headers={"Cookie": self.cookie, "Host": f"127.0.0.1:{self.port}"})
+        answer = self.connection.getresponse()
+        body = answer.read()
+        if answer.status != 200:
+            raise SystemExit(f"studio answered {answer.status} to {target}: {body[:300]!r}")
+        timing = answer.getheader("Server-Timing") or ""
+        ms = float(timing.split("dur=")[1]) if "dur=" in timing else float("nan")
+        return ms, json.loads(body)
+
+    def memory(self):
+        """The server's resident memory now (anonymous, file-backed) and its peak, in bytes."""
+        figures = {}
+        with open(f"/proc/{self.process.pid}/status") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key in ("RssAnon", "RssFile", "VmHWM"):
+                    figures[key] = int(value.split()[0]) * 1024
+        return figures
+
+    def stop(self):
+        self.connection.close()
+        self.process.send_signal(2)
+        self.process.wait(timeout=30)
+
+
+def studio_table(tmp):
+    """Issue 30: `realmctl studio` on the query table's file. The first page of the class and a
+    filtered page (server time, median of STUDIO_RUNS), a page far into a filter's matches once
+    they are counted, and the server's memory while it pages through the whole class by key
+    ranges (pages of 1,000 objects)."""
+    from urllib.parse import quote
+    path = query_file(tmp)
+    runs = int(os.environ.get("STUDIO_RUNS", "21"))
+    server = StudioServer(path)
+    base = "/api/files/0/classes/Row/objects"
+    lines = []
+    try:
+        def timed(label, target, target_ms=None, warm=1):
+            for _ in range(warm):
+                server.get(target)
+            times = sorted(server.get(target)[0] for _ in range(runs))
+            median = times[len(times) // 2]
+            met = "" if target_ms is None else ("met" if median <= target_ms else "not met") + f" (≤ {target_ms} ms)"
+            lines.append(f"| {label} | {median:.2f} ms | {times[0]:.2f} ms | {times[-1]:.2f} ms | {met} |")
+            print(lines[-1], flush=True)
+
+        timed("first page of Row (100 objects)", f"{base}?offset=0&limit=100", 50)
+        timed("a page at position 5,000,000 (one path down the tree)", f"{base}?offset=5000000&limit=100")
+        where = 'name BEGINSWITH "name 9"'
+        timed(f"first filtered page: {where}", f"{base}?offset=0&limit=100&where={quote(where)}", 50)
+        timed("a filtered page after a key: flag == true, after key 7,000,000", f"{base}?after=7000000&limit=100&where={quote('flag == true')}", 50)
+        count_ms, count = server.get(f"/api/files/0/classes/Row/count?where={quote(where)}")
+        lines.append(f"| count of {where} ({count['count']:,} matches; keeps a key of every 256th) | {count_ms:.0f} ms | | | |")
+        print(lines[-1], flush=True)
+        timed(f"{where}: the page at match 1,000,000 (after the count)", f"{base}?offset=1000000&limit=100&where={quote(where)}", 50)
+
+        # Paging through the whole class by key ranges, as the page's table would to the end.
+        start = server.memory()
+        samples = []
+        after, pages, objects, slowest = -1, 0, 0, 0.0
+        t0 = time.perf_counter()
+        while True:
+            ms, page = server.get(f"{base}?after={after}&limit=1000")
+            slowest = max(slowest, ms)
+            objects += len(page["objects"])
+            pages += 1
+            if pages % 1000 == 0:
+                samples.append(server.memory()["RssAnon"])
+            if not page["hasMore"]:
+                break
+            after = int(page["objects"][-1]["key"])
+        wall = time.perf_counter() - t0
+        end = server.memory()
+        mib = lambda b: f"{b / MIB:.1f} MiB"
+        flat = max(samples + [end["RssAnon"]]) - min(samples + [end["RssAnon"]]) if samples else 0
+        lines.append(f"| paging through all {objects:,} objects by key ranges ({pages:,} pages of 1,000, {wall:.0f} s, slowest page "
+                     f"{slowest:.1f} ms): anonymous memory {mib(start['RssAnon'])} at the start, {mib(end['RssAnon'])} at the end, "
+                     f"varying by {mib(flat)} over the walk; peak resident {mib(end['VmHWM'])} (the mapped file's pages count in it) "
+                     f"| | | | {'met' if flat < 64 * MIB else 'not met'} (flat) |")
+        print(lines[-1], flush=True)
+    finally:
+        server.stop()
+    return lines
+
+
 def verdict(fig, target, mapped, size):
     """Whether the row meets issue 9's targets: time, and peak memory <= 64 MiB (+ the mapped file)."""
     if target is None:
@@ -462,7 +580,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="realmctl-bench-")
     lines_out = []
     try:
-        ctx = Context(tmp) if only != {"queries"} else None
+        ctx = Context(tmp) if not only or only - {"queries", "studio"} else None
         for name, fn, target, mapped in ROWS:
             if ctx is None or (only and not any(o in name for o in only)):
                 continue
@@ -475,6 +593,10 @@ def main():
         query_size, query_lines = (0, [])
         if QUERY_N > 0 and (not only or "queries" in only):
             query_size, query_lines = query_table(tmp)
+        studio_lines = []
+        if QUERY_N > 0 and (not only or "studio" in only):
+            studio_lines = studio_table(tmp)
+            query_size = os.path.getsize(query_file(tmp))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -515,6 +637,18 @@ def main():
             "| query | realmctl | realmctl peak | Realm | Realm peak | issue 18 target |",
             "|---|---|---|---|---|---|",
         ] + query_lines
+    if studio_lines:
+        text += [
+            "",
+            "## realmctl studio (issue 30)",
+            "",
+            f"`realmctl studio` on the query table's file ({QUERY_N:,} `Row` objects, {query_size / MIB:.1f} MiB), read-only.",
+            "Server time: the server's own `Server-Timing` figure (from the request read to the answer ready), median, minimum",
+            "and maximum of STUDIO_RUNS requests (default 21) after a warm-up, on one kept-alive connection.",
+            "",
+            "| request | median | min | max | issue 30 target |",
+            "|---|---|---|---|---|",
+        ] + studio_lines
     notes_path = os.path.join(ROOT, "docs", "benchmarks-notes.md")
     if os.path.exists(notes_path):
         with open(notes_path) as f:

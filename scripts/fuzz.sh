@@ -30,9 +30,16 @@ for target in $FUZZ_TARGETS; do
   esac
 done
 
+# On Linux the toolchain's lld links the targets: gold, the default there, stops with "internal
+# error in format_file_lineno" when it reports a symbol of the sanitizer runtime in objects of
+# Swift 6.3 (any -sanitize=fuzzer executable, even an empty one).
+linker=()
+if [ "$(uname -s)" = Linux ] && command -v ld.lld >/dev/null 2>&1; then linker=(-Xswiftc -use-ld=lld); fi
+
 echo "== Building the fuzz targets ($FUZZ_CONFIG, -sanitize=fuzzer,address)"
 # (The linker warns about every AddressSanitizer helper symbol; those lines are left out.)
-"$SWIFT" build --package-path FuzzTesting -c "$FUZZ_CONFIG" -Xswiftc -sanitize=fuzzer,address -Xswiftc -g 2>&1 \
+"$SWIFT" build --package-path FuzzTesting -c "$FUZZ_CONFIG" -Xswiftc -sanitize=fuzzer,address -Xswiftc -g \
+  ${linker[@]+"${linker[@]}"} 2>&1 \
   | grep -v "Cannot export local symbol"
 [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "make fuzz: the build failed" >&2; exit 2; }
 bin=$("$SWIFT" build --package-path FuzzTesting -c "$FUZZ_CONFIG" --show-bin-path)

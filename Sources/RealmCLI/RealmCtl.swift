@@ -13,8 +13,8 @@ import RealmStorage
 /// Everything is testable in-process: ``run(arguments:standardOutput:standardError:environment:terminal:)``
 /// writes only to the outputs it is given. `main.swift` calls ``main()``.
 public enum RealmCtl {
-  /// The version printed by `realmctl --version`.
-  public static let version = "0.1.0"
+  /// The version printed by `realmctl --version` (``ReleaseVersion/number``).
+  public static let version = ReleaseVersion.number
 
   /// The parser for every command.
   public static let parser = CommandLineParser(root: CommandRegistry.root)
@@ -100,8 +100,9 @@ public enum RealmCtl {
     case .success(.help(let command)):
       try context.standardOutput.write(renderer.help(for: command))
       return .success
-    case .success(.version):
-      try context.standardOutput.write(renderer.versionText)
+    case .success(.version(let verbose)):
+      let report = VersionReport.current()
+      try context.standardOutput.write(verbose ? report.verboseText : report.line)
       return .success
     case .success(.run(let invocation)):
       guard let command = CommandRegistry.command(named: invocation.command.name) else {

@@ -91,12 +91,43 @@ public enum DataEditor {
     }
   }
 
+  /// Deletes the objects of `className` whose keys are `keys` (the objects a user selected),
+  /// exactly as ``delete(path:className:filter:cascadeEmbedded:options:)`` deletes the objects
+  /// of a filter: links to them become null, they leave collections, and objects that own
+  /// embedded objects are deleted only with `cascadeEmbedded`. A key without an object is an
+  /// error naming it; nothing is written then.
+  public static func delete(
+    path: String, className: String, keys: [Int64], cascadeEmbedded: Bool = false,
+    options: MigrationOptions = MigrationOptions()
+  ) throws -> EditResult {
+    let selected = Set(keys)
+    let description = "$key IN {\(keys.prefix(5).map(String.init).joined(separator: ", "))\(keys.count > 5 ? ", …" : "")}"
+    let step = PlanStep(operation: .deleteObjects(className: className, filter: description), path: "delete")
+    return try run(path: path, steps: [step], options: options, selection: selected) { group, fileSchema, _ in
+      try checkTopLevel(className, fileSchema, verb: "delete")
+      guard let table = group.table(forClass: className), let cls = fileSchema.objectSchema(named: className) else { return [] }
+      var counts = EditResult.ClassCounts(name: className)
+      for key in selected.sorted() {
+        let values = try namingFile(path) { try group.object(in: table, key: key) }
+        guard let values else { throw MigrationError(.invalidData, "'\(className)' has no object with key \(key)") }
+        counts.deleted += 1
+        for (p, v) in zip(cls.properties, values) where p.type == .object { counts.embeddedDeleted += embeddedCount(v) }
+      }
+      if counts.embeddedDeleted > 0 && !cascadeEmbedded {
+        throw MigrationError(
+          .constraintViolated,
+          "the \(counts.deleted) object(s) of '\(className)' to delete own \(counts.embeddedDeleted) embedded object(s), which would be deleted with them; give --cascade-embedded to delete them too")
+      }
+      return [counts]
+    }
+  }
+
   // MARK: - Shared
 
   /// Locks and reads the file, compiles `steps` against its schema, lets `count` check and
   /// count the objects concerned, then writes the program unless it is a dry run.
   static func run(
-    path: String, steps: [PlanStep], options: MigrationOptions,
+    path: String, steps: [PlanStep], options: MigrationOptions, selection: Set<Int64>? = nil,
     count: (Group, Schema, MigrationExpressionEngine) throws -> [EditResult.ClassCounts]
   ) throws -> EditResult {
     let stopwatch = Stopwatch()
@@ -107,7 +138,10 @@ public enum DataEditor {
     engine.setResolver(GroupResolver(group: group))
     engine.setFile(group: group, schema: fileSchema)
     var classes = try count(group, fileSchema, engine)
-    let planner = MigrationPlanner(expressions: engine, decodeDefault: { _, _, path in throw MigrationError.plan(path, "no defaults here") })
+    // A selection by key: its steps' filters are the keys, whatever their text says.
+    let expressions: any ExpressionCompiling = selection.map { KeySelection(base: engine, keys: $0) } ?? engine
+    let planner = MigrationPlanner(
+      expressions: expressions, decodeDefault: { _, _, path in throw MigrationError.plan(path, "no defaults here") })
     let program = try planner.program(forDataSteps: steps, fileSchema: fileSchema)
     let touched = classes.reduce(0) { $0 + $1.updated + $1.deleted }
     var writePath = MigrationResult.WritePath.none
@@ -193,5 +227,22 @@ extension Substring {
     while let f = s.first, set.contains(f) { s.removeFirst() }
     while let l = s.last, set.contains(l) { s.removeLast() }
     return String(s)
+  }
+}
+
+/// Compiles the filters of an edit of objects chosen by key: each filter is the keys (its text
+/// only describes them); values compile as the engine compiles them.
+struct KeySelection: ExpressionCompiling {
+  let base: MigrationExpressionEngine
+  let keys: Set<Int64>
+
+  func compileValue(
+    _ source: String, in objectSchema: ObjectSchema, schema: Schema, newProperties: [Property]
+  ) throws -> any CompiledValueExpression {
+    try base.compileValue(source, in: objectSchema, schema: schema, newProperties: newProperties)
+  }
+
+  func compileFilter(_ source: String, in objectSchema: ObjectSchema, schema: Schema) throws -> any CompiledFilter {
+    SelectionFilter(keys: keys, source: source)
   }
 }

@@ -33,7 +33,7 @@ public struct FuzzTarget: Sendable {
   }
 
   /// Every target, in the order `make fuzz` runs them.
-  public static let all: [FuzzTarget] = [.reader, .queries, .jsonLines, .encrypted, .legacy, .edits]
+  public static let all: [FuzzTarget] = [.reader, .queries, .jsonLines, .encrypted, .legacy, .edits, .http]
 
   /// The target called `name`.
   public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

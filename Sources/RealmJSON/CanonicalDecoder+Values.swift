@@ -146,7 +146,13 @@ extension CanonicalDecoder {
           line: line, path: path.text, message: "nanoseconds \(n) is outside -999999999...999999999"
         )
       }
-      return Timestamp(seconds: s, nanoseconds: Int32(n))
+      let t = Timestamp(seconds: s, nanoseconds: Int32(n))
+      if let problem = t.validityProblem {
+        // Realm's rule (`realm::Timestamp`); the instant meant is most likely s + n / 10^9.
+        let instant = Timestamp(seconds: s, addingNanoseconds: n).map { " (the instant \(s) s + \(n) ns is {\"seconds\":\($0.seconds),\"nanoseconds\":\($0.nanoseconds)})" } ?? ""
+        throw CanonicalDecodingError(line: line, path: path.text, message: "not a Realm timestamp: \(problem)\(instant)")
+      }
+      return t
     default: break
     }
     throw CanonicalDecodingError(

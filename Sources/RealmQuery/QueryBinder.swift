@@ -179,7 +179,8 @@ struct QueryBinder {
       case (_, false): condition = .equal
       case (_, true): condition = .equalIns
       }
-      return ColumnPredicate(property: property.property, kind: kind, condition: condition, constant: value)
+      return ColumnPredicate(
+        property: property.property, kind: kind, condition: condition, constant: value, indexed: property.declaration.isIndexed)
     }
     if !c.caseInsensitive { return ComparePredicate(op == .notEqual ? .notEqual : .equal, l, r) }
     try requireStringType(rt, op == .notEqual ? "!=[c]" : (op == .isIn ? "in[c]" : "=[c]"), c.operatorOffset)

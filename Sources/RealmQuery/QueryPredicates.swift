@@ -118,12 +118,21 @@ final class ColumnPredicate: QueryPredicate {
   private let timestampConstant: Timestamp?
   /// The condition on a string leaf's stored bytes, where it allows (``StringLeafScan``).
   let leafScan: StringLeafScan?
+  /// `==` on an indexed `mixed` property: Realm looks the constant's index data up in the
+  /// index and keeps the objects whose value equals it, so a value whose data differ is not
+  /// found even when it compares equal (`m == 0.5` finds the double 0.5, not the float 0.5;
+  /// `m == 3000000000` not the double 3e9). ``indexedMixedData`` is then the constant's data
+  /// (nil for a link, whose data are equal whenever the links are).
+  private let indexedMixedEquality: Bool
+  private let indexedMixedData: [UInt8]?
 
-  init(property: Int, kind: ValueKind, condition: QueryCondition, constant: QueryValue) {
+  init(property: Int, kind: ValueKind, condition: QueryCondition, constant: QueryValue, indexed: Bool = false) {
     self.property = property
     self.kind = kind
     self.condition = condition
     self.constant = constant
+    indexedMixedEquality = indexed && kind == .mixed && condition == .equal
+    indexedMixedData = indexedMixedEquality ? Self.indexData(constant) : nil
     if case .int(let c) = constant { intConstant = c } else { intConstant = nil }
     switch constant {
     case .float(let f): doubleConstant = Double(f)
@@ -192,9 +201,29 @@ final class ColumnPredicate: QueryPredicate {
       if condition == .equalIns, case .string = constant {
         return ValueOrder.comparable(constant, x) && condition.holds(constant, x)
       }
-      return condition.holds(x, constant)
+      guard condition.holds(x, constant) else { return false }
+      if indexedMixedEquality, let data = indexedMixedData { return SearchIndex.indexData(v) == data }
+      return true
     case .link, .typedLink, .backlink:
       return false
+    }
+  }
+
+  /// The index data of a constant (``SearchIndex/indexData(_:)``); nil for a link or a
+  /// collection.
+  static func indexData(_ constant: QueryValue) -> [UInt8]? {
+    switch constant {
+    case .bool(let b): return SearchIndex.indexData(.bool(b))
+    case .int(let i): return SearchIndex.indexData(.int(i))
+    case .float(let f): return SearchIndex.indexData(.float(f))
+    case .double(let d): return SearchIndex.indexData(.double(d))
+    case .decimal(let d): return SearchIndex.indexData(.decimal128(d))
+    case .string(let s): return SearchIndex.indexData(.string(s))
+    case .binary(let b): return SearchIndex.indexData(.data(b))
+    case .timestamp(let t): return SearchIndex.indexData(.date(t))
+    case .objectId(let o): return SearchIndex.indexData(.objectId(o))
+    case .uuid(let u): return SearchIndex.indexData(.uuid(u))
+    default: return nil
     }
   }
 

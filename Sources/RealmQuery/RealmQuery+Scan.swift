@@ -25,6 +25,9 @@ extension RealmQuery {
     /// Objects scanned between two releases of the file's resident pages
     /// (`ByteReader.releaseResidentPages()`).
     var releaseObjects = 1 << 19
+    /// Only the objects whose key is greater than this one (a page that starts after a key):
+    /// the leaves before it are not opened.
+    var startAfterKey: Int64? = nil
 
     static let standard = ScanOptions()
   }
@@ -45,6 +48,7 @@ extension RealmQuery {
     let schema = self.schema
     let reads = self.reads
     let lead = filter.leadingStringScan
+    let after = options.startAfterKey
     // A chunk's result, its objects and how many of them matched.
     // The leaves are opened here, on the workers: the walk on the calling thread reads only
     // the inner nodes of the tree.
@@ -82,7 +86,8 @@ extension RealmQuery {
             progress.add(batch.count)
             if progress.isCancelled { throw ProgressCancelled() }
           }
-          let selected = try filter.select(batch, &ctx)
+          var selected = try filter.select(batch, &ctx)
+          if let after, !selected.isEmpty, batch.key(0) <= after { selected.removeAll { batch.key($0) <= after } }
           matched &+= selected.count
           if !selected.isEmpty { try work(batch, selected, &partial) }
         }
@@ -110,7 +115,19 @@ extension RealmQuery {
     var leaves: [LeafLocation] = []
     var objects = 0
     var sinceRelease = 0
-    try group.forEachLeafLocation(in: table) { leaf in
+    // With a start key, a leaf is held back until the next one's first key shows whether it
+    // holds keys past the start: every key of a leaf is below the next leaf's offset.
+    var held: LeafLocation?
+    try group.forEachLeafLocation(in: table) { next in
+      var location = next
+      if let after {
+        let previous = held
+        held = next
+        guard let previous else { return }
+        if next.firstKeyBound <= after &+ 1 && after < Int64.max { return }
+        location = previous
+      }
+      let leaf = location
       leaves.append(leaf)
       objects += leaf.expectedCount
       if objects >= target {
@@ -126,6 +143,7 @@ extension RealmQuery {
         }
       }
     }
+    if let held { leaves.append(held) }
     if !leaves.isEmpty { try submit(leaves) }
     try pipeline?.finish(consume: consumeChunk)
   }

@@ -86,7 +86,8 @@ public final class MappedFile: ResidentPageReleasing, @unchecked Sendable {
 
   /// Drops the mapping's pages from the resident set (`MADV_DONTNEED`). The mapping is a
   /// private, read-only image of the file that is never written, so the next access maps the
-  /// same bytes again from the page cache.
+  /// same bytes again from the page cache. (Linux unmaps the pages at once; Darwin takes it as
+  /// a hint and reclaims them when memory is wanted: the bytes read are the same either way.)
   public func releaseResidentPages() {
     guard let base else { return }
     _ = madvise(base, size, Int32(MADV_DONTNEED))

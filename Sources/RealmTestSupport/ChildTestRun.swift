@@ -3,6 +3,8 @@ import RealmStorage
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// Runs one test of this test executable in a child process (the child side of a crash test,

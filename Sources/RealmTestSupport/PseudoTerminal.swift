@@ -39,20 +39,26 @@ public final class PseudoTerminal {
     var size = winsize(ws_row: UInt16(height), ws_col: UInt16(width), ws_xpixel: 0, ws_ypixel: 0)
     _ = ioctl(master, UInt(TIOCSWINSZ), &size)
 
-    var actions = posix_spawn_file_actions_t()
+    #if canImport(Darwin)
+      // Darwin's spawn objects are opaque pointers its init functions allocate.
+      var actions: posix_spawn_file_actions_t? = nil
+      var attributes: posix_spawnattr_t? = nil
+    #else
+      var actions = posix_spawn_file_actions_t()
+      var attributes = posix_spawnattr_t()
+    #endif
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     // After setsid, opening the terminal makes it the controlling terminal of the new session.
     posix_spawn_file_actions_addopen(&actions, 0, slavePath, O_RDWR, 0)
     posix_spawn_file_actions_adddup2(&actions, 0, 1)
     posix_spawn_file_actions_adddup2(&actions, 0, 2)
-    var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
     #if os(Linux)
       let setsid: Int32 = 0x80  // POSIX_SPAWN_SETSID
     #else
-      let setsid: Int32 = 0x0400
+      let setsid: Int32 = 0x0400  // Darwin's POSIX_SPAWN_SETSID
     #endif
     var defaultSignals = sigset_t()
     sigemptyset(&defaultSignals)

@@ -9,6 +9,8 @@ import Testing
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// Helpers for the command tests: `RealmCtl.run` in-process with memory outputs, scratch

@@ -68,7 +68,8 @@ import Testing
   @Test func versionIsPrintedFromAnywhere() {
     for words in [["--version"], ["schema", "--version"], ["dump", "x.realm", "--version"]] {
       let output = run(words)
-      #expect(output.stdout == RealmCtl.version + "\n")
+      #expect(output.stdout == VersionReport.current().line)
+      #expect(output.stdout.hasPrefix(RealmCtl.version + " ("))
       #expect(output.status == 0)
     }
   }

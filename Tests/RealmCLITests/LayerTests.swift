@@ -75,6 +75,7 @@ import Testing
     "RealmModel": [],
     "RealmCrypto": [],
     "LineEditor": [],
+    "HTTPServer": [],
     "RealmFormat": ["RealmModel"],
     "RealmJSON": ["RealmModel", "RealmFormat"],
     "RealmQuery": ["RealmModel", "RealmFormat"],
@@ -84,12 +85,17 @@ import Testing
     "RealmMigration": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery", "RealmRewrite"],
     "RealmEdit": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery", "RealmRewrite", "RealmMigration"],
     "RealmDiff": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery", "RealmExport", "RealmMigration"],
+    "HTTPServer": [],
+    "RealmStudio": [
+      "RealmModel", "RealmStorage", "RealmJSON", "RealmQuery", "RealmExport", "RealmMigration", "RealmEdit", "RealmRewrite",
+      "HTTPServer",
+    ],
     "RealmCLI": [
       "RealmModel", "RealmStorage", "RealmJSON", "RealmQuery", "RealmExport", "RealmRewrite", "RealmMigration",
-      "RealmEdit", "RealmDiff", "RealmCrypto", "LineEditor",
+      "RealmEdit", "RealmDiff", "RealmCrypto", "LineEditor", "RealmStudio", "HTTPServer",
     ],
     "realmctl": ["RealmCLI"],
-    "RealmFuzzing": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmMigration", "RealmCLI"],
+    "RealmFuzzing": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmMigration", "RealmCLI", "HTTPServer"],
     "RealmTestSupport": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON"],
   ]
 

@@ -4,6 +4,8 @@ import Testing
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// Issue 3 "done when" 4: while another process holds the realm's `FILE.lock` the way a

@@ -4,6 +4,7 @@ import RealmStorage
 import RealmTestSupport
 import Testing
 import RealmFormat
+import RealmModel
 
 /// `realmctl open`: the summary in text and JSON, and `--check`. Expected values come from
 /// Realm's answers for the fixtures (schema.json, dump.jsonl, info.txt, the README).
@@ -18,7 +19,7 @@ import RealmFormat
     #expect(lines.contains("Path:            \(path)"))
     #expect(lines.contains("Size:            8192 bytes (8.0 KiB)"))
     #expect(answers.schema["fileFormat"] == .int(24) && answers.schema["schemaVersion"] == .int(0))
-    #expect(lines.contains("File format:     24 (Realm Core 14, 2024 on: the current SDKs)"))
+    #expect(lines.contains("File format:     24 (Realm Core 14 and 20, 2024 on: the current SDKs)"))
     #expect(lines.contains("Schema version:  0"))
     #expect(lines.contains("Compacted copy:  no"))
     #expect(lines.contains("Classes:         1"))
@@ -45,7 +46,7 @@ import RealmFormat
     #expect(json["size"] == .int(32768))
     #expect(json["encrypted"] == .bool(false))
     #expect(json["fileFormat"] == answers.schema["fileFormat"])
-    #expect(json["writtenBy"] == .string("Realm Core 14, 2024 on: the current SDKs"))
+    #expect(json["writtenBy"] == .string("Realm Core 14 and 20, 2024 on: the current SDKs"))
     #expect(json["compatibility"] == .string("current SDKs open it as it is"))
     #expect(json["schemaVersion"] == answers.schema["schemaVersion"])
     #expect(json["historyType"] == .string("InRealm"))
@@ -115,13 +116,12 @@ import RealmFormat
     let selected = try #require(info.split(separator: "\n").first { $0.hasPrefix("file_format:") }?.split(separator: "=").last)
     let format = try #require(Int(selected.prefix { $0.isNumber }))
     let path = try shared.path(SharedFixtures.realmCoreSample(sample))
-    let asIs = SDKReleases.openingAsIs(format: format)
-    let upgrading = SDKReleases.joined(SDKReleases.openingAfterUpgrade(format: format))
+    let openers = SDKReleases.openers(format: format, history: .inRealm)
+    let (asIs, upgrading) = (openers.asIs, openers.afterUpgrade)
     #expect(!asIs.isEmpty && !upgrading.isEmpty)
     let text = CommandRun(["open", path]).text
     #expect(text.contains("\nFile format:     \(format) ("))
-    let asIsText = SDKReleases.text(asIs.map { SDKReleaseSpan(sdk: $0.sdk, first: $0.first, last: $0.last) })
-    #expect(text.contains("\nOpens as is in:  \(asIsText)\n"))
+    #expect(text.contains("\nOpens as is in:  \(SDKReleases.text(asIs))\n"))
     #expect(text.contains("\nUpgraded by:     \(SDKReleases.text(upgrading))\n"))
     let json = try JSONParser.parse(CommandRun(["open", path, "--json"]).output)
     guard case .array(let openAsIs)? = json["sdkReleases"]?["openAsIs"], case .array(let afterUpgrade)? = json["sdkReleases"]?["openAfterUpgrade"] else {
@@ -133,12 +133,28 @@ import RealmFormat
     #expect(afterUpgrade.map { $0["last"] } == upgrading.map { .string($0.last) })
   }
 
-  /// Format 24 (a fixture Realm Core 14.14 wrote): the current releases open it; none upgrades it.
+  /// Format 24 (a fixture Realm Core 14.14 wrote): the current releases open it, both lines of
+  /// each SDK (10.x with Device Sync, 20.x without, released side by side: docs/file-formats.md);
+  /// none upgrades it; a local realm is refused by none.
   @Test func format24IsOpenedAsIsAndUpgradedByNone() throws {
     let text = CommandRun(["open", fixturePath("user-tutorial/before.realm")]).text
-    let asIs = SDKReleases.openingAsIs(format: 24).map { SDKReleaseSpan(sdk: $0.sdk, first: $0.first, last: $0.last) }
+    let asIs = SDKReleases.openers(format: 24, history: .inRealm).asIs
     #expect(text.contains("\nOpens as is in:  \(SDKReleases.text(asIs))\n"))
-    #expect(!text.contains("Upgraded by:"))
+    #expect(!text.contains("Upgraded by:") && !text.contains("Refused by:"))
+    // The releases of 2024-2026, from the SDKs' changelogs.
+    #expect(
+      text.contains(
+        "\nOpens as is in:  Realm Swift 10.49.0-10.54.6 and 20.0.0-20.0.6, Realm Kotlin 1.15.0-3.0.0, "
+          + "Realm JS 12.7.0-12.15.0 and 20.0.0-20.2.0, Realm .NET 12.0.0-12.5.0 and 20.0.0-20.1.0, "
+          + "Realm Dart 2.0.0-3.5.0 and 20.0.0-20.2.0\n"), "\(text)")
+    let json = try JSONParser.parse(CommandRun(["open", fixturePath("user-tutorial/before.realm"), "--json"]).output)
+    guard case .array(let openAsIs)? = json["sdkReleases"]?["openAsIs"], case .array(let refusing)? = json["sdkReleases"]?["withoutDeviceSync"] else {
+      Issue.record("no sdkReleases")
+      return
+    }
+    #expect(openAsIs.map { $0["last"] } == asIs.map { .string($0.last) })
+    #expect(openAsIs.contains { $0["sdk"] == .string("Realm Swift") && $0["first"] == .string("20.0.0") && $0["last"] == .string("20.0.6") })
+    #expect(refusing.isEmpty)
   }
 
   /// Realm refused this sample because its history type is 'SyncClient' (error.txt).

@@ -44,7 +44,7 @@ import Testing
     let output = run(["open", fixture, "--check"])
     #expect(output.status == 0)
     #expect(output.stderr == "")
-    #expect(output.stdout.contains("File format:     24 (Realm Core 14, 2024 on: the current SDKs)\n"))
+    #expect(output.stdout.contains("File format:     24 (Realm Core 14 and 20, 2024 on: the current SDKs)\n"))
     #expect(output.stdout.contains("\n  AllTypes        600 objects (primary key _id)\n"))
     #expect(output.stdout.contains("EmbeddedThing"))
     #expect(output.stdout.contains("Check:           clean\n"))

@@ -1,5 +1,7 @@
 import Foundation
 import RealmJSON
+import RealmModel
+import RealmStorage
 import RealmTestSupport
 import Testing
 
@@ -7,6 +9,8 @@ import Testing
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// `realmctl unsync` (issue 19) and what `open` shows of a synced realm.
@@ -180,6 +184,42 @@ import Testing
       let local = try Support.copy("alltypes/before.realm", to: dir, as: "local.realm")
       #expect(try JSONParser.parse(CommandRun(["open", local, "--json"]).output)["sync"] == .null)
       #expect(!CommandRun(["open", local]).text.contains("Sync"))
+    }
+  }
+
+  /// A synced realm opens only in SDK releases with Device Sync: `open` names them, and names
+  /// the 20.x releases, which removed Device Sync, as refusing it; after `unsync` they open it,
+  /// and the report says so.
+  @Test func syncedRealmOpensOnlyInReleasesWithDeviceSync() throws {
+    try Support.withFile(try SyncedFiles.build(SyncedFiles.flexibleShape()), as: "app.realm") { path, dir in
+      let withSync = SDKReleases.text(SDKReleases.joined(SDKReleases.openingAsIs(format: 24).filter(\.deviceSync)))
+      let line20x = "Realm Swift 20.0.0-20.0.6, Realm Kotlin 3.0.0, Realm JS 20.0.0-20.2.0, Realm .NET 20.0.0-20.1.0, Realm Dart 20.0.0-20.2.0"
+      let text = CommandRun(["open", path]).text
+      #expect(text.contains("\nOpens as is in:  \(withSync) (with Device Sync)\n"), "\(text)")
+      #expect(withSync.hasPrefix("Realm Swift 10.49.0-10.54.6, Realm Kotlin 1.15.0-2.3.0,") && !withSync.contains("20.0.0"))
+      #expect(text.contains("\nRefused by:      \(line20x) (no Device Sync: they open the local realm `realmctl unsync` writes)\n"), "\(text)")
+      let json = try JSONParser.parse(CommandRun(["open", path, "--json"]).output)
+      guard case .array(let refusing)? = json["sdkReleases"]?["withoutDeviceSync"] else {
+        Issue.record("no withoutDeviceSync")
+        return
+      }
+      #expect(refusing.map { $0["first"] } == ["20.0.0", "3.0.0", "20.0.0", "20.0.0", "20.0.0"].map { .string($0) })
+
+      let dry = CommandRun(["unsync", path, "--dry-run"])
+      #expect(dry.text.contains("\n  Would also open in: \(line20x) (no Device Sync: they refuse a synced realm)\n"), "\(dry.text)")
+      let local = dir.appendingPathComponent("local.realm").path
+      let run = CommandRun(["unsync", path, "--output", local])
+      #expect(run.status == 0, "\(run.errors)")
+      #expect(run.text.contains("\n  Now also opens in: \(line20x) (no Device Sync: they refuse a synced realm)\n"), "\(run.text)")
+      let opened = CommandRun(["open", local]).text
+      #expect(opened.contains("\nOpens as is in:  Realm Swift 10.49.0-10.54.6 and 20.0.0-20.0.6, "), "\(opened)")
+      #expect(!opened.contains("Refused by"))
+      let report = try JSONParser.parse(CommandRun(["unsync", path, "--dry-run", "--json"]).output)
+      guard case .array(let also)? = report["alsoOpensIn"] else {
+        Issue.record("no alsoOpensIn")
+        return
+      }
+      #expect(also.map { $0["sdk"] } == ["Realm Swift", "Realm Kotlin", "Realm JS", "Realm .NET", "Realm Dart"].map { .string($0) })
     }
   }
 

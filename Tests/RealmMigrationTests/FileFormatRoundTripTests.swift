@@ -58,7 +58,7 @@ import RealmRewrite
       try FileManager.default.copyItem(atPath: Fixtures.url("\(c.dir)/\(c.input)").path, toPath: source)
       do {
         try Support.convert(source, to: format, output: path)
-      } catch let e as MigrationError where e.code == .unsupported {
+      } catch let e as RewriteError where e.code == .unsupported {
         #expect(format < .v24, "\(c): \(e)")
         continue
       }
@@ -171,7 +171,7 @@ import RealmRewrite
     #expect {
       _ = try Upgrader.upgrade(path: path, options: options)
     } throws: { error in
-      guard let e = error as? MigrationError, e.code == .unsupported else { return false }
+      guard let e = error as? RewriteError, e.code == .unsupported else { return false }
       return "\(e)".hasSuffix(
         "cannot be converted to file format 23: `AllTypes.mixed_dictionary` holds a nested list inside a Mixed (format 24 only)")
     }
@@ -202,7 +202,7 @@ import RealmRewrite
       try Support.convert(original, to: .v24, output: up)
       do {
         try Support.convert(up, to: format, output: back)
-      } catch let e as MigrationError where format == .v20 {
+      } catch let e as RewriteError where format == .v20 {
         // A format-20 file keeping a pre-format-10 mixed column, which format 20 cannot write.
         #expect("\(e)".contains("Mixed"), "\(e)")
         continue

@@ -7,6 +7,8 @@ import RealmFormat
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// Helpers shared by the commit, lock and crash tests.

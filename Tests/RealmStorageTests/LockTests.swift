@@ -7,6 +7,8 @@ import Testing
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// The realm's `FILE.lock` as Realm Core 14 holds it: a shared `flock` for the whole

@@ -81,7 +81,7 @@ public struct CommandLineParser: Sendable {
     if root.version != nil,
       options.contains(.long(name: "version", value: nil, text: "--version"))
     {
-      return .success(.version)
+      return .success(.version(verbose: options.contains(.long(name: "verbose", value: nil, text: "--verbose"))))
     }
     for token in tokens {
       switch token {
@@ -105,20 +105,23 @@ public struct CommandLineParser: Sendable {
     return .success(.help(subcommand: root.subcommand(named: first)))
   }
 
-  /// `-h`/`--help` or `--version` among the tokens before `--`.
+  /// `-h`/`--help` or `--version` (with `--verbose`: the verbose version) among the tokens
+  /// before `--`.
   private func builtInRequest(_ tokens: [ArgumentToken], hasVersion: Bool) -> CommandLineRequest? {
     var wantsVersion = false
+    var verbose = false
     for token in tokens {
       switch token {
       case .long(name: "help", value: nil, text: _): return .help(subcommand: nil)
       case .short(let names, value: nil, text: _) where names.contains("h"):
         return .help(subcommand: nil)
       case .long(name: "version", value: nil, text: _): wantsVersion = true
-      case .terminator: return wantsVersion && hasVersion ? .version : nil
+      case .long(name: "verbose", value: nil, text: _): verbose = true
+      case .terminator: return wantsVersion && hasVersion ? .version(verbose: verbose) : nil
       default: continue
       }
     }
-    return wantsVersion && hasVersion ? .version : nil
+    return wantsVersion && hasVersion ? .version(verbose: verbose) : nil
   }
 
   // MARK: - A command's arguments

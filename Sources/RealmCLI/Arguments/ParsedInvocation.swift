@@ -46,6 +46,7 @@ public enum CommandLineRequest: Sendable {
   case run(ParsedInvocation)
   /// Print the help of a subcommand (`nil`: the root command).
   case help(subcommand: CommandSpec?)
-  /// Print the version.
-  case version
+  /// Print the version (`--version`); `verbose` (`--version --verbose`) adds the build, the
+  /// platform and the file formats.
+  case version(verbose: Bool)
 }

@@ -62,7 +62,7 @@ public enum CommandRegistry {
     OpenCommand(), SchemaCommand(), DumpCommand(), DiffCommand(), MigrateCommand(), RenamePropertyCommand(),
     CreateCommand(), InsertCommand(), UpdateCommand(), DeleteCommand(), CompactCommand(), UpgradeCommand(),
     ConvertCommand(), UnsyncCommand(), EncryptCommand(), DecryptCommand(),
-    ShellCommand(), CompletionCommand(), GenerateManualCommand(),
+    ShellCommand(), StudioCommand(), CompletionCommand(), VersionCommand(), GenerateManualCommand(),
   ]
 
   /// The command called `name`.
@@ -79,9 +79,7 @@ public enum CommandRegistry {
       look inside a file, dump its objects as JSON Lines, JSON, CSV or a table, migrate \
       it to a new schema with a JSON plan, build files from text, and upgrade old files.
 
-      Files of every format Realm SDKs have written are read: formats 2 to 9 (Realm Core \
-      5 and older, 2014-2019), 10 and 11 (Realm Core 6) and 20 to 24 (Realm Core 10 to \
-      14). Every file realmctl writes is format 24, the one current SDKs open.
+      \(FileFormatText.overview)
 
       Start with:
         realmctl open app.realm

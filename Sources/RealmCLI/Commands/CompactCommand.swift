@@ -25,17 +25,17 @@ public struct CompactCommand: Command {
       discussion: """
         Like Realm's compact-on-launch or writeCopy: the live data is written to a new \
         file with no free space, which then replaces the original atomically. The old \
-        and new sizes are printed. The file keeps its format (20, 22, 23 or 24), or takes \
-        the one --file-format names; a file of a format realmctl does not write (2 to 11) \
-        is written as format 24, as Realm upgrades a file before compacting it (see \
-        'realmctl upgrade'). The file must not be open in a Realm app.
+        and new sizes are printed. The file keeps its format (\(FileFormatText.writable())), \
+        or takes the one --file-format names; \(FileFormatText.rewrittenFormats), as Realm \
+        upgrades a file before compacting it (see 'realmctl upgrade'). The file must not be \
+        open in a Realm app.
 
         Example:
           realmctl compact app.realm
         """,
       arguments: [
         .positional("file", completion: .realmFile, help: "The Realm file to compact."),
-        FileFormatOption.argument(default: "Default: the file's own format."),
+        FileFormatOption.argument(default: FileFormatText.keptDefault()),
         .quietFlag,
       ] + KeyOptions.arguments(purpose: "of the Realm file (the compacted file keeps it)"))
   }

@@ -10,14 +10,13 @@ public struct ConvertCommand: Command {
   public var spec: CommandSpec {
     CommandSpec(
       name: "convert",
-      abstract: "Rewrite a Realm file in another file format (20, 22, 23 or 24), down too.",
+      abstract: "Rewrite a Realm file in another file format (\(FileFormatText.writable())), down too.",
       discussion: """
-        Apps refuse files of a newer format than their SDK's Realm Core writes: format 24 \
-        opens only in SDKs built on Realm Core 14, format 23 in Core 13 and later (Realm \
-        Java, Realm JS 11-12.5, Realm Swift before 10.50), 22 in Core 11-12, 20 in Core 10. \
-        Realm only ever upgrades; convert writes the file exactly as that Core would have \
-        written it, up or down, with the same classes, objects and (except in format 20, \
-        whose object keys derive from the primary keys) object keys. A file holding \
+        An app refuses a file of a newer format than its SDK release writes (below), and \
+        Realm only ever upgrades. convert writes the file exactly as that release's Realm \
+        Core would have written it, up or down, with the same classes, objects and \
+        (except in format 20, whose object keys derive from the primary keys) object keys. \
+        A file holding \
         something the target format cannot store (an asymmetric class below 22, a \
         full-text index below 23, a collection nested in a Mixed below 24, a dictionary \
         in 20) is refused before anything is written, naming the class, the property and \
@@ -26,6 +25,10 @@ public struct ConvertCommand: Command {
         written to --output. A file already at the target format is left alone. An \
         encrypted file keeps its key. 'upgrade' is the same as '--file-format 24'. The file \
         must not be open in a Realm app.
+
+        The SDK releases that write each format and open it as it is (they also open older \
+        formats, upgrading the file):
+        \(FileFormatText.writersByFormat)
 
         Examples:
           realmctl convert app.realm --file-format 23

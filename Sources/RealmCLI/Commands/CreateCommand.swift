@@ -62,7 +62,7 @@ public struct CreateCommand: Command {
         .option(
           "schema-version", valueName: "n", type: .integer(minimum: 0),
           help: "The schema version of the new file (default: the schema JSON's 'schemaVersion')."),
-        FileFormatOption.argument(default: "Default: 24."),
+        FileFormatOption.argument(default: "Default: \(WritableFileFormat.current)."),
         .quietFlag,
       ] + KeyOptions.arguments(purpose: "to encrypt the new file with"))
   }

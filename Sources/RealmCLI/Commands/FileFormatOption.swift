@@ -1,7 +1,8 @@
 import RealmModel
 
-/// `--file-format N`: the file format a writing command writes (20, 22, 23 or 24). Without it a
-/// command keeps the format of the file it writes, and `create` writes format 24.
+/// `--file-format N`: the file format a writing command writes (a `WritableFileFormat`). Without
+/// it a command keeps the format of the file it rewrites (`WritableFileFormat.rewriting(_:)`),
+/// and `create` writes `WritableFileFormat.current`.
 enum FileFormatOption {
   /// The formats that can be written, for help and completion.
   static let values = WritableFileFormat.allCases.map { String($0.rawValue) }
@@ -10,10 +11,15 @@ enum FileFormatOption {
   static func argument(default defaultBehaviour: String) -> ArgumentSpec {
     .option(
       "file-format", valueName: "n", type: .integer(minimum: nil), completion: .values(values),
-      help: """
-        The file format to write: 20 (Realm Core 10), 22 (Core 11-12), 23 (Core 13) or 24 \
-        (Core 14). \(defaultBehaviour)
-        """)
+      help: "The file format to write: \(formats). \(defaultBehaviour)")
+  }
+
+  /// `20 (Realm Core 10), 22 (Core 11-12), 23 (Core 13) or 24 (Core 14 and 20)`.
+  private static var formats: String {
+    let named = WritableFileFormat.allCases.enumerated().map { i, format in
+      "\(format) (\(i == 0 ? "Realm Core" : "Core") \(format.realmCoreVersions))"
+    }
+    return named.dropLast().joined(separator: ", ") + " or " + named.last!
   }
 
   /// The format given to `command`, nil when the option is absent.
@@ -29,10 +35,10 @@ enum FileFormatOption {
     case ..<20:
       reason = "formats below 20 (Realm Core 6 and older) cannot be written; the oldest writable format is 20"
     default:
-      reason = "the newest format is 24"
+      reason = "the newest format is \(WritableFileFormat.current)"
     }
     throw UsageError(
-      .invalidValue, "invalid value '\(n)' for '--file-format <n>': \(reason) (choose from 20, 22, 23, 24)",
+      .invalidValue, "invalid value '\(n)' for '--file-format <n>': \(reason) (choose from \(values.joined(separator: ", ")))",
       command: command)
   }
 

@@ -9,7 +9,7 @@ enum KeyRewriteFiles {
     [
       .positional("file", completion: .realmFile, help: file),
       .option("output", valueName: "path", help: "Write \(result) here (it must not exist) instead of replacing <file>."),
-      FileFormatOption.argument(default: "Default: the file's own format."),
+      FileFormatOption.argument(default: FileFormatText.keptDefault()),
     ]
   }
 

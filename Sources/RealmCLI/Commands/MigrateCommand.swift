@@ -76,8 +76,7 @@ public struct MigrateCommand: Command {
             deleteRealmIfMigrationNeeded in the SDKs).
             """),
         .flag("json", help: "Print the report as JSON (for CI)."),
-        FileFormatOption.argument(
-          default: "Default: each file's own format (a file of format 2 to 11 is written as 24)."),
+        FileFormatOption.argument(default: FileFormatText.keptDefault("each file's")),
         .quietFlag,
       ] + KeyOptions.arguments(purpose: "of the Realm files (the migrated files keep it)"))
   }

@@ -22,7 +22,9 @@ public struct OpenCommand: Command {
       abstract: "Show what a Realm file contains: format, schema version, classes and sizes.",
       discussion: """
         Prints the path, the file size, the file format version with the Realm SDK \
-        releases that open the file as it is and those that would upgrade it, the schema \
+        releases that open the file as it is and those that would upgrade it (a synced \
+        realm opens only in releases with Device Sync: those without it, the SDKs' 20.x \
+        line among them, are named as refusing it), the schema \
         version, the history type, every class with its number of objects (embedded \
         classes are marked), the free space, and whether the file is a compacted copy. The \
         file is opened read-only and never changed; it may be open in a Realm app at the \

@@ -43,7 +43,7 @@ public struct RenamePropertyCommand: Command {
         .option(
           "schema-version", valueName: "n", type: .integer(minimum: 0),
           help: "The schema version to set (default: the file's version plus one)."),
-        FileFormatOption.argument(default: "Default: the file's own format."),
+        FileFormatOption.argument(default: FileFormatText.keptDefault()),
       ] + KeyOptions.arguments(purpose: "of the Realm file (the file keeps it)"))
   }
 

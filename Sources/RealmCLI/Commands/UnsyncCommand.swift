@@ -24,7 +24,10 @@ public struct UnsyncCommand: Command {
         before or fully converted), or written to --output, leaving the original as it is. \
         An encrypted file is read with its key and the local realm is encrypted with the \
         same key. A local realm is left alone. The file must not be open in a Realm app. \
-        'realmctl open' shows what a conversion would drop.
+        'realmctl open' shows what a conversion would drop, and which SDK releases open the \
+        file: a synced realm opens only in releases with Device Sync, which the SDKs' 20.x \
+        line removed (\(FileFormatText.currentReleasesWithoutDeviceSync)): they open the \
+        local realm.
 
         Examples:
           realmctl unsync synced.realm --dry-run
@@ -37,7 +40,7 @@ public struct UnsyncCommand: Command {
         .positional("file", completion: .realmFile, help: "The synced realm to convert.")
       ] + FileRewriteRun.arguments(result: "the local realm", report: "what would be written and dropped") + [
         .flag("json", help: "Print the report as one JSON object."),
-        FileFormatOption.argument(default: "Default: the file's own format (24 for formats 2 to 11)."),
+        FileFormatOption.argument(default: FileFormatText.keptDefault()),
         .quietFlag,
       ] + KeyOptions.arguments(purpose: "of the Realm file (the local realm keeps it)"))
   }

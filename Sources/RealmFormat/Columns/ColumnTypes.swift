@@ -118,6 +118,10 @@ public enum FormatConstants {
   public static let maxBPNodeSize = 1000
   /// log2 of the cluster size (256) in release builds.
   public static let clusterShift = 8
-  /// The newest file format, written by realmctl.
+  /// The newest file format of a released Realm Core (14 and 20), the one new files get.
   public static let currentFileFormat = 24
+  /// The file formats the reader reads: 2 to 11 (Realm Core 0.89 to 6) and 20 to 24 (Realm
+  /// Core 10 to 14 and 20). 12 to 19 were never released; 25 exists only on realm-core's
+  /// unreleased `next-major` branch.
+  public static var readableFileFormats: [ClosedRange<Int>] { ReadableFileFormats.ranges }
 }

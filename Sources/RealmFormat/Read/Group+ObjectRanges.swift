@@ -28,6 +28,9 @@ public struct LeafLocation: Sendable, Equatable {
   /// The objects the leaf is expected to hold (its tree's cluster size; exact for formats
   /// 2-9): what a scan counts before it opens the leaf.
   public let expectedCount: Int
+  /// No object of the leaf has a smaller key (its key offset); every key of the leaf is below
+  /// the next leaf's bound.
+  public var firstKeyBound: Int64 { Int64(bitPattern: keyOffset) }
 }
 
 extension Group {

@@ -194,13 +194,19 @@ public final class Group: Sendable {
   private static func checkVersion(_ header: FileHeader) throws(FormatError) {
     let f = header.fileFormat
     if header.topRef.isNull { return }  // empty file: the format byte may be 0
+    if ReadableFileFormats.contains(f) { return }
     switch f {
-    case 2...11, 20...24: return
     case 0: throw FormatError.corrupt("the file format byte is 0 but the file has a top array", at: 20)
     case 1:
       throw FormatError(.unsupportedVersion, "file format 1 is not supported (the first Realm files, before 2014, which no Realm Core since 2015 reads)")
+    case 25:
+      // realm-core's next-major branch bumped the format to 25 (compressed integer arrays);
+      // no release of Realm Core has it.
+      throw FormatError(
+        .unsupportedVersion,
+        "file format 25 is not supported (realmctl reads formats \(ReadableFileFormats.description); format 25 comes only from realm-core's unreleased next-major branch)")
     default:
-      throw FormatError(.unsupportedVersion, "file format \(f) is not supported (realmctl reads formats 2 to 11 and 20 to 24)")
+      throw FormatError(.unsupportedVersion, "file format \(f) is not supported (realmctl reads formats \(ReadableFileFormats.description))")
     }
   }
 

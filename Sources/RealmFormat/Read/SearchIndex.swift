@@ -272,14 +272,30 @@ public struct SearchIndex: Sendable {
 }
 
 extension SearchIndex {
-  /// A value as the index stores it (`Mixed::get_index_data`, §4.6) for the types whose index
-  /// data a query can look up: ints, bools, strings, timestamps, ObjectIds and UUIDs. nil for
-  /// null and for any other type.
+  /// A value as the index stores it (`Mixed::get_index_data`, §4.6): ints and bools as 8
+  /// bytes; floats, doubles and decimals as the int they equal (a float or double equal to an
+  /// int32; a decimal truncated to an int64) or else as their own bytes; strings, binaries,
+  /// ObjectIds and UUIDs as their bytes; timestamps as seconds then nanoseconds. nil for null
+  /// and for the values whose data need more than the value (links: the target's table key)
+  /// or that have none (collections).
+  ///
+  /// The data do not say the type: `0` and `false` have the same. What ``SearchIndexEntries``
+  /// appends for the same value (a test checks that the two agree).
   public static func indexData(_ value: RealmValue) -> [UInt8]? {
     switch value {
     case .int(let i): return littleEndian(UInt64(bitPattern: i), 8)
     case .bool(let b): return littleEndian(b ? 1 : 0, 8)
+    case .float(let f):
+      if let i = SearchIndexEntries.exactInt32(Double(f)) { return littleEndian(UInt64(bitPattern: i), 8) }
+      return littleEndian(UInt64(f.bitPattern), 4)
+    case .double(let d):
+      if let i = SearchIndexEntries.exactInt32(d) { return littleEndian(UInt64(bitPattern: i), 8) }
+      return littleEndian(d.bitPattern, 8)
+    case .decimal128(let d):
+      if let i = d.truncatedInt64 { return littleEndian(UInt64(bitPattern: i), 8) }
+      return littleEndian(d.low, 8) + littleEndian(d.high, 8)
     case .string(let s): return Array(s.utf8)
+    case .data(let d): return d
     case .date(let t):
       return littleEndian(UInt64(bitPattern: t.seconds), 8) + littleEndian(UInt64(UInt32(bitPattern: t.nanoseconds)), 4)
     case .objectId(let o): return o.bytes

@@ -5,6 +5,13 @@ import RealmModel
 /// While every value is a non-null int (a primary key's column, the common case), only the
 /// ints are kept (8 bytes an entry instead of 28); the first other value moves the entries
 /// to the general form. Keys are kept as runs (`KeyRuns`).
+///
+/// The index data do not say a value's type: `0` and `false`, `1` and `true`, a string and a
+/// binary of the same bytes, an ObjectId of zeros and the date 0 have the same data and share
+/// one entry of the index. Realm keeps the object keys of such an entry in the order of their
+/// values (`Mixed::compare`: by type rank, then by value) and finds a value's objects by
+/// that order, so the general form keeps each entry's ``IndexValueKind`` too (and a decimal
+/// indexed as an int, whose data do not give it back).
 public struct SearchIndexEntries: Sendable {
   /// Concatenated index data of all non-null entries (general form).
   var bytes: [UInt8] = []
@@ -12,6 +19,11 @@ public struct SearchIndexEntries: Sendable {
   var starts: [Int] = []
   /// Length of entry *i* (general form).
   var lengths: [Int32] = []
+  /// The kind of value of entry *i* (general form).
+  var kinds: [IndexValueKind] = []
+  /// The decimals indexed as ints (their truncated value), by entry: their data do not give
+  /// them back, and their order among equal data needs them.
+  var truncatedDecimals: [Int: Decimal128] = [:]
   /// The values, while every entry is a non-null int (``intsOnly``).
   var ints: [Int64] = []
   /// True while the entries are ``ints``.
@@ -38,6 +50,7 @@ public struct SearchIndexEntries: Sendable {
     bytes.reserveCapacity(ints.count * 8)
     starts.reserveCapacity(ints.count)
     lengths.reserveCapacity(ints.count)
+    kinds = Array(repeating: .number, count: ints.count)
     for i in ints {
       starts.append(bytes.count)
       lengths.append(8)
@@ -60,31 +73,61 @@ public struct SearchIndexEntries: Sendable {
       generalize()
     }
     let start = bytes.count
+    let kind: IndexValueKind
     switch value {
     case .null:
       keys.append(key)
       starts.append(-1)
       lengths.append(0)
+      kinds.append(.null)
       return
-    case .int(let i): appendInt(i)
-    case .bool(let b): appendInt(b ? 1 : 0)
+    case .int(let i):
+      appendInt(i)
+      kind = .number
+    case .bool(let b):
+      appendInt(b ? 1 : 0)
+      kind = .bool
     case .float(let f):
-      if let i = Self.exactInt32(Double(f)) { appendInt(i) } else { NodeEncoder.appendLittleEndian(&bytes, UInt64(f.bitPattern), 4) }
+      if let i = Self.exactInt32(Double(f)) {
+        appendInt(i)
+        kind = .number
+      } else {
+        NodeEncoder.appendLittleEndian(&bytes, UInt64(f.bitPattern), 4)
+        kind = .float
+      }
     case .double(let d):
-      if let i = Self.exactInt32(d) { appendInt(i) } else { NodeEncoder.appendLittleEndian(&bytes, d.bitPattern, 8) }
-    case .string(let s): bytes.append(contentsOf: s.utf8)
-    case .data(let d): bytes.append(contentsOf: d)
+      if let i = Self.exactInt32(d) {
+        appendInt(i)
+        kind = .number
+      } else {
+        NodeEncoder.appendLittleEndian(&bytes, d.bitPattern, 8)
+        kind = .double
+      }
+    case .string(let s):
+      bytes.append(contentsOf: s.utf8)
+      kind = .string
+    case .data(let d):
+      bytes.append(contentsOf: d)
+      kind = .binary
     case .date(let t):
       appendInt(t.seconds)
       NodeEncoder.appendLittleEndian(&bytes, UInt64(UInt32(bitPattern: t.nanoseconds)), 4)
-    case .objectId(let o): bytes.append(contentsOf: o.bytes)
-    case .uuid(let u): bytes.append(contentsOf: u.bytes)
+      kind = .timestamp
+    case .objectId(let o):
+      bytes.append(contentsOf: o.bytes)
+      kind = .objectId
+    case .uuid(let u):
+      bytes.append(contentsOf: u.bytes)
+      kind = .uuid
     case .decimal128(let d):
       if let i = d.truncatedInt64 {
         appendInt(i)
+        truncatedDecimals[count] = d
+        kind = .number
       } else {
         NodeEncoder.appendLittleEndian(&bytes, d.low, 8)
         NodeEncoder.appendLittleEndian(&bytes, d.high, 8)
+        kind = .decimal
       }
     case .link(let link):
       guard let tableKey = tableKeys[link.className] else {
@@ -92,8 +135,13 @@ public struct SearchIndexEntries: Sendable {
       }
       NodeEncoder.appendLittleEndian(&bytes, UInt64(truncatingIfNeeded: tableKey), 4)
       appendInt(link.key)
-    case .list: bytes.append(contentsOf: "__List__".utf8)
-    case .dictionary: bytes.append(contentsOf: "__Dictionary__".utf8)
+      kind = .typedLink
+    case .list:
+      bytes.append(contentsOf: "__List__".utf8)
+      kind = .list
+    case .dictionary:
+      bytes.append(contentsOf: "__Dictionary__".utf8)
+      kind = .dictionary
     case .set, .embedded:
       throw FormatError.corrupt("\(TypedLeafEncoder.describe(value)) cannot be indexed")
     }
@@ -105,6 +153,7 @@ public struct SearchIndexEntries: Sendable {
     keys.append(key)
     starts.append(start)
     lengths.append(Int32(length))
+    kinds.append(kind)
   }
 
   /// `d` as an integer when it is one in the int32 range (floats and doubles equal to an
@@ -151,6 +200,42 @@ public struct SearchIndexEntries: Sendable {
     return ByteOrder.compare(data(a), data(b), unsigned: unsigned)
   }
 
+  /// The kind of value of entry `i`.
+  func kind(_ i: Int) -> IndexValueKind { intsOnly ? .number : kinds[i] }
+
+  /// The order of the values of entries `a` and `b` whose data are the same, or share their
+  /// first 204 bytes (-1, 0, 1), as Realm orders the object keys of one entry of a file of
+  /// `format` (`Mixed::compare`, `compare_signed` before format 24): by the rank of their
+  /// type, then numbers numerically, strings by bytes (signed `char` before format 24),
+  /// everything else by its data.
+  func compareValues(_ a: Int, _ b: Int, format: WritableFileFormat) -> Int {
+    let ka = kind(a)
+    let kb = kind(b)
+    let ra = ka.rank(format)
+    let rb = kb.rank(format)
+    if ra != rb { return ra < rb ? -1 : 1 }
+    if ka.isNumber { return SetOrdering.compare(number(a), number(b)) }
+    return compareData(a, b, unsigned: ka == .string && kb == .string ? format.comparesBytesUnsigned : true)
+  }
+
+  /// The number entry `i` holds (its kind ``IndexValueKind/isNumber``).
+  func number(_ i: Int) -> RealmValue {
+    let d = data(i)
+    func word(_ at: Int, _ n: Int) -> UInt64 {
+      var v: UInt64 = 0
+      for j in 0..<n { v |= UInt64(d[d.startIndex + at + j]) << UInt64(8 * j) }
+      return v
+    }
+    switch kind(i) {
+    case .float: return .float(Float(bitPattern: UInt32(truncatingIfNeeded: word(0, 4))))
+    case .double: return .double(Double(bitPattern: word(0, 8)))
+    case .decimal: return .decimal128(Decimal128(low: word(0, 8), high: word(8, 8)))
+    default:
+      if !intsOnly, let decimal = truncatedDecimals[i] { return .decimal128(decimal) }
+      return .int(Int64(bitPattern: word(0, 8)))
+    }
+  }
+
   /// The 32-bit key of entry `i` at byte `offset` (`create_key`, §4.6): null and
   /// offsets past the end give 0; a tail of at most 3 bytes is followed by 'X'; the 4 bytes
   /// form a big-endian signed int32.
@@ -179,5 +264,50 @@ public struct SearchIndexEntries: Sendable {
       for j in 0..<4 { k |= UInt32(bytes[s + offset + j]) << UInt32(24 - 8 * j) }
     }
     return Int32(bitPattern: k)
+  }
+}
+
+/// What kind of value an index entry holds, for Realm's order of the values that share
+/// their index data (`Mixed::compare`: the type's rank first).
+enum IndexValueKind: UInt8, Sendable {
+  case null
+  case bool
+  /// An int, or a float, double or decimal indexed as an int (one that equals an int32, or
+  /// for a decimal truncates to an int64).
+  case number
+  /// A float indexed by its 4 bytes.
+  case float
+  /// A double indexed by its 8 bytes.
+  case double
+  /// A decimal indexed by its 16 bytes.
+  case decimal
+  case string
+  case binary
+  case timestamp
+  case objectId
+  case uuid
+  case typedLink
+  case list
+  case dictionary
+
+  /// True for the kinds that compare numerically with each other.
+  var isNumber: Bool { self == .number || self == .float || self == .double || self == .decimal }
+
+  /// The rank of the type (`sorting_rank`): Realm Core 14 (format 24) ranks binaries after
+  /// strings; Core 12 and 13 give them the rank of strings (and compare the two by bytes).
+  func rank(_ format: WritableFileFormat) -> Int {
+    switch self {
+    case .null: return -1
+    case .bool: return 0
+    case .number, .float, .double, .decimal: return 1
+    case .string: return 2
+    case .binary: return format >= .v24 ? 3 : 2
+    case .timestamp: return 4
+    case .objectId: return 5
+    case .uuid: return 6
+    case .typedLink: return 7
+    case .list: return 9
+    case .dictionary: return 11
+    }
   }
 }

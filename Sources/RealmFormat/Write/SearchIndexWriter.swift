@@ -3,9 +3,10 @@ import RealmModel
 /// Builds a search index (`StringIndex`, §4.6) from collected entries.
 ///
 /// Entries are sorted by their sequence of 4-byte chunk keys (signed), then null first,
-/// then data bytes (in the file format's byte order: values that share more than 200 bytes
-/// share a list, sorted by value as signed `char` up to format 23 and unsigned from 24), then
-/// object key. At each offset they are grouped by chunk key: a group
+/// then by value as `Mixed::compare` orders them (values of the same data, such as `0` and
+/// `false`, by their type's rank; values that share more than 200 bytes share a list, strings
+/// sorted as signed `char` up to format 23 and unsigned from 24), then object key. At each
+/// offset they are grouped by chunk key: a group
 /// of one object becomes a tagged key, a group whose data are all equal (or past the
 /// 200-byte depth limit) a sorted list of object keys, any other group a sub-index for the
 /// next 4 bytes. Nodes hold at most 1000 keys; larger ones get inner levels whose keys are
@@ -52,16 +53,15 @@ public enum SearchIndexWriter {
       return order
     }
     let first = (0..<e.count).map { e.chunkKey($0, at: 0) }
-    let unsigned = format.comparesBytesUnsigned
     var order = Array(0..<e.count)
     order.sort { a, b in
       if first[a] != first[b] { return first[a] < first[b] }
-      return compare(e, a, b, unsigned: unsigned) < 0
+      return compare(e, a, b, format: format) < 0
     }
     return order
   }
 
-  static func compare(_ e: SearchIndexEntries, _ a: Int, _ b: Int, unsigned: Bool) -> Int {
+  static func compare(_ e: SearchIndexEntries, _ a: Int, _ b: Int, format: WritableFileFormat) -> Int {
     let longest = max(e.length(a), e.length(b))
     var offset = 0
     while offset <= longest && offset <= maxOffset {
@@ -73,7 +73,8 @@ public enum SearchIndexWriter {
     let na = e.isNull(a)
     let nb = e.isNull(b)
     if na != nb { return na ? -1 : 1 }
-    let c = e.compareData(a, b, unsigned: unsigned)
+    // Same data, or the same first 204 bytes: Realm's value order.
+    let c = e.compareValues(a, b, format: format)
     if c != 0 { return c }
     return e.key(a) == e.key(b) ? 0 : e.key(a) < e.key(b) ? -1 : 1
   }

@@ -190,6 +190,12 @@ public struct SelectionFilter: CompiledFilter {
   /// The query text.
   public let source: String
 
+  /// A filter that selects the objects with `keys`; `source` describes them.
+  package init(keys: Set<Int64>, source: String) {
+    self.keys = keys
+    self.source = source
+  }
+
   public var selectsFromFile: Bool { true }
   /// Only the object key is tested.
   public var readsOld: Set<Int>? { [] }

@@ -43,6 +43,10 @@ public enum ValueCoercion {
       if p.isOptional || p.type == .mixed || p.type == .object { return .null }
       throw MigrationError(.evaluationFailed, path: path, "\(context()): '\(p.name)' is required but the value is null")
     }
+    if case .date(let t) = v, let problem = t.validityProblem {
+      // Realm refuses such a pair (`realm::Timestamp`): nothing computes one, but a file can hold it.
+      throw MigrationError(.evaluationFailed, path: path, "\(context()): '\(p.name)' would get an invalid timestamp: \(problem)")
+    }
     switch (p.type, v) {
     case (.mixed, .list), (.mixed, .dictionary): return v
     case (.mixed, .set), (.mixed, .embedded): throw mismatch()

@@ -1,7 +1,10 @@
-/// A file format realmctl can write: the formats of Realm Core 10 to 14.
+/// A file format realmctl can write: the formats of Realm Core 10 to 14 and 20.
 ///
-/// Realm Core 10 wrote format 20, Core 11-12 format 22, Core 13 format 23 and Core 14 format
-/// 24; an SDK refuses a file of a newer format than its Core writes. What each format stores
+/// Realm Core 10 wrote format 20, Core 11-12 format 22, Core 13 format 23 and Core 14 and 20
+/// format 24 (no released Realm Core writes another after 14; format 25 exists only on
+/// realm-core's unreleased `next-major` branch); an SDK refuses a file of a newer format than
+/// its Core writes. A rewrite keeps a file's format where realmctl writes it
+/// (``init(keeping:)``, ``rewriting(_:)``); new files get ``current``. What each format stores
 /// differently is RealmFormat's business (its encoders consult the format, nothing above them
 /// does): the same schema and objects give the file each Core would have written.
 public enum WritableFileFormat: Int, Sendable, CaseIterable, Comparable, CustomStringConvertible {
@@ -11,10 +14,10 @@ public enum WritableFileFormat: Int, Sendable, CaseIterable, Comparable, CustomS
   case v22 = 22
   /// Realm Core 13.
   case v23 = 23
-  /// Realm Core 14.
+  /// Realm Core 14 and 20.
   case v24 = 24
 
-  /// The newest format, the default of every writer.
+  /// The newest format: the format of new files, and of rewrites of formats without a writer.
   public static let current = WritableFileFormat.v24
 
   /// The format a write keeps for a file of `fileFormat`: itself for 20, 22, 23 and 24, 22 for
@@ -25,6 +28,12 @@ public enum WritableFileFormat: Int, Sendable, CaseIterable, Comparable, CustomS
     case 21: self = .v22
     default: self.init(rawValue: fileFormat)
     }
+  }
+
+  /// The format a rewrite of a file of `fileFormat` writes when no format is requested: its
+  /// own (21 as 22, see ``init(keeping:)``), else ``current`` (formats 2 to 11).
+  public static func rewriting(_ fileFormat: Int) -> WritableFileFormat {
+    WritableFileFormat(keeping: fileFormat) ?? .current
   }
 
   public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
@@ -50,13 +59,16 @@ public enum WritableFileFormat: Int, Sendable, CaseIterable, Comparable, CustomS
     return "is a Dictionary (format 22 and later: Realm Core 14 cannot upgrade a format-20 dictionary)"
   }
 
-  /// The Realm Core release line that writes this format.
-  public var realmCore: String {
+  /// The Realm Core release line that writes this format: `Realm Core 14 and 20`.
+  public var realmCore: String { "Realm Core \(realmCoreVersions)" }
+
+  /// The major versions of Realm Core that write this format: `11-12`, `14 and 20`.
+  public var realmCoreVersions: String {
     switch self {
-    case .v20: return "Realm Core 10"
-    case .v22: return "Realm Core 11-12"
-    case .v23: return "Realm Core 13"
-    case .v24: return "Realm Core 14"
+    case .v20: return "10"
+    case .v22: return "11-12"
+    case .v23: return "13"
+    case .v24: return "14 and 20"
     }
   }
 }

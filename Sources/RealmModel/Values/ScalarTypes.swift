@@ -6,10 +6,48 @@ public struct Timestamp: Sendable, Hashable {
   public var seconds: Int64
   /// Nanoseconds, same sign as `seconds`.
   public var nanoseconds: Int32
-  /// Creates a timestamp.
+  /// Creates a timestamp from Realm's two parts, as given (``isValid`` says whether Realm
+  /// accepts them).
   public init(seconds: Int64, nanoseconds: Int32) {
     self.seconds = seconds
     self.nanoseconds = nanoseconds
+  }
+
+  /// The instant `seconds` + `nanoseconds` / 10^9 (`nanoseconds` of any sign and size) in
+  /// Realm's form: nanoseconds of the sign of the seconds, below 10^9 in magnitude. So
+  /// 1969-12-31T23:59:59.25Z, that is -1 s + 250,000,000 ns, is (0, -750,000,000). nil when the
+  /// seconds overflow.
+  public init?(seconds: Int64, addingNanoseconds nanoseconds: Int64) {
+    // Floor division: whole seconds carried, a remainder in 0..<10^9.
+    var carry = nanoseconds / 1_000_000_000
+    var rest = nanoseconds % 1_000_000_000
+    if rest < 0 {
+      carry -= 1
+      rest += 1_000_000_000
+    }
+    var (s, overflow) = seconds.addingReportingOverflow(carry)
+    if overflow { return nil }
+    if s < 0 && rest > 0 {
+      s += 1
+      rest -= 1_000_000_000
+    }
+    self.init(seconds: s, nanoseconds: Int32(rest))
+  }
+
+  /// True when Realm accepts the two parts (`realm::Timestamp`'s invariant): nanoseconds of
+  /// magnitude below 10^9 and not of the other sign than the seconds.
+  public var isValid: Bool { validityProblem == nil }
+
+  /// Why Realm does not accept the two parts (nil when it does): "nanoseconds N are not
+  /// below 10^9 in magnitude" or "seconds S and nanoseconds N have different signs".
+  public var validityProblem: String? {
+    if nanoseconds <= -1_000_000_000 || nanoseconds >= 1_000_000_000 {
+      return "nanoseconds \(nanoseconds) are not below 10^9 in magnitude"
+    }
+    if (seconds > 0 && nanoseconds < 0) || (seconds < 0 && nanoseconds > 0) {
+      return "seconds \(seconds) and nanoseconds \(nanoseconds) have different signs"
+    }
+    return nil
   }
 }
 

@@ -7,6 +7,6 @@ extension WritableFileFormat {
   package static func target(rewriting group: Group, requested: WritableFileFormat?) -> WritableFileFormat {
     if let requested { return requested }
     if group.topRef.isNull { return .current }
-    return WritableFileFormat(keeping: group.fileFormat) ?? .current
+    return WritableFileFormat.rewriting(group.fileFormat)
   }
 }

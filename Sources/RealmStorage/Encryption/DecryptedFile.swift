@@ -40,6 +40,9 @@ final class DecryptedFile: PageProducer, @unchecked Sendable {
     var flags = MAP_PRIVATE | MAP_ANONYMOUS
     #if os(Linux)
       flags |= MAP_NORESERVE
+    #elseif canImport(Darwin)
+      // Nothing to add: Darwin commits anonymous pages when they are first touched and keeps
+      // no overcommit account to opt out of (its MAP_NORESERVE is ignored).
     #endif
     guard let p = mmap(nil, plainSize, PROT_READ | PROT_WRITE, flags, -1, 0), p != MAP_FAILED else {
       throw StorageError(.io, errno: errno, "cannot reserve \(plainSize) bytes of memory for the decrypted file")

@@ -4,8 +4,11 @@ import RealmFormat
 ///
 /// The Realm Core versions come from Realm Core's own history of its file formats
 /// (`group.hpp`) and the formats each release writes; which Realm Core accepts which format
-/// comes from its upgrade code (Realm Core 6-13 upgrade formats 5-9, Realm Core 14 only 10 and
-/// newer). The SDK versions are the major versions built on those Realm Cores.
+/// comes from its upgrade code (Realm Core 6-13 upgrade formats 5-9, Realm Core 14 and 20 only
+/// 10 and newer). The SDK versions are the major versions built on those Realm Cores. No
+/// released Realm Core writes a format other than 24 after Core 14: Core 20 (the SDKs' 20.x
+/// line) writes 24 too, and format 25 exists only on realm-core's unreleased `next-major`
+/// branch.
 public struct FileFormatDescription: Equatable {
   /// The Realm Core (and year, and SDKs) that write the format.
   public var writtenBy: String
@@ -38,6 +41,9 @@ public struct FileFormatDescription: Equatable {
     }
   }
 
+  /// The formats realmctl reads (2 to 11 and 20 to 24), for what sits above the format layer.
+  public static let readableFormats: [ClosedRange<Int>] = FormatConstants.readableFileFormats
+
   /// `9 (Realm Core 4-5, ...; current SDKs cannot open it: ...)`.
   public static func text(_ format: Int) -> String {
     let d = FileFormatDescription(format)
@@ -60,6 +66,7 @@ public struct FileFormatDescription: Equatable {
     21: "Realm Core 11 betas, 2021: Realm JS 10.4.0, Realm Kotlin 0.4-0.5",
     22: "Realm Core 11-12, 2021-2022: Realm SDKs 10 and Realm JS 11",
     23: "Realm Core 13, 2022-2024",
-    24: "Realm Core 14, 2024 on: the current SDKs",
+    24: "Realm Core 14 and 20, 2024 on: the current SDKs",
+    25: "no released Realm Core: only realm-core's unreleased next-major branch",
   ]
 }

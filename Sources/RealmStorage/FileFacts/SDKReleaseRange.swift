@@ -22,7 +22,7 @@ public struct SDKReleaseRange: Sendable, Hashable {
   public var last: String
   /// Release date of ``first`` (`yyyy-MM-dd`, from the changelog).
   public var firstDate: String
-  /// Release date of ``last``.
+  /// Release date of ``last``: `yyyy-MM-dd`, or `yyyy-MM` where only the month is known.
   public var lastDate: String
   /// The file format the releases write, and open without upgrading.
   public var fileFormat: Int
@@ -32,11 +32,24 @@ public struct SDKReleaseRange: Sendable, Hashable {
   public var realmCore: String?
   /// Where the format comes from.
   public var evidence: Evidence
+  /// True when the releases have a sync client (Atlas Device Sync from the SDKs' 10.0, Realm
+  /// Object Server's sync before): only they open a synced realm (history `SyncClient`), with
+  /// a sync configuration. The SDKs' 20.x line and Realm Kotlin 3 removed it ("All Atlas App
+  /// Services and Atlas Device Sync functionality has been removed. Users of Atlas Device Sync
+  /// should pin to v10."); Realm Kotlin gained it in 0.7.0.
+  public var deviceSync: Bool
+  /// The last release of the range that the changelog snapshot this table was read from
+  /// records, when the range goes on past it; nil when the snapshot holds the whole range.
+  /// The later releases (``last``, ``lastDate``, their count in ``releases``) come from the
+  /// SDK's release pages and its published changelog, read in November 2026 (see
+  /// docs/file-formats.md, "Which SDK opens which format").
+  public var recordedThrough: String?
 
   /// Creates a range.
   public init(
     _ sdk: RealmSDK, _ first: String, _ last: String, _ firstDate: String, _ lastDate: String,
-    format: Int, releases: Int, realmCore: String?, evidence: Evidence
+    format: Int, releases: Int, realmCore: String?, evidence: Evidence, deviceSync: Bool = true,
+    recordedThrough: String? = nil
   ) {
     self.sdk = sdk
     self.first = first
@@ -47,6 +60,8 @@ public struct SDKReleaseRange: Sendable, Hashable {
     self.releases = releases
     self.realmCore = realmCore
     self.evidence = evidence
+    self.deviceSync = deviceSync
+    self.recordedThrough = recordedThrough
   }
 
   /// `10.8.0-10.34.1`, or `10.4.0` for a single release.
@@ -54,4 +69,7 @@ public struct SDKReleaseRange: Sendable, Hashable {
 
   /// `Realm Swift 10.8.0-10.34.1`.
   public var text: String { "\(sdk.name) \(versions)" }
+
+  /// The range as a span of releases.
+  public var span: SDKReleaseSpan { SDKReleaseSpan(sdk: sdk, first: first, last: last) }
 }

@@ -36,7 +36,8 @@ public enum AtomicFileCreation {
       fd: fd, path: tmpPath, faultInjection: nil, encryptionKey: encryptionKey)
     try body(output)
     try output.finishEncryption()
-    guard fsync(fd) == 0 else { throw StorageError.system("fsync", path: tmpPath, errno: errno) }
+    let synced = durableSync(fd)
+    guard synced == 0 else { throw StorageError.system(durableSyncName, path: tmpPath, errno: synced) }
     // link() fails with EEXIST instead of replacing an existing file.
     guard link(tmpPath, path) == 0 else {
       if errno == EEXIST {

@@ -146,7 +146,8 @@ public enum AtomicFileReplacement {
     try body(output)
     try output.finishEncryption()
     try output.inject(.sync)
-    guard fsync(fd) == 0 else { throw StorageError.system("fsync", path: tmpPath, errno: errno) }
+    let synced = durableSync(fd)
+    guard synced == 0 else { throw StorageError.system(durableSyncName, path: tmpPath, errno: synced) }
     try output.inject(.rename)
     guard rename(tmpPath, path) == 0 else {
       throw StorageError.system("rename", path: path, errno: errno)
@@ -170,13 +171,14 @@ public enum AtomicFileReplacement {
     }
   }
 
-  /// `fsync` of the directory holding `path`, making a rename durable.
+  /// `fsync` of the directory holding `path` (``durableSync(_:)``), making a rename durable.
   static func syncDirectory(of path: String) throws(StorageError) {
     let dir = DirectoryEntries.split(path).directory
     let fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard fd >= 0 else { throw StorageError.system("open", path: dir, errno: errno) }
     defer { close(fd) }
-    guard fsync(fd) == 0 else { throw StorageError.system("fsync", path: dir, errno: errno) }
+    let synced = durableSync(fd)
+    guard synced == 0 else { throw StorageError.system(durableSyncName, path: dir, errno: synced) }
   }
 }
 
@@ -188,7 +190,8 @@ extension AtomicFileReplacement.Output: RawFileIO {
 
   func syncRaw(stage: CommitStage) throws(StorageError) {
     try inject(.sync)
-    guard fsync(fd) == 0 else { throw StorageError.system("fsync", path: path, errno: errno) }
+    let synced = durableSync(fd)
+    guard synced == 0 else { throw StorageError.system(durableSyncName, path: path, errno: synced) }
   }
 
   func readRaw(at offset: Int, count: Int, into buffer: UnsafeMutableRawPointer) throws(StorageError) -> Int {

@@ -58,7 +58,8 @@ public enum FileCopy {
       if n == 0 { break }
       copied += n
     }
-    guard fsync(output) == 0 else { throw StorageError.system("fsync", path: destination, errno: errno) }
+    let synced = durableSync(output)
+    guard synced == 0 else { throw StorageError.system(durableSyncName, path: destination, errno: synced) }
     try AtomicFileReplacement.syncDirectory(of: destination)
     ok = true
   }

@@ -148,7 +148,8 @@ final class RealmFileHandle: @unchecked Sendable {
     try withBytes(bytes) { (b) throws(StorageError) in try write(b, at: offset, stage: stage) }
   }
 
-  /// `fsync`: makes everything written so far durable (§8.2 step 4). For an encrypted file the
+  /// `fsync` (`F_FULLFSYNC` on Apple platforms, ``durableSync(_:)``): makes everything written
+  /// so far durable (§8.2 step 4). For an encrypted file the
   /// dirty pages are written first with Realm's protocol (entries, `fsync`, pages).
   func sync(stage: CommitStage) throws(StorageError) {
     try store?.flush(stage: stage, syncBetween: true)
@@ -179,10 +180,8 @@ final class RealmFileHandle: @unchecked Sendable {
 
   func syncRaw(stage: CommitStage) throws(StorageError) {
     try around(.sync, stage) { () throws(StorageError) in
-      while fsync(fd) != 0 {
-        if errno == EINTR { continue }
-        throw StorageError.system("fsync", path: path, errno: errno)
-      }
+      let code = durableSync(fd)
+      if code != 0 { throw StorageError.system(durableSyncName, path: path, errno: code) }
     }
   }
 
@@ -202,13 +201,40 @@ final class RealmFileHandle: @unchecked Sendable {
   private func allocateRaw(upTo size: Int, currentSize: Int, stage: CommitStage) throws(StorageError) {
     guard size > currentSize else { return }
     try around(.resize(size: size), stage) { () throws(StorageError) in
-      var rc = posix_fallocate(fd, off_t(currentSize), off_t(size - currentSize))
-      while rc == EINTR { rc = posix_fallocate(fd, off_t(currentSize), off_t(size - currentSize)) }
-      if rc == EOPNOTSUPP || rc == EINVAL {
-        // File systems without fallocate: a plain size change (reads as zeros).
-        if ftruncate(fd, off_t(size)) != 0 { rc = errno } else { rc = 0 }
-      }
-      if rc != 0 { throw StorageError.system("posix_fallocate", path: path, errno: rc) }
+      #if canImport(Darwin)
+        // No posix_fallocate on Apple platforms: reserve the blocks past the physical end of the
+        // file with F_PREALLOCATE (all or nothing), then set the size, as Realm Core's
+        // File::prealloc does there.
+        var store = fstore_t()
+        store.fst_flags = UInt32(F_ALLOCATEALL)
+        store.fst_posmode = F_PEOFPOSMODE
+        store.fst_offset = 0
+        store.fst_length = off_t(size - currentSize)
+        var rc: Int32 = 0
+        while fcntl(fd, F_PREALLOCATE, &store) != 0 {
+          if errno == EINTR { continue }
+          // A full disk fails here; file systems without preallocation (exFAT, network file
+          // systems: ENOTSUP, EINVAL) get the plain size change below, as on Linux.
+          if errno == ENOSPC || errno == EDQUOT { rc = errno }
+          break
+        }
+        if rc == 0 {
+          while ftruncate(fd, off_t(size)) != 0 {
+            if errno == EINTR { continue }
+            rc = errno
+            break
+          }
+        }
+        if rc != 0 { throw StorageError.system("fcntl(F_PREALLOCATE)", path: path, errno: rc) }
+      #else
+        var rc = posix_fallocate(fd, off_t(currentSize), off_t(size - currentSize))
+        while rc == EINTR { rc = posix_fallocate(fd, off_t(currentSize), off_t(size - currentSize)) }
+        if rc == EOPNOTSUPP || rc == EINVAL {
+          // File systems without fallocate: a plain size change (reads as zeros).
+          if ftruncate(fd, off_t(size)) != 0 { rc = errno } else { rc = 0 }
+        }
+        if rc != 0 { throw StorageError.system("posix_fallocate", path: path, errno: rc) }
+      #endif
     }
   }
 

@@ -132,26 +132,32 @@ extension FileSummary {
   }
 
 
-  /// `Opens as is in` and `Upgraded by`: the SDK releases that open the file (docs/file-formats.md).
+  /// `Opens as is in`, `Upgraded by` and, for a synced realm, `Refused by`: the SDK releases
+  /// that open the file (docs/file-formats.md). A synced realm opens only in releases with
+  /// Device Sync; a sync server's file in none.
   private var sdkRows: [(String, String)] {
+    if historyType == .syncServer {
+      return [("Opens in", "no Realm SDK release: a sync server's file (`realmctl unsync` writes a local realm)")]
+    }
+    let openers = SDKReleases.openers(format: fileFormat, history: historyType)
+    let synced = historyType == .syncClient ? " (with Device Sync)" : ""
     var rows: [(String, String)] = []
-    let asIs = asIsSpans
-    if !asIs.isEmpty { rows.append(("Opens as is in", SDKReleases.text(asIs))) }
-    let upgrading = SDKReleases.joined(SDKReleases.openingAfterUpgrade(format: fileFormat))
-    if !upgrading.isEmpty { rows.append(("Upgraded by", SDKReleases.text(upgrading))) }
+    if !openers.asIs.isEmpty { rows.append(("Opens as is in", SDKReleases.text(openers.asIs) + synced)) }
+    if !openers.afterUpgrade.isEmpty { rows.append(("Upgraded by", SDKReleases.text(openers.afterUpgrade) + synced)) }
+    if !openers.withoutDeviceSync.isEmpty {
+      rows.append(
+        ("Refused by", SDKReleases.text(openers.withoutDeviceSync) + " (no Device Sync: they open the local realm `realmctl unsync` writes)"))
+    }
     return rows
   }
 
-  private var asIsSpans: [SDKReleaseSpan] {
-    SDKReleases.openingAsIs(format: fileFormat).map { SDKReleaseSpan(sdk: $0.sdk, first: $0.first, last: $0.last) }
-  }
-
-  /// `{"openAsIs": [{"sdk", "first", "last"}...], "openAfterUpgrade": [...]}`.
+  /// `{"openAsIs": [{"sdk", "first", "last"}...], "openAfterUpgrade": [...], "withoutDeviceSync": [...]}`.
   private func writeSDKReleases(to w: inout JSONWriter) {
-    let asIs = asIsSpans
-    let upgrading = SDKReleases.joined(SDKReleases.openingAfterUpgrade(format: fileFormat))
+    let openers = SDKReleases.openers(format: fileFormat, history: historyType)
     w.beginObject()
-    for (key, spans) in [("openAsIs", asIs), ("openAfterUpgrade", upgrading)] {
+    for (key, spans) in [
+      ("openAsIs", openers.asIs), ("openAfterUpgrade", openers.afterUpgrade), ("withoutDeviceSync", openers.withoutDeviceSync),
+    ] {
       w.member(key, objects: spans) { w, span in
         w.member("sdk", span.sdk.name)
         w.member("first", span.first)

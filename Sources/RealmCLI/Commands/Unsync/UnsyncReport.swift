@@ -41,7 +41,19 @@ enum UnsyncReport {
     if !plan.keptQueryBasedSyncClasses.isEmpty {
       out += "  Kept (linked from the app's classes): \(countsText(plan.keptQueryBasedSyncClasses))\n"
     }
+    let newlyOpening = newlyOpening(r)
+    if !newlyOpening.isEmpty {
+      out += "  \(r.dryRun ? "Would also open" : "Now also opens") in: \(SDKReleases.text(newlyOpening)) (no Device Sync: they refuse a synced realm)\n"
+    }
     return out
+  }
+
+  /// The SDK releases without Device Sync that open the local realm: they refused the synced
+  /// file (the SDKs' 20.x line, early Realm Kotlin). None for a sync server's file, which no
+  /// release opened.
+  static func newlyOpening(_ r: UnsyncResult) -> [SDKReleaseSpan] {
+    guard r.converted, let plan = r.plan, plan.sync.historyType == .syncClient else { return [] }
+    return SDKReleases.openers(format: r.toFormat, history: .syncClient).withoutDeviceSync
   }
 
   /// The sync history and what it says about uploads, in words.
@@ -118,6 +130,11 @@ enum UnsyncReport {
       writeCounts("dropped", plan.dropped, to: &w)
       writeCounts("asymmetricConverted", plan.convertedAsymmetric, to: &w)
       writeCounts("keptLinkedSyncClasses", plan.keptQueryBasedSyncClasses, to: &w)
+      w.member("alsoOpensIn", objects: newlyOpening(r)) { w, span in
+        w.member("sdk", span.sdk.name)
+        w.member("first", span.first)
+        w.member("last", span.last)
+      }
     } else {
       w.key("sync")
       w.nullValue()

@@ -57,7 +57,8 @@ enum DateText {
     }
     guard s.atEnd else { return nil }
     let days = daysFromCivil(year: year, month: mo, day: d)
-    return Timestamp(seconds: days * 86_400 + secondOfDay - offset, nanoseconds: Int32(nanos))
+    // Before 1970 the fraction is carried into the seconds: Realm's nanoseconds have their sign.
+    return Timestamp(seconds: days * 86_400 + secondOfDay - offset, addingNanoseconds: nanos)
   }
 
   // MARK: - Calendar (the model's proleptic Gregorian arithmetic)

@@ -43,21 +43,35 @@ final class ExecProcess: @unchecked Sendable {
       close(stdinPipe[1])
       throw MigrationError(.execFailed, path: path, "cannot create a pipe for '\(program)': \(Self.errnoText(errno))")
     }
-    var actions = posix_spawn_file_actions_t()
+    #if canImport(Darwin)
+      // Darwin's spawn objects are opaque pointers its init functions allocate.
+      var actions: posix_spawn_file_actions_t? = nil
+      var attributes: posix_spawnattr_t? = nil
+    #else
+      var actions = posix_spawn_file_actions_t()
+      var attributes = posix_spawnattr_t()
+    #endif
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     // dup2 clears O_CLOEXEC on the copies, so only fds 0 and 1 (and the inherited 2) survive.
     posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
     posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
     // Descriptors opened without close-on-exec (by a library, or inherited from whoever
-    // started us) must not reach the program: every one above stderr open now is closed in it
-    // after the two dup2s. (glibc ignores the close of one closed meanwhile by another thread.)
-    for fd in Self.openDescriptors() where fd > 2 {
-      posix_spawn_file_actions_addclose(&actions, fd)
-    }
+    // started us) must not reach the program.
+    #if canImport(Darwin)
+      // Darwin: POSIX_SPAWN_CLOEXEC_DEFAULT (set below) closes every descriptor the actions do
+      // not name, atomically; stderr is named to be inherited. (A close action for a
+      // descriptor another thread closed meanwhile would make Darwin's posix_spawn fail.)
+      posix_spawn_file_actions_addinherit_np(&actions, 2)
+    #else
+      // Linux: every one above stderr open now is closed in it after the two dup2s. (glibc
+      // ignores the close of one closed meanwhile by another thread.)
+      for fd in Self.openDescriptors() where fd > 2 {
+        posix_spawn_file_actions_addclose(&actions, fd)
+      }
+    #endif
     // realmctl ignores SIGPIPE (and a caller may block signals); the program starts with the
     // defaults, as from a shell, so that e.g. `sh -c "… | head"` inside it behaves normally.
-    var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
     var defaults = sigset_t()
@@ -67,12 +81,26 @@ final class ExecProcess: @unchecked Sendable {
     sigemptyset(&emptyMask)
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     posix_spawnattr_setsigmask(&attributes, &emptyMask)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+    #if canImport(Darwin)
+      let flags = Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK) | Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
+    #else
+      let flags = Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
+    #endif
+    posix_spawnattr_setflags(&attributes, Int16(flags))
     var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) }
     argv.append(nil)
     defer { for p in argv { free(p) } }
+    // The program gets our environment: the C library's `environ` on Linux; Darwin's module
+    // declares none for Swift, so there it is copied from Foundation's view of the same list.
+    #if canImport(Darwin)
+      var envp: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") }
+      envp.append(nil)
+      defer { for p in envp { free(p) } }
+    #else
+      let envp = environ
+    #endif
     var child: pid_t = 0
-    let rc = posix_spawnp(&child, program, &actions, &attributes, argv, environ)
+    let rc = posix_spawnp(&child, program, &actions, &attributes, argv, envp)
     close(stdinPipe[0])
     close(stdoutPipe[1])
     guard rc == 0 else {
@@ -167,6 +195,9 @@ final class ExecProcess: @unchecked Sendable {
           return pipe2(base, O_CLOEXEC) == 0
         }
       }
+    #elseif canImport(Darwin)
+      // Darwin has no pipe2: pipe + fcntl below. Programs this process starts cannot inherit
+      // the ends meanwhile (POSIX_SPAWN_CLOEXEC_DEFAULT), and ours wait for spawnLock.
     #endif
     guard pipe(&fds) == 0 else { return false }
     _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
@@ -195,6 +226,7 @@ final class ExecProcess: @unchecked Sendable {
   }
 }
 
+// Darwin needs no lookup: it has no pipe2 (see makePipe).
 #if os(Linux)
   /// glibc functions the Glibc module does not export (they need _GNU_SOURCE), looked up once;
   /// nil where the C library lacks them or cannot be asked (a static executable).

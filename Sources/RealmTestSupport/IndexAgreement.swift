@@ -1,0 +1,158 @@
+import Foundation
+import RealmJSON
+import RealmModel
+import Testing
+
+/// Checks a written file through Realm Core's own query engine (`RealmOracle`): what Realm
+/// derives from the data and uses to answer queries must agree with the data Realm reads.
+///
+/// Realm's `verify()` does not look at search indexes, and a stale or misbuilt index only
+/// shows when Realm's query engine uses it. So, from Realm's own dump of the file (`oracle
+/// dump`), for each class:
+/// - every indexed property (primary keys, general indexes, indexed `mixed`): for a sample of
+///   its stored values (every type a `mixed` holds, null), Realm's `p == v` must return
+///   exactly the objects holding a value equal to `v` (for `mixed`, as Realm's indexed lookup
+///   compares: the same index data and `Mixed::compare` equal);
+/// - every full-text index: for words sampled from the stored strings, `p TEXT "w"` (and one
+///   `"prefix*"`) must return exactly the objects whose text has such a word;
+/// - every date property: `SORT(p ASC)` must give the objects in the order of their stored
+///   instants, and `p == T…`, `p < T…`, `p > T…` around sampled instants the objects they hold;
+/// - every class that links can reach: `@links.C.p.@count == n` and `@links.@count == n`
+///   (Realm's backlink columns) must give the objects with that many forward links.
+///
+/// All queries of a file run in one batch on one copy (``RealmOracle/query(_:_:key:)``).
+///
+/// ```swift
+/// @Test(IndexAgreement.enabled) func createKeepsIndexesRealmsWay() throws {
+///   ...
+///   try IndexAgreement.expectAgreement(path)
+/// }
+/// ```
+public enum IndexAgreement {
+  /// The trait of tests that check files with Realm's query engine: skipped, with the
+  /// reason, when `../shared/tools/realm-oracle` is absent.
+  public static var enabled: ConditionTrait { RealmOracle.enabled }
+
+  /// What one check found.
+  public struct Report: Sendable, CustomStringConvertible {
+    /// Disagreements between Realm's answers and the stored data (empty: none).
+    public var problems: [String] = []
+    /// What was checked, one line a property: `Class.p (mixed index): 9 values`.
+    public var checked: [String] = []
+    /// The number of queries Realm answered.
+    public var queries = 0
+    /// Every query asked (the full-text probes aside) and Realm's answer: what a test can
+    /// ask realmctl's own query engine too.
+    public var answered: [(query: RealmOracle.Query, answer: RealmOracle.Answer)] = []
+
+    public var description: String {
+      (problems.isEmpty ? "agreement" : problems.joined(separator: "\n")) + "\nchecked: " + checked.joined(separator: "; ")
+    }
+  }
+
+  /// Checks the file at `path` (see the type's description) with `oracle`; `key` is the hex
+  /// key of an encrypted file. `samples` bounds the values (and words, and instants) tried per
+  /// property. Throws when the oracle cannot read the file at all.
+  ///
+  /// `indexesOf`: a file the written one comes from (the input of the command, kept aside):
+  /// every property it indexes that the written file still has must keep its index and its
+  /// kind (general or full-text, told apart by Realm refusing `TEXT` without a full-text
+  /// index), and no other property may gain one. Without it, a dropped index goes unseen.
+  /// `renamed` maps a written file's "Class.p" to the original's name for it.
+  public static func check(
+    _ path: String, oracle: RealmOracle = .core14, key: String? = nil, samples: Int = 8,
+    indexesOf reference: String? = nil, referenceKey: String? = nil, renamed: [String: String] = [:]
+  ) throws -> Report {
+    let schemaText = try oracle.schema(path, key: key)
+    let schema = try SchemaJSON.decode(Array(schemaText.utf8))
+    let objects = try decodeDump(try oracle.dump(path, key: key), schema: schema)
+    var plan = Plan(format: schema.fileFormat, samples: samples)
+    for cls in schema.classes where !cls.isEmbedded {
+      let stored = objects[cls.name] ?? []
+      for (i, p) in cls.properties.enumerated() where p.collection == .single {
+        let column = stored.map { ($0.key, $0.values[i]) }
+        let indexed = p.isIndexed || cls.primaryKey == p.name
+        if indexed && [.int, .bool, .string, .date, .objectId, .uuid, .mixed].contains(p.type) {
+          plan.equalities(cls.name, p, column)
+          if p.type == .string { plan.words(cls.name, p, column) }
+        }
+        if p.type == .date { plan.dates(cls.name, p, column) }
+      }
+    }
+    plan.backlinks(schema, objects)
+    let answers = try oracle.query(path, plan.queries, key: key)
+    var report = Report()
+    report.queries = answers.count
+    report.answered = zip(plan.queries, answers).enumerated().filter { !plan.expectations[$0.offset].isProbe }.map { ($0.element.0, $0.element.1) }
+    plan.judge(answers, into: &report)
+    if let reference {
+      let kinds = try indexKinds(reference, oracle: oracle, key: referenceKey ?? key)
+      report.problems += compare(indexes: plan.indexKinds(schema, answers), with: kinds, renamed: renamed)
+    }
+    return report
+  }
+
+  /// The index kind of each indexed property of the file at `path` ("Class.p" → "general"
+  /// or "full-text"; the others are absent), from Realm's schema and `TEXT` probes.
+  public static func indexKinds(_ path: String, oracle: RealmOracle = .core14, key: String? = nil) throws -> [String: String] {
+    let schema = try SchemaJSON.decode(Array(try oracle.schema(path, key: key).utf8))
+    var probes: [RealmOracle.Query] = []
+    var names: [String] = []
+    var kinds: [String: String] = [:]
+    for cls in schema.classes where !cls.isEmbedded {
+      for p in cls.properties where p.isIndexed || cls.primaryKey == p.name {
+        kinds["\(cls.name).\(p.name)"] = "general"
+        if p.type == .string && p.collection == .single && cls.primaryKey != p.name {
+          probes.append(RealmOracle.Query(cls.name, "\(Plan.name(p.name)) TEXT \"realmctlprobe\""))
+          names.append("\(cls.name).\(p.name)")
+        }
+      }
+    }
+    for (name, answer) in zip(names, try oracle.query(path, probes, key: key)) where Plan.hasFullText(answer) {
+      kinds[name] = "full-text"
+    }
+    return kinds
+  }
+
+  /// The differences between the index kinds of the written file ("none", "general",
+  /// "full-text" for each property) and of its original (for the properties both have).
+  static func compare(indexes found: [String: String], with expected: [String: String], renamed: [String: String]) -> [String] {
+    var problems: [String] = []
+    for (name, kind) in found.sorted(by: { $0.key < $1.key }) {
+      let want = expected[renamed[name] ?? name] ?? "none"
+      if want != kind {
+        problems.append("\(name): \(kind == "none" ? "no" : "a \(kind)") index, where the original file has \(want == "none" ? "none" : "a \(want) index")")
+      }
+    }
+    return problems
+  }
+
+  /// Records an issue for every disagreement ``check(_:oracle:key:samples:)`` finds; does
+  /// nothing when the oracle is absent (declare the test with ``enabled`` to report it
+  /// skipped). Returns the report.
+  @discardableResult
+  public static func expectAgreement(
+    _ path: String, oracle: RealmOracle = .core14, key: String? = nil, samples: Int = 8,
+    indexesOf reference: String? = nil, referenceKey: String? = nil, renamed: [String: String] = [:], _ context: String = "",
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> Report? {
+    guard oracle.isAvailable else { return nil }
+    let report = try check(
+      path, oracle: oracle, key: key, samples: samples, indexesOf: reference, referenceKey: referenceKey, renamed: renamed)
+    for problem in report.problems {
+      Issue.record("\(context.isEmpty ? "" : context + ": ")Realm \(oracle.core): \(problem)", sourceLocation: sourceLocation)
+    }
+    return report
+  }
+
+  /// Realm's dump, objects by class in key order.
+  static func decodeDump(_ dump: String, schema: Schema) throws -> [String: [(key: Int64, values: [RealmValue])]] {
+    let decoder = CanonicalDecoder(schema: schema)
+    var out: [String: [(key: Int64, values: [RealmValue])]] = [:]
+    for (n, line) in dump.split(separator: "\n").enumerated() {
+      let object = try decoder.decodeLine(Array(line.utf8), line: n + 1)
+      out[object.className, default: []].append((object.key ?? -1, object.values))
+    }
+    return out
+  }
+}
