@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import RealmModel
 import RealmStorage
 
 /// The realmctl command layer entry point: parse, dispatch, report, return the exit status.

@@ -7,7 +7,7 @@ import RealmModel
 /// cannot create, standard output that cannot be written) and command bodies that are not
 /// wired to their implementation yet. (``UsageError`` is the parser's.)
 /// Equality and hashing use ``code`` only.
-public struct RealmCtlError: CodedError, CustomStringConvertible {
+public struct RealmCtlError: CodedError, DetailedError {
   /// The kind of failure; ``ExitCode/forError(_:)`` maps each to its exit code.
   public enum Code: String, Sendable, Hashable, CaseIterable {
     /// An internal invariant failed.
@@ -51,8 +51,6 @@ public struct RealmCtlError: CodedError, CustomStringConvertible {
   }
 
   /// The message printed after `Error: `.
-  public var description: String { detail }
-
   // MARK: - Factories
 
   /// `path` does not exist.

@@ -116,7 +116,7 @@ struct ClassJoin {
   }
 
   private func cursor(_ file: RealmFile, _ cls: ObjectSchema?) throws -> ObjectCursor {
-    try reading(file.path) { try ObjectCursor(group: file.group, table: cls.flatMap { file.group.table(forClass: $0.name) }) }
+    try RealmInput.reading(file.path) { try ObjectCursor(group: file.group, table: cls.flatMap { file.group.table(forClass: $0.name) }) }
   }
 
   private func read(_ cursor: ObjectCursor, _ file: RealmFile) throws -> (key: Int64, values: [RealmValue])? {

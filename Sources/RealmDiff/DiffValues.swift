@@ -1,6 +1,7 @@
 import RealmFormat
 import RealmModel
 import RealmExport
+import RealmStorage
 
 /// How two values of the same property compare across two files, and where they differ.
 ///
@@ -112,9 +113,9 @@ final class KeyAlignment {
     guard let (oldTable, i) = old.primaryKeyColumn(className), let (newTable, j) = new.primaryKeyColumn(className) else {
       return true
     }
-    let a = try reading(old.path) { try ObjectCursor(group: old.group, table: oldTable) }
-    let b = try reading(new.path) { try ObjectCursor(group: new.group, table: newTable) }
-    while let x = try reading(old.path, { try a.current() }), let y = try reading(new.path, { try b.current() }) {
+    let a = try RealmInput.reading(old.path) { try ObjectCursor(group: old.group, table: oldTable) }
+    let b = try RealmInput.reading(new.path) { try ObjectCursor(group: new.group, table: newTable) }
+    while let x = try RealmInput.reading(old.path, { try a.current() }), let y = try RealmInput.reading(new.path, { try b.current() }) {
       if x.key < y.key {
         a.advance()
       } else if y.key < x.key {

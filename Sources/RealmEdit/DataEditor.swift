@@ -1,5 +1,6 @@
 import RealmFormat
 import RealmModel
+import RealmQuery
 import RealmStorage
 import RealmMigration
 import RealmRewrite
@@ -123,20 +124,6 @@ public enum DataEditor {
 
   // MARK: - Shared
 
-  /// Takes the exclusive lock of the realm at `path` (the caller releases it), opens it,
-  /// refuses a file it cannot write, and reads its schema: the start of every edit.
-  static func openForEdit(path: String, options: MigrationOptions) throws -> (lock: FileLock, group: Group, schema: Schema) {
-    let lock = try FileLock(exclusiveForRealmAt: path)
-    do {
-      let group = try RealmFile.open(path: path, key: options.encryptionKey).group
-      try Migrator.checkWritable(group, path: path)
-      do { return (lock, group, try group.schema()) } catch { throw StorageError.from(error, path: path) }
-    } catch {
-      lock.release()
-      throw error
-    }
-  }
-
   /// Locks and reads the file, compiles `steps` against its schema, lets `count` check and
   /// count the objects concerned, then writes the program unless it is a dry run.
   static func run(
@@ -144,8 +131,9 @@ public enum DataEditor {
     count: (Group, Schema, MigrationExpressionEngine) throws -> [EditResult.ClassCounts]
   ) throws -> EditResult {
     let stopwatch = Stopwatch()
-    let (lock, group, fileSchema) = try openForEdit(path: path, options: options)
+    let (lock, file, fileSchema) = try Migrator.openForEdit(path: path, options: options)
     defer { lock.release() }
+    let group = file.group
     let engine = MigrationExpressionEngine(environment: options.environment)
     engine.setResolver(GroupResolver(group: group))
     engine.setFile(group: group, schema: fileSchema)

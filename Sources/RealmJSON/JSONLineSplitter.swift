@@ -16,13 +16,19 @@ public struct JSONLineSplitter: Sendable {
   public mutating func feed(
     _ chunk: [UInt8], _ body: ([UInt8], Int) throws -> Void
   ) throws {
-    var start = 0
-    while let newline = chunk[start...].firstIndex(of: 0x0A) {
-      partial.append(contentsOf: chunk[start..<newline])
-      start = newline + 1
-      try emit(body)
+    if let lastBreak = chunk.lastIndex(of: 0x0A) {
+      let complete = partial + chunk[...lastBreak]
+      partial = Array(chunk[(lastBreak + 1)...])
+      try complete.withUnsafeBufferPointer { lines in
+        var start = 0
+        while let (line, next, _) = Self.nextLine(in: lines, from: start) {
+          try emit(UnsafeBufferPointer(rebasing: lines[line]), body)
+          start = next
+        }
+      }
+    } else {
+      partial.append(contentsOf: chunk)
     }
-    partial.append(contentsOf: chunk[start...])
     if partial.count > maxLineLength {
       throw CanonicalDecodingError(
         line: lineNumber + 1, path: "", message: "the line is longer than \(maxLineLength) bytes")
@@ -31,18 +37,40 @@ public struct JSONLineSplitter: Sendable {
 
   /// Ends the input: a last line without a final `\n` is passed to `body`.
   public mutating func finish(_ body: ([UInt8], Int) throws -> Void) throws {
-    if !partial.isEmpty { try emit(body) }
+    guard !partial.isEmpty else { return }
+    let last = partial
+    partial = []
+    try last.withUnsafeBufferPointer { bytes in
+      if let (line, _, _) = Self.nextLine(in: bytes, from: 0) { try emit(UnsafeBufferPointer(rebasing: bytes[line]), body) }
+    }
   }
 
-  private mutating func emit(_ body: ([UInt8], Int) throws -> Void) throws {
+  private mutating func emit(_ line: UnsafeBufferPointer<UInt8>, _ body: ([UInt8], Int) throws -> Void) throws {
     lineNumber += 1
-    if partial.last == 0x0D { partial.removeLast() }
-    defer { partial.removeAll(keepingCapacity: true) }
-    if partial.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
-    if partial.count > maxLineLength {
+    if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+    if line.count > maxLineLength {
       throw CanonicalDecodingError(
         line: lineNumber, path: "", message: "the line is longer than \(maxLineLength) bytes")
     }
-    try body(partial, lineNumber)
+    try body(Array(line), lineNumber)
+  }
+
+  /// The line of `bytes` that starts at `start` (nil when `start` is at the end): its bytes
+  /// without the `\n` that ends it and a `\r` before that, where the next line starts, and
+  /// whether a `\n` ended it (false for the last bytes of a chunk: a line that goes on in the
+  /// next, or the last line of an input without a final `\n`).
+  ///
+  /// The one place lines are cut: here, in `ParallelLineDecoder`'s chunks and in the shell's
+  /// script reader.
+  @inlinable
+  public static func nextLine(
+    in bytes: UnsafeBufferPointer<UInt8>, from start: Int
+  ) -> (line: Range<Int>, next: Int, ended: Bool)? {
+    guard start < bytes.count else { return nil }
+    var end = start
+    while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+    var stop = end
+    if stop > start && bytes[stop - 1] == 0x0D { stop -= 1 }
+    return end < bytes.count ? (start..<stop, end + 1, true) : (start..<stop, end, false)
   }
 }

@@ -11,11 +11,6 @@ extension MigrationError: CategorizedError {
   }
 }
 
-extension ExpressionError: CategorizedError {
-  /// An expression that does not compile refuses the input: `ErrorCategory.invalidData`.
-  public var category: ErrorCategory { .invalidData }
-}
-
 extension EvaluationError: CategorizedError {
   /// An expression that fails on an object refuses the input: `ErrorCategory.invalidData`.
   public var category: ErrorCategory { .invalidData }

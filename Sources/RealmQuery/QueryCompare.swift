@@ -47,27 +47,25 @@ enum QueryCondition: Sendable, Equatable {
     case .greaterEqual: return (a.isNull && b.isNull) || (ValueOrder.comparable(a, b) && ValueOrder.compare(a, b) >= 0)
     case .equalIns: return Self.equalIns(a, b)
     case .notEqualIns: return !Self.equalIns(a, b)
-    case .beginsWith, .endsWith, .beginsWithIns, .endsWithIns:
-      return Self.withBytes(a, b) { p, t in
-        switch self {
-        case .beginsWith: return RealmStrings.beginsWith(t, p)
-        case .endsWith: return RealmStrings.endsWith(t, p)
-        case .beginsWithIns: return RealmStrings.beginsWithIns(t, RealmStrings.Folded(p))
-        default: return RealmStrings.endsWithIns(t, RealmStrings.Folded(p))
-        }
-      } ?? false
-    case .contains, .containsIns:
-      if a.isNull { return !b.isNull }
-      return Self.withBytes(a, b) { p, t in
-        self == .contains ? RealmStrings.contains(t, p) : RealmStrings.containsIns(t, RealmStrings.Folded(p))
-      } ?? false
-    case .like, .likeIns:
-      if a.isNull && b.isNull { return true }
-      return Self.withBytes(a, b) { p, t in
-        if self == .like { return RealmStrings.like(t, p, p) }
-        let f = RealmStrings.Folded(p)
-        return RealmStrings.like(t, f.lower, f.upper)
-      } ?? false
+    case .beginsWith, .endsWith, .beginsWithIns, .endsWithIns, .contains, .containsIns, .like, .likeIns:
+      if a.isNull && (self == .contains || self == .containsIns) { return !b.isNull }
+      if a.isNull && b.isNull && (self == .like || self == .likeIns) { return true }
+      let (op, caseInsensitive) = stringOperator
+      return Self.withBytes(a, b) { p, t in RealmStrings.match(t, op, p, caseInsensitive: caseInsensitive) } ?? false
+    }
+  }
+
+  /// The string operator of a string condition, and whether it is `[c]`.
+  private var stringOperator: (RealmStrings.Operator, Bool) {
+    switch self {
+    case .beginsWith: return (.beginsWith, false)
+    case .beginsWithIns: return (.beginsWith, true)
+    case .endsWith: return (.endsWith, false)
+    case .endsWithIns: return (.endsWith, true)
+    case .contains: return (.contains, false)
+    case .containsIns: return (.contains, true)
+    case .likeIns: return (.like, true)
+    default: return (.like, false)
     }
   }
 

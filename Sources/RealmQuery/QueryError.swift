@@ -4,7 +4,8 @@ import RealmModel
 /// name, a type mismatch or a limit.
 ///
 /// `column` is 1-based and counts characters of the query text. Callers that embed a query in
-/// a larger document (a migration plan) prefix their own location.
+/// a larger document (a migration plan) prefix their own location. RealmMigration's
+/// expression language reports its compile faults with this type too (its `ExpressionError`).
 public struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
   /// 1-based character column of the fault in the query text.
   public var column: Int
@@ -24,7 +25,7 @@ public struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
   public var description: String { "column \(column): \(message)" }
 
   /// An error located by byte offset; turned into a ``QueryError`` with a column at the API.
-  typealias Located = SourceLocatedError
+  package typealias Located = SourceLocatedError
 }
 
 /// An error located by byte offset in a source text, turned into an error with a character

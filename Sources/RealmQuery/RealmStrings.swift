@@ -1,11 +1,50 @@
 /// Realm's string operators on UTF-8 bytes: `BEGINSWITH`, `ENDSWITH`, `CONTAINS`, `LIKE` and
-/// their `[c]` forms, and `==[c]`.
+/// their `[c]` forms, and `==[c]`: the one matcher of Realm Query Language and of
+/// RealmMigration's expression language (``matches(_:_:_:caseInsensitive:)``,
+/// ``equal(_:_:caseInsensitive:)``), so that a plan's `where` filter and its `set`
+/// expressions agree.
 ///
 /// Realm's `[c]` is not full Unicode case folding: it maps ASCII letters and the Latin-1
 /// letters U+00C0...U+00DE / U+00E0...U+00FE (except × and ÷), and compares every other
 /// character as it is (`'Σ' ==[c] 'σ'` is false). The pattern is mapped to upper and lower
 /// case; a text character matches when it equals either form.
-enum RealmStrings {
+package enum RealmStrings {
+  /// A string operator.
+  package enum Operator: Sendable {
+    case beginsWith, endsWith, contains, like
+  }
+
+  /// `text op pattern` (with `[c]` when `caseInsensitive`), as Realm matches them.
+  package static func matches(_ text: String, _ op: Operator, _ pattern: String, caseInsensitive: Bool) -> Bool {
+    var text = text
+    let p = Array(pattern.utf8)
+    return text.withUTF8 { match($0, op, p, caseInsensitive: caseInsensitive) }
+  }
+
+  /// `a ==[c] b` (`a == b` without `caseInsensitive`), as Realm compares them.
+  package static func equal(_ a: String, _ b: String, caseInsensitive: Bool) -> Bool {
+    guard caseInsensitive else { return a.utf8.elementsEqual(b.utf8) }
+    var text = a
+    let p = Array(b.utf8)
+    return text.withUTF8 { equalIns($0, Folded(p)) }
+  }
+
+  /// `text op pattern` on bytes.
+  static func match(_ text: UnsafeBufferPointer<UInt8>, _ op: Operator, _ p: [UInt8], caseInsensitive: Bool) -> Bool {
+    switch (op, caseInsensitive) {
+    case (.beginsWith, false): return beginsWith(text, p)
+    case (.endsWith, false): return endsWith(text, p)
+    case (.contains, false): return contains(text, p)
+    case (.like, false): return like(text, p, p)
+    case (.beginsWith, true): return beginsWithIns(text, Folded(p))
+    case (.endsWith, true): return endsWithIns(text, Folded(p))
+    case (.contains, true): return containsIns(text, Folded(p))
+    case (.like, true):
+      let f = Folded(p)
+      return like(text, f.lower, f.upper)
+    }
+  }
+
   /// Upper- and lower-case forms of a pattern (same byte length as the pattern).
   struct Folded: Sendable {
     var upper: [UInt8]
@@ -69,20 +108,25 @@ enum RealmStrings {
   }
 
   static func contains(_ text: UnsafeBufferPointer<UInt8>, _ p: [UInt8]) -> Bool {
-    if p.isEmpty { return true }
-    guard p.count <= text.count else { return false }
-    let first = p[0]
-    var i = 0
-    let last = text.count - p.count
+    firstIndex(of: p, in: text, from: 0) != nil
+  }
+
+  /// The byte offset of the first occurrence of `needle` in `text` at or after `from`.
+  package static func firstIndex(of needle: [UInt8], in text: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+    if needle.isEmpty { return from }
+    guard text.count >= needle.count else { return nil }
+    let first = needle[0]
+    var i = from
+    let last = text.count - needle.count
     while i <= last {
       if text[i] == first {
         var j = 1
-        while j < p.count, text[i + j] == p[j] { j += 1 }
-        if j == p.count { return true }
+        while j < needle.count, text[i + j] == needle[j] { j += 1 }
+        if j == needle.count { return i }
       }
       i += 1
     }
-    return false
+    return nil
   }
 
   // MARK: - Case-insensitive

@@ -8,18 +8,6 @@ import RealmStorage
 /// is rewritten through ``Upgrader`` as 24 (21 as 22), as Realm itself upgrades a file it
 /// opens before compacting it; `fileFormat` asks for another format (a rewrite).
 public enum Compaction {
-  /// What a compaction did.
-  public struct Result: Sendable {
-    /// File size before.
-    public var sizeBefore: Int
-    /// File size after.
-    public var sizeAfter: Int
-    /// File format before.
-    public var fromFormat: Int
-    /// File format after.
-    public var toFormat: Int
-  }
-
   /// Compacts the realm at `path` (encrypted with `key`, which the result keeps).
   ///
   /// - Throws: `StorageError` (locked, unreadable, I/O), ``RewriteError`` `unsupported`
@@ -33,7 +21,7 @@ public enum Compaction {
   ///   - fileFormat: the format of the result, nil to keep the file's own where it can be written.
   public static func compact(
     path: String, key: EncryptionKey? = nil, progress: ProgressCounter? = nil, fileFormat: WritableFileFormat? = nil
-  ) throws -> Result {
+  ) throws -> RewriteSummary {
     let group = try RealmFile.open(path: path, key: key).group
     let synced = group.historyType == .syncClient || group.historyType == .syncServer
     if synced {
@@ -55,10 +43,10 @@ public enum Compaction {
         options.encryptionKey = key
         options.fileFormat = target
         let r = try Upgrader.upgrade(path: path, options: options)
-        return Result(sizeBefore: r.sizeBefore, sizeAfter: r.sizeAfter, fromFormat: r.fromFormat, toFormat: r.toFormat)
+        return RewriteSummary(r)
       }
     }
     let (before, after) = try RealmCompaction.compact(path: path, key: key, progress: progress)
-    return Result(sizeBefore: before, sizeAfter: after, fromFormat: group.fileFormat, toFormat: group.fileFormat)
+    return RewriteSummary(sizeBefore: before, sizeAfter: after, format: group.fileFormat)
   }
 }

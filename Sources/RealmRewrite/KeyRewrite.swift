@@ -6,24 +6,12 @@ import RealmStorage
 /// with the new key when the format stays (`RealmEncryption.rewrite(path:key:newKey:outputPath:faultInjection:)`),
 /// else the objects are rewritten in the asked format by ``Upgrader`` with the new key.
 public enum KeyRewrite {
-  /// What was written.
-  public struct Result: Sendable {
-    /// Size of the original on disk.
-    public var sizeBefore: Int
-    /// Size of the new file on disk.
-    public var sizeAfter: Int
-    /// File format before.
-    public var fromFormat: Int
-    /// File format after.
-    public var toFormat: Int
-  }
-
   /// Writes the realm at `path` (opened with `key`) with `newKey` (nil: unencrypted), over
   /// itself or into `outputPath`, in `fileFormat` (nil: the file's own).
   public static func rewrite(
     path: String, key: EncryptionKey?, newKey: EncryptionKey?, outputPath: String? = nil,
     fileFormat: WritableFileFormat? = nil
-  ) throws -> Result {
+  ) throws -> RewriteSummary {
     let format = try RealmFile.open(path: path, key: key).group.fileFormat
     if let fileFormat, fileFormat.rawValue != format, format != 0 {
       var options = UpgradeOptions()
@@ -33,9 +21,9 @@ public enum KeyRewrite {
       options.outputPath = outputPath
       options.fileFormat = fileFormat
       let r = try Upgrader.upgrade(path: path, options: options)
-      return Result(sizeBefore: r.sizeBefore, sizeAfter: r.sizeAfter, fromFormat: r.fromFormat, toFormat: r.toFormat)
+      return RewriteSummary(r)
     }
     let r = try RealmEncryption.rewrite(path: path, key: key, newKey: newKey, outputPath: outputPath)
-    return Result(sizeBefore: r.sizeBefore, sizeAfter: r.sizeAfter, fromFormat: format, toFormat: format)
+    return RewriteSummary(sizeBefore: r.sizeBefore, sizeAfter: r.sizeAfter, format: format)
   }
 }

@@ -73,9 +73,8 @@ public enum Upgrader {
   ///   for synced realms, `FormatError` for data the new file cannot hold.
   public static func upgrade(path: String, options: UpgradeOptions = UpgradeOptions()) throws -> UpgradeResult {
     let stopwatch = Stopwatch()
-    let lock = try FileLock(exclusiveForRealmAt: path)
+    let (lock, file) = try RealmFile.openLocked(path: path, key: options.encryptionKey)
     defer { lock.release() }
-    let file = try RealmFile.open(path: path, key: options.encryptionKey)
     let group = file.group
     var result = UpgradeResult(
       path: path, outputPath: options.outputPath, fromFormat: group.fileFormat, toFormat: group.fileFormat,

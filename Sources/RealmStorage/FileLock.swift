@@ -69,6 +69,7 @@ public final class FileLock: @unchecked Sendable {
       throw StorageError.system("flock", path: lockPath, errno: code)
     }
     self.fd = fd
+    FileAccessLog.record(.lock, path: realmPath)
   }
 
   /// True while the lock is held.

@@ -21,6 +21,11 @@ public final class MappedFile: ResidentPageReleasing, @unchecked Sendable {
   /// Size in bytes at the time of mapping.
   public let size: Int
   private let base: UnsafeMutableRawPointer?
+  /// The descriptor kept by ``init(path:forWriting:)`` (read-write unless ``writeRefusal``
+  /// says why not); nil otherwise. Closed with the mapping.
+  package let descriptor: Int32?
+  /// The `errno` of opening the file read-write, when it was opened read-only for that reason.
+  package let writeRefusal: Int32?
 
   /// Smallest size accepted: the Realm header.
   public static let minimumSize = 24
@@ -29,11 +34,29 @@ public final class MappedFile: ResidentPageReleasing, @unchecked Sendable {
   ///
   /// - Throws: ``StorageError`` `fileNotFound`, `permissionDenied`, `notARealmFile` (a
   ///   directory, or smaller than the 24-byte header), or `io`.
-  public init(path: String) throws(StorageError) {
+  public convenience init(path: String) throws(StorageError) {
+    try self.init(path: path, forWriting: false)
+  }
+
+  /// Maps the file at `path` and, with `forWriting`, keeps the descriptor it was opened
+  /// through, read-write (``descriptor``), so that an edit writes the file it read without
+  /// opening it again. A file the process may not write is opened read-only all the same: the
+  /// refusal is kept (``writeRefusal``) and reported when a write begins, as opening it for
+  /// writing then would.
+  ///
+  /// - Throws: as ``init(path:)``.
+  package init(path: String, forWriting: Bool) throws(StorageError) {
     self.path = path
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    var fd = open(path, (forWriting ? O_RDWR : O_RDONLY) | O_CLOEXEC)
+    var refusal: Int32?
+    if forWriting && fd < 0 && (errno == EACCES || errno == EPERM || errno == EROFS) {
+      refusal = errno
+      fd = open(path, O_RDONLY | O_CLOEXEC)
+    }
     guard fd >= 0 else { throw MappedFile.openError(errno, path: path) }
-    defer { close(fd) }
+    FileAccessLog.record(.open, path: path)
+    var kept = false
+    defer { if !kept { close(fd) } }
     var st = stat()
     guard fstat(fd, &st) == 0 else {
       throw StorageError.file(.io, path, "cannot be examined: \(MappedFile.message(errno))")
@@ -51,10 +74,14 @@ public final class MappedFile: ResidentPageReleasing, @unchecked Sendable {
       throw StorageError.file(.io, path, "cannot be mapped into memory: \(MappedFile.message(errno))")
     }
     base = p
+    kept = forWriting
+    descriptor = forWriting ? fd : nil
+    writeRefusal = refusal
   }
 
   deinit {
     if let base { munmap(base, size) }
+    if let descriptor { close(descriptor) }
   }
 
   /// Drops the mapping's pages from the resident set (`MADV_DONTNEED`). The mapping is a

@@ -36,13 +36,38 @@ public struct RealmFile: Sendable {
   public static func open(path: String, key: EncryptionKey? = nil, limits: Limits = .default)
     throws(StorageError) -> RealmFile
   {
-    let mapping = try MappedFile(path: path)
+    try open(path: path, key: key, limits: limits, forWriting: false)
+  }
+
+  /// Opens the file as ``open(path:key:limits:)`` does; with `forWriting`, the descriptor it is
+  /// read through stays open, read-write (`MappedFile.init(path:forWriting:)`), for an edit
+  /// that then writes it in place (`WriteTransaction.begin(file:options:)`) or copies it (a
+  /// backup, `FileCopy.backup(_:to:)`) without opening it again.
+  package static func open(path: String, key: EncryptionKey? = nil, limits: Limits = .default, forWriting: Bool)
+    throws(StorageError) -> RealmFile
+  {
+    let mapping = try MappedFile(path: path, forWriting: forWriting)
     let reader = try RealmFile.reader(for: mapping, key: key)
     do {
       let group = try Group(reader: reader, limits: limits)
       return RealmFile(path: path, mapping: mapping, group: group, isEncrypted: key != nil)
     } catch {
       throw StorageError.from(error, path: path)
+    }
+  }
+
+  /// Takes the exclusive lock of the realm at `path` (`FileLock`), then opens it as
+  /// ``open(path:key:limits:forWriting:)`` does: the start of every command that writes a realm.
+  /// The lock is released when opening fails; otherwise the caller releases it.
+  package static func openLocked(
+    path: String, key: EncryptionKey?, forWriting: Bool = false
+  ) throws(StorageError) -> (lock: FileLock, file: RealmFile) {
+    let lock = try FileLock(exclusiveForRealmAt: path)
+    do {
+      return (lock, try open(path: path, key: key, forWriting: forWriting))
+    } catch {
+      lock.release()
+      throw error
     }
   }
 

@@ -12,8 +12,8 @@ import RealmModel
 ///
 /// Equality compares ``code`` only, so tests can match on the kind of failure. Problems in
 /// the bytes of the file itself are carried as a `FormatError` (code ``Code/corrupt``).
-/// ``description`` is one complete sentence naming the file.
-public struct StorageError: CodedError, CustomStringConvertible {
+/// Its description (`detail`) is one complete sentence naming the file.
+public struct StorageError: CodedError, DetailedError {
   /// The kind of failure.
   public enum Code: String, Sendable, Hashable {
     /// Another process (a Realm app or another realmctl) holds the realm's lock file.
@@ -66,8 +66,6 @@ public struct StorageError: CodedError, CustomStringConvertible {
     self.formatError = formatError
     self.detail = detail
   }
-
-  public var description: String { detail }
 
   // MARK: - Factories
 

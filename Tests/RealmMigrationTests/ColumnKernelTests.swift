@@ -1,5 +1,6 @@
 import RealmFormat
 import RealmModel
+import RealmQuery
 import RealmTestSupport
 import Testing
 @testable import RealmMigration

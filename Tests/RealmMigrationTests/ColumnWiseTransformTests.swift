@@ -4,6 +4,7 @@ import Testing
 @testable import RealmMigration
 import RealmFormat
 import RealmModel
+import RealmQuery
 import RealmStorage
 
 /// Column-wise transforms (`Migrator+Columns.swift`, `ColumnEditor+Computed.swift`): transforms,

@@ -2,6 +2,7 @@ import RealmTestSupport
 import Testing
 @testable import RealmMigration
 import RealmModel
+import RealmQuery
 
 /// Operators, paths and null propagation, evaluated on objects.
 @Suite struct ExpressionEvaluationTests {
@@ -51,6 +52,21 @@ import RealmModel
     #expect(e?.message == "division by zero in '36 / 0'")
     #expect(e?.column == 5)
     #expect(F.evalError("old.age % (old.age - 36)")?.message == "division by zero in '36 % 0'")
+  }
+
+  /// `[c]` and `LIKE` are Realm's, as in a `where` filter (`PredicateTests` holds RQL to the
+  /// same answers): ASCII and Latin-1 letters fold, others compare as they are.
+  @Test func stringOperatorsMatchAsRealmAndAsWhereFilters() throws {
+    #expect(try F.eval("'åse' ==[c] 'ÅSE'") == .bool(true))
+    #expect(try F.eval("'bjørn' CONTAINS[c] 'Ø'") == .bool(true))
+    #expect(try F.eval("'σοφια' ==[c] 'ΣΟΦΙΑ'") == .bool(false))
+    #expect(try F.eval("'σοφια' BEGINSWITH[c] 'Σ'") == .bool(false))
+    #expect(try F.eval("'straße' ==[c] 'STRASSE'") == .bool(false))
+    #expect(try F.eval("'Ärger' ENDSWITH[c] 'GER'") == .bool(true))
+    #expect(try F.eval("'é' LIKE '?'") == .bool(true))
+    #expect(try F.eval("'a' LIKE 'a**'") == .bool(false))
+    #expect(try F.eval("'ab' LIKE 'a**'") == .bool(true))
+    #expect(try F.eval("'ÅBC' LIKE[c] 'å*'") == .bool(true))
   }
 
   @Test func comparisons() throws {

@@ -2,6 +2,7 @@ import Testing
 import RealmTestSupport
 @testable import RealmMigration
 import RealmModel
+import RealmQuery
 
 /// Every function, with failing conversions with and without defaults.
 @Suite struct ExpressionFunctionTests {

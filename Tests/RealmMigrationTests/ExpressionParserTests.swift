@@ -2,6 +2,7 @@ import RealmTestSupport
 import Testing
 @testable import RealmMigration
 import RealmModel
+import RealmQuery
 
 /// Syntax: precedence and associativity, literals, and syntax errors with their columns.
 @Suite struct ExpressionParserTests {

@@ -2,6 +2,7 @@ import RealmTestSupport
 import Testing
 @testable import RealmMigration
 import RealmModel
+import RealmQuery
 
 /// Random sources built from the language's own pieces: each compiles or fails with an
 /// `ExpressionError` whose column lies inside the source, and each compiled one evaluates

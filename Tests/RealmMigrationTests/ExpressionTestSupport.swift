@@ -1,6 +1,7 @@
 import Testing
 @testable import RealmMigration
 import RealmModel
+import RealmQuery
 import RealmTestSupport
 
 /// The Person, Dog and Address schema of `PersonFixture` (RealmTestSupport), with helpers to

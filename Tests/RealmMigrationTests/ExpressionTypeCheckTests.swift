@@ -2,6 +2,7 @@ import RealmTestSupport
 import Testing
 @testable import RealmMigration
 import RealmModel
+import RealmQuery
 
 /// Names, suggestions and static types, checked before any object is read.
 @Suite struct ExpressionTypeCheckTests {

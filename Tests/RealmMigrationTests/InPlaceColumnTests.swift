@@ -4,6 +4,7 @@ import Testing
 @testable import RealmMigration
 import RealmFormat
 import RealmModel
+import RealmQuery
 import RealmStorage
 
 /// The in-place column path (`Migrator+Columns.swift`, `ColumnEditor`): every plan it takes must

@@ -3,6 +3,7 @@ import RealmJSON
 import Testing
 @testable import RealmMigration
 import RealmModel
+import RealmQuery
 
 /// In-memory objects per class, standing in for a Realm file.
 final class MemorySource: MigrationSource {

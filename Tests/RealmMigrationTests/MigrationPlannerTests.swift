@@ -2,6 +2,7 @@ import RealmJSON
 import Testing
 @testable import RealmMigration
 import RealmModel
+import RealmQuery
 
 /// A stand-in compiler: `old.<name>` copies a property; anything else is a string constant.
 /// The real expression language has its own tests; these check the planner's bookkeeping.

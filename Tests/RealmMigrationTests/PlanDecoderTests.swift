@@ -4,6 +4,7 @@ import RealmTestSupport
 import Testing
 @testable import RealmMigration
 import RealmModel
+import RealmQuery
 
 @Suite struct PlanDecoderTests {
   static var fixturePlans: [String] {

@@ -56,13 +56,13 @@ import RealmFormat
     for count in [0, 1, 2, 7, 8, 9, 1000] {
       let values = (0..<count).map { i -> Int64 in i % 3 == 0 ? maxValue : i % 3 == 1 ? minValue : 0
       }
-      let bytes = IntegerArrayEncoding.encode(values, hasRefs: true, width: width)
+      let bytes = NodeEncoder.integerNode(values, width: width, hasRefs: true)
       let node = try ArrayNode(ByteReader(bytes: [UInt8](repeating: 0, count: 24) + bytes), Ref(24))
       #expect(node.header.byteSize == bytes.count)
       #expect(node.width == width && node.hasRefs && node.count == count)
       #expect(try (0..<count).map { try node.get($0) } == values)
       if count > 0 {
-        #expect(IntegerArrayEncoding.encode(values).count <= bytes.count)  // minimal width
+        #expect(NodeEncoder.integers(values).count <= bytes.count)  // minimal width
       }
     }
   }

@@ -4,6 +4,7 @@ import Testing
 
 @testable import RealmStorage
 import RealmFormat
+import RealmModel
 
 /// A write transaction on a corrupt file throws, never traps: random bytes of the header, the
 /// group top array and the free lists are changed, then a transaction frees and replaces the

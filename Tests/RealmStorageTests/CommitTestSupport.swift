@@ -101,8 +101,7 @@ enum CommitTestSupport {
             values.append(raw)
           }
         }
-        bytes = IntegerArrayEncoding.encode(
-          values, hasRefs: true, isInner: node.isInner, contextFlag: node.contextFlag)
+        bytes = NodeEncoder.refArray(values, isInner: node.isInner, contextFlag: node.contextFlag)
       } else {
         bytes = try tx.reader.array(at: ref.rawValue, count: node.header.byteSize)
       }

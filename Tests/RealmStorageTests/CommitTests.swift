@@ -148,7 +148,7 @@ import RealmFormat
       let before = try Support.bytes(path)
       do {
         let tx = try WriteTransaction.begin(path: path, options: Support.appendOnly)
-        _ = try tx.allocate(IntegerArrayEncoding.encode([1, 2, 3]))
+        _ = try tx.allocate(NodeEncoder.integers([1, 2, 3]))
       }
       #expect(try Support.bytes(path) == before)
       // And the lock was released with it.
@@ -193,7 +193,7 @@ import RealmFormat
     try Support.withCopy(of: "format-samples/v24_commit.realm") { path in
       let tx = try WriteTransaction.begin(path: path)
       let top = try #require(tx.top)
-      let scratch = try tx.allocate(IntegerArrayEncoding.encode(Array(0..<100)))
+      let scratch = try tx.allocate(NodeEncoder.integers(Array(0..<100)))
       try tx.free(scratch)
       try tx.commit(tableNames: try top.ref(0), tables: try top.ref(1))
       let after = try Support.bytes(path)
@@ -308,9 +308,9 @@ import RealmFormat
       let before = try Support.bytes(path)
       let tx = try WriteTransaction.begin(path: path, options: Support.appendOnly)
       let top = try #require(tx.top)
-      #expect(tx.append(IntegerArrayEncoding.encode([1, 2, 3])) != .null)
+      #expect(tx.append(NodeEncoder.integers([1, 2, 3])) != .null)
       #expect(tx.append([0x41, 0x41, 0x41]) == .null)  // not a node
-      #expect(tx.append(IntegerArrayEncoding.encode([4])) == .null)
+      #expect(tx.append(NodeEncoder.integers([4])) == .null)
       #expect(throws: StorageError(.misuse, "")) {
         try tx.commit(tableNames: try top.ref(0), tables: try top.ref(1))
       }

@@ -64,7 +64,7 @@ import Testing
         let top = try #require(tx.top)
         for _ in 0..<200 { _ = try tx.allocate(try Support.renamedCopy(of: try top.ref(0), in: tx.reader)) }
         // More than the store keeps in memory: pages reach the disk before the abort.
-        let big = IntegerArrayEncoding.encode((0..<100_000).map { Int64($0) }, width: 64)
+        let big = NodeEncoder.integerNode((0..<100_000).map { Int64($0) }, width: 64)
         for _ in 0..<12 { _ = try tx.allocate(big) }
         #expect(try Support.bytes(path) != before, "nothing was written before the abort")
         tx.abort()

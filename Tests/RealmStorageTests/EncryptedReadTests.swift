@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import RealmFormat
+import RealmModel
 import RealmTestSupport
 import Testing
 

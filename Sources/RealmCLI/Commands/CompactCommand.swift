@@ -55,7 +55,7 @@ public struct CompactCommand: Command {
     let progress = ProgressCounter(unit: .bytes)
     let display = ProgressDisplay.start(
       "Compacting \(options.file)", counter: progress, context: context, quiet: options.quiet)
-    let r: Compaction.Result
+    let r: RewriteSummary
     do {
       defer { display?.finish() }
       r = try Compaction.compact(path: options.file, key: key, progress: progress, fileFormat: options.fileFormat)

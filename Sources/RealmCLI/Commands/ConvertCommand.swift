@@ -61,7 +61,7 @@ public struct ConvertCommand: Command {
   /// The one-line report.
   static func report(_ r: UpgradeResult) -> String {
     guard r.upgraded else {
-      let copy = r.outputPath.map { r.dryRun ? "; it would be copied unchanged to \($0)" : "; copied unchanged to \($0)" } ?? ""
+      let copy = FileRewriteRun.unchangedCopy(to: r.outputPath, dryRun: r.dryRun)
       if r.fromFormat == 0 {
         return "\(r.path) has never been written to (it has no file format yet): nothing to convert\(copy)"
       }

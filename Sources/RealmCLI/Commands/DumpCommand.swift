@@ -285,7 +285,7 @@ public struct DumpCommand: Command {
       _ = try RealmInput.objectSchema(named: name, in: schema, path: options.file)
     }
     let output = context.standardOutput
-    try RealmInput.readingObjects(file) {
+    try RealmInput.reading(file.path) {
       try StableDump(file: file, schema: schema, className: options.className).run { try output.write(bytes: $0) }
     }
     return .success

@@ -73,4 +73,19 @@ struct FileRewriteRun {
       .flag("dry-run", help: "Read the whole file and report \(report), but write nothing."),
     ]
   }
+
+  /// `12 objects in 3 classes and 1 other table`: what a rewrite carries over, in its report.
+  static func contents(objects: Int, classes: Int, otherTables: Int) -> String {
+    var what = "\(objects) object\(objects == 1 ? "" : "s") in \(classes) class\(classes == 1 ? "" : "es")"
+    if otherTables > 0 {
+      what += " and \(otherTables) other table\(otherTables == 1 ? "" : "s")"
+    }
+    return what
+  }
+
+  /// What a report that has nothing to rewrite adds when `--output` was given: the file is
+  /// copied there unchanged (or would be, in a dry run).
+  static func unchangedCopy(to output: String?, dryRun: Bool) -> String {
+    output.map { dryRun ? "; it would be copied unchanged to \($0)" : "; copied unchanged to \($0)" } ?? ""
+  }
 }

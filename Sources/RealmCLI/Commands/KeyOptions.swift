@@ -1,3 +1,4 @@
+import RealmModel
 import RealmStorage
 
 /// The encryption-key options every command that opens or writes a Realm file takes:

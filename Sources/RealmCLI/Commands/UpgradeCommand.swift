@@ -87,17 +87,15 @@ public struct UpgradeCommand: Command {
   static func report(_ r: UpgradeResult) -> String {
     let name = r.path
     guard r.upgraded else {
-      let copy = r.outputPath.map { r.dryRun ? "; it would be copied unchanged to \($0)" : "; copied unchanged to \($0)" } ?? ""
+      let copy = FileRewriteRun.unchangedCopy(to: r.outputPath, dryRun: r.dryRun)
       if r.fromFormat == 0 {
         return "\(name) has never been written to (it has no file format yet): nothing to upgrade\(copy)"
       }
       return "\(name) is already at file format \(r.fromFormat), the current format: nothing to upgrade\(copy)"
     }
-    let objects = (r.classes + r.otherTables).map(\.objects).saturatingSum
-    var what = "\(objects) object\(objects == 1 ? "" : "s") in \(r.classes.count) class\(r.classes.count == 1 ? "" : "es")"
-    if !r.otherTables.isEmpty {
-      what += " and \(r.otherTables.count) other table\(r.otherTables.count == 1 ? "" : "s")"
-    }
+    let what = FileRewriteRun.contents(
+      objects: (r.classes + r.otherTables).map(\.objects).saturatingSum, classes: r.classes.count,
+      otherTables: r.otherTables.count)
     let sizes = "\(r.sizeBefore) -> \(r.sizeAfter) bytes"
     let formats = "file format \(r.fromFormat) -> \(r.toFormat)"
     let time = MigrationReport.seconds(r.seconds)

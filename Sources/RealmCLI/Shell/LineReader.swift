@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import RealmJSON
 import RealmModel
 import RealmStorage
 
@@ -39,21 +40,13 @@ public final class LineReader {
   /// The next line without its `\n` (and `\r`), nil at the end of the file.
   public func next() throws(InputError) -> ArraySlice<UInt8>? {
     while true {
-      if let nl = buffer[start...].firstIndex(of: 0x0A) {
-        var end = nl
-        if end > start && buffer[end - 1] == 0x0D { end -= 1 }
-        let line = buffer[start..<end]
-        start = nl + 1
+      let found = buffer.withUnsafeBufferPointer { JSONLineSplitter.nextLine(in: $0, from: start) }
+      if let (line, next, ended) = found, ended || atEnd {
+        start = next
         lineNumber += 1
-        return line
+        return buffer[line]
       }
-      if atEnd {
-        guard start < buffer.count else { return nil }
-        let line = buffer[start...]
-        start = buffer.count
-        lineNumber += 1
-        return line
-      }
+      if atEnd { return nil }
       if start > 0 {
         buffer.removeSubrange(0..<start)
         start = 0

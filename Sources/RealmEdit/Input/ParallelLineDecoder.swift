@@ -118,12 +118,8 @@ struct ParallelLineDecoder {
     // Filled locally and handed over once (no exclusivity check per object on the slot).
     var objects: [(object: DecodedObject, line: Int)] = []
     bytes.withUnsafeBufferPointer { all in
-      while start < all.count {
-        var end = start
-        while end < all.count && all[end] != 0x0A { end += 1 }
-        var stop = end
-        if stop > start && all[stop - 1] == 0x0D { stop -= 1 }
-        let text = UnsafeBufferPointer(rebasing: all[start..<stop])
+      while let (range, next, _) = JSONLineSplitter.nextLine(in: all, from: start) {
+        let text = UnsafeBufferPointer(rebasing: all[range])
         // Most lines take the fast path; the others (and every error) the full one.
         if let object = decoder.decodeSimpleLine(text, lastClass: &lastClass) {
           objects.append((object, line))
@@ -136,7 +132,7 @@ struct ParallelLineDecoder {
           }
         }
         line += 1
-        start = end + 1
+        start = next
       }
     }
     chunk.objects = objects

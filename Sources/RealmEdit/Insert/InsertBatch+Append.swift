@@ -86,28 +86,13 @@ extension InsertBatch {
     _ = try edits.apply(group, &sink)
   }
 
-  /// Commits the edits in one write transaction.
-  static func commit(_ edits: InPlaceEdits, path: String, lock: FileLock, options: MigrationOptions) throws {
-    _ = try commit(path: path, lock: lock, options: options) { group, sink in try edits.apply(group, &sink) }
-  }
-
-  /// Commits in one write transaction the nodes `apply` writes and the tables array with the
-  /// table tops it returns (by table slot); aborts and returns false when it returns nil.
-  /// `appendOnly`: new nodes only past the end of the file, so that an abort leaves the file
-  /// byte for byte as it was (for edits that may give up after writing).
-  static func commit(
-    path: String, lock: FileLock, options: MigrationOptions, appendOnly: Bool = false,
-    _ apply: (Group, inout WriteTransaction) throws -> [(Int, ClusterAppender.Result)]?
-  ) throws -> Bool {
-    let commit = try InPlaceCommit(path: path, lock: lock, options: options, appendOnly: appendOnly)
+  /// Commits the edits in one write transaction on the open file.
+  static func commit(_ edits: InPlaceEdits, to target: InsertTarget) throws {
+    let commit = try target.begin(appendOnly: false)
     do {
       var sink = commit.transaction
-      guard let results = try apply(commit.group, &sink) else {
-        commit.abort()
-        return false
-      }
+      let results = try edits.apply(commit.group, &sink)
       try commit.commit(results, sink: &sink)
-      return true
     } catch {
       commit.abort()
       throw error
@@ -115,26 +100,21 @@ extension InsertBatch {
   }
 }
 
-/// One write transaction of `insert`'s in-place paths: begun (with its checks of the file),
-/// given new nodes through its transaction (a `NodeSink`), then committed with the new table tops or
-/// aborted.
+/// One write transaction of `insert`'s in-place paths, on the file the insert opened
+/// (``InsertTarget``): begun (with its checks of the file), given new nodes through its
+/// transaction (a `NodeSink`), then committed with the new table tops or aborted.
 final class InPlaceCommit {
   let transaction: WriteTransaction
-  /// The file as the transaction sees it.
+  /// The file as the transaction sees it (the insert's).
   let group: Group
 
   /// Begins the transaction. `appendOnly`: new nodes only past the end of the file, so that an
   /// abort leaves the file byte for byte as it was.
-  init(path: String, lock: FileLock, options: MigrationOptions, appendOnly: Bool) throws {
-    var txOptions = Migrator.transactionOptions(lock: lock, options: options)
+  init(_ target: InsertTarget, appendOnly: Bool) throws {
+    var txOptions = Migrator.transactionOptions(lock: target.lock, options: target.options)
     if appendOnly { txOptions.freeSpace = .appendOnly }
-    transaction = try WriteTransaction.begin(path: path, options: txOptions)
-    do {
-      group = try Group(reader: transaction.reader)
-    } catch {
-      transaction.abort()
-      throw error
-    }
+    transaction = try WriteTransaction.begin(file: target.file, options: txOptions)
+    group = target.group
   }
 
   /// Commits the nodes written into `sink` and the tables array with the table tops of

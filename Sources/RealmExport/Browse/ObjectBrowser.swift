@@ -84,7 +84,7 @@ public struct ObjectBrowser: Sendable {
     case .afterKey(let key): seek = .afterKey(key)
     case .position(let p): seek = .position(p)
     }
-    try RealmInput.readingObjects(file) {
+    try RealmInput.reading(file.path) {
       try file.group.forEachObject(in: table, from: seek) { key, values in
         if objects.count >= limit {
           hasMore = true
@@ -111,7 +111,7 @@ public struct ObjectBrowser: Sendable {
   public func objects(matching query: RealmQuery, after key: Int64?, limit: Int) throws -> Page {
     var objects: [Object] = []
     var hasMore = false
-    try RealmInput.readingObjects(file) {
+    try RealmInput.reading(file.path) {
       try query.forEachMatch(in: file.group, after: key) { key, values in
         if objects.count >= limit {
           hasMore = true
@@ -126,20 +126,20 @@ public struct ObjectBrowser: Sendable {
 
   /// The number of objects `query` returns (after SORT, DISTINCT and LIMIT).
   public func count(_ query: RealmQuery) throws -> Int {
-    try RealmInput.readingObjectsReturning(file) { try query.count(in: file.group) }
+    try RealmInput.reading(file.path) { try query.count(in: file.group) }
   }
 
   /// The number of objects matching `query`'s condition and the keys of every `stride`-th of
   /// them (see `RealmQuery.positionMarkers`): the match at position p is then the
   /// `p % stride`-th match after the marker before it.
   public func positionMarkers(_ query: RealmQuery, stride: Int) throws -> (count: Int, keys: [Int64]) {
-    try RealmInput.readingObjectsReturning(file) { try query.positionMarkers(in: file.group, stride: stride) }
+    try RealmInput.reading(file.path) { try query.positionMarkers(in: file.group, stride: stride) }
   }
 
   /// The keys of the objects `query` returns, in its order (with SORT, DISTINCT and LIMIT as
   /// Realm applies them).
   public func keys(of query: RealmQuery) throws -> [Int64] {
-    try RealmInput.readingObjectsReturning(file) { try query.objectKeys(in: file.group) }
+    try RealmInput.reading(file.path) { try query.objectKeys(in: file.group) }
   }
 
   /// The objects of `className` with `keys`, in that order (keys without an object are left
@@ -147,7 +147,7 @@ public struct ObjectBrowser: Sendable {
   public func objects(of className: String, keys: [Int64]) throws -> [Object] {
     let table = try table(className)
     var out: [Object] = []
-    try RealmInput.readingObjects(file) {
+    try RealmInput.reading(file.path) {
       for key in keys {
         if let values = try file.group.object(in: table, key: key) { out.append(Object(key: key, values: values)) }
       }
@@ -167,7 +167,7 @@ public struct ObjectBrowser: Sendable {
   public func backlinks(to className: String, key: Int64) throws -> [Backlinks] {
     let table = try table(className)
     var out: [Backlinks] = []
-    try RealmInput.readingObjects(file) {
+    try RealmInput.reading(file.path) {
       guard !table.isLegacyLayout else { return }
       for column in table.columns where column.isBacklink {
         guard let originKey = column.oppositeTableKey, let origin = file.group.table(key: originKey),

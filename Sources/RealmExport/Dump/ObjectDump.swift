@@ -178,7 +178,7 @@ public struct ObjectDump {
       var scan: RealmQuery.ScanFilter?
       if let query, let plan { try evaluating(cls) { scan = try query.scanFilter(in: group, plan: plan) } }
       if query == nil || scan != nil {
-        try RealmInput.readingObjects(file) {
+        try RealmInput.reading(file.path) {
           try evaluating(cls) {
             try parallel.writeObjects(of: table, in: group, encoder: encoder, matching: scan, progress: progress, to: &writer)
           }
@@ -189,7 +189,7 @@ public struct ObjectDump {
     var printed = 0
     var toSkip = offset
     do {
-      try RealmInput.readingObjects(file) {
+      try RealmInput.reading(file.path) {
         if let query {
           try evaluating(cls) {
             try query.forEachMatch(in: group, plan: plan, progress: progress) { key, values in
@@ -236,7 +236,7 @@ public struct ObjectDump {
     for (cls, table) in classes {
       if limit == 0 { continue }
       let (query, plan) = (filter(cls)?.query, filter(cls)?.plan ?? nil)
-      try RealmInput.readingObjects(file) {
+      try RealmInput.reading(file.path) {
         try evaluating(cls) {
           let keys: [Int64]
           if let query, query.hasDescriptors {
@@ -287,7 +287,7 @@ public struct ObjectDump {
       let n: Int
       if let (query, plan) = filter(cls) {
         if !query.hasDescriptors, offset == 0, limit == nil {
-          n = try RealmInput.readingObjectsReturning(file) {
+          n = try RealmInput.reading(file.path) {
             var count = 0
             try evaluating(cls) { count = try query.count(in: file.group, plan: plan, progress: progress) }
             return count
@@ -310,7 +310,7 @@ public struct ObjectDump {
     by query: RealmQuery, plan: QueryPlan?, _ cls: ObjectSchema, _ table: Table, to writer: inout some DumpWriter
   ) throws {
     let group = file.group
-    try RealmInput.readingObjects(file) {
+    try RealmInput.reading(file.path) {
       var keys: [Int64] = []
       try evaluating(cls) { keys = try query.objectKeys(in: group, plan: plan, progress: progress) }
       for key in keys.dropFirst(offset).prefix(limit ?? Int.max) {
@@ -326,24 +326,5 @@ public struct ObjectDump {
       throw StorageError.from(FormatError.corrupt("class '\(cls.name)' has no table"), path: file.path)
     }
     return table
-  }
-}
-
-extension RealmInput {
-  /// Runs an object walk: a ``FormatError`` from the file becomes a ``StorageError`` naming
-  /// it; errors of the caller's body (output, filter, limit) pass through unchanged.
-  public static func readingObjects(_ file: RealmFile, _ body: () throws -> Void) throws {
-    do {
-      try body()
-    } catch let error as FormatError {
-      throw StorageError.from(error, path: file.path)
-    }
-  }
-
-  /// ``readingObjects(_:_:)`` for a walk that returns a value.
-  static func readingObjectsReturning<T>(_ file: RealmFile, _ body: () throws -> T) throws -> T {
-    var result: T?
-    try readingObjects(file) { result = try body() }
-    return result!
   }
 }

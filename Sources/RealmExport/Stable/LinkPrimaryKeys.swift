@@ -32,7 +32,7 @@ package final class LinkResolver {
       classes[link.className] = target
     }
     guard let (table, index) = target else { return nil }
-    guard let values = try reading(path, { try group.object(in: table, key: link.key, columns: [index]) }), index < values.count
+    guard let values = try RealmInput.reading(path, { try group.object(in: table, key: link.key, columns: [index]) }), index < values.count
     else { return nil }
     if cache.count > 4096 { cache.removeAll(keepingCapacity: true) }
     cache[link] = values[index]
@@ -68,15 +68,5 @@ public struct LinkPrimaryKeys {
   /// none.
   public func primaryKey(of link: ObjectLink, inOld: Bool) throws -> RealmValue? {
     try (inOld ? old : new).primaryKey(of: link)
-  }
-}
-
-/// Runs a read of the file at `path`: a `FormatError` (damage) becomes a `StorageError` that
-/// names the file, so that a read of two files says which one is damaged.
-package func reading<T>(_ path: String, _ body: () throws -> T) throws -> T {
-  do {
-    return try body()
-  } catch let error as FormatError {
-    throw StorageError.from(error, path: path)
   }
 }

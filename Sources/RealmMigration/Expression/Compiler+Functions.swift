@@ -1,5 +1,6 @@
 import RealmFormat
 import RealmModel
+import RealmQuery
 
 /// The functions: conversions, string functions, `length`, `contains`, `matches`,
 /// `coalesce`, `now`, `uuid`, `objectId`.

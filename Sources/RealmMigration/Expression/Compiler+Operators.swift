@@ -1,5 +1,6 @@
 import RealmFormat
 import RealmModel
+import RealmQuery
 
 /// Operators: arithmetic, logic, `??`, comparisons, and the type rules they share.
 extension Compiler {

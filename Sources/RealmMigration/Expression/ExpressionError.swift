@@ -1,29 +1,13 @@
-import RealmModel
+import RealmQuery
 
 /// A fault found while compiling an expression or a `where` filter: a syntax error, an
 /// unknown name, a type mismatch or a limit.
 ///
-/// `column` is 1-based and counts characters of the expression source. The migrator prefixes
-/// the plan's JSON path: `migrations[1].steps[0].set.fullName, column 12: ...`.
-public struct ExpressionError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// 1-based character column of the fault in the source.
-  public var column: Int
-  /// One sentence saying what is wrong, without the column.
-  public var message: String
-  /// The property the source names and its class does not have, when that is the fault (the
-  /// migrator then says which step renamed or removed it).
-  public var missingProperty: MissingProperty?
-
-  /// Creates an error.
-  public init(column: Int, message: String, missingProperty: MissingProperty? = nil) {
-    self.column = column
-    self.message = message
-    self.missingProperty = missingProperty
-  }
-
-  /// `column N: message`.
-  public var description: String { "column \(column): \(message)" }
-}
+/// It is RealmQuery's `QueryError` (`column`, 1-based, counting characters of the source, and
+/// `message`): a `where` filter is a query, and the expression language reports its faults in
+/// the same two parts. The migrator prefixes the plan's JSON path:
+/// `migrations[1].steps[0].set.fullName, column 12: ...`.
+public typealias ExpressionError = QueryError
 
 /// A fault while evaluating a compiled expression on one object: a failed conversion,
 /// an integer overflow, a division by zero, a value of the wrong type in a `mixed`

@@ -173,8 +173,3 @@ struct Lexer {
     throw .init(start, "unexpected character '\(String(decoding: bytes[start..<end], as: UTF8.self))'")
   }
 }
-
-extension ExpressionError {
-  /// An error located by byte offset; turned into an `ExpressionError` with a column at the API.
-  typealias Located = SourceLocatedError
-}

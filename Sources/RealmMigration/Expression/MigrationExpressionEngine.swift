@@ -79,12 +79,7 @@ public final class MigrationExpressionEngine: ExpressionCompiling {
     classes.append(objectSchema)
     let querySchema = Schema(schemaVersion: schema.schemaVersion, fileFormat: schema.fileFormat, classes: classes)
     let file = state.withLock { $0.file }
-    let query: RealmQuery
-    do {
-      query = try RealmQuery(source, className: objectSchema.name, schema: querySchema, group: file?.group)
-    } catch {
-      throw ExpressionError(column: error.column, message: error.message, missingProperty: error.missingProperty)
-    }
+    let query = try RealmQuery(source, className: objectSchema.name, schema: querySchema, group: file?.group)
     guard query.hasDescriptors else {
       let objects = file.map { MigrationQuerySource(group: $0.group, fileSchema: $0.schema, workingSchema: querySchema) }
       return QueryFilter(query: query, source: objects)

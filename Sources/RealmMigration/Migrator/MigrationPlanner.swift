@@ -1,6 +1,7 @@
 import RealmFormat
 import RealmModel
 import RealmJSON
+import RealmQuery
 
 /// Compiles a ``MigrationPlan`` against a file's schema into a ``MigrationProgram``.
 ///

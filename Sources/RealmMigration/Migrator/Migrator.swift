@@ -107,13 +107,9 @@ public enum Migrator {
   /// another process has open. Every error leaves the file exactly as it was.
   public static func migrate(path: String, plan: MigrationPlan, options: MigrationOptions = MigrationOptions()) throws -> MigrationResult {
     let stopwatch = Stopwatch()
-    let lock = try FileLock(exclusiveForRealmAt: path)
+    let (lock, file, fileSchema) = try openForEdit(path: path, options: options)
     defer { lock.release() }
-    let file = try RealmFile.open(path: path, key: options.encryptionKey)
     let group = file.group
-    try checkWritable(group, path: path)
-    let fileSchema: Schema
-    do { fileSchema = try group.schema() } catch { throw StorageError.from(error, path: path) }
     let engine = MigrationExpressionEngine(environment: options.environment)
     engine.setResolver(GroupResolver(group: group))
     engine.setFile(group: group, schema: fileSchema)
@@ -205,6 +201,23 @@ public enum Migrator {
       return try executor.run(into: BuilderSink<FileNodeSink>(builder))
     } reportsOut: { reports = $0 }
     return result(.rewritten, .rewrite, reports)
+  }
+
+  /// Takes the exclusive lock of the realm at `path` (the caller releases it), opens it
+  /// (`forWriting`: keeping its descriptor for the write, `RealmFile.open(path:key:forWriting:)`),
+  /// refuses a file it cannot write (``checkWritable(_:path:)``), and reads its schema: the
+  /// start of every migration and edit.
+  package static func openForEdit(
+    path: String, options: MigrationOptions, forWriting: Bool = false
+  ) throws -> (lock: FileLock, file: RealmFile, schema: Schema) {
+    let (lock, file) = try RealmFile.openLocked(path: path, key: options.encryptionKey, forWriting: forWriting)
+    do {
+      try checkWritable(file.group, path: path)
+      do { return (lock, file, try file.group.schema()) } catch { throw StorageError.from(error, path: path) }
+    } catch {
+      lock.release()
+      throw error
+    }
   }
 
   /// Refuses files whose rewrite would lose something realmctl does not carry over: a sync

@@ -14,3 +14,19 @@ extension CodedError {
   /// Hashes ``code`` only, as equality compares it only.
   public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }
+
+/// The shape the libraries' errors about files share: a ``CodedError`` that names the file it
+/// is about (`path`, when there is one) and says what failed in one sentence (`detail`, no final
+/// period), which is its description. `StorageError`, `InputError` and the command layer's
+/// `RealmCtlError` have it.
+public protocol DetailedError: CodedError, CustomStringConvertible {
+  /// The file the error is about, when there is one.
+  var path: String? { get }
+  /// One sentence, no final period.
+  var detail: String { get }
+}
+
+extension DetailedError {
+  /// The ``detail``.
+  public var description: String { detail }
+}

@@ -56,9 +56,8 @@ public enum Unsyncer {
     path: String, options: UpgradeOptions = UpgradeOptions(), fileFormat: WritableFileFormat? = nil
   ) throws -> UnsyncResult {
     let stopwatch = Stopwatch()
-    let lock = try FileLock(exclusiveForRealmAt: path)
+    let (lock, file) = try RealmFile.openLocked(path: path, key: options.encryptionKey)
     defer { lock.release() }
-    let file = try RealmFile.open(path: path, key: options.encryptionKey)
     let group = file.group
     var result = UnsyncResult(
       path: path, outputPath: options.outputPath, fromFormat: group.fileFormat, toFormat: group.fileFormat,

@@ -5,7 +5,7 @@ import RealmModel
 /// JSON Lines, CSV) or a name (class, property) that is not valid for the file.
 ///
 /// Equality and hashing use ``code`` only.
-public struct InputError: CodedError, CustomStringConvertible {
+public struct InputError: CodedError, DetailedError {
   /// The kind of failure.
   public enum Code: String, Sendable, Hashable, CaseIterable {
     /// The file does not exist.
@@ -35,8 +35,6 @@ public struct InputError: CodedError, CustomStringConvertible {
   }
 
   /// The message, without a final period.
-  public var description: String { detail }
-
   /// `path` does not exist.
   public static func fileNotFound(_ path: String) -> InputError {
     InputError(.fileNotFound, path: path, "No such file: '\(path)'")

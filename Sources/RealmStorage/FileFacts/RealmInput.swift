@@ -36,6 +36,18 @@ public enum RealmInput {
     }
   }
 
+  /// Runs a read of the file at `path` that may also fail for other reasons (an object walk
+  /// whose body writes output, a filter, a limit): a `FormatError` from the file becomes a
+  /// ``StorageError`` that names it, so that a read of two files says which one is damaged;
+  /// any other error passes through unchanged.
+  public static func reading<T>(_ path: String, _ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let error as FormatError {
+      throw StorageError.from(error, path: path)
+    }
+  }
+
   /// The file's schema; a `FormatError` becomes a ``StorageError`` that names the file.
   public static func schema(of file: RealmFile) throws(StorageError) -> Schema {
     try reading(file) { () throws(FormatError) in try file.group.schema() }

@@ -15,11 +15,28 @@ public enum FileCopy {
     try copy(from: path, to: backupPath)
   }
 
+  /// Copies the realm `file`, opened for an edit (`RealmFile.open(path:key:forWriting:)`), to
+  /// `backupPath` as ``backup(_:to:)`` does, through the descriptor it was read through (the
+  /// realm is not opened again); does nothing when `backupPath` is nil.
+  package static func backup(_ file: RealmFile, to backupPath: String?) throws(StorageError) {
+    guard let backupPath else { return }
+    guard let input = file.mapping.descriptor else {
+      throw StorageError.misuse("'\(file.path)' was not opened for writing")
+    }
+    try copy(input, from: file.path, to: backupPath)
+  }
+
   /// Copies `source` to `destination`, which must not exist, and syncs it and its directory.
   public static func copy(from source: String, to destination: String) throws(StorageError) {
     let input = open(source, O_RDONLY | O_CLOEXEC)
     guard input >= 0 else { throw StorageError.system("open", path: source, errno: errno) }
     defer { close(input) }
+    try copy(input, from: source, to: destination)
+  }
+
+  /// Copies what the descriptor `input` (of `source`) reads from offset 0 to `destination`.
+  private static func copy(_ input: Int32, from source: String, to destination: String) throws(StorageError) {
+    FileAccessLog.record(.copy, path: source)
     let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard output >= 0 else {
       if errno == EEXIST { throw StorageError(.alreadyExists, path: destination, "'\(destination)' already exists; choose another backup path") }

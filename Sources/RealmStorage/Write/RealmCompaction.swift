@@ -14,9 +14,8 @@ public enum RealmCompaction {
   public static func compact(
     path: String, key: EncryptionKey? = nil, progress: ProgressCounter? = nil
   ) throws -> (before: Int, after: Int) {
-    let lock = try FileLock(exclusiveForRealmAt: path)
+    let (lock, file) = try RealmFile.openLocked(path: path, key: key)
     defer { lock.release() }
-    let file = try RealmFile.open(path: path, key: key)
     progress?.setTotal(max(0, file.dataSize - file.group.freeBytes))
     var after = 0
     try AtomicFileReplacement.replace(path: path, lock: lock, encryptionKey: key) { output in

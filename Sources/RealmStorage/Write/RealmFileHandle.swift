@@ -27,6 +27,9 @@ final class RealmFileHandle: @unchecked Sendable {
   /// The bytes of the file (decrypted) as opened (length `originalSize`).
   let reader: ByteReader
   private let mapping: Mapping?
+  /// The `MappedFile` whose descriptor this handle writes through (``init(file:key:)``): it
+  /// owns the descriptor and closes it; nil when the handle opened the file itself.
+  private let descriptorOwner: MappedFile?
   /// The encrypted pages, for an encrypted file.
   private var store: EncryptedPageStore?
   /// Dirty plaintext kept in memory before an intermediate flush of an encrypted file.
@@ -38,8 +41,10 @@ final class RealmFileHandle: @unchecked Sendable {
 
   init(path: String, readOnly: Bool = false, key: EncryptionKey? = nil) throws(StorageError) {
     self.path = path
+    descriptorOwner = nil
     let fd = open(path, (readOnly ? O_RDONLY : O_RDWR) | O_CLOEXEC)
     guard fd >= 0 else { throw StorageError.system("open", path: path, errno: errno) }
+    FileAccessLog.record(.open, path: path)
     var st = stat()
     guard fstat(fd, &st) == 0 else {
       let code = errno
@@ -91,10 +96,35 @@ final class RealmFileHandle: @unchecked Sendable {
     }
   }
 
+  /// The file as `RealmFile.open(path:key:forWriting:)` opened it, written through the
+  /// descriptor it was read through: an edit opens the realm once. `key` is the key it was
+  /// opened with; `readOnly`: a dry run, which writes nothing.
+  ///
+  /// - Throws: the error opening the file read-write would have given (``MappedFile/writeRefusal``);
+  ///   ``StorageError/Code/misuse`` when it was not opened for writing.
+  init(file: RealmFile, key: EncryptionKey?, readOnly: Bool = false) throws(StorageError) {
+    guard let fd = file.mapping.descriptor else {
+      throw StorageError.misuse("'\(file.path)' was not opened for writing")
+    }
+    if !readOnly, let refusal = file.mapping.writeRefusal { throw StorageError.system("open", path: file.path, errno: refusal) }
+    path = file.path
+    self.fd = fd
+    descriptorOwner = file.mapping
+    mapping = nil
+    originalRawSize = file.mapping.size
+    reader = file.group.reader
+    originalSize = reader.count
+    if let key {
+      store = EncryptedPageStore(io: self, key: key, path: path, rawSize: originalRawSize)
+    }
+  }
+
   /// True when the file is encrypted.
   var isEncrypted: Bool { store != nil }
 
-  deinit { close(fd) }
+  deinit {
+    if descriptorOwner == nil { close(fd) }
+  }
 
   // MARK: - File-changing operations (each a fault point)
 

@@ -91,9 +91,9 @@ extension WriteTransaction {
     if !oldTop.historyRef.isNull { try freeDeep(oldTop.historyRef) }
 
     let topSize = oldTop.size >= 9 ? 11 : 7
-    let topBytes = IntegerArrayEncoding.byteSize(count: topSize, width: 64)
+    let topBytes = NodeHeader(width: 64, count: topSize).byteSize
     func metadataSize(entries: Int) -> Int {
-      3 * IntegerArrayEncoding.byteSize(count: entries, width: 64) + topBytes
+      3 * NodeHeader(width: 64, count: entries).byteSize + topBytes
     }
 
     var free = allocator.collectFree()
@@ -107,7 +107,7 @@ extension WriteTransaction {
     let plan = try planMetadata(free: free, metadataSize: metadataSize)
     let list = plan.list
     let cursor = plan.position
-    let arrayBytes = IntegerArrayEncoding.byteSize(count: list.count, width: 64)
+    let arrayBytes = NodeHeader(width: 64, count: list.count).byteSize
     let newLogical = plan.logicalSize
     let positionsRef = cursor
     let lengthsRef = positionsRef + arrayBytes
@@ -125,10 +125,10 @@ extension WriteTransaction {
       ]
     }
     let metadata =
-      IntegerArrayEncoding.encode(list.map { Int64($0.position) }, width: 64)
-      + IntegerArrayEncoding.encode(list.map { Int64($0.length) }, width: 64)
-      + IntegerArrayEncoding.encode(list.map { Int64(bitPattern: $0.version) }, width: 64)
-      + IntegerArrayEncoding.encode(slots, hasRefs: true, width: 64)
+      NodeEncoder.integerNode(list.map { Int64($0.position) }, width: 64)
+      + NodeEncoder.integerNode(list.map { Int64($0.length) }, width: 64)
+      + NodeEncoder.integerNode(list.map { Int64(bitPattern: $0.version) }, width: 64)
+      + NodeEncoder.integerNode(slots, width: 64, hasRefs: true)
     let result = CommitResult(
       topRef: Ref(newTopRef), version: newVersion, logicalSize: newLogical, freeCount: list.count)
     if isDryRun { return result }

@@ -45,7 +45,7 @@ extension WriteTransaction {
           "index \(change.index) is out of range for node \(ref) with \(values.count) elements")
       }
       values[change.index] = change.value
-      let needed = IntegerArrayEncoding.width(for: change.value)
+      let needed = NodeEncoder.bitWidth(change.value)
       if needed > width {
         guard node.hasRefs else {
           throw StorageError.misuse(
@@ -54,9 +54,8 @@ extension WriteTransaction {
         width = needed
       }
     }
-    let bytes = IntegerArrayEncoding.encode(
-      values, hasRefs: node.hasRefs, isInner: node.isInner, contextFlag: node.contextFlag,
-      width: width)
+    let bytes = NodeEncoder.integerNode(
+      values, width: width, hasRefs: node.hasRefs, isInner: node.isInner, contextFlag: node.contextFlag)
     let copy = try allocate(bytes)
     try free(ref)
     return copy

@@ -146,6 +146,22 @@ public final class WriteTransaction: @unchecked Sendable {
       file: file, lock: lock, ownsLock: options.lock == nil, options: options)
   }
 
+  /// Begins a transaction on a realm already open for an edit (`RealmFile.open(path:key:forWriting:)`),
+  /// through the descriptor it was read through: the file is not opened again, and the
+  /// transaction reads the same bytes (``reader`` is the group's). `options.lock` must be the
+  /// realm's lock, held since before the file was opened; the key is `options.encryptionKey`.
+  ///
+  /// - Throws: as ``begin(path:options:)``, and the error of opening the file read-write
+  ///   when it was opened read-only (`MappedFile.writeRefusal`).
+  package static func begin(file: RealmFile, options: Options) throws(StorageError) -> WriteTransaction {
+    guard let lock = options.lock, lock.isHeld, lock.realmPath == file.path else {
+      throw StorageError.misuse("a transaction on an open realm needs the realm's lock, held: '\(file.path)'")
+    }
+    let handle = try RealmFileHandle(file: file, key: options.encryptionKey, readOnly: options.dryRun)
+    handle.faultInjection = options.faultInjection
+    return try WriteTransaction(file: handle, lock: lock, ownsLock: false, options: options)
+  }
+
   private init(file: RealmFileHandle, lock: FileLock, ownsLock: Bool, options: Options)
     throws(StorageError)
   {

@@ -9,14 +9,12 @@ enum UnsyncReport {
   /// The text report: one summary line, then what was dropped and converted.
   static func text(_ r: UnsyncResult) -> String {
     guard let plan = r.plan, r.converted else {
-      let copy = r.outputPath.map { r.dryRun ? "; it would be copied unchanged to \($0)" : "; copied unchanged to \($0)" } ?? ""
+      let copy = FileRewriteRun.unchangedCopy(to: r.outputPath, dryRun: r.dryRun)
       return "\(r.path) is a local realm already (it has no sync history): nothing to convert\(copy)\n"
     }
-    let objects = (plan.classes + plan.otherTables).map(\.objects).saturatingSum
-    var what = "\(objects) object\(objects == 1 ? "" : "s") in \(plan.classes.count) class\(plan.classes.count == 1 ? "" : "es")"
-    if !plan.otherTables.isEmpty {
-      what += " and \(plan.otherTables.count) other table\(plan.otherTables.count == 1 ? "" : "s")"
-    }
+    let what = FileRewriteRun.contents(
+      objects: (plan.classes + plan.otherTables).map(\.objects).saturatingSum, classes: plan.classes.count,
+      otherTables: plan.otherTables.count)
     let facts = "file format \(r.fromFormat) -> \(r.toFormat), \(what), \(r.sizeBefore) -> \(r.sizeAfter) bytes"
     var out: String
     if r.dryRun {

@@ -1,12 +1,14 @@
 import RealmFormat
 import RealmModel
+import RealmQuery
 
 /// Equality and order of values, as `==`, `<`, `IN` and the collection functions use them.
 ///
 /// Numbers compare by value across int, float, double and decimal128 (with a decimal128,
-/// exactly, as Realm's queries compare). Strings compare by their UTF-8 bytes (Unicode scalar order), as
-/// Realm does; `[c]` compares lower-cased text. Null equals only null and is never less or
-/// greater than anything. Values of unrelated types are unequal and unordered.
+/// exactly, as Realm's queries compare). Strings compare by their UTF-8 bytes (Unicode scalar
+/// order), as Realm does; `[c]` folds case as Realm does (`RealmStrings.equal`). Null equals
+/// only null and is never less or greater than anything. Values of unrelated types are
+/// unequal and unordered.
 enum ValueComparison {
   /// `a == b`.
   static func equal(_ a: RealmValue, _ b: RealmValue, caseInsensitive: Bool = false) -> Bool {
@@ -14,8 +16,7 @@ enum ValueComparison {
     case (.null, .null): return true
     case (.null, _), (_, .null): return false
     case (.string(let x), .string(let y)):
-      if caseInsensitive { return x.lowercased().utf8.elementsEqual(y.lowercased().utf8) }
-      return x.utf8.elementsEqual(y.utf8)
+      return RealmStrings.equal(x, y, caseInsensitive: caseInsensitive)
     case (.list(let x), .list(let y)), (.set(let x), .set(let y)):
       return x.count == y.count && zip(x, y).allSatisfy { equal($0, $1, caseInsensitive: caseInsensitive) }
     default:
@@ -25,10 +26,9 @@ enum ValueComparison {
   }
 
   /// -1, 0 or 1 when `a` and `b` are ordered; nil for null, NaN or unrelated types.
-  static func order(_ a: RealmValue, _ b: RealmValue, caseInsensitive: Bool = false) -> Int? {
+  static func order(_ a: RealmValue, _ b: RealmValue) -> Int? {
     switch (a, b) {
     case (.string(let x), .string(let y)):
-      if caseInsensitive { return ByteOrder.compare(x.lowercased().utf8, y.lowercased().utf8) }
       return ByteOrder.compare(x.utf8, y.utf8)
     case (.date(let x), .date(let y)): return sign3((x.seconds, x.nanoseconds), (y.seconds, y.nanoseconds))
     case (.objectId(let x), .objectId(let y)): return x < y ? -1 : (x == y ? 0 : 1)
