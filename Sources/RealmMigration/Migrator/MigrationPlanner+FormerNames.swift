@@ -1,4 +1,5 @@
 import RealmModel
+import RealmQuery
 
 /// What became of the names earlier steps renamed or removed, so that a later step naming one
 /// is told which step did it and what to write instead, rather than only that the class has
