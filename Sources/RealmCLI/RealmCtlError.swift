@@ -50,7 +50,6 @@ public struct RealmCtlError: CodedError, DetailedError {
     self.detail = detail
   }
 
-  /// The message printed after `Error: `.
   // MARK: - Factories
 
   /// `path` does not exist.

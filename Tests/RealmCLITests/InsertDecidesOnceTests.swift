@@ -10,6 +10,8 @@ import Testing
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// `insert` decides once: whichever path writes (the streamed append or upsert, the in-place

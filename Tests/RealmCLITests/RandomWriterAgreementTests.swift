@@ -56,8 +56,15 @@ import Testing
       let distinct = chosen.filter { seen.insert(String($0.prefix { $0 != " " })).inserted }
       return ["update", work, "--class", "Item"] + distinct.flatMap { ["--set", $0] } + ["--where", "id < \(cut)"]
     case 5:
-      return ["delete", work, "--class", ["Item", "Item", "Person", "Code"][sample.int(4)], "--where",
-              ["id > \(cut)", "m == 0", "name BEGINSWITH[c] 'a'", "TRUEPREDICATE"][sample.int(3)]]
+      // A filter on properties the class has: Person has `name` only of these, Code `n`.
+      let cls = ["Item", "Item", "Person", "Code"][sample.int(4)]
+      let which = sample.int(3)
+      let filter = switch cls {
+      case "Item": ["id > \(cut)", "m == 0", "name BEGINSWITH[c] 'a'"][which]
+      case "Person": "name BEGINSWITH[c] 'a'"
+      default: "n == \(which)"
+      }
+      return ["delete", work, "--class", cls, "--where", filter]
     case 6:
       let others = [24, 23, 22].filter { $0 != format }
       format = others[sample.int(others.count)]

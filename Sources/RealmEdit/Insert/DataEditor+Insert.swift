@@ -205,12 +205,18 @@ extension DataEditor {
         try batch.write(into: builder, progress: options.progress)
         _ = try builder.finish()
       } else {
-        // The rewrite makes the backup itself, once the new file is complete (a run that fails
-        // leaves none): the streamed attempt's, of the same bytes, goes.
-        target.dropBackup()
-        try Migrator.rewrite(path: path, schema: fileSchema, format: format, lock: target.lock, options: options) { builder in
-          try batch.write(into: builder, progress: options.progress)
-          return []
+        // The rewrite makes the backup once the new file is complete, unless the streamed
+        // attempt made it (of the same bytes: it wrote nothing). A run that fails leaves none.
+        var rewriteOptions = options
+        if target.isBackedUp { rewriteOptions.backupPath = nil }
+        do {
+          try Migrator.rewrite(path: path, schema: fileSchema, format: format, lock: target.lock, options: rewriteOptions) { builder in
+            try batch.write(into: builder, progress: options.progress)
+            return []
+          }
+        } catch {
+          target.dropBackup()
+          throw error
         }
       }
     }

@@ -25,7 +25,7 @@ final class InsertTarget {
   let file: RealmFile
   let schema: Schema
   /// True once the backup (`options.backupPath`) is made.
-  private var backedUp = false
+  private(set) var isBackedUp = false
 
   var group: Group { file.group }
 
@@ -41,17 +41,17 @@ final class InsertTarget {
 
   /// Makes the backup unless it is made (or the run is dry): before the first write.
   func backUp() throws {
-    guard !backedUp, !options.dryRun else { return }
+    guard !isBackedUp, !options.dryRun else { return }
     try FileCopy.backup(file, to: options.backupPath)
-    backedUp = true
+    isBackedUp = true
   }
 
   /// Removes the backup when the insert ends without writing (it wrote nothing, or refused
   /// the input): the file is as it was, and a refusal leaves nothing behind.
   func dropBackup() {
-    guard backedUp, let backup = options.backupPath else { return }
+    guard isBackedUp, let backup = options.backupPath else { return }
     unlink(backup)
-    backedUp = false
+    isBackedUp = false
   }
 
   /// Begins a write transaction on the open file, after the backup. `appendOnly`: new nodes
