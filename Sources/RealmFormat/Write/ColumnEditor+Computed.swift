@@ -82,6 +82,8 @@ struct ClusterComputation {
   var indexEntries: [SearchIndexEntries]
   /// Words of the full-text indexed computed columns (by computed column).
   var fullTextEntries: [FullTextIndexEntries]
+  /// False when the full-text indexes are not built (a check that only counts).
+  var buildsFullTextIndexes = true
   /// Values computed ahead, by leaf in key order.
   private let ahead: ValuesAhead
   /// Leaves taken so far.
@@ -147,7 +149,7 @@ struct ClusterComputation {
       slots[slot] = Int64(ref.rawValue)
       if column.indexed {
         for row in 0..<n { try indexEntries[c].append(values[c].value(at: row), key: keys[row]) }
-      } else if column.fullText {
+      } else if column.fullText && buildsFullTextIndexes {
         fullTextEntries[c].append(values[c], keys: keys)
       }
     }

@@ -130,12 +130,19 @@ public enum ColumnEditor {
   ///
   /// Tables are edited in byte order of their names; computed values are asked for cluster by
   /// cluster in key order. Errors of the value sources pass through unchanged.
-  public static func apply<S: NodeSink>(_ edits: [String: TableEdit], to group: Group, sink: inout S) throws -> Result {
+  ///
+  /// - Parameter buildingFullTextIndexes: false for a check before the real run (into a sink
+  ///   that only counts): the full-text indexes of computed columns are then not built, since
+  ///   nothing in building one can fail on values that encode.
+  public static func apply<S: NodeSink>(
+    _ edits: [String: TableEdit], to group: Group, sink: inout S, buildingFullTextIndexes: Bool = true
+  ) throws -> Result {
     if let reason = unsupportedReason(edits, in: group) { throw FormatError.corrupt("cannot change columns in place: \(reason)") }
     var result = Result()
     for name in edits.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
       guard let table = group.table(named: name), let edit = edits[name] else { continue }
-      let top = try editTable(table, edit, group: group, sink: &sink, result: &result)
+      let top = try editTable(
+        table, edit, group: group, sink: &sink, result: &result, buildingFullTextIndexes: buildingFullTextIndexes)
       result.tableTops[table.slot] = top
     }
     return result
@@ -154,7 +161,7 @@ public enum ColumnEditor {
   }
 
   private static func editTable<S: NodeSink>(
-    _ table: Table, _ edit: TableEdit, group: Group, sink: inout S, result: inout Result
+    _ table: Table, _ edit: TableEdit, group: Group, sink: inout S, result: inout Result, buildingFullTextIndexes: Bool
   ) throws -> Ref {
     let reader = group.reader
     let topNode = try ArrayNode(reader, table.ref)
@@ -265,6 +272,7 @@ public enum ColumnEditor {
     if !computed.isEmpty {
       guard let source = edit.values else { throw FormatError.corrupt("table '\(table.name)' has computed columns but no values") }
       walker.computation = try ClusterComputation(group: group, table: table, columns: computed, source: source)
+      walker.computation?.buildsFullTextIndexes = buildingFullTextIndexes
     }
     slots[2] = Int64(try walker.rewrite(table.clusterRoot, depth: 0, offset: 0, sink: &sink).rawValue)
     try table.requireObjectCount(walker.objects)
@@ -276,7 +284,7 @@ public enum ColumnEditor {
       for (c, column) in computed.enumerated() {
         if column.indexed {
           newIndexes[column.leaf] = SearchIndexWriter.write(computation.indexEntries[c], format: walker.format, into: &sink)
-        } else if column.fullText {
+        } else if column.fullText && computation.buildsFullTextIndexes {
           newIndexes[column.leaf] = FullTextIndexWriter.write(computation.fullTextEntries[c], into: &sink)
         }
       }
