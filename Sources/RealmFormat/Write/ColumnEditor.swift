@@ -74,7 +74,7 @@ public enum ColumnEditor {
     public var freedDeep: [Ref] = []
   }
 
-  /// Why ``apply(_:to:sink:)`` cannot make `edits` in place, or nil when it can.
+  /// Why ``apply(_:to:sink:buildingFullTextIndexes:)`` cannot make `edits` in place, or nil when it can.
   ///
   /// Checked before anything is written so that the caller can fall back to a rewrite.
   public static func unsupportedReason(_ edits: [String: TableEdit], in group: Group) -> String? {
@@ -131,9 +131,9 @@ public enum ColumnEditor {
   /// Tables are edited in byte order of their names; computed values are asked for cluster by
   /// cluster in key order. Errors of the value sources pass through unchanged.
   ///
-  /// - Parameter buildingFullTextIndexes: false for a check before the real run (into a sink
-  ///   that only counts): the full-text indexes of computed columns are then not built, since
-  ///   nothing in building one can fail on values that encode.
+  /// `buildingFullTextIndexes` false is for a check before the real run (into a sink that only
+  /// counts): the full-text indexes of computed columns are then not built, since nothing in
+  /// building one can fail on values that encode.
   public static func apply<S: NodeSink>(
     _ edits: [String: TableEdit], to group: Group, sink: inout S, buildingFullTextIndexes: Bool = true
   ) throws -> Result {
