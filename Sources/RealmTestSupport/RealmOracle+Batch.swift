@@ -73,24 +73,7 @@ extension RealmOracle {
   /// Runs the oracle on the paths as given (no copy: the caller's file is a scratch copy).
   private func runInPlace(_ arguments: [String]) throws -> Result {
     guard let executable else { throw OracleError.absent }
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let group = DispatchGroup()
-    nonisolated(unsafe) var errData = Data()
-    DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
-    return Result(
-      status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
-      errorOutput: String(decoding: errData, as: UTF8.self))
+    return try Self.execute(executable, arguments)
   }
 
   /// The answers of a batch, filled from several threads.

@@ -91,25 +91,7 @@ public struct RealmOracle: Sendable {
       arguments[1] = copy.path
     }
     defer { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    // Read both pipes to their end before waiting, so a large dump cannot block the oracle.
-    let group = DispatchGroup()
-    nonisolated(unsafe) var errData = Data()
-    DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
-    return Result(
-      status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
-      errorOutput: String(decoding: errData, as: UTF8.self))
+    return try Self.execute(executable, arguments)
   }
 
   /// `verify FILE`: nil when Realm's `Group::verify()` passes, else Realm's message.
@@ -161,5 +143,30 @@ public struct RealmOracle: Sendable {
       case .failed(let message): return "the Realm oracle failed: \(message)"
       }
     }
+  }
+}
+
+extension RealmOracle {
+  /// Runs `executable` with `arguments` and collects both outputs. Both pipes are read to
+  /// their end before waiting, so a large dump cannot block the oracle.
+  static func execute(_ executable: URL, _ arguments: [String]) throws -> Result {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let group = DispatchGroup()
+    nonisolated(unsafe) var errData = Data()
+    DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return Result(
+      status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
+      errorOutput: String(decoding: errData, as: UTF8.self))
   }
 }
