@@ -90,6 +90,46 @@ import Testing
     }
   }
 
+  /// A Mixed property is written by the rewrite (the column path computes no mixed values):
+  /// object 7 of AllTypes is the first whose int_req is 93.
+  @Test func updateRewrite() throws {
+    try T.withCopy(of: "alltypes/before.realm", as: "a.realm") { file, dir in
+      let backup = dir.appendingPathComponent("a.bak").path
+      let message = try Self.expectDryRunAgrees(
+        ["update", file, "--class", "AllTypes", "--set", "mixed_val = 100 / (old.int_req - 93)", "--backup", backup], file: file)
+      #expect(message.contains("object with key 7: division by zero"), "\(message)")
+      #expect(message.components(separatedBy: "7").count == 2, "\(message)")
+      #expect(!T.exists(backup))
+      // Without the error, the same update takes the rewrite path.
+      let ok = T.run(["update", file, "--class", "AllTypes", "--set", "mixed_val = 100 / (old.int_req - 94)", "--json"])
+      #expect(ok.status == 0, "\(ok.stderr)")
+      let report = try JSONParser.parse(ok.stdout)
+      #expect(report["path"] == .string("rewrite"), "\(ok.stdout)")
+    }
+  }
+
+  /// The wild file of the issue (a glucose tracker, format 23): a plan putting a string into
+  /// the float `glucose` is refused when checked; `int(old.timestamp)` fails on the first
+  /// object, in the dry run as in the real run, naming it once.
+  @Test(SharedFixtures.enabled) func theGlucoseTrackerOfTheIssue() throws {
+    let wild = try #require(SharedFixtures.url("wild/files/fb4a8a8cc0f66782.realm"))
+    try T.inScratchDirectory { dir in
+      let file = dir.appendingPathComponent("glucose.realm").path
+      try FileManager.default.copyItem(atPath: wild.path, toPath: file)
+      let text = #"{"schemaVersion": 1, "migrations": [{"version": 1, "steps": [{"op": "transform", "class": "GlucoseInfo", "set": {"glucose": "old.timestamp"}}]}]}"#
+      let plan = try T.write(text, to: dir, as: "plan.json")
+      let refused = try Self.expectDryRunAgrees(["migrate", "--plan", plan, file], file: file)
+      #expect(refused.contains("'glucose' holds values of type 'float', but the expression gives values of type 'string'"), "\(refused)")
+      #expect(!refused.contains("object with key"), "\(refused)")
+      let failed = try Self.expectDryRunAgrees(["update", file, "--class", "GlucoseInfo", "--set", "glucose = int(old.timestamp)"], file: file)
+      #expect(failed.contains("object with key 4:"), "\(failed)")
+      #expect(failed.components(separatedBy: "4").count == 2 || !failed.contains("object 4"), "\(failed)")
+      #expect(!failed.contains("column 1"), "\(failed)")
+      let json = try JSONParser.parse(T.run(["update", file, "--class", "GlucoseInfo", "--set", "glucose = int(old.timestamp)", "--dry-run", "--json"]).stdout)
+      #expect(json["ok"] == .bool(false) || json["files"]?[0]?["ok"] == .bool(false), "\(json)")
+    }
+  }
+
   @Test func insertAppendWithAnExistingPrimaryKeyInTheMiddle() throws {
     try T.withCopy(of: "embedded/before.realm", as: "a.realm") { file, dir in
       var lines: [String] = []

@@ -143,6 +143,44 @@ import RealmFormat
     }
   }
 
+  /// With free space reused (the default), nodes placed in the current snapshot's free space
+  /// are held until the commit: an abort leaves the file byte for byte as it was, free space
+  /// included, and a commit writes them where they were placed.
+  @Test func abortAfterReusingFreeSpaceLeavesTheFileByteIdentical() throws {
+    try Support.withCopy(of: "format-samples/v24_write_copy.realm") { path in
+      // Three commits: the space the first one freed is reusable by the fourth transaction.
+      for _ in 0..<3 {
+        let tx = try WriteTransaction.begin(path: path)
+        let top = try #require(tx.top)
+        let names = try tx.allocate(try Support.renamedCopy(of: try top.ref(0), in: tx.reader))
+        try tx.free(try top.ref(0))
+        try tx.commit(tableNames: names, tables: try top.ref(1))
+      }
+      let before = try Support.bytes(path)
+      let tx = try WriteTransaction.begin(path: path)
+      let top = try #require(tx.top)
+      let namesRef = try top.ref(0), tablesRef = try top.ref(1)
+      let renamed = try Support.renamedCopy(of: namesRef, in: tx.reader)
+      var refs: [Ref] = []
+      for _ in 0..<50 { refs.append(try tx.allocate(renamed)) }
+      #expect(refs.contains { $0.rawValue < before.count }, "no node was placed in free space")
+      // Held nodes read back as written.
+      for ref in refs { #expect(try tx.newNodeBytes(ref) == renamed) }
+      tx.abort()
+      #expect(try Support.bytes(path) == before)
+
+      // Committed, a node placed in free space is on disk where it was placed.
+      let commit = try WriteTransaction.begin(path: path)
+      let names = try commit.allocate(renamed)
+      #expect(names.rawValue < before.count, "the names were not placed in free space")
+      try commit.free(namesRef)
+      try commit.commit(tableNames: names, tables: tablesRef)
+      let after = try Support.bytes(path)
+      #expect(Array(after[names.rawValue..<(names.rawValue + renamed.count)]) == renamed)
+      _ = try SpaceAccounting.verify(ByteReader(bytes: after))
+    }
+  }
+
   @Test func droppingATransactionRollsItBack() throws {
     try Support.withCopy(of: "format-samples/v24_write_copy.realm") { path in
       let before = try Support.bytes(path)

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 import RealmFormat
 import RealmModel
 import RealmStorage
@@ -49,8 +41,8 @@ final class InsertTarget {
   /// Removes the backup when the insert ends without writing (it wrote nothing, or refused
   /// the input): the file is as it was, and a refusal leaves nothing behind.
   func dropBackup() {
-    guard isBackedUp, let backup = options.backupPath else { return }
-    unlink(backup)
+    guard isBackedUp else { return }
+    FileCopy.removeBackup(options.backupPath)
     isBackedUp = false
   }
 

@@ -18,8 +18,6 @@ extension Migrator {
     /// True when some column's values are computed per object (a transform, a type or
     /// optionality change): the report calls the path "columns" either way.
     var computesValues: Bool
-    /// The computed columns' sources that keep what the check computed for the commit.
-    var checkedValues: [CheckedColumnValues] = []
   }
 
   /// Where a value of the working layout comes from while the stages are followed.
@@ -47,10 +45,8 @@ extension Migrator {
   /// ``ColumnEditor`` does not handle (links, mixed, collections with values, enumerated strings).
   ///
   /// `progress` counts the objects whose values are computed (its total is set here).
-  /// `keptValuesBudget`: the computed values are kept by the check for the commit, up to this
-  /// many bytes (`CheckedColumnValues`); nil for a dry run, which only checks.
   static func columnChangePlan(
-    _ program: MigrationProgram, group: Group, progress: ProgressCounter? = nil, keptValuesBudget: Int? = nil
+    _ program: MigrationProgram, group: Group, progress: ProgressCounter? = nil
   ) -> ColumnChangePlan? {
     // The file's own format must be one realmctl writes: the new leaves keep it.
     guard WritableFileFormat(keeping: group.fileFormat)?.rawValue == group.fileFormat, program.deletedClasses.isEmpty
@@ -59,7 +55,6 @@ extension Migrator {
     var columns: [String: ColumnEditor.TableEdit] = [:]
     var computesValues = false
     var computedObjects = 0
-    var checkedValues: [CheckedColumnValues] = []
     for c in program.classes {
       guard let source = c.sourceSchema, c.sourceClass == source.name, !c.becomesEmbedded, !c.becomesTopLevel,
         !c.checkPrimaryKey, source.isEmbedded == c.finalSchema.isEmbedded
@@ -130,19 +125,10 @@ extension Migrator {
       if !computedFinal.isEmpty {
         computesValues = true
         edit.order = final.map(\.name)
-        func valueSource(_ progress: ProgressCounter?) -> TransformColumnSource {
-          TransformColumnSource(
-            className: c.finalSchema.name, stages: c.stages, finalPositions: computedFinal,
-            properties: computedFinal.map { final[$0] }, readColumns: reads, allowsConcurrentCalls: !layout.orderSensitive,
-            progress: progress)
-        }
-        if let keptValuesBudget {
-          let checked = CheckedColumnValues(checking: valueSource(progress), recomputing: valueSource(nil), budget: keptValuesBudget)
-          checkedValues.append(checked)
-          edit.values = checked
-        } else {
-          edit.values = valueSource(progress)
-        }
+        edit.values = TransformColumnSource(
+          className: c.finalSchema.name, stages: c.stages, finalPositions: computedFinal,
+          properties: computedFinal.map { final[$0] }, readColumns: reads, allowsConcurrentCalls: !layout.orderSensitive,
+          progress: progress)
         // Saturating: a damaged file may claim absurd counts (the walks themselves are bounded).
         let n = max(group.table(forClass: source.name)?.objectCount ?? 0, 0)
         computedObjects = computedObjects.addingReportingOverflow(n).overflow ? .max : computedObjects + n
@@ -162,7 +148,7 @@ extension Migrator {
       MetadataEditor.canApply(metadata, to: group)
     else { return nil }
     if computesValues { progress?.setTotal(computedObjects) }
-    return ColumnChangePlan(columns: columns, metadata: metadata, computesValues: computesValues, checkedValues: checkedValues)
+    return ColumnChangePlan(columns: columns, metadata: metadata, computesValues: computesValues)
   }
 
   /// True when `a` and `b` differ by name at most.
@@ -272,35 +258,42 @@ extension Migrator {
     do { try group.requireObjectCount(of: table) } catch let error as FormatError { throw StorageError.corrupt(path: path, error) }
   }
 
-  /// Computes and encodes everything `plan` commits, into a sink that only counts: every value
-  /// of every object, with the code and in the order of the commit, so that whatever the
-  /// commit would fail on fails here, before anything is written. The dry run is this check;
-  /// the real run makes it before it begins the transaction (its computed values are then kept
-  /// for the commit, `CheckedColumnValues`).
+  /// The dry run of the column path: computes and encodes everything `plan` commits, with the
+  /// code and in the order of the commit, into a sink that only counts, so that whatever the
+  /// commit would fail on fails here too.
   static func checkColumnsInPlace(_ plan: ColumnChangePlan, group: Group) throws {
     var sink = CountingNodeSink()
     // Every value computed and encoded; a full-text index is built by the commit alone
     // (nothing in building one fails on strings that encode).
     let columns = try ColumnEditor.apply(plan.columns, to: group, sink: &sink, buildingFullTextIndexes: false)
     _ = try MetadataEditor.apply(plan.metadata, to: group, tableTops: columns.tableTops, sink: &sink)
-    for values in plan.checkedValues { values.endCheck() }
   }
 
-  /// The column path of a run: the object counts and every value checked, then (unless it is
-  /// a dry run) the backup and the commit. Nothing is written before the check has passed.
+  /// The column path of a run: the object counts checked, then (unless it is a dry run) the
+  /// backup and the commit. The commit computes every value inside its transaction before it
+  /// commits, and a transaction writes nothing over the file's bytes before its commit (nodes
+  /// placed in free space are held in memory, appended ones are truncated away by an abort,
+  /// ``RealmStorage/WriteTransaction``): a value error leaves the file byte for byte as it was,
+  /// and the backup this run made is removed.
   static func writeColumnsInPlace(
     _ plan: ColumnChangePlan, group: Group, path: String, lock: FileLock, options: MigrationOptions
   ) throws {
     try requireObjectCounts(of: plan, in: group, path: path)
-    try checkColumnsInPlace(plan, group: group)
-    guard !options.dryRun else { return }
+    guard !options.dryRun else { return try checkColumnsInPlace(plan, group: group) }
     try FileCopy.backup(path, to: options.backupPath)
-    try commitColumnsInPlace(path: path, plan: plan, lock: lock, options: options)
+    try commitColumnsInPlace(path: path, plan: plan, lock: lock, options: options) {
+      FileCopy.removeBackup(options.backupPath)
+    }
   }
 
   /// Commits `plan` in one write transaction: columns first, then table renames and the version.
-  static func commitColumnsInPlace(path: String, plan: ColumnChangePlan, lock: FileLock, options: MigrationOptions) throws {
+  /// `aborted` runs when the transaction is abandoned before its commit began (nothing of it
+  /// was written).
+  static func commitColumnsInPlace(
+    path: String, plan: ColumnChangePlan, lock: FileLock, options: MigrationOptions, aborted: () -> Void = {}
+  ) throws {
     let tx = try WriteTransaction.begin(path: path, options: transactionOptions(lock: lock, options: options))
+    var committing = false
     do {
       let current = try Group(reader: tx.reader)
       var sink = tx
@@ -309,9 +302,11 @@ extension Migrator {
       try tx.throwDeferredError()
       for r in columns.replaced + meta.replaced { try tx.free(r) }
       for r in columns.freedDeep { try tx.freeDeep(r) }
+      committing = true
       _ = try tx.commit(tableNames: meta.tableNames, tables: meta.tables)
     } catch {
       tx.abort()
+      if !committing { aborted() }
       throw error
     }
   }

@@ -10,8 +10,7 @@ extension Migrator {
     _ program: MigrationProgram, group: Group, path: String, lock: FileLock, options: MigrationOptions
   ) throws -> (MigrationResult.WritePath, [ClassReport]) {
     if options.inPlaceColumnChanges,
-      let columnPlan = columnChangePlan(
-        program, group: group, progress: options.progress, keptValuesBudget: options.dryRun ? nil : options.keptValuesBudget)
+      let columnPlan = columnChangePlan(program, group: group, progress: options.progress)
     {
       var reports = program.classes.map(\.report)
       for i in reports.indices {

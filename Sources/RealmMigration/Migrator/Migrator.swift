@@ -32,9 +32,6 @@ public struct MigrationOptions: Sendable {
   /// The file format to write; nil keeps the file's (21 is written as 22; formats 2-11, which
   /// have no writer, become 24). A format other than the file's takes the rewrite.
   public var fileFormat: WritableFileFormat?
-  /// The most bytes of computed values the check before an in-place column commit keeps for
-  /// the commit (past it, the commit computes them again); tests lower it.
-  package var keptValuesBudget = 256 << 20
   /// Creates the defaults.
   public init() {}
 }
@@ -169,8 +166,7 @@ public enum Migrator {
     }
 
     if options.inPlaceColumnChanges, inPlaceAllowed,
-      let columnPlan = columnChangePlan(
-        program, group: group, progress: options.progress, keptValuesBudget: options.dryRun ? nil : options.keptValuesBudget)
+      let columnPlan = columnChangePlan(program, group: group, progress: options.progress)
     {
       var reports = program.classes.map { $0.report }
       for (i, c) in program.classes.enumerated() {

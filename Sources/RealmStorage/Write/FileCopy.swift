@@ -15,6 +15,14 @@ public enum FileCopy {
     try copy(from: path, to: backupPath)
   }
 
+  /// Removes a backup made by this run when the run ends without writing (it failed before
+  /// its commit): the realm is as it was, and a refusal leaves nothing behind. Does nothing
+  /// when `backupPath` is nil.
+  public static func removeBackup(_ backupPath: String?) {
+    guard let backupPath else { return }
+    unlink(backupPath)
+  }
+
   /// Copies the realm `file`, opened for an edit (`RealmFile.open(path:key:forWriting:)`), to
   /// `backupPath` as ``backup(_:to:)`` does, through the descriptor it was read through (the
   /// realm is not opened again); does nothing when `backupPath` is nil.

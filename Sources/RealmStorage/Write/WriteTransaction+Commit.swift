@@ -55,8 +55,8 @@ extension WriteTransaction {
   }
 
   /// Abandons the transaction: nothing of it stays visible. Bytes appended past the old end
-  /// are truncated away and the header is restored; with ``FreeSpacePolicy/appendOnly`` the
-  /// file is byte-for-byte as before (with reuse, bytes in formerly free chunks may differ).
+  /// are truncated away and the header is restored; nodes placed in free space were never
+  /// written (they are held until the commit), so the file is byte for byte as before.
   public func abort() {
     guard state == .open else { return }
     rollback()
@@ -132,6 +132,12 @@ extension WriteTransaction {
     let result = CommitResult(
       topRef: Ref(newTopRef), version: newVersion, logicalSize: newLogical, freeCount: list.count)
     if isDryRun { return result }
+    try buffer.flush(to: file, stage: .nodes)
+    // The nodes placed in old free space, written only now (§8.2 step 3 still comes first).
+    for position in heldNodes.keys.sorted() {
+      try withBytes(heldNodes[position]!) { (b) throws(StorageError) in try buffer.write(b, at: position, to: file, stage: .nodes) }
+    }
+    heldNodes.removeAll()
     try buffer.flush(to: file, stage: .nodes)
     try file.write(metadata, at: cursor, stage: .freeListsAndTop)
     try file.allocate(

@@ -61,14 +61,14 @@ extension WriteTransaction {
     return copy
   }
 
-  /// The bytes of a node written in this transaction (from the write buffer or the file).
+  /// The bytes of a node written in this transaction (held in memory, from the write buffer or the file).
   public func newNodeBytes(_ ref: Ref) throws(StorageError) -> [UInt8] {
     guard allocator.isNew(ref.rawValue) else {
       throw StorageError.misuse(
         "newNodeBytes(\(ref)) on a node that was not written in this transaction")
     }
     let size = try nodeSize(ref)
-    if isDryRun, let node = dryRunNodes[ref.rawValue] { return node }
+    if let node = heldNodes[ref.rawValue] { return node }
     if let pending = buffer.pending(at: ref.rawValue, count: size) { return pending }
     try buffer.flush(to: file, stage: .nodes)
     return try file.read(at: ref.rawValue, count: size)

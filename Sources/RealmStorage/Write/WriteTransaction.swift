@@ -30,6 +30,9 @@ import RealmModel
 /// until it ends; a realm that a Realm app has open is refused with
 /// ``StorageError/Code/locked``. A transaction that is not committed is rolled back by
 /// ``abort()`` (also on deinit): the grown area is truncated away and the header restored.
+/// Nodes placed in free space of the current snapshot are held in memory until the commit
+/// writes them, so an aborted transaction leaves the file byte for byte as it was (free
+/// space included) while memory stays bounded by the file's free space.
 ///
 /// ## Topics
 /// - ``begin(path:options:)``
@@ -98,8 +101,11 @@ public final class WriteTransaction: @unchecked Sendable {
   var deferredError: StorageError?
   /// Positions freed so far (a second free of the same node is the caller's bug).
   var freedPositions: Set<Int> = []
-  /// The nodes of a dry run, by position.
-  var dryRunNodes: [Int: [UInt8]] = [:]
+  /// Nodes not written yet, by position: every node of a dry run; in a real run, the nodes
+  /// placed in free space of the current snapshot (written by the commit, so that an abort
+  /// leaves that space as it was). Nodes appended past the old end are written at once (an
+  /// abort truncates them away).
+  var heldNodes: [Int: [UInt8]] = [:]
 
   /// The bytes of the file as it was at `begin` (the current snapshot). Valid until the
   /// transaction ends; reads of nodes of the current snapshot stay valid throughout.
@@ -254,12 +260,12 @@ public final class WriteTransaction: @unchecked Sendable {
       throw StorageError.misuse(
         "a node of \(size) bytes declares \(header.byteSize) bytes in its header")
     }
-    try prepareForWriting()
     let position = allocator.allocate(size)
-    if isDryRun {
-      dryRunNodes[position] = Array(node)
+    if isDryRun || position < allocator.appendStart {
+      heldNodes[position] = Array(node)
       return Ref(position)
     }
+    try prepareForWriting()
     try buffer.write(node, at: position, to: file, stage: .nodes)
     highWater = max(highWater, position + size)
     return Ref(position)
@@ -320,7 +326,8 @@ public final class WriteTransaction: @unchecked Sendable {
       throw StorageError.misuse("the node at \(ref) was freed twice")
     }
     if allocator.isNew(ref.rawValue) {
-      // A node of this transaction: in no snapshot, free for anybody.
+      // A node of this transaction: in no snapshot, free for anybody (and never written).
+      heldNodes.removeValue(forKey: ref.rawValue)
       allocator.release(FreeChunk(position: ref.rawValue, length: size, version: 0))
     } else {
       allocator.release(
@@ -362,12 +369,8 @@ public final class WriteTransaction: @unchecked Sendable {
   /// Size of the node at `ref`, from the current snapshot or from this transaction's writes.
   func nodeSize(_ ref: Ref) throws(StorageError) -> Int {
     if allocator.isNew(ref.rawValue) {
-      if isDryRun {
-        guard let node = dryRunNodes[ref.rawValue] else {
-          throw StorageError.misuse("\(ref) is not a node of this transaction")
-        }
-        return node.count
-      }
+      if let node = heldNodes[ref.rawValue] { return node.count }
+      if isDryRun { throw StorageError.misuse("\(ref) is not a node of this transaction") }
       var bytes = buffer.pending(at: ref.rawValue, count: 8) ?? []
       if bytes.isEmpty {
         try buffer.flush(to: file, stage: .nodes)
