@@ -61,22 +61,6 @@ extension IndexAgreement {
     }
 
     /// The type of a value, for sampling each type of a `mixed` property.
-    static func typeName(_ v: RealmValue) -> String {
-      switch v {
-      case .null: return "null"
-      case .bool: return "bool"
-      case .int: return "int"
-      case .float: return "float"
-      case .double: return "double"
-      case .decimal128: return "decimal"
-      case .string: return "string"
-      case .data: return "data"
-      case .date: return "date"
-      case .objectId: return "objectId"
-      case .uuid: return "uuid"
-      case .link, .embedded: return "link"
-      case .list, .set, .dictionary: return "collection"
-      }
-    }
+    static func typeName(_ v: RealmValue) -> String { v.typeName }
   }
 }

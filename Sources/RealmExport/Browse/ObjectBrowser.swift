@@ -77,15 +77,23 @@ public struct ObjectBrowser: Sendable {
   /// the objects before them (one path down the class's tree).
   public func objects(of className: String, from start: Start, limit: Int) throws -> Page {
     let table = try table(className)
-    var objects: [Object] = []
-    var hasMore = false
     let seek: ObjectSeek
     switch start {
     case .afterKey(let key): seek = .afterKey(key)
     case .position(let p): seek = .position(p)
     }
+    return try page(limit: limit) { visit in try file.group.forEachObject(in: table, from: seek, visit) }
+  }
+
+  /// The first `limit` objects `walk` hands to its visitor (which stops the walk once it has
+  /// them and seen one more), read with the file's read budget.
+  private func page(
+    limit: Int, _ walk: (_ visit: (_ key: Int64, _ values: [RealmValue]) throws -> Bool) throws -> Void
+  ) throws -> Page {
+    var objects: [Object] = []
+    var hasMore = false
     try RealmInput.reading(file.path) {
-      try file.group.forEachObject(in: table, from: seek) { key, values in
+      try walk { key, values in
         if objects.count >= limit {
           hasMore = true
           return false
@@ -109,19 +117,7 @@ public struct ObjectBrowser: Sendable {
   /// first), in key order; SORT, DISTINCT and LIMIT are not applied (see ``keys(of:)``). A
   /// page reads the objects up to its last match and a few leaves more, not the whole class.
   public func objects(matching query: RealmQuery, after key: Int64?, limit: Int) throws -> Page {
-    var objects: [Object] = []
-    var hasMore = false
-    try RealmInput.reading(file.path) {
-      try query.forEachMatch(in: file.group, after: key) { key, values in
-        if objects.count >= limit {
-          hasMore = true
-          return false
-        }
-        objects.append(Object(key: key, values: values))
-        return true
-      }
-    }
-    return Page(objects: objects, hasMore: hasMore)
+    try page(limit: limit) { visit in try query.forEachMatch(in: file.group, after: key, visit) }
   }
 
   /// The number of objects `query` returns (after SORT, DISTINCT and LIMIT).

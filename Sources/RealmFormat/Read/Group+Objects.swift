@@ -22,50 +22,10 @@ extension Group {
     in table: Table, skip: Int = 0, columns selected: Set<Int>? = nil,
     _ body: (_ key: Int64, _ values: [RealmValue]) throws -> Void
   ) throws {
-    guard let index = tableIndex(table) else { throw FormatError.corrupt("table '\(table.name)' is not part of this group") }
-    if case .legacy(let stored) = tables[index].storage {
-      return try forEachLegacyObject(stored, skip: skip, columns: selected, body)
-    }
-    let allPlans = columnPlans[index]
-    let positions = selected.map { s in allPlans.indices.filter { s.contains($0) } }
-    let plans = positions.map { $0.map { allPlans[$0] } } ?? allPlans
-    var remainingSkip = max(skip, 0)
-    var values: [RealmValue] = []
-    values.reserveCapacity(allPlans.count)
-    let budget = makeBudget()
-    let rowCost = objectCost(index)
-    var columns = [[RealmValue]](repeating: [], count: plans.count)
-    var bodyError: (any Error)?
-    do {
-      try clusterTree.forEachLeaf(root: table.clusterRoot) { (leaf) throws(FormatError) in
-        if remainingSkip >= leaf.count {
-          remainingSkip -= leaf.count
-          return
-        }
-        let first = remainingSkip
-        remainingSkip = 0
-        do {
-          try decodeLeaf(
-            leaf, plans: plans, positions: positions, width: allPlans.count, from: first, budget: budget,
-            objectCost: rowCost, columns: &columns, values: &values
-          ) { key, values in
-            do {
-              try body(key, values)
-            } catch {
-              bodyError = error
-              throw error
-            }
-          }
-        } catch let error as FormatError where bodyError == nil {
-          throw error
-        } catch {
-          if bodyError == nil { bodyError = error }
-          throw FormatError(.corrupt, "iteration stopped by its caller")
-        }
-      }
-    } catch {
-      if let bodyError { throw bodyError }
-      throw error
+    // The walk from a position, never stopped (one decoding loop for both walks).
+    try forEachObject(in: table, from: .position(max(skip, 0)), columns: selected) { key, values in
+      try body(key, values)
+      return true
     }
   }
 

@@ -77,39 +77,17 @@ struct StudioValueEncoder: Sendable {
       w.member("t", "embedded")
       w.member("class", object.className)
       w.member("n", object.properties.count)
-      if depth < limits.depth {
-        w.key("properties")
-        w.beginArray()
-        for p in object.properties {
-          w.beginObject()
-          w.member("name", p.name)
-          w.key("value")
-          write(p.value, depth: depth + 1, to: &w)
-          w.endObject()
-        }
-        w.endArray()
-      }
+      if depth < limits.depth { writeProperties(object.properties, depth: depth + 1, to: &w) }
       w.endObject()
     case .list(let items):
-      writeItems("list", items, depth: depth, to: &w)
+      writeCollection("list", items, depth: depth, to: &w)
     case .set(let items):
-      writeItems("set", items, depth: depth, to: &w)
+      writeCollection("set", items, depth: depth, to: &w)
     case .dictionary(let entries):
       w.beginObject()
       w.member("t", "dictionary")
       w.member("n", entries.count)
-      if depth < limits.depth {
-        w.key("entries")
-        w.beginArray()
-        for e in entries.prefix(limits.items) {
-          w.beginObject()
-          w.member("k", e.key)
-          w.key("v")
-          write(e.value, depth: depth + 1, to: &w)
-          w.endObject()
-        }
-        w.endArray()
-      }
+      if depth < limits.depth { writeEntries(entries.prefix(limits.items), depth: depth + 1, to: &w) }
       w.endObject()
     }
   }
@@ -123,26 +101,14 @@ struct StudioValueEncoder: Sendable {
       w.member("t", value.kindName)
       w.member("n", items.count)
       w.member("offset", start)
-      w.key("items")
-      w.beginArray()
-      for item in items.dropFirst(start).prefix(count) { write(item, depth: 1, to: &w) }
-      w.endArray()
+      writeItems(items.dropFirst(start).prefix(count), depth: 1, to: &w)
       w.endObject()
     case .dictionary(let entries):
       w.beginObject()
       w.member("t", "dictionary")
       w.member("n", entries.count)
       w.member("offset", start)
-      w.key("entries")
-      w.beginArray()
-      for e in entries.dropFirst(start).prefix(count) {
-        w.beginObject()
-        w.member("k", e.key)
-        w.key("v")
-        write(e.value, depth: 1, to: &w)
-        w.endObject()
-      }
-      w.endArray()
+      writeEntries(entries.dropFirst(start).prefix(count), depth: 1, to: &w)
       w.endObject()
     case .embedded(let object):
       w.beginObject()
@@ -150,16 +116,7 @@ struct StudioValueEncoder: Sendable {
       w.member("class", object.className)
       w.member("n", object.properties.count)
       w.member("offset", 0)
-      w.key("properties")
-      w.beginArray()
-      for p in object.properties {
-        w.beginObject()
-        w.member("name", p.name)
-        w.key("value")
-        write(p.value, depth: 1, to: &w)
-        w.endObject()
-      }
-      w.endArray()
+      writeProperties(object.properties, depth: 1, to: &w)
       w.endObject()
     default:
       write(value, to: &w)
@@ -192,17 +149,48 @@ struct StudioValueEncoder: Sendable {
     w.endObject()
   }
 
-  private func writeItems(_ kind: String, _ items: [RealmValue], depth: Int, to w: inout JSONWriter) {
+  private func writeCollection(_ kind: String, _ items: [RealmValue], depth: Int, to w: inout JSONWriter) {
     w.beginObject()
     w.member("t", kind)
     w.member("n", items.count)
-    if depth < limits.depth {
-      w.key("items")
-      w.beginArray()
-      for item in items.prefix(limits.items) { write(item, depth: depth + 1, to: &w) }
-      w.endArray()
-    }
+    if depth < limits.depth { writeItems(items.prefix(limits.items), depth: depth + 1, to: &w) }
     w.endObject()
+  }
+
+  /// `"items": [...]`, each item written at `depth`.
+  private func writeItems(_ items: some Sequence<RealmValue>, depth: Int, to w: inout JSONWriter) {
+    w.key("items")
+    w.beginArray()
+    for item in items { write(item, depth: depth, to: &w) }
+    w.endArray()
+  }
+
+  /// `"entries": [{"k", "v"}, ...]`, each value written at `depth`.
+  private func writeEntries(_ entries: some Sequence<DictionaryEntry>, depth: Int, to w: inout JSONWriter) {
+    w.key("entries")
+    w.beginArray()
+    for e in entries {
+      w.beginObject()
+      w.member("k", e.key)
+      w.key("v")
+      write(e.value, depth: depth, to: &w)
+      w.endObject()
+    }
+    w.endArray()
+  }
+
+  /// `"properties": [{"name", "value"}, ...]` of an embedded object, written at `depth`.
+  private func writeProperties(_ properties: [NamedValue], depth: Int, to w: inout JSONWriter) {
+    w.key("properties")
+    w.beginArray()
+    for p in properties {
+      w.beginObject()
+      w.member("name", p.name)
+      w.key("value")
+      write(p.value, depth: depth, to: &w)
+      w.endObject()
+    }
+    w.endArray()
   }
 
   /// A double as text: the shortest decimal that reads back the same, or `NaN`, `Infinity`,

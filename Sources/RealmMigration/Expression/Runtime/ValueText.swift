@@ -76,25 +76,6 @@ package enum ValueText {
     }
   }
 
-  /// The dynamic type name of a value, for messages.
-  static func typeName(_ v: RealmValue) -> String {
-    switch v {
-    case .null: return "null"
-    case .bool: return "bool"
-    case .int: return "int"
-    case .float: return "float"
-    case .double: return "double"
-    case .decimal128: return "decimal128"
-    case .objectId: return "objectId"
-    case .uuid: return "uuid"
-    case .string: return "string"
-    case .data: return "data"
-    case .date: return "date"
-    case .link(let l): return l.className
-    case .embedded(let e): return e.className
-    case .list: return "list"
-    case .set: return "set"
-    case .dictionary: return "dictionary"
-    }
-  }
+  /// The dynamic type name of a value, for messages (`RealmValue.typeName`).
+  static func typeName(_ v: RealmValue) -> String { v.typeName }
 }
