@@ -147,6 +147,22 @@ import Testing
     }
   }
 
+  /// The upsert path: line 101 of 200 puts a number into a string property.
+  @Test func insertUpsertWithAWrongTypeInTheMiddle() throws {
+    try T.withCopy(of: "embedded/before.realm", as: "a.realm") { file, dir in
+      var lines: [String] = []
+      for i in 0..<200 {
+        let id = i == 0 ? "650000000000000000000000" : String(format: "66%022x", i)
+        let name = i == 100 ? "5" : "\"n\(i)\""
+        lines.append(#"{"$class": "Contact", "_id": {"$oid": "\#(id)"}, "name": \#(name), "address": null, "phones": [], "previous": [], "byLabel": {}}"#)
+      }
+      let data = try T.write(lines.joined(separator: "\n") + "\n", to: dir, as: "data.jsonl")
+      let message = try Self.expectDryRunAgrees(["insert", file, data, "--upsert"], file: file)
+      #expect(message.contains("line 101"), "\(message)")
+      #expect(message.contains("name"), "\(message)")
+    }
+  }
+
   // MARK: - Refused when checked, before any object is read
 
   @Test func aStringIntoAnIntIsRefusedWhenTheSetIsChecked() throws {
