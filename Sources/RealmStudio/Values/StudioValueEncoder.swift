@@ -165,29 +165,28 @@ struct StudioValueEncoder: Sendable {
     w.endArray()
   }
 
-  /// `"entries": [{"k", "v"}, ...]`, each value written at `depth`.
+  /// `"entries": [{"k", "v"}, ...]` of a dictionary, each value written at `depth`.
   private func writeEntries(_ entries: some Sequence<DictionaryEntry>, depth: Int, to w: inout JSONWriter) {
-    w.key("entries")
-    w.beginArray()
-    for e in entries {
-      w.beginObject()
-      w.member("k", e.key)
-      w.key("v")
-      write(e.value, depth: depth, to: &w)
-      w.endObject()
-    }
-    w.endArray()
+    writePairs("entries", entries.lazy.map { ($0.key, $0.value) }, labels: ("k", "v"), depth: depth, to: &w)
   }
 
   /// `"properties": [{"name", "value"}, ...]` of an embedded object, written at `depth`.
   private func writeProperties(_ properties: [NamedValue], depth: Int, to w: inout JSONWriter) {
-    w.key("properties")
+    writePairs("properties", properties.lazy.map { ($0.name, $0.value) }, labels: ("name", "value"), depth: depth, to: &w)
+  }
+
+  /// `"key": [{labels.name: name, labels.value: value}, ...]`, each value written at `depth`.
+  private func writePairs(
+    _ key: String, _ pairs: some Sequence<(String, RealmValue)>, labels: (name: String, value: String), depth: Int,
+    to w: inout JSONWriter
+  ) {
+    w.key(key)
     w.beginArray()
-    for p in properties {
+    for (name, value) in pairs {
       w.beginObject()
-      w.member("name", p.name)
-      w.key("value")
-      write(p.value, depth: depth, to: &w)
+      w.member(labels.name, name)
+      w.key(labels.value)
+      write(value, depth: depth, to: &w)
       w.endObject()
     }
     w.endArray()
