@@ -177,6 +177,15 @@ import RealmFormat
       try commit.commit(tableNames: names, tables: tablesRef)
       let after = try Support.bytes(path)
       #expect(Array(after[names.rawValue..<(names.rawValue + renamed.count)]) == renamed)
+
+      // With nothing to be held, new nodes go past the end, free space or not.
+      var options = WriteTransaction.Options()
+      options.heldNodesLimit = 0
+      let appending = try WriteTransaction.begin(path: path, options: options)
+      let size = after.count
+      for _ in 0..<20 { #expect(try appending.allocate(renamed).rawValue >= size) }
+      appending.abort()
+      #expect(try Support.bytes(path) == after)
       _ = try SpaceAccounting.verify(ByteReader(bytes: after))
     }
   }

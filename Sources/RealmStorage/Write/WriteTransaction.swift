@@ -32,7 +32,7 @@ import RealmModel
 /// ``abort()`` (also on deinit): the grown area is truncated away and the header restored.
 /// Nodes placed in free space of the current snapshot are held in memory until the commit
 /// writes them, so an aborted transaction leaves the file byte for byte as it was (free
-/// space included) while memory stays bounded by the file's free space.
+/// space included); past ``Options/heldNodesLimit`` bytes held, new nodes are appended instead.
 ///
 /// ## Topics
 /// - ``begin(path:options:)``
@@ -55,6 +55,10 @@ public final class WriteTransaction: @unchecked Sendable {
     /// (the file is opened read-only; the lock is taken, so a dry run reports the same
     /// `locked` error as the real write). Memory grows with the nodes allocated.
     public var dryRun = false
+    /// The most bytes of new nodes held in memory for free space they were placed in (see
+    /// ``WriteTransaction``): past it, new nodes are appended instead, so memory stays bounded
+    /// whatever the file's free space (the file then grows by the rest).
+    public var heldNodesLimit = 64 << 20
     /// The key of an encrypted realm (nil: the file is not encrypted). The transaction reads
     /// the decrypted file and writes with Realm's encrypted page protocol.
     public var encryptionKey: EncryptionKey?
@@ -106,6 +110,10 @@ public final class WriteTransaction: @unchecked Sendable {
   /// leaves that space as it was). Nodes appended past the old end are written at once (an
   /// abort truncates them away).
   var heldNodes: [Int: [UInt8]] = [:]
+  /// Bytes of ``heldNodes`` in a real run.
+  var heldBytes = 0
+  /// ``Options/heldNodesLimit``.
+  let heldNodesLimit: Int
 
   /// The bytes of the file as it was at `begin` (the current snapshot). Valid until the
   /// transaction ends; reads of nodes of the current snapshot stay valid throughout.
@@ -204,6 +212,7 @@ public final class WriteTransaction: @unchecked Sendable {
     buffer = WriteBuffer(capacity: options.writeBufferSize)
     highWater = file.originalSize
     isDryRun = options.dryRun
+    heldNodesLimit = options.heldNodesLimit
   }
 
   deinit {
@@ -260,9 +269,11 @@ public final class WriteTransaction: @unchecked Sendable {
       throw StorageError.misuse(
         "a node of \(size) bytes declares \(header.byteSize) bytes in its header")
     }
-    let position = allocator.allocate(size)
+    // Free space is reused while what is held for it stays within the limit.
+    let position = isDryRun || heldBytes + size <= heldNodesLimit ? allocator.allocate(size) : allocator.append(size)
     if isDryRun || position < allocator.appendStart {
       heldNodes[position] = Array(node)
+      if !isDryRun { heldBytes += size }
       return Ref(position)
     }
     try prepareForWriting()
@@ -327,7 +338,7 @@ public final class WriteTransaction: @unchecked Sendable {
     }
     if allocator.isNew(ref.rawValue) {
       // A node of this transaction: in no snapshot, free for anybody (and never written).
-      heldNodes.removeValue(forKey: ref.rawValue)
+      if heldNodes.removeValue(forKey: ref.rawValue) != nil, !isDryRun { heldBytes -= size }
       allocator.release(FreeChunk(position: ref.rawValue, length: size, version: 0))
     } else {
       allocator.release(
