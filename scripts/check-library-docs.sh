@@ -19,7 +19,7 @@ if command -v "${DOCC:-docc}" >/dev/null 2>&1; then
   if [ "$status" -eq 2 ]; then echo "check-library-docs: the example package does not build" >&2; exit 1; fi
 else
   echo "check-library-docs: skipped the DocC check: docc is not installed (it comes with the Swift toolchain)"
-  "$SWIFT" build --package-path Examples/library --disable-build-manifest-caching || { echo "check-library-docs: the example package does not build" >&2; exit 1; }
+  "$SWIFT" build --package-path Examples/library --disable-build-manifest-caching -Xswiftc -Onone || { echo "check-library-docs: the example package does not build" >&2; exit 1; }
 fi
 if command -v python3 >/dev/null 2>&1; then
   python3 scripts/check-library-examples.py Examples/library/.build/debug || status=1

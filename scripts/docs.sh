@@ -27,7 +27,10 @@ mkdir -p "$graphs"
 # time (--disable-build-manifest-caching): a cached plan does not see source files added to the
 # root package, which is a dependency here.
 build() {
-  "$SWIFT" build --package-path "$examples" --disable-build-manifest-caching \
+  # -Onone: the libraries are optimised in debug builds for the test suite (Package.swift);
+  # the example programs read small files, and an unoptimised build of the libraries here
+  # takes a third of the time.
+  "$SWIFT" build --package-path "$examples" --disable-build-manifest-caching -Xswiftc -Onone \
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" || exit 2
 }
 build

@@ -75,7 +75,7 @@ import Testing
     // alltypes' 600 objects carry binaries of up to 128 KiB, and 130 of the queries are on it:
     // `make test` takes every eighth of those (and every other query), REALMCTL_FULL_FIXTURES=1
     // all of them (docs/testing.md).
-    let full = ProcessInfo.processInfo.environment["REALMCTL_FULL_FIXTURES"] == "1"
+    let full = FixtureSample.isFull
     var alltypesCases = 0
     cases = cases.filter { c in
       guard !full, c.file == "alltypes/before.realm" else { return true }

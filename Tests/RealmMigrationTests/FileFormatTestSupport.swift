@@ -44,7 +44,7 @@ enum FileFormatTestSupport {
     // to their first objects, so that building, dumping and comparing them in every format
     // stays quick in `make test`; every value shape of their first objects is kept.
     // REALMCTL_FULL_FIXTURES=1 takes them whole (docs/testing.md).
-    if ProcessInfo.processInfo.environment["REALMCTL_FULL_FIXTURES"] == "1" { return out }
+    if FixtureSample.isFull { return out }
     return out.map { s in
       var s = s
       if s.dump.count > 300_000 { s.dump = firstObjects(s.dump, perClass: 60) }

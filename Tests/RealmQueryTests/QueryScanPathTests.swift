@@ -170,7 +170,10 @@ import Testing
   func fixtures() throws {
     var problems: [String] = []
     var compared = 0
-    for c in QueryFixtureTests.cases where c.keys != nil {
+    // Each query through four paths and three more walks: `make test` takes one in four of
+    // Realm's query fixtures, spread over the list; REALMCTL_FULL_FIXTURES=1 takes them all.
+    let cases = FixtureSample.spread(QueryFixtureTests.cases.filter { $0.keys != nil }, every: 4)
+    for c in cases {
       guard let file = QueryFixtureTests.files[c.file] else { continue }
       let schema = try file.group.schema()
       let p: String
@@ -178,7 +181,7 @@ import Testing
       if !p.isEmpty { problems.append(p) }
       compared += 1
     }
-    #expect(compared > 100)
+    #expect(compared > 25)
     #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
   }
 

@@ -97,30 +97,35 @@ struct StudioValueEncoder: Sendable {
     let start = max(0, offset)
     switch value {
     case .list(let items), .set(let items):
-      w.beginObject()
-      w.member("t", value.kindName)
-      w.member("n", items.count)
-      w.member("offset", start)
-      writeItems(items.dropFirst(start).prefix(count), depth: 1, to: &w)
-      w.endObject()
+      slice(value.kindName, count: items.count, offset: start, to: &w) {
+        writeItems(items.dropFirst(start).prefix(count), depth: 1, to: &$0)
+      }
     case .dictionary(let entries):
-      w.beginObject()
-      w.member("t", "dictionary")
-      w.member("n", entries.count)
-      w.member("offset", start)
-      writeEntries(entries.dropFirst(start).prefix(count), depth: 1, to: &w)
-      w.endObject()
+      slice("dictionary", count: entries.count, offset: start, to: &w) {
+        writeEntries(entries.dropFirst(start).prefix(count), depth: 1, to: &$0)
+      }
     case .embedded(let object):
-      w.beginObject()
-      w.member("t", "embedded")
-      w.member("class", object.className)
-      w.member("n", object.properties.count)
-      w.member("offset", 0)
-      writeProperties(object.properties, depth: 1, to: &w)
-      w.endObject()
+      slice("embedded", className: object.className, count: object.properties.count, offset: 0, to: &w) {
+        writeProperties(object.properties, depth: 1, to: &$0)
+      }
     default:
       write(value, to: &w)
     }
+  }
+
+  /// A slice's object: its kind, class (of an embedded object), size and offset, then `body`'s
+  /// items.
+  private func slice(
+    _ type: String, className: String? = nil, count: Int, offset: Int, to w: inout JSONWriter,
+    _ body: (inout JSONWriter) -> Void
+  ) {
+    w.beginObject()
+    w.member("t", type)
+    if let className { w.member("class", className) }
+    w.member("n", count)
+    w.member("offset", offset)
+    body(&w)
+    w.endObject()
   }
 
   private func scalar(_ type: String, to w: inout JSONWriter, _ body: (inout JSONWriter) -> Void) {

@@ -1,0 +1,33 @@
+import Foundation
+
+/// How many of a large campaign's cases a test runs: a spread-out sample by default
+/// (`make test`), every case with `REALMCTL_FULL_FIXTURES=1` (``isFull``; CI's `.ci/run` and
+/// `make fuzz`'s campaign set it). See docs/testing.md, "Fixture campaigns".
+///
+/// The sample is deterministic: the same cases in every run, spread evenly over the list, the
+/// first and the last always among them, so that a failure found in CI reproduces at once and
+/// each part of a list sorted by file or kind keeps some of its cases.
+public enum FixtureSample {
+  /// The environment variable that asks for every case.
+  public static let environmentVariable = "REALMCTL_FULL_FIXTURES"
+
+  /// True when every case is asked for (the variable set, and not to `0`).
+  public static var isFull: Bool {
+    guard let value = ProcessInfo.processInfo.environment[environmentVariable] else { return false }
+    return !value.isEmpty && value != "0"
+  }
+
+  /// `items`, or by default one in `every` of them, spread over the whole list with its first and
+  /// last elements kept (every element when `full`, ``isFull`` unless given, or when there are no
+  /// more than two).
+  public static func spread<T>(_ items: [T], every: Int, full: Bool = isFull) -> [T] {
+    guard !full, every > 1, items.count > 2 else { return items }
+    let count = max(2, (items.count + every - 1) / every)
+    var positions: [Int] = []
+    for i in 0..<count {
+      let position = i * (items.count - 1) / (count - 1)
+      if positions.last != position { positions.append(position) }
+    }
+    return positions.map { items[$0] }
+  }
+}

@@ -1,0 +1,23 @@
+import RealmTestSupport
+import Testing
+
+/// The sample `make test` takes of a campaign's cases (`FixtureSample`, docs/testing.md).
+struct FixtureSampleTests {
+  @Test(arguments: [(10, 4), (130, 4), (8, 2), (3, 5), (1000, 3), (7, 7)])
+  func oneInEveryFewSpreadFromTheFirstToTheLast(count: Int, every: Int) {
+    let items = Array(0..<count)
+    let sample = FixtureSample.spread(items, every: every, full: false)
+    #expect(sample.first == 0 && sample.last == count - 1)
+    #expect(sample == sample.sorted() && Set(sample).count == sample.count)
+    #expect(sample.count == max(2, (count + every - 1) / every))
+    // No gap is more than twice the stride: every part of the list keeps cases.
+    #expect(zip(sample, sample.dropFirst()).allSatisfy { $1 - $0 <= 2 * every })
+    #expect(FixtureSample.spread(items, every: every, full: false) == sample)
+  }
+
+  @Test func theFullModeAndShortListsKeepEveryCase() {
+    #expect(FixtureSample.spread(Array(0..<50), every: 4, full: true) == Array(0..<50))
+    #expect(FixtureSample.spread([1, 2], every: 4, full: false) == [1, 2])
+    #expect(FixtureSample.spread(Array(0..<9), every: 1, full: false) == Array(0..<9))
+  }
+}
