@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The library documentation and its example, checked (part of `make test`, scripts/test.sh):
-# 1. scripts/docs.sh: one debug build of Examples/library (the libraries and the five example
+# 1. scripts/docs.sh: one debug build of Examples/library (the libraries and the ten example
 #    programs, with symbol graphs), then `docc convert --warnings-as-errors` of every product's
 #    catalog: no broken symbol link, no undocumented parameter.
 # 2. scripts/check-library-examples.py: the programs run, each "Getting started" article shows
 #    its program and output word for word, and the output is what Realm reads in the file.
-# Cost: the first run compiles the seven library modules once more, into
-# Examples/library/.build (about 2-3 minutes on 2 cores; later runs only what changed), then
-# about 10 seconds of docc. Without docc (a toolchain without it) step 1 is skipped, with the
+# Cost: the first run compiles the ten library modules once more, unoptimised, into
+# Examples/library/.build (the whole check: 100 seconds on a fresh clone on 2 quiet cores;
+# later runs only what changed), then about 10 seconds of docc. Without docc (a toolchain without it) step 1 is skipped, with the
 # reason, and the example is built without symbol graphs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
