@@ -1,5 +1,7 @@
 import Foundation
+import RealmEdit
 import RealmJSON
+import RealmMigration
 import RealmTestSupport
 import Testing
 
@@ -123,6 +125,35 @@ import Testing
         sizes.append(try T.bytes(work).count)
       }
       #expect(sizes[3] <= sizes[1], "the file grew on every update: \(sizes)")
+    }
+  }
+
+  /// A column-wise update whose transaction may hold only 4 KiB of the nodes it places in the
+  /// space an earlier update freed (`MigrationOptions.heldNodesLimit`): the rest go past the
+  /// end, and Realm's queries agree on every index kind the column path writes (strings,
+  /// full-text, bool, date, ObjectId, UUID, int; a `mixed` goes down the rewrite path).
+  @Test(IndexAgreement.enabled, arguments: [24, 23])
+  func columnUpdatePastTheHeldNodesLimit(_ format: Int) throws {
+    try T.inScratchDirectory { dir in
+      let (original, work, _) = try Self.setUp(dir, format: format, fullText: true)
+      try Self.expectGood(
+        ["update", work, "--class", "Item", "--set", "name = upper(old.name)", "--set", "when = date(string(old.plain))"],
+        work, original: original)
+      var options = MigrationOptions()
+      options.heldNodesLimit = 4 << 10
+      let sets = [
+        "name = lower(old.name)", "code = coalesce(old.code, 'c1')", "flag = NOT old.flag", "when = null",
+        "oid = objectId()", "uid = null", "count = 1", "text = 'zebraword ' + coalesce(old.text, '')",
+      ]
+      let assignments = try sets.map { try #require(DataEditor.Assignment.parse($0)) }
+      // The same update without the limit, on a copy: it fills more of the freed space.
+      let unlimited = dir.appendingPathComponent("unlimited.realm").path
+      try FileManager.default.copyItem(atPath: work, toPath: unlimited)
+      _ = try DataEditor.update(path: unlimited, className: "Item", assignments: assignments)
+      let result = try DataEditor.update(path: work, className: "Item", assignments: assignments, options: options)
+      #expect(result.writePath == .columns && result.classes.first?.updated == 120, "\(result)")
+      #expect(try T.bytes(work).count > T.bytes(unlimited).count, "the limit changed nothing")
+      try Self.expectGood([], work, original: original)
     }
   }
 

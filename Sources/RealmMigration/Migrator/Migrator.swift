@@ -22,6 +22,10 @@ public struct MigrationOptions: Sendable {
   /// Bytes buffered between writes of the new file or transaction (tests lower it so that a
   /// write is made of many system calls to interrupt).
   public var writeBufferSize = 1 << 20
+  /// The most bytes of new nodes an in-place transaction holds in memory for the free space it
+  /// reuses (`WriteTransaction.Options.heldNodesLimit`); past it, new nodes are appended.
+  /// Tests lower it so that one commit does both.
+  public var heldNodesLimit = WriteTransaction.Options().heldNodesLimit
   /// Commit column additions, removals and per-object computed columns (transforms, type
   /// changes) in place when the program allows it (see `Migrator+Columns.swift`); false
   /// forces the rewrite (tests compare both paths).
@@ -271,6 +275,7 @@ public enum Migrator {
     txOptions.encryptionKey = options.encryptionKey
     txOptions.faultInjection = options.faultInjection
     txOptions.writeBufferSize = options.writeBufferSize
+    txOptions.heldNodesLimit = options.heldNodesLimit
     return txOptions
   }
 
