@@ -104,7 +104,7 @@ import Testing
   }
 
   /// Every malformed request and its status.
-  @Test(arguments: [
+  static let malformedRequests: [(input: String, status: Int, reason: String)] = [
     // Line ends and the request line.
     ("GET / HTTP/1.1\nHost: h\n\n", 400, "bare LF"),
     ("GET / HTTP/1.1\r\nHost: h\n\r\n", 400, "bare LF"),
@@ -171,7 +171,9 @@ import Testing
     ("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffffffff\r\n", 413, "larger than"),
     ("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n1000001\r\n", 413, "larger than"),
     ("POST / HTTP/1.1\r\nHost: h\r\nExpect: something\r\nContent-Length: 1\r\n\r\nx", 417, "100-continue"),
-  ])
+  ]
+
+  @Test(arguments: malformedRequests)
   func refusesMalformedRequests(input: String, status: Int, reason: String) {
     let result = Self.decode(Array(input.utf8))
     #expect(result.requests.isEmpty)

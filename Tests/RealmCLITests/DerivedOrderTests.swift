@@ -110,7 +110,9 @@ import Testing
       // From a little before the first difference.
       let x = Array(a.utf8)
       let y = Array(b.utf8)
-      let at = max(0, ((0..<min(x.count, y.count)).first { x[$0] != y[$0] } ?? min(x.count, y.count)) - 150)
+      let common: Int = min(x.count, y.count)
+      let firstDifference: Int = (0..<common).first { (i: Int) -> Bool in x[i] != y[i] } ?? common
+      let at = max(0, firstDifference - 150)
       Issue.record(
         "\(context), format \(format), Realm \(oracle.core), \(String(a.prefix(20))):\n ours:  …\(String(decoding: x[at...].prefix(400), as: UTF8.self))\n Realm: …\(String(decoding: y[at...].prefix(400), as: UTF8.self))",
         sourceLocation: sourceLocation)

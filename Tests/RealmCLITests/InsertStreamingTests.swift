@@ -20,7 +20,10 @@ import Testing
   /// 1,000 rows, ids 0, 3, 6 ... (keys 0-999), n = id / 30 (ten rows share each n).
   static func file(in dir: URL) throws -> (path: String, schema: JSONValue, rows: [String]) {
     let schemaPath = try T.write(schema, to: dir, as: "schema.json")
-    let rows = (0..<1000).map { i in row(Int64(3 * i), n: Int64(i / 10), key: Int64(i)) }
+    let rows: [String] = (0..<1000).map { (i: Int) -> String in
+      let id = Int64(3 * i)
+      return row(id, n: Int64(i / 10), key: Int64(i))
+    }
     let data = try T.write(rows.joined(separator: "\n") + "\n", to: dir, as: "seed.jsonl")
     let path = dir.appendingPathComponent("rows.realm").path
     let r = T.run(["create", path, "--schema", schemaPath, "--data", data])

@@ -41,7 +41,8 @@ import Testing
     #expect(onACommand.stdout == command.stdout)
     let lines = command.stdout.split(separator: "\n").map(String.init)
     #expect(lines.first == "realmctl \(ReleaseVersion.number)")
-    #expect(lines.dropFirst().map { String($0.prefix { $0 != ":" }) } == ["build", "swift", "platform", "file formats"])
+    let labels: [String] = lines.dropFirst().map { (line: String) -> String in String(line.prefix { $0 != ":" }) }
+    #expect(labels == ["build", "swift", "platform", "file formats"])
     #expect(lines.contains("file formats:  reads 2-11, 20-24; writes 20, 22, 23, 24 (new files: 24)"))
     #expect(VersionReport.ranges([2, 3, 4, 7, 9, 10, 11]) == "2-4, 7, 9-11")
   }

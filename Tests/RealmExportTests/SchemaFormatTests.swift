@@ -62,9 +62,9 @@ import RealmJSON
         p.name == "_id" ? "(primaryKey: true)" : (p.isIndexed ? "(indexed: true)" : "")
       #expect(lines.contains("    @Persisted\(attribute) var \(name): \(expected)"), "\(p.name)")
     }
-    #expect(
-      lines.filter { $0.hasPrefix("    @Persisted") }.count
-        == schema.classes.map(\.properties.count).reduce(0, +))
+    let persisted: Int = lines.filter { $0.hasPrefix("    @Persisted") }.count
+    let properties: Int = schema.classes.map(\.properties.count).reduce(0, +)
+    #expect(persisted == properties)
     // Indexed properties from the schema (string_req, int_opt, uuid_opt).
     #expect(lines.contains("    @Persisted(indexed: true) var string_req: String"))
     #expect(lines.contains("    @Persisted(indexed: true) var uuid_opt: UUID?"))

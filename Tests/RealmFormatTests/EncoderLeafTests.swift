@@ -3,6 +3,13 @@ import Testing
 import RealmModel
 
 @Suite struct EncoderLeafTests {
+  /// The unsigned integer of `bytes`, least significant byte first.
+  static func littleEndian<T: FixedWidthInteger & UnsignedInteger>(_ bytes: ArraySlice<UInt8>) -> T {
+    var value: T = 0
+    for (shift, byte) in zip(stride(from: 0, to: bytes.count * 8, by: 8), bytes) { value |= T(byte) << T(shift) }
+    return value
+  }
+
   /// Decodes an `ArrayIntNull` per §6.1.
   func nullableInts(_ image: DecodedImage, _ ref: Ref) throws -> (width: Int, marker: Int64, values: [Int64?]) {
     let all = try image.ints(ref)
@@ -56,12 +63,12 @@ import RealmModel
     let fn = try image.node(f)
     #expect(fn.header.widthType == .multiply && fn.width == 4 && fn.count == 5)
     let fb = Array(fn.payloadBytes)
-    let fbits = (0..<5).map { i in (0..<4).reduce(UInt32(0)) { $0 | UInt32(fb[i * 4 + $1]) << UInt32($1 * 8) } }
+    let fbits: [UInt32] = (0..<5).map { (i: Int) -> UInt32 in Self.littleEndian(fb[(i * 4)..<(i * 4 + 4)]) }
     #expect(fbits == [Float(1.5).bitPattern, 0x7FC0_00AA, Float.nan.bitPattern, Float.nan.bitPattern, Float(-0.0).bitPattern])
     let dn = try image.node(d)
     #expect(dn.width == 8 && dn.count == 3)
     let db = Array(dn.payloadBytes)
-    let dbits = (0..<3).map { i in (0..<8).reduce(UInt64(0)) { $0 | UInt64(db[i * 8 + $1]) << UInt64($1 * 8) } }
+    let dbits: [UInt64] = (0..<3).map { (i: Int) -> UInt64 in Self.littleEndian(db[(i * 8)..<(i * 8 + 8)]) }
     #expect(dbits == [0x7FF8_0000_0000_00AA, Double.infinity.bitPattern, Double.nan.bitPattern])
   }
 

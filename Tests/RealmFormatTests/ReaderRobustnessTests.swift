@@ -96,7 +96,13 @@ import Testing
       var bytes = original
       // Overwrite one aligned 64-bit word with a hostile value (a ref elsewhere, a cycle, a huge size).
       let word = 3 + Int(rng.next() % UInt64(bytes.count / 8 - 3))
-      let value = rng.next() % 3 == 0 ? UInt64(8 * (3 + Int(rng.next() % UInt64(bytes.count / 8 - 3)))) : hostile[Int(rng.next() % UInt64(hostile.count))]
+      let words = UInt64(bytes.count / 8 - 3)
+      let value: UInt64
+      if rng.next() % 3 == 0 {
+        value = UInt64(8 * (3 + Int(rng.next() % words)))
+      } else {
+        value = hostile[Int(rng.next() % UInt64(hostile.count))]
+      }
       for b in 0..<8 { bytes[word * 8 + b] = UInt8(truncatingIfNeeded: value >> (8 * b)) }
       Self.exercise(bytes)
     }

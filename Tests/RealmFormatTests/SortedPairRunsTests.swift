@@ -42,7 +42,9 @@ import RealmModel
   }
 
   @Test func radixSortSortsSortedAndReversedInput() {
-    var ascending = (0..<3000).map { WordPair(first: UInt64($0 / 3), second: UInt64(3000 - $0)) }
+    var ascending: [WordPair] = (0..<3000).map { (i: Int) -> WordPair in
+      WordPair(first: UInt64(i / 3), second: UInt64(3000 - i))
+    }
     let expected = ascending
     PairRadixSort.sort(&ascending, bySecond: false)
     #expect(ascending == expected)

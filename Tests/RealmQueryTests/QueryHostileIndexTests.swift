@@ -21,8 +21,9 @@ import Testing
   /// the list is replaced by an inner B+-tree node whose `children` children are one width-0
   /// leaf of 0xFFFFFF elements, placed right after it.
   static func file(children: Int) throws -> [UInt8] {
-    let objects = (0..<10).map { i in
-      (className: "Item", values: [RealmValue.string(i < 5 ? "dup" : "name \(i)"), .int(Int64(100 + i))])
+    let objects: [(className: String, values: [RealmValue])] = (0..<10).map { (i: Int) in
+      let name: String = i < 5 ? "dup" : "name \(i)"
+      return (className: "Item", values: [RealmValue.string(name), RealmValue.int(Int64(100 + i))])
     }
     let (bytes, rewritten) = try CraftedFiles.file(classes: schema.classes, objects: objects) { node, at in
       guard let (header, elements) = try? RewritingNodeSink.elements(of: node),

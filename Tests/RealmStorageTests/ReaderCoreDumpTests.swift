@@ -101,7 +101,8 @@ import Testing
     case .uuid(let u):
       let h = hex(u.bytes)
       let p = Array(h)
-      return "uuid:" + [p[0..<8], p[8..<12], p[12..<16], p[16..<20], p[20..<32]].map { String($0) }.joined(separator: "-")
+      let groups: [ArraySlice<Character>] = [p[0..<8], p[8..<12], p[12..<16], p[16..<20], p[20..<32]]
+      return "uuid:" + groups.map { String($0) }.joined(separator: "-")
     case .link(let l):
       if typedLinks, let t = group.tables.first(where: { $0.linkName == l.className }) { return "TL:\(t.key):\(l.key)" }
       return "L:\(l.key)"
