@@ -81,23 +81,11 @@ final class ComparePredicate: QueryPredicate {
 }
 
 extension ValueKind {
-  /// The kind of leaf a property of this query type is stored in, nil for the types Realm's
-  /// column conditions do not handle (links, collections, ...).
+  /// The kind of leaf a property of this query type is stored in (the kind of the same name),
+  /// nil for the types Realm's column conditions do not handle (links, collections, ...).
   init?(_ type: QueryType) {
-    switch type {
-    case .int: self = .int
-    case .bool: self = .bool
-    case .string: self = .string
-    case .binary: self = .binary
-    case .timestamp: self = .timestamp
-    case .float: self = .float
-    case .double: self = .double
-    case .decimal: self = .decimal
-    case .objectId: self = .objectId
-    case .uuid: self = .uuid
-    case .mixed: self = .mixed
-    default: return nil
-    }
+    guard type.isStoredScalar else { return nil }
+    self.init(rawValue: type.rawValue)
   }
 }
 

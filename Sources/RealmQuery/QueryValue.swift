@@ -84,12 +84,21 @@ enum QueryValue: Sendable {
   }
 }
 
-/// Realm's data types as its query parser reasons with them (`DataType`).
-enum QueryType: Sendable, Equatable, CustomStringConvertible {
+/// Realm's data types as its query parser reasons with them (`DataType`). Its raw value is the
+/// case's name: a stored scalar type has the name of its `ValueKind`.
+enum QueryType: String, Sendable, Equatable, CustomStringConvertible {
   case int, bool, string, binary, timestamp, float, double, decimal, objectId, uuid, mixed
   case link, typedLink, typeOfValue, list, dictionary
   /// The type of the `null` literal (Realm's invalid type).
   case null
+
+  /// True for the types stored in a column leaf of their own (`ValueKind`'s scalar kinds).
+  var isStoredScalar: Bool {
+    switch self {
+    case .int, .bool, .string, .binary, .timestamp, .float, .double, .decimal, .objectId, .uuid, .mixed: return true
+    case .link, .typedLink, .typeOfValue, .list, .dictionary, .null: return false
+    }
+  }
 
   var isNumeric: Bool {
     switch self {

@@ -1,6 +1,7 @@
 import RealmTestSupport
 import Testing
 @testable import RealmQuery
+import RealmFormat
 import RealmModel
 
 /// `where` queries (Realm Query Language) on one object of `PersonFixture`, links
@@ -327,5 +328,21 @@ import RealmModel
       matched += 1
     }
     #expect(matched == 22)
+  }
+}
+
+/// Which leaf a property of each query type is read from by the column conditions.
+@Suite struct QueryTypeLeafKindTests {
+  @Test func storedScalarTypesReadTheLeafOfTheirName() {
+    let expected: [(QueryType, ValueKind?)] = [
+      (.int, .int), (.bool, .bool), (.string, .string), (.binary, .binary), (.timestamp, .timestamp),
+      (.float, .float), (.double, .double), (.decimal, .decimal), (.objectId, .objectId), (.uuid, .uuid),
+      (.mixed, .mixed), (.link, nil), (.typedLink, nil), (.typeOfValue, nil), (.list, nil), (.dictionary, nil),
+      (.null, nil),
+    ]
+    for (type, kind) in expected {
+      #expect(ValueKind(type) == kind, "\(type)")
+      #expect(type.isStoredScalar == (kind != nil), "\(type)")
+    }
   }
 }

@@ -1,5 +1,6 @@
-/// The element type of a column or collection, as far as decoding is concerned.
-public enum ValueKind: Sendable, Hashable {
+/// The element type of a column or collection, as far as decoding is concerned. Its raw value
+/// is the case's name.
+public enum ValueKind: String, Sendable, Hashable {
   /// Integers (`ArrayInteger`, `ArrayIntNull`).
   case int
   /// Bools (integers 0, 1 and 3 for null).
