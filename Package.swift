@@ -79,7 +79,7 @@ let package = Package(
     // decoding, the planner, the in-place and rewrite paths, exec steps.
     .target(
       name: "RealmMigration",
-      dependencies: ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery", "RealmRewrite"],
+      dependencies: ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery", "RealmRewrite", "ProcessSpawn"],
       swiftSettings: strict),
     // Objects into a realm: new files from data, inserts and upserts, updates, deletes. Create,
     // JSON Lines and CSV input, the shell's transactions; update and delete run as a plan's data
@@ -108,7 +108,7 @@ let package = Package(
       name: "RealmCLI",
       dependencies: [
         "RealmModel", "RealmRewrite", "RealmMigration", "RealmEdit", "RealmDiff", "RealmExport", "RealmQuery",
-        "RealmStorage", "RealmJSON", "RealmCrypto", "LineEditor", "RealmStudio", "HTTPServer",
+        "RealmStorage", "RealmJSON", "RealmCrypto", "LineEditor", "RealmStudio", "HTTPServer", "ProcessSpawn",
       ],
       swiftSettings: strict),
     .executableTarget(name: "realmctl", dependencies: ["RealmCLI"], swiftSettings: strict),
@@ -123,9 +123,13 @@ let package = Package(
     // An HTTP/1.1 server over POSIX sockets (strict parsing, keep-alive, streaming, limits) and
     // the security of a local web app (token, Host, Origin and CSRF checks); no dependencies.
     .target(name: "HTTPServer", swiftSettings: strict),
+    // Starting a program with posix_spawn: its descriptors, signal defaults, a session of its
+    // own, the environment (exec steps, the browser `studio` opens, the tests' terminal); no
+    // dependencies.
+    .target(name: "ProcessSpawn", swiftSettings: strict),
     // Shared test helpers: fixture paths, seeded random numbers, byte mutators.
     .target(
-      name: "RealmTestSupport", dependencies: ["RealmModel", "RealmStorage", "RealmFormat", "RealmJSON"],
+      name: "RealmTestSupport", dependencies: ["RealmModel", "RealmStorage", "RealmFormat", "RealmJSON", "ProcessSpawn"],
       path: "Sources/RealmTestSupport",
       swiftSettings: optimized),
     tests("RealmModelTests", ["RealmModel", "RealmTestSupport"]),

@@ -1,3 +1,5 @@
+import ProcessSpawn
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -39,50 +41,20 @@ public final class PseudoTerminal {
     var size = winsize(ws_row: UInt16(height), ws_col: UInt16(width), ws_xpixel: 0, ws_ypixel: 0)
     _ = ioctl(master, UInt(TIOCSWINSZ), &size)
 
-    #if canImport(Darwin)
-      // Darwin's spawn objects are opaque pointers its init functions allocate.
-      var actions: posix_spawn_file_actions_t? = nil
-      var attributes: posix_spawnattr_t? = nil
-    #else
-      var actions = posix_spawn_file_actions_t()
-      var attributes = posix_spawnattr_t()
-    #endif
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
     // After setsid, opening the terminal makes it the controlling terminal of the new session.
-    posix_spawn_file_actions_addopen(&actions, 0, slavePath, O_RDWR, 0)
-    posix_spawn_file_actions_adddup2(&actions, 0, 1)
-    posix_spawn_file_actions_adddup2(&actions, 0, 2)
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    #if os(Linux)
-      let setsid: Int32 = 0x80  // POSIX_SPAWN_SETSID
-    #else
-      let setsid: Int32 = 0x0400  // Darwin's POSIX_SPAWN_SETSID
-    #endif
-    var defaultSignals = sigset_t()
-    sigemptyset(&defaultSignals)
-    for signal in [SIGINT, SIGTSTP, SIGPIPE, SIGQUIT, SIGCHLD] { sigaddset(&defaultSignals, signal) }
-    posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
-    var noSignals = sigset_t()
-    sigemptyset(&noSignals)
-    posix_spawnattr_setsigmask(&attributes, &noSignals)
-    posix_spawnattr_setflags(
-      &attributes, Int16(setsid | Int32(POSIX_SPAWN_SETSIGDEF) | Int32(POSIX_SPAWN_SETSIGMASK)))
-
     var env = environment
     if env["TERM"] == nil { env["TERM"] = "xterm-256color" }
-    let argv = arguments.map { strdup($0) } + [nil]
-    let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      argv.forEach { free($0) }
-      envp.forEach { free($0) }
-    }
-    var child: pid_t = 0
-    let result = posix_spawn(&child, arguments[0], &actions, &attributes, argv, envp)
-    guard result == 0 else {
+    var spawn = ProcessSpawn(arguments, searchingPath: false, environment: env)
+    spawn.fileActions = [.open(0, slavePath, O_RDWR), .duplicate(0, as: 1), .duplicate(0, as: 2)]
+    spawn.startsSession = true
+    spawn.defaultSignals = [SIGINT, SIGTSTP, SIGPIPE, SIGQUIT, SIGCHLD]
+    spawn.unblocksSignals = true
+    let child: pid_t
+    do {
+      child = try spawn.start()
+    } catch {
       close(master)
-      throw Failure(description: "cannot start \(arguments[0]): error \(result)")
+      throw Failure(description: "cannot start \(arguments.first ?? "nothing"): \(error)")
     }
     pid = child
   }

@@ -80,13 +80,14 @@ import Testing
     "RealmCrypto": [],
     "LineEditor": [],
     "HTTPServer": [],
+    "ProcessSpawn": [],
     "RealmFormat": ["RealmModel"],
     "RealmJSON": ["RealmModel", "RealmFormat"],
     "RealmQuery": ["RealmModel", "RealmFormat"],
     "RealmStorage": ["RealmModel", "RealmFormat", "RealmCrypto"],
     "RealmExport": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery"],
     "RealmRewrite": ["RealmModel", "RealmFormat", "RealmStorage"],
-    "RealmMigration": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery", "RealmRewrite"],
+    "RealmMigration": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery", "RealmRewrite", "ProcessSpawn"],
     "RealmEdit": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery", "RealmRewrite", "RealmMigration"],
     "RealmDiff": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmQuery", "RealmExport", "RealmMigration"],
     "RealmStudio": [
@@ -95,11 +96,11 @@ import Testing
     ],
     "RealmCLI": [
       "RealmModel", "RealmStorage", "RealmJSON", "RealmQuery", "RealmExport", "RealmRewrite", "RealmMigration",
-      "RealmEdit", "RealmDiff", "RealmCrypto", "LineEditor", "RealmStudio", "HTTPServer",
+      "RealmEdit", "RealmDiff", "RealmCrypto", "LineEditor", "RealmStudio", "HTTPServer", "ProcessSpawn",
     ],
     "realmctl": ["RealmCLI"],
     "RealmFuzzing": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmMigration", "RealmCLI", "HTTPServer"],
-    "RealmTestSupport": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON"],
+    "RealmTestSupport": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "ProcessSpawn"],
   ]
 
   /// The module an import line names (`import X`, `@testable import X`, `import struct X.Y`).

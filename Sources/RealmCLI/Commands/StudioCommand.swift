@@ -7,6 +7,7 @@
 #endif
 
 import HTTPServer
+import ProcessSpawn
 import RealmStorage
 import RealmStudio
 
@@ -153,17 +154,14 @@ public struct StudioCommand: Command {
     #else
       let program = "xdg-open"
     #endif
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    var argv: [UnsafeMutablePointer<CChar>?] = [strdup(program), strdup(address), nil]
-    defer { for p in argv { free(p) } }
-    var child: pid_t = 0
-    let rc = posix_spawnp(&child, program, &actions, nil, &argv, environ)
-    guard rc == 0 else { return rc == ENOENT ? "'\(program)' not found" : String(cString: strerror(rc)) }
+    var spawn = ProcessSpawn([program, address], searchingPath: true)
+    spawn.fileActions = [.open(0, "/dev/null", O_RDONLY), .open(1, "/dev/null", O_WRONLY), .open(2, "/dev/null", O_WRONLY)]
+    let child: pid_t
+    do {
+      child = try spawn.start()
+    } catch {
+      return error.code == ENOENT ? "'\(program)' not found" : error.description
+    }
     // Reaped in the background: the opener returns at once, the browser lives on.
     reapInBackground(child)
     return nil

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSpawn
 
 #if canImport(Glibc)
   import Glibc
@@ -43,74 +44,31 @@ final class ExecProcess: @unchecked Sendable {
       close(stdinPipe[1])
       throw MigrationError(.execFailed, path: path, "cannot create a pipe for '\(program)': \(Self.errnoText(errno))")
     }
-    #if canImport(Darwin)
-      // Darwin's spawn objects are opaque pointers its init functions allocate.
-      var actions: posix_spawn_file_actions_t? = nil
-      var attributes: posix_spawnattr_t? = nil
-    #else
-      var actions = posix_spawn_file_actions_t()
-      var attributes = posix_spawnattr_t()
-    #endif
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    // dup2 clears O_CLOEXEC on the copies, so only fds 0 and 1 (and the inherited 2) survive.
-    posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
-    posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
-    // Descriptors opened without close-on-exec (by a library, or inherited from whoever
-    // started us) must not reach the program.
-    #if canImport(Darwin)
-      // Darwin: POSIX_SPAWN_CLOEXEC_DEFAULT (set below) closes every descriptor the actions do
-      // not name, atomically; stderr is named to be inherited. (A close action for a
-      // descriptor another thread closed meanwhile would make Darwin's posix_spawn fail.)
-      posix_spawn_file_actions_addinherit_np(&actions, 2)
-    #else
-      // Linux: every one above stderr open now is closed in it after the two dup2s. (glibc
-      // ignores the close of one closed meanwhile by another thread.)
-      for fd in Self.openDescriptors() where fd > 2 {
-        posix_spawn_file_actions_addclose(&actions, fd)
-      }
-    #endif
-    // realmctl ignores SIGPIPE (and a caller may block signals); the program starts with the
-    // defaults, as from a shell, so that e.g. `sh -c "… | head"` inside it behaves normally.
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    sigaddset(&defaults, SIGPIPE)
-    var emptyMask = sigset_t()
-    sigemptyset(&emptyMask)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setsigmask(&attributes, &emptyMask)
-    #if canImport(Darwin)
-      let flags = Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK) | Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
-    #else
-      let flags = Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
-    #endif
-    posix_spawnattr_setflags(&attributes, Int16(flags))
-    var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) }
-    argv.append(nil)
-    defer { for p in argv { free(p) } }
-    // The program gets our environment: the C library's `environ` on Linux; Darwin's module
-    // declares none for Swift, so there it is copied from Foundation's view of the same list.
-    #if canImport(Darwin)
-      var envp: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") }
-      envp.append(nil)
-      defer { for p in envp { free(p) } }
-    #else
-      let envp = environ
-    #endif
-    var child: pid_t = 0
-    let rc = posix_spawnp(&child, program, &actions, &attributes, argv, envp)
-    close(stdinPipe[0])
-    close(stdoutPipe[1])
-    guard rc == 0 else {
+    // dup2 clears close-on-exec on the copies, so only fds 0 and 1 (and the inherited 2) reach
+    // the program: descriptors opened without close-on-exec (by a library, or inherited from
+    // whoever started us) are closed in it. realmctl ignores SIGPIPE (and a caller may block
+    // signals); the program starts with the defaults, as from a shell, so that e.g.
+    // `sh -c "… | head"` inside it behaves normally. It gets our environment.
+    var spawn = ProcessSpawn(command, searchingPath: true)
+    spawn.fileActions = [.duplicate(stdinPipe[0], as: 0), .duplicate(stdoutPipe[1], as: 1)]
+    spawn.closesOtherDescriptors = true
+    spawn.defaultSignals = [SIGPIPE]
+    spawn.unblocksSignals = true
+    let child: pid_t
+    do {
+      child = try spawn.start()
+      close(stdinPipe[0])
+      close(stdoutPipe[1])
+    } catch {
+      close(stdinPipe[0])
+      close(stdoutPipe[1])
       close(stdinPipe[1])
       close(stdoutPipe[0])
       let why: String
-      if rc == ENOENT {
+      if error.code == ENOENT {
         why = program.contains("/") ? "not found (relative paths start at the current directory)" : "not found (looked in PATH)"
       } else {
-        why = Self.errnoText(rc)
+        why = error.description
       }
       throw MigrationError(.execFailed, path: path, "cannot run '\(command.joined(separator: " "))': '\(program)' \(why)")
     }
@@ -170,17 +128,6 @@ final class ExecProcess: @unchecked Sendable {
   }
 
   private static let spawnLock = NSLock()
-
-  /// The descriptors open in this process: the entries of `/proc/self/fd` (or `/dev/fd`), or
-  /// where neither can be listed, those of the first 4,096 that `fcntl` finds open.
-  static func openDescriptors() -> [Int32] {
-    for directory in ["/proc/self/fd", "/dev/fd"] {
-      let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-      let found = names.compactMap { Int32($0) }
-      if !found.isEmpty { return found }
-    }
-    return (0..<4096).filter { fcntl($0, F_GETFD) != -1 }
-  }
 
   /// A pipe whose ends are not inherited by other programs. The close-on-exec flag is set
   /// atomically (pipe2) where the C library can be asked for it: with pipe + fcntl, a program
