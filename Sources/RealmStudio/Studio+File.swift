@@ -140,16 +140,7 @@ extension Studio {
     w.member("pendingUploads", sync.pendingUploads)
     if let set = sync.subscriptions {
       w.key("subscriptions")
-      w.beginObject()
-      w.member("version", set.version)
-      w.member("state", set.state.rawValue)
-      w.member("error", set.error)
-      w.member("items", objects: set.subscriptions) { w, s in
-        w.member("name", s.name)
-        w.member("class", s.className)
-        w.member("query", s.query)
-      }
-      w.endObject()
+      w.subscriptionSet(set, listKey: "items")
     }
     w.member("syncTables", objects: sync.syncTables) { w, t in
       w.member("name", t.name)

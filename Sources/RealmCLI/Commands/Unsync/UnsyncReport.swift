@@ -125,16 +125,7 @@ enum UnsyncReport {
     w.member("pendingUploads", s.pendingUploads.map { Int64($0) })
     w.key("subscriptions")
     if let set = s.subscriptions {
-      w.beginObject()
-      w.member("version", set.version)
-      w.member("state", set.state.rawValue)
-      w.member("error", set.error)
-      w.member("subscriptions", objects: set.subscriptions) { w, sub in
-        w.member("name", sub.name)
-        w.member("class", sub.className)
-        w.member("query", sub.query)
-      }
-      w.endObject()
+      w.subscriptionSet(set, listKey: "subscriptions")
     } else {
       w.nullValue()
     }
