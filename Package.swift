@@ -135,6 +135,7 @@ let package = Package(
     tests("RealmModelTests", ["RealmModel", "RealmTestSupport"]),
     tests("RealmFormatTests", ["RealmModel", "RealmFormat", "RealmTestSupport"]),
     tests("RealmCryptoTests", ["RealmCrypto"]),
+    tests("ProcessSpawnTests", ["ProcessSpawn"]),
     tests("RealmStorageTests", ["RealmModel", "RealmStorage", "RealmFormat", "RealmJSON", "RealmTestSupport"]),
     tests("RealmJSONTests", ["RealmModel", "RealmJSON", "RealmFormat", "RealmStorage", "RealmTestSupport"]),
     tests(

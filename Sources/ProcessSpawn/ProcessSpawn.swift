@@ -19,7 +19,8 @@ import Foundation
 public struct ProcessSpawn: Sendable {
   /// One change to the child's descriptors, made in order before the program runs.
   public enum FileAction: Sendable, Equatable {
-    /// Opens `path` with `flags` as descriptor `descriptor`.
+    /// Opens `path` with `flags` as descriptor `descriptor` (a file it creates gets mode 0666
+    /// less the umask).
     case open(_ descriptor: Int32, _ path: String, _ flags: Int32)
     /// Makes `target` a copy of `source`; the copy does not keep close-on-exec.
     case duplicate(_ source: Int32, as: Int32)
@@ -29,6 +30,8 @@ public struct ProcessSpawn: Sendable {
   public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
     /// The error number (`ENOENT` when the program was not found).
     public let code: Int32
+    /// A failure with error number `code`.
+    public init(code: Int32) { self.code = code }
     /// The C library's text for ``code``, in lower case.
     public var description: String {
       guard let text = strerror(code) else { return "error \(code)" }
@@ -85,7 +88,7 @@ public struct ProcessSpawn: Sendable {
     for action in fileActions {
       switch action {
       case .open(let descriptor, let path, let flags):
-        posix_spawn_file_actions_addopen(&actions, descriptor, path, flags, 0)
+        posix_spawn_file_actions_addopen(&actions, descriptor, path, flags, 0o666)
         made.insert(descriptor)
       case .duplicate(let source, let target):
         posix_spawn_file_actions_adddup2(&actions, source, target)
