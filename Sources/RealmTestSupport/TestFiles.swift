@@ -17,6 +17,11 @@ public enum TestFiles {
     public var description: String
   }
 
+  /// True when `a` and `b` hold the same bytes. Compared here, in an optimised module: the test
+  /// targets are compiled unoptimised, where `[UInt8] ==` runs the standard library's generic
+  /// code one element at a time (the crash loops compare whole files at every kill point).
+  public static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool { a == b }
+
   /// The bytes of the file at `path`.
   public static func bytes(_ path: String) throws -> [UInt8] {
     let fd = open(path, O_RDONLY | O_CLOEXEC)

@@ -224,15 +224,15 @@ import RealmRewrite
     let isNew: Bool
     if point.stage == .replacement {
       // A rewrite is renamed into place whole: the file is byte-for-byte one of the two.
-      isOld = after == ref.oldBytes
-      isNew = after == ref.newBytes
+      isOld = TestFiles.same(after, ref.oldBytes)
+      isNew = TestFiles.same(after, ref.newBytes)
     } else {
       let state = try logicalState(ref.encrypted ? decrypted(after) : after)
       isOld = state == ref.oldState
       isNew = state == ref.newState
     }
     // Both references were checked once; identical bytes give the identical (clean) result.
-    let identical = after == ref.oldBytes || after == ref.newBytes
+    let identical = TestFiles.same(after, ref.oldBytes) || TestFiles.same(after, ref.newBytes)
     let fileKey = isNew ? resultKey(ref) : (ref.encrypted ? key : nil)
     let problems = identical ? [] : try RealmFile.open(path: path, key: fileKey).group.check().map { "\($0)" }
     let stray = ((try? fm.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.contains(".realmctl-tmp-") }.count
@@ -245,15 +245,15 @@ import RealmRewrite
       let left = ((try? fm.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.contains(".realmctl-tmp-") }
       #expect(left.isEmpty, "killed at \(point): stale temporary files remain: \(left)")
       if point.stage == .replacement {
-        remigrated = again == ref.newBytes
+        remigrated = TestFiles.same(again, ref.newBytes)
       } else {
         // A new in-place commit may allocate elsewhere than the reference (the killed one may
         // have grown the file), so compare by meaning: schema, objects, integrity.
         let k = resultKey(ref)
-        remigrated =
-          try RealmDumper.schemaJSON(path, key: k) == ref.newSchema
-          && RealmFile.open(path: path, key: k).group.check().isEmpty
-          && RealmDumper.dumpJSONL(path, key: k) == ref.newDump
+        var same = TestFiles.same(try RealmDumper.schemaJSON(path, key: k), ref.newSchema)
+        if same { same = try RealmFile.open(path: path, key: k).group.check().isEmpty }
+        if same { same = TestFiles.same(try RealmDumper.dumpJSONL(path, key: k), ref.newDump) }
+        remigrated = same
       }
     }
     return Run(
