@@ -152,10 +152,8 @@ final class ExecProcess: @unchecked Sendable {
     return true
   }
 
-  static func errnoText(_ code: Int32) -> String {
-    guard let s = strerror(code) else { return "error \(code)" }
-    return String(cString: s).lowercased()
-  }
+  /// The C library's text for an error number, in lower case (as `ProcessSpawn` words it).
+  static func errnoText(_ code: Int32) -> String { ProcessSpawn.Failure(code: code).description }
 
   /// A readable name for a signal number ("SIGKILL"), for messages.
   static func signalName(_ signal: Int32) -> String {
