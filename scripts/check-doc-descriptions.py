@@ -3,8 +3,8 @@
 
 Usage: check-doc-descriptions.py GRAPHS_DIR MODULE...
 
-Reads the symbol graphs the compiler emitted for each MODULE (GRAPHS_DIR/MODULE.symbols.json and
-its extensions of other modules' types, MODULE@Other.symbols.json) and fails when a public or open
+Reads the symbol graphs of each MODULE (GRAPHS_DIR/MODULE/MODULE.symbols.json and its extensions
+of other modules' types, MODULE@Other.symbols.json, as scripts/docs.sh extracts them) and fails when a public or open
 type (struct, class, enum, protocol, type alias, actor) has no documentation comment: DocC and
 Quick Help would show it without a description. Also counts the public members without one.
 """
@@ -26,7 +26,8 @@ def main():
     missing = []
     members = 0
     for module in modules:
-        paths = [os.path.join(graphs, f"{module}.symbols.json")] + sorted(glob.glob(os.path.join(graphs, f"{module}@*.symbols.json")))
+        folder = os.path.join(graphs, module)
+        paths = [os.path.join(folder, f"{module}.symbols.json")] + sorted(glob.glob(os.path.join(folder, f"{module}@*.symbols.json")))
         if not os.path.exists(paths[0]):
             missing.append(f"{module}: no symbol graph ({paths[0]})")
             continue

@@ -4,63 +4,71 @@
 # `docc preview`). Fails on any docc warning, a broken symbol link included, and on a public type
 # without a description (scripts/check-doc-descriptions.py).
 #
-# The symbol graphs come from one debug build of the example package (Examples/library), which
-# depends on every product: `swift build -Xswiftc -emit-symbol-graph` compiles the libraries
-# and the example programs at once, so `make test` (scripts/check-library-docs.sh) gets the
-# graphs and the programs it runs from a single build. The first build compiles the ten
-# library modules (under 2 minutes on 2 cores), later ones only what changed.
+# The symbol graphs come from the root package's own debug build: `swift build` (nothing to do
+# right after `make test`'s build), then `swift-symbolgraph-extract` reads each product's
+# compiled module (its interface and doc comments), a fraction of a second per module. The
+# libraries are not compiled a second time for the docs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 DOCC=${DOCC:-$(command -v docc || true)}
 products=(RealmModel RealmFormat RealmStorage RealmJSON RealmQuery RealmExport RealmRewrite RealmMigration RealmEdit RealmDiff)
-examples=Examples/library
-graphs=$PWD/$examples/.build/symbol-graphs
+graphs=.build/docs/symbol-graphs
 
 if [ -z "$DOCC" ]; then
   echo "docs: docc is not installed (it comes with the Swift toolchain from swift.org)" >&2
   exit 1
 fi
-# Kept between runs: the build re-emits the graph of every module it recompiles.
-mkdir -p "$graphs"
-# Exit status 2 when the build fails (1 for docc warnings). The build plan is made afresh each
-# time (--disable-build-manifest-caching): a cached plan does not see source files added to the
-# root package, which is a dependency here.
-build() {
-  # -Onone (the last optimisation flag wins): Package.swift optimises some libraries in debug
-  # builds for the test suite; the example programs read one small file, and this build
-  # compiles the libraries once more, so it need not spend the time.
-  "$SWIFT" build --package-path "$examples" --disable-build-manifest-caching -Xswiftc -Onone \
-    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" || exit 2
-}
-build
-# A build that compiles nothing emits nothing: if a graph is missing (the folder was deleted),
-# drop that module's compiled interface so that the next build compiles it again.
-missing=0
-for m in "${products[@]}"; do
-  if [ ! -e "$graphs/$m.symbols.json" ]; then
-    rm -f "$examples/.build/debug/Modules/$m.swiftmodule"
-    missing=1
-  fi
-done
-if [ "$missing" -eq 1 ]; then build; fi
+# The extractor of the same toolchain as $SWIFT (a module is read only by its own compiler).
+toolchain_bin=$(dirname "$(realpath "$(command -v "$SWIFT")")")
+extract=$toolchain_bin/swift-symbolgraph-extract
+[ -x "$extract" ] || extract=$(command -v swift-symbolgraph-extract || true)
+if [ -z "$extract" ]; then
+  echo "docs: swift-symbolgraph-extract is not installed (it comes with the Swift toolchain)" >&2
+  exit 1
+fi
+# Exit status 2 when the build fails (1 for docc warnings).
+"$SWIFT" build || exit 2
+bin=$("$SWIFT" build --show-bin-path)
+triple=$(basename "$(dirname "$bin")")
 
 status=0
-# Every public type has a description (a detached /// comment leaves it without one).
-python3 scripts/check-doc-descriptions.py "$graphs" "${products[@]}" || status=1
+rm -rf "$graphs"
 for m in "${products[@]}"; do
   # Only the module's own graphs: M.symbols.json and its extensions of other modules' types
-  # (M@Other.symbols.json).
-  dir=.build/docs/symbol-graphs/$m
-  rm -rf "$dir" ".build/docs/$m"
-  mkdir -p "$dir"
-  cp "$graphs/$m.symbols.json" "$dir/"
-  for extension in "$graphs/$m@"*.symbols.json; do
-    if [ -e "$extension" ]; then cp "$extension" "$dir/"; fi
-  done
-  if "$DOCC" convert "Sources/$m/$m.docc" --additional-symbol-graph-dir "$dir" \
+  # (M@Other.symbols.json). Inherited documentation (a standard protocol's requirement) is left
+  # out, as the compiler's own graphs leave it out.
+  mkdir -p "$graphs/$m"
+  if ! "$extract" -module-name "$m" -I "$bin/Modules" -target "$triple" -minimum-access-level public \
+    -skip-inherited-docs -output-dir "$graphs/$m" >".build/docs/$m.extract.log" 2>&1; then
+    cat ".build/docs/$m.extract.log" >&2
+    echo "docs: $m: no symbol graph (swift-symbolgraph-extract failed)" >&2
+    exit 2
+  fi
+done
+# Every public type has a description (a detached /// comment leaves it without one).
+python3 scripts/check-doc-descriptions.py "$graphs" "${products[@]}" || status=1
+# One docc per module, as many at a time as there are cores; each one's verdict in its log.
+convert() {
+  local m=$1
+  rm -rf ".build/docs/$m"
+  if "$DOCC" convert "Sources/$m/$m.docc" --additional-symbol-graph-dir "$graphs/$m" \
     --fallback-display-name "$m" --fallback-bundle-identifier "dev.realmctl.$m" \
     --output-dir ".build/docs/$m" --warnings-as-errors >".build/docs/$m.log" 2>&1; then
+    echo ok >".build/docs/$m.status"
+  else
+    echo failed >".build/docs/$m.status"
+  fi
+}
+jobs_max=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+for m in "${products[@]}"; do
+  rm -f ".build/docs/$m.status"
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
+  convert "$m" &
+done
+wait
+for m in "${products[@]}"; do
+  if [ "$(cat ".build/docs/$m.status" 2>/dev/null)" = ok ]; then
     echo "docs: $m -> .build/docs/$m"
   else
     cat ".build/docs/$m.log" >&2

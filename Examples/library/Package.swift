@@ -2,7 +2,8 @@
 // Small programs that use realmctl's libraries as any Swift package would: through the
 // products of the root package (`../..`), one per library. Each `main.swift` is the program of
 // one module's "Getting started" article (Sources/<Module>/<Module>.docc/GettingStarted.md), word for word;
-// `scripts/check-library-docs.sh` checks that, builds this package and runs every program.
+// `scripts/check-library-docs.sh` checks that, loads this manifest, builds every program against the
+// root package's own build and runs it.
 import PackageDescription
 
 let package = Package(
