@@ -29,6 +29,12 @@ import Testing
 /// }
 /// ```
 public enum IndexAgreement {
+  /// The values (and words) tried per indexed property when a check does not say: 4 by default
+  /// (the first, the last and two between; for `mixed`, at least two of each type it holds), 8
+  /// with `REALMCTL_FULL_FIXTURES=1` (``FixtureSample/isFull``; CI sets it). Each value is one
+  /// run of Realm's query engine, and those runs are most of what the index checks cost.
+  public static var defaultSamples: Int { FixtureSample.isFull ? 8 : 4 }
+
   /// The trait of tests that check files with Realm's query engine: skipped, with the
   /// reason, when `../shared/tools/realm-oracle` is absent.
   public static var enabled: ConditionTrait { RealmOracle.enabled }
@@ -60,7 +66,7 @@ public enum IndexAgreement {
   /// index), and no other property may gain one. Without it, a dropped index goes unseen.
   /// `renamed` maps a written file's "Class.p" to the original's name for it.
   public static func check(
-    _ path: String, oracle: RealmOracle = .core14, key: String? = nil, samples: Int = 8,
+    _ path: String, oracle: RealmOracle = .core14, key: String? = nil, samples: Int = defaultSamples,
     indexesOf reference: String? = nil, referenceKey: String? = nil, renamed: [String: String] = [:]
   ) throws -> Report {
     let schemaText = try oracle.schema(path, key: key)
@@ -132,7 +138,7 @@ public enum IndexAgreement {
   /// skipped). Returns the report.
   @discardableResult
   public static func expectAgreement(
-    _ path: String, oracle: RealmOracle = .core14, key: String? = nil, samples: Int = 8,
+    _ path: String, oracle: RealmOracle = .core14, key: String? = nil, samples: Int = defaultSamples,
     indexesOf reference: String? = nil, referenceKey: String? = nil, renamed: [String: String] = [:], _ context: String = "",
     sourceLocation: SourceLocation = #_sourceLocation
   ) throws -> Report? {

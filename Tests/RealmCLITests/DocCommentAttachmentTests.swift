@@ -9,10 +9,23 @@ import Testing
   private static let packageRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-  /// What may follow a doc comment: an attribute, a conditional-compilation line around
-  /// declarations, or a declaration (its modifiers first).
-  private static var declarationStart: Regex<(Substring, Substring, Substring?)> {
-    #/^\s*(@|#if\b|#else\b|#elseif\b|#endif\b|(public|package|internal|private|fileprivate|open|final|static|class|struct|enum|protocol|extension|func|init|deinit|subscript|var|let|case|typealias|associatedtype|indirect|override|mutating|nonmutating|nonisolated|convenience|required|lazy|weak|unowned|dynamic|actor|consuming|borrowing|prefix|postfix|infix|operator|precedencegroup|macro)\b)/#
+  /// The words that start a declaration (its modifiers first) or a conditional-compilation line
+  /// around declarations: with an attribute (`@`), what may follow a doc comment.
+  private static let declarationWords: Set<Substring> = [
+    "#if", "#else", "#elseif", "#endif", "public", "package", "internal", "private", "fileprivate", "open", "final",
+    "static", "class", "struct", "enum", "protocol", "extension", "func", "init", "deinit", "subscript", "var", "let",
+    "case", "typealias", "associatedtype", "indirect", "override", "mutating", "nonmutating", "nonisolated",
+    "convenience", "required", "lazy", "weak", "unowned", "dynamic", "actor", "consuming", "borrowing", "prefix",
+    "postfix", "infix", "operator", "precedencegroup", "macro",
+  ]
+
+  /// True when `line` starts (after its indentation) with an attribute or a whole word of
+  /// ``declarationWords``.
+  static func startsDeclaration(_ line: Substring) -> Bool {
+    let text = line.drop(while: \.isWhitespace)
+    if text.first == "@" { return true }
+    let word = text.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "#" }
+    return declarationWords.contains(word)
   }
 
   /// The lines (1-based) right after a `///` block that are not a declaration or an attribute.
@@ -22,7 +35,7 @@ import Testing
     for (i, line) in lines.enumerated() where line.trimmingPrefix(while: \.isWhitespace).hasPrefix("///") {
       let next = i + 1 < lines.count ? lines[i + 1] : ""
       if next.trimmingPrefix(while: \.isWhitespace).hasPrefix("///") { continue }
-      if next.firstMatch(of: declarationStart) == nil { found.append((i + 2, String(next))) }
+      if !startsDeclaration(next) { found.append((i + 2, String(next))) }
     }
     return found
   }
@@ -33,6 +46,8 @@ import Testing
     #expect(Self.detachedComments(in: "/// A thing.\n// note\nstruct Thing {}\n").map(\.line) == [2])
     #expect(Self.detachedComments(in: "import RealmModel\n\n/// A thing.\n///\n/// More.\npublic struct Thing {}\n").isEmpty)
     #expect(Self.detachedComments(in: "  /// A test.\n  @Test func a() {}\n  /// B.\n  static let b = 1\n").isEmpty)
+    // A declaration word only as a whole word: `letter` and `#ifdef` start no declaration.
+    #expect(Self.detachedComments(in: "/// A.\nletter = 1\n/// B.\n#ifdef X\n/// C.\n#if os(Linux)\n").map(\.line) == [2, 4])
   }
 
   @Test func everyDocCommentIsAttachedToADeclaration() throws {

@@ -35,7 +35,12 @@ import RealmRewrite
   static let keyHex = (0..<64).map { String(format: "%02x", $0) }.joined()
   /// Objects of the encrypted runs (smaller: every page is also encrypted and checked).
   static let encryptedObjectCount = 20_000
-  static let objectCount = 100_000
+  /// Objects of the large file (the rewrites, the in-place rename, the column-wise transform).
+  /// By default 25,000, in many clusters, which the small write buffers cut into
+  /// dozens of system calls of every kind; the kill points are the same kinds either way. The
+  /// full sweep (`REALMCTL_FULL_CRASH_SWEEP=1`) migrates 100,000, whose many more bulk writes
+  /// it spreads its kills over.
+  static let objectCount = FaultPointSweep.isFull ? 100_000 : 25_000
   /// Small buffers: the write is made of many system calls to interrupt.
   static let writeBufferSize = 32 << 10
 

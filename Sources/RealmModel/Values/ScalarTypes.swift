@@ -65,6 +65,7 @@ public struct ObjectId: Sendable, Hashable, Comparable {
   }
 
   /// Creates an ObjectId from exactly 12 bytes; nil for another length.
+  @inlinable
   public init?<C: Collection>(bytes: C) where C.Element == UInt8 {
     guard let parts: (high: UInt64, low: UInt32) = bigEndianParts(bytes) else { return nil }
     self.init(high: parts.high, low: parts.low)
@@ -94,6 +95,7 @@ public struct RealmUUID: Sendable, Hashable, Comparable {
   }
 
   /// Creates a UUID from exactly 16 bytes; nil for another length.
+  @inlinable
   public init?<C: Collection>(bytes: C) where C.Element == UInt8 {
     guard let parts: (high: UInt64, low: UInt64) = bigEndianParts(bytes) else { return nil }
     self.init(high: parts.high, low: parts.low)
@@ -110,8 +112,11 @@ public struct RealmUUID: Sendable, Hashable, Comparable {
 }
 
 /// The two parts of an ObjectId or a UUID from its bytes: the first 8, then the rest, both
-/// big-endian; nil when `bytes` is not 8 bytes longer than `Low`.
-private func bigEndianParts<Low: FixedWidthInteger, C: Collection>(_ bytes: C) -> (high: UInt64, low: Low)?
+/// big-endian; nil when `bytes` is not 8 bytes longer than `Low`. Inlinable, like the two
+/// initialisers that call it, so that a reader's call is specialised for its byte collection
+/// (unspecialised, every byte went through the generic `Collection` witnesses).
+@inlinable
+func bigEndianParts<Low: FixedWidthInteger, C: Collection>(_ bytes: C) -> (high: UInt64, low: Low)?
 where C.Element == UInt8 {
   guard bytes.count == 8 + Low.bitWidth / 8 else { return nil }
   var high: UInt64 = 0
