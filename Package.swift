@@ -19,16 +19,9 @@ let strict: [SwiftSetting] = [
 /// versioned dependency.)
 let optimized: [SwiftSetting] = strict + [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
-/// The settings of the test targets: `strict`, and in debug builds their module is written by
-/// the compile jobs themselves (`-no-emit-module-separately`) instead of by a separate job that
-/// type-checks every declaration again, the `@Test` macros' expansions included. Nothing imports
-/// a test module, so nothing waits for it; a fresh build spends about 15% less on each test
-/// target (RealmCLITests: 123 CPU-seconds to 105).
-let testSettings: [SwiftSetting] = strict + [.unsafeFlags(["-no-emit-module-separately"], .when(configuration: .debug))]
-
-/// A test target, with ``testSettings``.
+/// A test target, with the strict settings of every target.
 func tests(_ name: String, _ dependencies: [Target.Dependency], exclude: [String] = []) -> Target {
-  .testTarget(name: name, dependencies: dependencies, exclude: exclude, swiftSettings: testSettings)
+  .testTarget(name: name, dependencies: dependencies, exclude: exclude, swiftSettings: strict)
 }
 
 let package = Package(

@@ -55,22 +55,19 @@ import Testing
   /// types it gets from elsewhere (`file.group.tables` in the command layer); with
   /// MemberImportVisibility the compiler refuses that, so every file's imports name the modules
   /// it uses. The shared `strict` settings turn it on, and every target takes them (or
-  /// `optimized`, which is `strict` and `-O` in debug builds, or the test targets'
-  /// `testSettings`, `strict` and a compiler flag).
+  /// `optimized`, which is `strict` and `-O` in debug builds).
   @Test func everyTargetSeesOnlyTheMembersOfWhatItImports() throws {
     let manifest = try String(contentsOf: Self.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
     let start = try #require(manifest.range(of: "let strict: [SwiftSetting] = ["))
     let end = try #require(manifest[start.upperBound...].range(of: "\n]"))
     #expect(manifest[start.upperBound..<end.lowerBound].contains(#".enableUpcomingFeature("MemberImportVisibility")"#))
     #expect(manifest.contains("let optimized: [SwiftSetting] = strict + ["))
-    #expect(manifest.contains("let testSettings: [SwiftSetting] = strict + ["))
     let targets = manifest.split(separator: #/\.(target|executableTarget|testTarget)\(/#, omittingEmptySubsequences: false).dropFirst()
     #expect(targets.count > 10)
     for target in targets {
       let name = target.firstMatch(of: #/name: ("\w+"|name)/#).map { String($0.output.1) } ?? "?"
       #expect(
-        target.contains("swiftSettings: strict") || target.contains("swiftSettings: optimized")
-          || target.contains("swiftSettings: testSettings"),
+        target.contains("swiftSettings: strict") || target.contains("swiftSettings: optimized"),
         "target \(name) does not take the strict settings")
     }
   }
