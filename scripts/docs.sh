@@ -20,9 +20,9 @@ if [ -z "$DOCC" ]; then
   exit 1
 fi
 # The extractor of the same toolchain as $SWIFT (a module is read only by its own compiler).
-toolchain_bin=$(dirname "$(realpath "$(command -v "$SWIFT")")")
-extract=$toolchain_bin/swift-symbolgraph-extract
-[ -x "$extract" ] || extract=$(command -v swift-symbolgraph-extract || true)
+swift_path=$(command -v "$SWIFT")
+extract=$(dirname "$(python3 -c 'import os, sys; print(os.path.realpath(sys.argv[1]))' "$swift_path")")/swift-symbolgraph-extract
+[ -x "$extract" ] || extract=$(command -v swift-symbolgraph-extract || xcrun --find swift-symbolgraph-extract 2>/dev/null || true)
 if [ -z "$extract" ]; then
   echo "docs: swift-symbolgraph-extract is not installed (it comes with the Swift toolchain)" >&2
   exit 1
@@ -48,7 +48,7 @@ for m in "${products[@]}"; do
 done
 # Every public type has a description (a detached /// comment leaves it without one).
 python3 scripts/check-doc-descriptions.py "$graphs" "${products[@]}" || status=1
-# One docc per module, as many at a time as there are cores; each one's verdict in its log.
+# One docc per module; each one's verdict in its log and a status file.
 convert() {
   local m=$1
   rm -rf ".build/docs/$m"
@@ -60,11 +60,14 @@ convert() {
     echo failed >".build/docs/$m.status"
   fi
 }
+# In groups of as many as there are cores (bash 3's `wait` waits for all of them).
 jobs_max=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+started=0
 for m in "${products[@]}"; do
   rm -f ".build/docs/$m.status"
-  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
   convert "$m" &
+  started=$((started + 1))
+  if [ $((started % jobs_max)) -eq 0 ]; then wait; fi
 done
 wait
 for m in "${products[@]}"; do
