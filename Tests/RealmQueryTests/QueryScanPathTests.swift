@@ -129,10 +129,8 @@ import Testing
         matched.append(key)
         guard matched.count <= 100 else { return }
         let stored = try group.object(in: table, key: key)
-        // A value unequal to its stored one is described, so that NaN equals NaN (only that
-        // value: a row's description, 128 KiB binaries and all, was most of this test's time).
-        let same = stored.map { $0.count == values.count && zip($0, values).allSatisfy { $0 == $1 || "\($0)" == "\($1)" } } ?? false
-        if !same { wrong.append(key) }
+        // NaN equals NaN here; a pair is described only when `==` says no.
+        if !(stored.map { SameValues.rows($0, values) } ?? false) { wrong.append(key) }
       }
       if matched != expected { problems.append("\(text) [\(name)]: forEachMatch \(matched.prefix(12)) vs \(expected.prefix(12))") }
       if !wrong.isEmpty { problems.append("\(text) [\(name)]: values differ for \(wrong.prefix(8))") }

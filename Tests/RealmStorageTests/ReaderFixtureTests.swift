@@ -278,9 +278,7 @@ func fixtureLines(_ path: String, _ location: FixtureLocation = .committed) thro
       try group.forEachObject(in: table) { key, values in
         keys.append(key)
         let found = try #require(try group.object(in: table, key: key), "\(table.name) \(key)")
-        // Equal, or described alike (NaN): a row's description costs more than reading it.
-        let same = found.count == values.count && zip(found, values).allSatisfy { $0 == $1 || "\($0)" == "\($1)" }
-        #expect(same, "\(table.name) \(key): \(found) vs \(values)")
+        #expect(SameValues.rows(found, values), "\(table.name) \(key): \(found) vs \(values)")
       }
       if let last = keys.last, last < Int64.max {
         #expect(try group.object(in: table, key: last + 1) == nil)
