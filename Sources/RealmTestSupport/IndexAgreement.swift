@@ -56,8 +56,10 @@ public enum IndexAgreement {
     }
   }
 
-  /// Checks the file at `path` (see the type's description) with `oracle`; `key` is the hex
-  /// key of an encrypted file. `samples` bounds the values (and words, and instants) tried per
+  /// Checks the file at `path` (see the type's description) with `oracle`, by default the
+  /// Realm Core that opens the file as it is (``RealmOracle/openingAsIs(_:encrypted:)``: Realm
+  /// Core 13 for format 23, 12 for format 22, else 14); `key` is the hex key of an encrypted
+  /// file. `samples` bounds the values (and words, and instants) tried per
   /// property. Throws when the oracle cannot read the file at all.
   ///
   /// `indexesOf`: a file the written one comes from (the input of the command, kept aside):
@@ -66,9 +68,10 @@ public enum IndexAgreement {
   /// index), and no other property may gain one. Without it, a dropped index goes unseen.
   /// `renamed` maps a written file's "Class.p" to the original's name for it.
   public static func check(
-    _ path: String, oracle: RealmOracle = .core14, key: String? = nil, samples: Int = defaultSamples,
+    _ path: String, oracle: RealmOracle? = nil, key: String? = nil, samples: Int = defaultSamples,
     indexesOf reference: String? = nil, referenceKey: String? = nil, renamed: [String: String] = [:]
   ) throws -> Report {
+    let oracle = oracle ?? .openingAsIs(path, encrypted: key != nil)
     let schemaText = try oracle.schema(path, key: key)
     let schema = try SchemaJSON.decode(Array(schemaText.utf8))
     let objects = try decodeDump(try oracle.dump(path, key: key), schema: schema)
@@ -80,7 +83,8 @@ public enum IndexAgreement {
         let indexed = p.isIndexed || cls.primaryKey == p.name
         if indexed && [.int, .bool, .string, .date, .objectId, .uuid, .mixed].contains(p.type) {
           plan.equalities(cls.name, p, column)
-          if p.type == .string { plan.words(cls.name, p, column) }
+          // Full-text indexes exist from format 23 on (Realm Core 12 cannot parse `TEXT`).
+          if p.type == .string && schema.fileFormat >= 23 { plan.words(cls.name, p, column) }
         }
         if p.type == .date { plan.dates(cls.name, p, column) }
       }
@@ -92,15 +96,17 @@ public enum IndexAgreement {
     report.answered = zip(plan.queries, answers).enumerated().filter { !plan.expectations[$0.offset].isProbe }.map { ($0.element.0, $0.element.1) }
     plan.judge(answers, into: &report)
     if let reference {
-      let kinds = try indexKinds(reference, oracle: oracle, key: referenceKey ?? key)
+      let kinds = try indexKinds(reference, key: referenceKey ?? key)
       report.problems += compare(indexes: plan.indexKinds(schema, answers), with: kinds, renamed: renamed)
     }
     return report
   }
 
   /// The index kind of each indexed property of the file at `path` ("Class.p" → "general"
-  /// or "full-text"; the others are absent), from Realm's schema and `TEXT` probes.
-  public static func indexKinds(_ path: String, oracle: RealmOracle = .core14, key: String? = nil) throws -> [String: String] {
+  /// or "full-text"; the others are absent), from Realm's schema and `TEXT` probes, asked of
+  /// `oracle` (by default the Realm Core that opens the file as it is).
+  public static func indexKinds(_ path: String, oracle: RealmOracle? = nil, key: String? = nil) throws -> [String: String] {
+    let oracle = oracle ?? .openingAsIs(path, encrypted: key != nil)
     let schema = try SchemaJSON.decode(Array(try oracle.schema(path, key: key).utf8))
     var probes: [RealmOracle.Query] = []
     var names: [String] = []
@@ -108,7 +114,7 @@ public enum IndexAgreement {
     for cls in schema.classes where !cls.isEmbedded {
       for p in cls.properties where p.isIndexed || cls.primaryKey == p.name {
         kinds["\(cls.name).\(p.name)"] = "general"
-        if p.type == .string && p.collection == .single && cls.primaryKey != p.name {
+        if p.type == .string && p.collection == .single && cls.primaryKey != p.name && schema.fileFormat >= 23 {
           probes.append(RealmOracle.Query(cls.name, "\(Plan.name(p.name)) TEXT \"realmctlprobe\""))
           names.append("\(cls.name).\(p.name)")
         }
@@ -138,10 +144,11 @@ public enum IndexAgreement {
   /// skipped). Returns the report.
   @discardableResult
   public static func expectAgreement(
-    _ path: String, oracle: RealmOracle = .core14, key: String? = nil, samples: Int = defaultSamples,
+    _ path: String, oracle: RealmOracle? = nil, key: String? = nil, samples: Int = defaultSamples,
     indexesOf reference: String? = nil, referenceKey: String? = nil, renamed: [String: String] = [:], _ context: String = "",
     sourceLocation: SourceLocation = #_sourceLocation
   ) throws -> Report? {
+    let oracle = oracle ?? .openingAsIs(path, encrypted: key != nil)
     guard oracle.isAvailable else { return nil }
     let report = try check(
       path, oracle: oracle, key: key, samples: samples, indexesOf: reference, referenceKey: referenceKey, renamed: renamed)

@@ -1,4 +1,5 @@
 import Foundation
+import RealmFormat
 import Testing
 
 /// Realm Core itself as a command (`shared/tools/realm-oracle`), for tests that check what
@@ -44,6 +45,25 @@ public struct RealmOracle: Sendable {
   public static let core13 = RealmOracle(.core13)
   /// Realm Core 12.13.
   public static let core12 = RealmOracle(.core12)
+
+  /// The oracle whose Realm Core opens the file at `path` as it is, the way an app on that
+  /// Core does: Realm Core 13 for format 23 and Realm Core 12 for format 22. (Realm Core 14
+  /// reads those by upgrading a temporary copy at every run: its answers are about its own
+  /// upgrade of the file, and each run pays for the upgrade.) Realm Core 14 for every other
+  /// format, for an encrypted file (its header is encrypted too) and when the older Core is
+  /// absent here.
+  public static func openingAsIs(_ path: String, encrypted: Bool = false) -> RealmOracle {
+    guard !encrypted, let format = fileFormat(path) else { return .core14 }
+    let own: RealmOracle = format == 23 ? .core13 : format == 22 ? .core12 : .core14
+    return own.isAvailable ? own : .core14
+  }
+
+  /// The file format of the live snapshot of the file at `path` (its header), nil when the
+  /// file cannot be read or is not a Realm file.
+  static func fileFormat(_ path: String) -> Int? {
+    guard let data = FileManager.default.contents(atPath: path) else { return nil }
+    return try? FileHeader(reader: ByteReader(bytes: [UInt8](data))).fileFormat
+  }
 
   /// True when this oracle can be run here.
   public var isAvailable: Bool { executable != nil }

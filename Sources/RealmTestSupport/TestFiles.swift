@@ -22,6 +22,33 @@ public enum TestFiles {
   /// code one element at a time (the crash loops compare whole files at every kill point).
   public static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool { a == b }
 
+  /// True when two slices hold the same bytes (as ``same(_:_:)-([UInt8],_)``, for the lines of
+  /// a dump).
+  public static func same(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool { a == b }
+
+  /// The lines of `bytes` (split at `\n`, empty lines left out), split here in an optimised
+  /// module: unoptimised, `split` walks a dump one byte at a time through generic code.
+  public static func lines(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] { bytes.split(separator: 0x0A) }
+
+  /// The object key of each line of a JSON Lines dump (the integer after the line's first
+  /// `"$key":`); lines without one are left out.
+  public static func objectKeys(inDump bytes: [UInt8]) -> [Int64] {
+    let marker = Array(#""$key":"#.utf8)
+    var keys: [Int64] = []
+    for line in lines(bytes) {
+      guard let at = line.firstRange(of: marker) else { continue }
+      let digits = line[at.upperBound...].prefix { $0 == UInt8(ascii: "-") || ($0 >= 0x30 && $0 <= 0x39) }
+      if let key = Int64(String(decoding: digits, as: UTF8.self)) { keys.append(key) }
+    }
+    return keys
+  }
+
+  /// The parts of `bytes` between the `separator` bytes (empty parts kept when `keepingEmpty`),
+  /// as ``lines(_:)`` splits them, in an optimised module.
+  public static func split(_ bytes: ArraySlice<UInt8>, at separator: UInt8, keepingEmpty: Bool = false) -> [ArraySlice<UInt8>] {
+    bytes.split(separator: separator, omittingEmptySubsequences: !keepingEmpty)
+  }
+
   /// The bytes of the file at `path`.
   public static func bytes(_ path: String) throws -> [UInt8] {
     let fd = open(path, O_RDONLY | O_CLOEXEC)

@@ -16,8 +16,9 @@ import Testing
   // MARK: - Helpers
 
   static func lines(_ text: String) throws -> [JSONValue] {
-    // Split as bytes: a String's split by Characters, unoptimised here, cost more than parsing.
-    try Array(text.utf8).split(separator: UInt8(ascii: "\n")).map { try JSONParser.parse(Array($0)) }
+    // Split as bytes, in an optimised module: unoptimised here, a split by Characters (or even
+    // by bytes) cost more than the parsing.
+    try TestFiles.lines(Array(text.utf8)).map { try JSONParser.parse(Array($0)) }
   }
 
   static func text(_ lines: [JSONValue]) -> String {

@@ -78,9 +78,9 @@ import RealmJSON
     let differences = DumpComparison.compareDumps(
       expected: expected, actual: output, schema: expectedSchema)
     #expect(differences == [], "\(dump): \(differences.prefix(3))")
-    let expectedLines = expected.split(separator: 0x0A)
-    let lines = output.split(separator: 0x0A)
-    let differing = zip(expectedLines, lines).filter { !$0.0.elementsEqual($0.1) }
+    let expectedLines = TestFiles.lines(expected)
+    let lines = TestFiles.lines(output)
+    let differing = zip(expectedLines, lines).filter { !TestFiles.same($0.0, $0.1) }
     #expect(
       differing.isEmpty,
       "\(dump): \(differing.count) of \(expectedLines.count) lines differ in bytes; first: \(differing.first.map { firstByteDifference(Array($0.0), Array($0.1)) } ?? "")"

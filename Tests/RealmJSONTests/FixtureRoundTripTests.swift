@@ -58,14 +58,14 @@ import Testing
     var differingLines = 0
     var firstDifference: String?
     var lineNumber = 0
-    for line in original.split(separator: 0x0A) {
+    for line in TestFiles.lines(original) {
       lineNumber += 1
       let object = try decoder.decodeLine(Array(line), line: lineNumber)
       let cls = try #require(schema.objectSchema(named: object.className))
       let start = writer.buffer.count
       encoder.appendLine(cls, key: try #require(object.key), values: object.values, to: &writer)
       let written = writer.buffer[start..<(writer.buffer.count - 1)]
-      if !written.elementsEqual(line) {
+      if !TestFiles.same(written, line) {
         differingLines += 1
         if firstDifference == nil {
           firstDifference = firstByteDifference(Array(line), Array(written))

@@ -1,6 +1,7 @@
 import Foundation
 import RealmModel
 import RealmJSON
+import RealmTestSupport
 import Testing
 import RealmExport
 
@@ -62,8 +63,8 @@ struct SQLiteRoundTrip {
       rows: Array(repeating: [], count: plan.tables.count), foreignKeyProblems: [], errors: result.stderr,
       plan: plan, schema: schema)
     var section = -2  // -1: foreign keys, >= 0: a table
-    for line in result.stdout.split(separator: 0x0A, omittingEmptySubsequences: false) {
-      let fields = line.split(separator: 0x09, omittingEmptySubsequences: false).map { Array($0) }
+    for line in TestFiles.split([UInt8](result.stdout)[...], at: 0x0A, keepingEmpty: true) {
+      let fields = TestFiles.split(line, at: 0x09, keepingEmpty: true).map { Array($0) }
       guard let first = fields.first else { continue }
       if first == Array("#fk".utf8) {
         section = -1
@@ -154,7 +155,7 @@ struct SQLiteRoundTrip {
   static func lines(_ dump: [UInt8], in sample: [String: Set<Int64>]) throws -> [UInt8] {
     var out: [UInt8] = []
     let marker = Array("\"$key\":".utf8)
-    for line in dump.split(separator: 0x0A) where !line.isEmpty {
+    for line in TestFiles.lines(dump) {
       guard let at = line.firstRange(of: marker) else { continue }
       let digits = line[at.upperBound...].prefix { $0 == UInt8(ascii: "-") || ($0 >= 0x30 && $0 <= 0x39) }
       guard let key = Int64(String(decoding: digits, as: UTF8.self)),
