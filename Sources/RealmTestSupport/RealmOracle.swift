@@ -1,5 +1,4 @@
 import Foundation
-import RealmFormat
 import Testing
 
 /// Realm Core itself as a command (`shared/tools/realm-oracle`), for tests that check what
@@ -53,16 +52,9 @@ public struct RealmOracle: Sendable {
   /// format, for an encrypted file (its header is encrypted too) and when the older Core is
   /// absent here.
   public static func openingAsIs(_ path: String, encrypted: Bool = false) -> RealmOracle {
-    guard !encrypted, let format = fileFormat(path) else { return .core14 }
+    guard !encrypted, let format = TestFiles.fileFormat(path) else { return .core14 }
     let own: RealmOracle = format == 23 ? .core13 : format == 22 ? .core12 : .core14
     return own.isAvailable ? own : .core14
-  }
-
-  /// The file format of the live snapshot of the file at `path` (its header), nil when the
-  /// file cannot be read or is not a Realm file.
-  static func fileFormat(_ path: String) -> Int? {
-    guard let data = FileManager.default.contents(atPath: path) else { return nil }
-    return try? FileHeader(reader: ByteReader(bytes: [UInt8](data))).fileFormat
   }
 
   /// True when this oracle can be run here.

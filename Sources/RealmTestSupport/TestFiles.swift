@@ -30,6 +30,13 @@ public enum TestFiles {
   /// module: unoptimised, `split` walks a dump one byte at a time through generic code.
   public static func lines(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] { bytes.split(separator: 0x0A) }
 
+  /// The file format of the live snapshot of the Realm file at `path`, from its header; nil
+  /// when the file cannot be read or its header is not a Realm file's.
+  public static func fileFormat(_ path: String) -> Int? {
+    guard let data = FileManager.default.contents(atPath: path) else { return nil }
+    return try? FileHeader(reader: ByteReader(bytes: [UInt8](data))).fileFormat
+  }
+
   /// The object key of each line of a JSON Lines dump (the integer after the line's first
   /// `"$key":`); lines without one are left out.
   public static func objectKeys(inDump bytes: [UInt8]) -> [Int64] {

@@ -39,12 +39,8 @@ enum RealmAnswerCheck {
     }
   }
 
-  /// The file format of the live snapshot, from the header bytes (0 for an empty file).
-  static func headerFormat(_ path: String) -> Int {
-    guard let data = FileManager.default.contents(atPath: path), data.count >= 24 else { return -1 }
-    let bytes = [UInt8](data.prefix(24))
-    return Int(bytes[20 + Int(bytes[23] & 1)])
-  }
+  /// The file format of the live snapshot, from the header (-1 when it is not a Realm file's).
+  static func headerFormat(_ path: String) -> Int { TestFiles.fileFormat(path) ?? -1 }
 
   static func replacing(_ key: String, in object: JSONValue, with value: JSONValue) -> JSONValue {
     guard case .object(let members) = object else { return object }

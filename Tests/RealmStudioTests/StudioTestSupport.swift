@@ -83,7 +83,7 @@ extension JSONValue {
 enum RealmAnswers {
   /// The lines of the oracle's dump of `path`.
   static func dump(_ path: String) throws -> [JSONValue] {
-    try RealmOracle.core14.dump(path).split(separator: "\n").map { try JSONParser.parse(String($0)) }
+    try TestFiles.lines(Array(try RealmOracle.core14.dump(path).utf8)).map { try JSONParser.parse(Array($0)) }
   }
 
   /// The keys of class `className` in Realm's dump, in order.
