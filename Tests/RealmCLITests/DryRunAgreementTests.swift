@@ -26,12 +26,12 @@ import Testing
   static func expectDryRunAgrees(_ words: [String], file: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
     let before = try T.bytes(file)
     let dry = T.run(words + ["--dry-run"])
-    #expect(try T.bytes(file) == before, "the dry run changed the file", sourceLocation: sourceLocation)
+    #expect(TestFiles.same(try T.bytes(file), before), "the dry run changed the file", sourceLocation: sourceLocation)
     let real = T.run(words)
     #expect(dry.status == 65, "dry run: \(dry.stdout)\(dry.stderr)", sourceLocation: sourceLocation)
     #expect(real.status == dry.status, "real run: \(real.stdout)\(real.stderr)", sourceLocation: sourceLocation)
     #expect(real.stderr == dry.stderr, sourceLocation: sourceLocation)
-    #expect(try T.bytes(file) == before, "the failed real run changed the file", sourceLocation: sourceLocation)
+    #expect(TestFiles.same(try T.bytes(file), before), "the failed real run changed the file", sourceLocation: sourceLocation)
     #expect(try T.problems(file).isEmpty, sourceLocation: sourceLocation)
     return real.stderr
   }

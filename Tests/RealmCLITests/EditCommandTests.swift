@@ -63,7 +63,7 @@ import Testing
     let before = try T.bytes(file)
     let r = T.run(words)
     #expect(r.status == 65, "\(words): \(r.stdout)\(r.stderr)", sourceLocation: sourceLocation)
-    #expect(try T.bytes(file) == before, "\(words) changed the file", sourceLocation: sourceLocation)
+    #expect(TestFiles.same(try T.bytes(file), before), "\(words) changed the file", sourceLocation: sourceLocation)
     return r.stderr
   }
 
@@ -105,7 +105,7 @@ import Testing
       #expect(report["inserted"] == .int(0))
       #expect(report["updated"] == .int(0))
       #expect(report["path"] == .string("none"))
-      #expect(try T.bytes(file) == before)
+      #expect(TestFiles.same(try T.bytes(file), before))
     }
   }
 
@@ -310,10 +310,10 @@ import Testing
       let dry = T.run(["delete", file, "--class", "User", "--dry-run"])
       #expect(dry.status == 0)
       #expect(dry.stdout.contains("100 deleted"))
-      #expect(try T.bytes(file) == before)
+      #expect(TestFiles.same(try T.bytes(file), before))
       let backup = dir.appendingPathComponent("backup.realm").path
       #expect(T.run(["delete", file, "--class", "User", "--backup", backup]).status == 0)
-      #expect(try T.bytes(backup) == before)
+      #expect(TestFiles.same(try T.bytes(backup), before))
       try Self.expectFile(file, equals: [], schema: "user-tutorial")
     }
   }

@@ -78,12 +78,12 @@ import Testing
         #expect(c.writePath == nil, "\(error)")
       }
       if written {
-        #expect(try T.bytes(backup) == before)
+        #expect(TestFiles.same(try T.bytes(backup), before))
         #expect(try T.bytes(path) != before)
         #expect(try T.problems(path) == [])
       } else {
         #expect(!T.exists(backup))
-        #expect(try T.bytes(path) == before)
+        #expect(TestFiles.same(try T.bytes(path), before))
       }
     }
   }

@@ -112,7 +112,7 @@ import Testing
       #expect(result.streamed)
       #expect(result.writePath == .none)
       #expect(result.total(\.updated) == 0)
-      #expect(try T.bytes(path) == before)
+      #expect(TestFiles.same(try T.bytes(path), before))
     }
   }
 
@@ -149,7 +149,7 @@ import Testing
       let changedList = try T.write(E.text(Array(lines[0..<3])), to: dir, as: "list.jsonl")
       let before = try T.bytes(path)
       #expect(try DataEditor.streamingAppend(path: path, jsonLines: changedList, upsert: true, options: MigrationOptions()) == nil)
-      #expect(try T.bytes(path) == before)
+      #expect(TestFiles.same(try T.bytes(path), before))
       let r = try DataEditor.insert(path: path, jsonLines: changedList, mode: .upsert)
       #expect(!r.streamed && r.total(\.updated) == 1)
     }
@@ -168,7 +168,7 @@ import Testing
       let dry = try DataEditor.insert(path: path, jsonLines: data, mode: .upsert, options: options)
       #expect(dry.streamed && dry.dryRun)
       #expect(dry.total(\.updated) == 1 && dry.total(\.inserted) == 1)
-      #expect(try T.bytes(path) == before)
+      #expect(TestFiles.same(try T.bytes(path), before))
       let backup = dir.appendingPathComponent("backup.realm").path
       options = MigrationOptions()
       options.backupPath = backup
@@ -177,7 +177,7 @@ import Testing
       #expect(!FileManager.default.fileExists(atPath: backup))
       let written = try DataEditor.insert(path: path, jsonLines: data, mode: .upsert, options: options)
       #expect(written.streamed && written.writePath == .objects)
-      #expect(try T.bytes(backup) == before)
+      #expect(TestFiles.same(try T.bytes(backup), before))
       #expect(try T.bytes(path) != before)
     }
   }
@@ -216,7 +216,7 @@ import Testing
       let before = try T.bytes(path)
       let data = try T.write(lines.joined(separator: "\n") + "\n", to: dir, as: "upsert.jsonl")
       #expect(try DataEditor.streamingAppend(path: path, jsonLines: data, upsert: true, options: MigrationOptions()) == nil)
-      #expect(try T.bytes(path) == before)
+      #expect(TestFiles.same(try T.bytes(path), before))
       let outcome = Result { try DataEditor.insert(path: path, jsonLines: data, mode: .upsert) }
       let alone = Result { try DataEditor.insert(path: general, mode: .upsert) { s in try InsertObject.jsonLines(path: data, schema: s) } }
       switch (outcome, alone) {
@@ -227,7 +227,7 @@ import Testing
         #expect(try T.problems(path) == [])
       case (.failure(let e), .failure(let f)):
         #expect("\(e)" == "\(f)")
-        #expect(try T.bytes(path) == before)
+        #expect(TestFiles.same(try T.bytes(path), before))
       default:
         Issue.record("the streamed attempt and the general path disagree: \(outcome), \(alone)")
       }

@@ -54,7 +54,7 @@ import Testing
       #expect(result.stdout.contains("\(good2): schema version 1 -> 2"))
       #expect(result.stderr.hasPrefix("Error: \(bad): "), "\(result.stderr)")
       #expect(!result.stderr.contains("Internal error"), "\(result.stderr)")
-      #expect(try Support.bytes(bad) == badBefore)
+      #expect(TestFiles.same(try Support.bytes(bad), badBefore))
       try expectMigratedLikeRealm(good, fixture: Self.addEmail)
       try expectMigratedLikeRealm(good2, fixture: Self.addEmail)
     }
@@ -99,11 +99,11 @@ import Testing
       #expect(result.status == 0)
       #expect(result.stdout.hasPrefix("\(file): schema version 1 -> 2, would be changed in place, column-wise (dry run: nothing written)"), "\(result.stdout)")
       #expect(result.stdout.contains("    added:       email"))
-      #expect(try Support.bytes(file) == before)
+      #expect(TestFiles.same(try Support.bytes(file), before))
       let json = try JSONParser.parse(Support.run(["migrate", "--plan", plan(Self.addEmail), file, "--dry-run", "--json"]).stdout)
       #expect(json["files"]?[0]?["dryRun"] == .bool(true))
       #expect(json["files"]?[0]?["path"] == .string("columns"))
-      #expect(try Support.bytes(file) == before)
+      #expect(TestFiles.same(try Support.bytes(file), before))
     }
   }
 
@@ -113,7 +113,7 @@ import Testing
       let backup = dir.appendingPathComponent("a.realm.bak").path
       let result = Support.run(["migrate", "--plan", plan(Self.addEmail), "--backup", backup, file])
       #expect(result.status == 0, "\(result.stderr)")
-      #expect(try Support.bytes(backup) == original)
+      #expect(TestFiles.same(try Support.bytes(backup), original))
       try expectMigratedLikeRealm(file, fixture: Self.addEmail)
 
       // A second run with the same backup path is refused before anything is written.
@@ -121,8 +121,8 @@ import Testing
       let refused = Support.run(["migrate", "--plan", plan(Self.addEmail), "--backup", backup, other])
       #expect(refused.status == 73, "\(refused.stderr)")
       #expect(refused.stderr.contains("'\(backup)' already exists"), "\(refused.stderr)")
-      #expect(try Support.bytes(other) == original)
-      #expect(try Support.bytes(backup) == original)
+      #expect(TestFiles.same(try Support.bytes(other), original))
+      #expect(TestFiles.same(try Support.bytes(backup), original))
     }
   }
 
@@ -172,7 +172,7 @@ import Testing
         #expect(result.stderr.contains(c.message), "\(c.plan): \(result.stderr)")
         #expect(!result.stderr.contains("Internal error"), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
-        #expect(try Support.bytes(file) == before)
+        #expect(TestFiles.same(try Support.bytes(file), before))
       }
     }
   }
@@ -185,7 +185,7 @@ import Testing
       let result = Support.run(["migrate", "--plan", planPath, file])
       #expect(result.status == 65)
       #expect(result.stderr == "Error: Provided schema version 0 is less than last set version 1.\n", "\(result.stderr)")
-      #expect(try Support.bytes(file) == before)
+      #expect(TestFiles.same(try Support.bytes(file), before))
     }
   }
 
@@ -205,7 +205,7 @@ import Testing
           - Property 'Person.age' has been made optional.
           - Property 'Person.z' has been added.
           """), "\(result.stderr)")
-      #expect(try Support.bytes(file) == before)
+      #expect(TestFiles.same(try Support.bytes(file), before))
     }
   }
 
@@ -220,7 +220,7 @@ import Testing
       #expect(report["classes"]?[0]?["objectsBefore"] == .int(1000))
       #expect(report["classes"]?[0]?["objectsAfter"] == .int(1000))
       #expect(report["classes"]?[0]?["objectsTouched"] == .int(0))
-      #expect(try Support.bytes(file) == before)
+      #expect(TestFiles.same(try Support.bytes(file), before))
     }
   }
 

@@ -143,7 +143,7 @@ import Testing
 
       let dry = CommandRun(["unsync", path, "--dry-run"])
       #expect(dry.status == 0, "\(dry.errors)")
-      #expect(try Support.bytes(path) == original)
+      #expect(TestFiles.same(try Support.bytes(path), original))
       let lines = dry.text.split(separator: "\n").map(String.init)
       #expect(lines.first?.hasPrefix("\(path): a local realm would be written (dry run: nothing written): file format 24 -> 24, 10 objects in 4 classes") == true, "\(dry.text)")
       #expect(lines.contains("  Would drop: the sync history (SyncClient, flexible sync, 7 changesets, 2 local changes never uploaded), the client file ident 7"), "\(dry.text)")
@@ -156,7 +156,7 @@ import Testing
       let backup = dir.appendingPathComponent("app.realm.bak").path
       let run = CommandRun(["unsync", path, "--backup", backup, "--json"])
       #expect(run.status == 0, "\(run.errors)")
-      #expect(try Support.bytes(backup) == original)
+      #expect(TestFiles.same(try Support.bytes(backup), original))
       let json = try JSONParser.parse(run.output)
       #expect(json["converted"] == .bool(true))
       #expect(json["sync"]?["pendingUploads"] == .int(2))
@@ -299,7 +299,7 @@ import Testing
         if run.status == 0 {
           #expect(try Support.problems(path).isEmpty, "#\(n) \(description): the converted file does not check clean")
         } else {
-          #expect(try Support.bytes(path) == bytes, "#\(n) \(description): refused but changed")
+          #expect(TestFiles.same(try Support.bytes(path), bytes), "#\(n) \(description): refused but changed")
           #expect(run.errors.hasPrefix("Error: "), "#\(n) \(description): \(run.errors)")
         }
       }
@@ -317,7 +317,7 @@ import Testing
       try #require(flock(fd, LOCK_SH) == 0)
       let run = CommandRun(["unsync", path])
       #expect(run.status == 75, "\(run.errors)")
-      #expect(try Support.bytes(path) == before)
+      #expect(TestFiles.same(try Support.bytes(path), before))
       flock(fd, LOCK_UN)
       #expect(CommandRun(["unsync", path]).status == 0)
     }
@@ -332,7 +332,7 @@ import Testing
       let encrypted = try Support.bytes(path)
       let without = CommandRun(["unsync", path])
       #expect(without.status == 65 && without.errors.contains("is encrypted"), "\(without.errors)")
-      #expect(try Support.bytes(path) == encrypted)
+      #expect(TestFiles.same(try Support.bytes(path), encrypted))
       let run = CommandRun(["unsync", path, "--key-file", key])
       #expect(run.status == 0, "\(run.errors)")
       #expect(CommandRun(["open", path]).status == 65)
@@ -355,7 +355,7 @@ import Testing
       let exists = CommandRun(["unsync", path, "--output", out])
       #expect(exists.status == 73, "\(exists.errors)")
       #expect(CommandRun(["unsync", path, "--key", String(repeating: "ab", count: 64)]).status == 65)
-      #expect(try Support.bytes(path) == original)
+      #expect(TestFiles.same(try Support.bytes(path), original))
     }
   }
 }

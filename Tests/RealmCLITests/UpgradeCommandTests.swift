@@ -137,12 +137,12 @@ import RealmModel
       let run = Support.run(["upgrade", file])
       #expect(run.status == 0)
       #expect(run.stdout == "\(file) is already at file format 24, the current format: nothing to upgrade\n")
-      #expect(try Support.bytes(file) == before)
+      #expect(TestFiles.same(try Support.bytes(file), before))
       // With --output, scripts get their file anyway: an unchanged copy.
       let out = dir.appendingPathComponent("b.realm").path
       let copy = Support.run(["upgrade", file, "--output", out])
       #expect(copy.stdout == "\(file) is already at file format 24, the current format: nothing to upgrade; copied unchanged to \(out)\n")
-      #expect(try Support.bytes(out) == before)
+      #expect(TestFiles.same(try Support.bytes(out), before))
     }
   }
 
@@ -152,7 +152,7 @@ import RealmModel
       let run = Support.run(["upgrade", file, "--dry-run"])
       #expect(run.status == 0, "\(run.stderr)")
       #expect(run.stdout.hasPrefix("\(file): file format 9 -> 24 would be written (dry run: nothing written): 20 objects in 1 class, 4096 -> "))
-      #expect(try Support.bytes(file) == before)
+      #expect(TestFiles.same(try Support.bytes(file), before))
       let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
       #expect(names == ["a.realm", "a.realm.lock"])
     }
@@ -165,14 +165,14 @@ import RealmModel
       let run = Support.run(["upgrade", file, "--output", out])
       #expect(run.status == 0, "\(run.stderr)")
       #expect(run.stdout.hasPrefix("Upgraded \(file) to \(out): file format 9 -> 24, 20 objects in 1 class, 4096 -> "))
-      #expect(try Support.bytes(file) == before)
+      #expect(TestFiles.same(try Support.bytes(file), before))
       #expect(RealmAnswerCheck.headerFormat(out) == 24)
       #expect(try Support.problems(out).isEmpty)
       // The output must not exist: 73, and nothing is changed.
       let again = Support.run(["upgrade", file, "--output", out])
       #expect(again.status == 73)
       #expect(again.stderr.contains("already exists"), "\(again.stderr)")
-      #expect(try Support.bytes(file) == before)
+      #expect(TestFiles.same(try Support.bytes(file), before))
     }
   }
 
@@ -182,13 +182,13 @@ import RealmModel
       let backup = dir.appendingPathComponent("a.realm.bak").path
       let run = Support.run(["upgrade", file, "--backup", backup])
       #expect(run.status == 0, "\(run.stderr)")
-      #expect(try Support.bytes(backup) == before)
+      #expect(TestFiles.same(try Support.bytes(backup), before))
       #expect(RealmAnswerCheck.headerFormat(file) == 24)
       // An existing backup path: 73, the file untouched.
       let other = try Support.copy("legacy-core5/person-v1/original.realm", to: dir, as: "b.realm")
       let refused = Support.run(["upgrade", other, "--backup", backup])
       #expect(refused.status == 73, "\(refused.stderr)")
-      #expect(try Support.bytes(other) == before)
+      #expect(TestFiles.same(try Support.bytes(other), before))
     }
   }
 
@@ -217,7 +217,7 @@ import RealmModel
       try Support.write(bytes, to: damaged)
       let run = Support.run(["upgrade", damaged])
       #expect(run.status == 65, "\(run.stderr)")
-      #expect(try Support.bytes(damaged) == bytes)
+      #expect(TestFiles.same(try Support.bytes(damaged), bytes))
     }
   }
 
@@ -231,7 +231,7 @@ import RealmModel
         let run = Support.run(words)
         #expect(run.status == 0, "\(words): \(run.stderr)")
       }
-      #expect(try Support.bytes(file) == before)
+      #expect(TestFiles.same(try Support.bytes(file), before))
       #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["a.realm"])
     }
   }

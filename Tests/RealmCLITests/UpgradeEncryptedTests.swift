@@ -38,7 +38,7 @@ import Testing
         #expect(CommandRun(["upgrade", file, "--output", out] + key).status == 65)
         #expect(CommandRun(["upgrade", file, "--dry-run"] + key).status == 65)
         #expect(CommandRun(["upgrade", file, "--backup", file + ".bak"] + key).status == 65)
-        #expect(try Support.bytes(file) == original)
+        #expect(TestFiles.same(try Support.bytes(file), original))
         #expect(try Self.names(dir) == ["p.realm", "p.realm.lock"])
       }
       // The right key, from each of the three places.
@@ -48,10 +48,10 @@ import Testing
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.text == "\(file) is already at file format 24, the current format: nothing to upgrade\n")
       }
-      #expect(try Support.bytes(file) == original)
+      #expect(TestFiles.same(try Support.bytes(file), original))
       let out = dir.appendingPathComponent("copy.realm").path
       #expect(CommandRun(["upgrade", file, "--output", out, "--key-file", Keys.k2]).status == 0)
-      #expect(try Support.bytes(out) == original)
+      #expect(TestFiles.same(try Support.bytes(out), original))
       Keys.expectReadsAs(
         out, key: ["--key-file", Keys.k2], schema: "person-rename-age/schema.json", dump: "person-rename-age/dump.jsonl")
       // A key for a plain legacy file: open's refusal, the file untouched.
@@ -60,7 +60,7 @@ import Testing
       let refused = CommandRun(["upgrade", plain, "--key-file", Keys.k2])
       #expect(refused.status == 65 && refused.errors.contains("is not encrypted, but an encryption key was given"))
       #expect(refused.errors == CommandRun(["open", plain, "--key-file", Keys.k2]).errors)
-      #expect(try Support.bytes(plain) == plainBytes)
+      #expect(TestFiles.same(try Support.bytes(plain), plainBytes))
     }
   }
 
@@ -109,7 +109,7 @@ import Testing
 
       let dry = CommandRun(["upgrade", file, "--dry-run"] + k1)
       #expect(dry.status == 0, "\(dry.errors)")
-      #expect(try Support.bytes(file) == original)
+      #expect(TestFiles.same(try Support.bytes(file), original))
 
       let out = dir.appendingPathComponent("new.realm").path
       let run = CommandRun(["upgrade", file, "--output", out] + k1)
@@ -120,14 +120,14 @@ import Testing
       #expect(run.text.contains(", \(original.count) -> \(size) bytes in "), "\(run.text)")
       // The dry run counts the same file.
       #expect(dry.text.hasSuffix(", \(original.count) -> \(size) bytes\n"), "\(dry.text)")
-      #expect(try Support.bytes(file) == original)
+      #expect(TestFiles.same(try Support.bytes(file), original))
       try Self.expectUpgradedAsRealm(out, name, in: dir)
 
       let backup = dir.appendingPathComponent("a.realm.bak").path
       let inPlace = CommandRun(["upgrade", file, "--backup", backup], environment: ["REALMCTL_KEY": Keys.k1Hex])
       #expect(inPlace.status == 0, "\(inPlace.errors)")
       #expect(inPlace.text.hasPrefix("Upgraded \(file): file format 9 -> 24, "), "\(inPlace.text)")
-      #expect(try Support.bytes(backup) == original)
+      #expect(TestFiles.same(try Support.bytes(backup), original))
       try Self.expectUpgradedAsRealm(file, name, in: dir)
       #expect(try Self.names(dir) == ["a.realm", "a.realm.bak", "a.realm.lock", "new.realm"])
     }
@@ -150,7 +150,7 @@ import Testing
           #expect(run.status == 65, "\(words + key): \(run.errors)")
           #expect(run.errors == open.errors, "\(words + key): \(run.errors)")
         }
-        #expect(try Support.bytes(file) == original)
+        #expect(TestFiles.same(try Support.bytes(file), original))
       }
       #expect(try Self.names(dir) == ["a.realm", "a.realm.lock", "plan.json"])
     }

@@ -32,7 +32,7 @@ import Testing
     let error = try #require(throws: StorageError.self) { try Unsyncer.unsync(path: path) }
     #expect(error.code == .corrupt)
     #expect("\(error)".contains(reason), "\(error)")
-    #expect(try bytes(path) == damaged)
+    #expect(TestFiles.same(try bytes(path), damaged))
     try afterwards(dir)
   }
 
@@ -152,11 +152,11 @@ import Testing
     options.dryRun = true
     let dry = try Unsyncer.unsync(path: path, options: options)
     #expect(dry.converted && dry.dryRun && dry.sizeAfter > 0)
-    #expect(try Self.bytes(path) == original)
+    #expect(TestFiles.same(try Self.bytes(path), original))
     options = UpgradeOptions()
     options.outputPath = dir.appendingPathComponent("local.realm").path
     _ = try Unsyncer.unsync(path: path, options: options)
-    #expect(try Self.bytes(path) == original)
+    #expect(TestFiles.same(try Self.bytes(path), original))
     #expect(try RealmFile.open(path: options.outputPath!).group.historyType == .inRealm)
   }
 
@@ -166,7 +166,7 @@ import Testing
     let before = try Self.bytes(path)
     let result = try Unsyncer.unsync(path: path)
     #expect(!result.converted && result.plan == nil)
-    #expect(try Self.bytes(path) == before)
+    #expect(TestFiles.same(try Self.bytes(path), before))
     #expect(throws: RewriteError.self) { try Unsyncer.plan(path: path) }
   }
 

@@ -24,7 +24,7 @@ import RealmFormat
         try out.write(Array(replacement[100...]))
         #expect(out.offset == replacement.count)
       }
-      #expect(try Support.bytes(path) == replacement)
+      #expect(TestFiles.same(try Support.bytes(path), replacement))
       let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
       #expect(mode == 0o640)
       #expect(try Self.leftovers(next: path).isEmpty)
@@ -43,7 +43,7 @@ import RealmFormat
           throw Failure()
         }
       }
-      #expect(try Support.bytes(path) == before)
+      #expect(TestFiles.same(try Support.bytes(path), before))
       #expect(try Self.leftovers(next: path).isEmpty)
     }
   }
@@ -60,7 +60,7 @@ import RealmFormat
           }
         ) { out in try out.write([UInt8](repeating: 7, count: 4096)) }
       }
-      #expect(try Support.bytes(path) == before)
+      #expect(TestFiles.same(try Support.bytes(path), before))
       #expect(try Self.leftovers(next: path).isEmpty)
     }
   }

@@ -136,7 +136,7 @@ import RealmFormat
       }
       try tx.free(try top.ref(0))
       tx.abort()
-      #expect(try Support.bytes(path) == before)
+      #expect(TestFiles.same(try Support.bytes(path), before))
       #expect(throws: StorageError(.misuse, "")) {
         try tx.commit(tableNames: try top.ref(0), tables: try top.ref(1))
       }
@@ -167,7 +167,7 @@ import RealmFormat
       // Held nodes read back as written.
       for ref in refs { #expect(try tx.newNodeBytes(ref) == renamed) }
       tx.abort()
-      #expect(try Support.bytes(path) == before)
+      #expect(TestFiles.same(try Support.bytes(path), before))
 
       // Committed, a node placed in free space is on disk where it was placed.
       let commit = try WriteTransaction.begin(path: path)
@@ -185,7 +185,7 @@ import RealmFormat
       let size = after.count
       for _ in 0..<20 { #expect(try appending.allocate(renamed).rawValue >= size) }
       appending.abort()
-      #expect(try Support.bytes(path) == after)
+      #expect(TestFiles.same(try Support.bytes(path), after))
       _ = try SpaceAccounting.verify(ByteReader(bytes: after))
     }
   }
@@ -197,7 +197,7 @@ import RealmFormat
         let tx = try WriteTransaction.begin(path: path, options: Support.appendOnly)
         _ = try tx.allocate(NodeEncoder.integers([1, 2, 3]))
       }
-      #expect(try Support.bytes(path) == before)
+      #expect(TestFiles.same(try Support.bytes(path), before))
       // And the lock was released with it.
       _ = try WriteTransaction.begin(path: path)
     }
@@ -232,7 +232,7 @@ import RealmFormat
       // A subtree that contains an already freed node.
       #expect(throws: StorageError(.misuse, "")) { try tx.freeDeep(try top.ref(0)) }
       tx.abort()
-      #expect(try Support.bytes(path) == before)
+      #expect(TestFiles.same(try Support.bytes(path), before))
     }
   }
 
@@ -255,7 +255,7 @@ import RealmFormat
     try Support.withCopy(of: SharedFixtures.realmCoreSample("test__test_upgrade_database_11"), from: .shared) { path in
       let before = try Support.bytes(path)
       #expect(throws: StorageError(.unsupported, "")) { _ = try WriteTransaction.begin(path: path) }
-      #expect(try Support.bytes(path) == before)
+      #expect(TestFiles.same(try Support.bytes(path), before))
     }
   }
 
@@ -361,7 +361,7 @@ import RealmFormat
       #expect(throws: StorageError(.misuse, "")) {
         try tx.commit(tableNames: try top.ref(0), tables: try top.ref(1))
       }
-      #expect(try Support.bytes(path) == before)
+      #expect(TestFiles.same(try Support.bytes(path), before))
     }
   }
 }

@@ -39,7 +39,7 @@ import Testing
   private func untouched(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) throws {
     let before = try harness.bytes()
     try body()
-    #expect(try harness.bytes() == before, "the file changed", sourceLocation: sourceLocation)
+    #expect(TestFiles.same(try harness.bytes(), before), "the file changed", sourceLocation: sourceLocation)
   }
 
   private let edit = StudioHarness.classPath("AllTypes", "objects/6")
