@@ -22,8 +22,7 @@ public enum TestFiles {
   /// code one element at a time (the crash loops compare whole files at every kill point).
   public static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool { a == b }
 
-  /// True when two slices hold the same bytes (as ``same(_:_:)-([UInt8],_)``, for the lines of
-  /// a dump).
+  /// True when two slices hold the same bytes (as the arrays' `same`, for the lines of a dump).
   public static func same(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool { a == b }
 
   /// The lines of `bytes` (split at `\n`, empty lines left out), split here in an optimised
