@@ -15,7 +15,7 @@ func runWriter(
   let decoder = CanonicalDecoder(schema: schema)
   var objects: [DecodedObject] = []
   var n = 0
-  for line in try Fixtures.bytes("\(fixture)/dump.jsonl").split(separator: 0x0A) {
+  for line in TestFiles.lines(try Fixtures.bytes("\(fixture)/dump.jsonl")) {
     n += 1
     objects.append(try decoder.decodeLine(Array(line), line: n))
   }

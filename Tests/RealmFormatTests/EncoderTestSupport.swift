@@ -1,4 +1,6 @@
+import RealmTestSupport
 import Testing
+
 @testable import RealmFormat
 
 /// Decoding helpers for encoder tests, written from the format document (the library's
@@ -11,15 +13,9 @@ struct DecodedImage {
 
   func node(_ ref: Ref) throws -> ArrayNode { try ArrayNode(reader, ref) }
 
-  func ints(_ ref: Ref) throws -> [Int64] {
-    let n = try node(ref)
-    return try (0..<n.count).map { try n.get($0) }
-  }
+  func ints(_ ref: Ref) throws -> [Int64] { try node(ref).allInts() }
 
-  func unsigned(_ ref: Ref) throws -> [UInt64] {
-    let n = try node(ref)
-    return try (0..<n.count).map { try n.getUnsigned($0) }
-  }
+  func unsigned(_ ref: Ref) throws -> [UInt64] { try node(ref).allUnsigned() }
 
   /// A string leaf in any of its three forms (§6.3); `terminated` strips the blob forms'
   /// trailing zero (strings) or not (binaries).

@@ -239,8 +239,8 @@ import RealmModel
   static func firstNestedInDump(_ dump: URL, schema: URL) throws -> (className: String, property: String, key: Int64, kind: String) {
     let schemaJSON = try JSONSerialization.jsonObject(with: Data(contentsOf: schema)) as! [String: Any]
     var objectsByClass: [String: [[String: Any]]] = [:]
-    for line in try String(contentsOf: dump, encoding: .utf8).split(separator: "\n") {
-      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+    for line in TestFiles.lines(try TestFiles.bytes(dump.path)) {
+      let object = try JSONSerialization.jsonObject(with: Data(line)) as! [String: Any]
       objectsByClass[object["$class"] as! String, default: []].append(object)
     }
     func kind(_ v: Any?) -> String? {

@@ -132,6 +132,18 @@ import Testing
     #expect(diff(a, "{").first?.hasPrefix("actual:1: not JSON") == true)
   }
 
+  /// Lines with the same bytes are taken as equal without being normalised; the others are
+  /// still compared by meaning, with their line numbers.
+  @Test func comparesOnlyTheLinesWhoseBytesDiffer() {
+    let a = #"{"$class":"A","$key":0,"f":1,"d":0.0,"dec":null,"s":[1,1,3],"m":1,"e":null}"#
+    let sameMeaning = #"{"$key":0,"$class":"A","f":1,"d":0,"dec":null,"s":[3,1,1],"m":1,"e":null}"#
+    let other = #"{"$class":"A","$key":0,"f":1,"d":0.0,"dec":null,"s":[1,1,3],"m":2,"e":null}"#
+    #expect(diff([a, a, a].joined(separator: "\n"), [a, a, a].joined(separator: "\n")) == [])
+    #expect(diff([a, a, a].joined(separator: "\n"), [a, sameMeaning, a].joined(separator: "\n")) == [])
+    let found = diff([a, a, a].joined(separator: "\n"), [a, a, other].joined(separator: "\n"))
+    #expect(found.count == 1 && found[0].hasPrefix("line 3 ") && found[0].contains(#"["m"]"#), "\(found)")
+  }
+
   @Test func comparesSchemasWithOrWithoutPropertyOrder() {
     let e =
       #"{"schemaVersion": 1, "fileFormat": 24, "classes": [{"name": "A", "embedded": false, "primaryKey": null, "properties": [{"name": "a", "type": "int", "optional": false, "indexed": false}, {"name": "b", "type": "string", "optional": true, "indexed": false}]}]}"#
