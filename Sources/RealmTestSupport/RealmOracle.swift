@@ -52,9 +52,21 @@ public struct RealmOracle: Sendable {
   /// format, for an encrypted file (its header is encrypted too) and when the older Core is
   /// absent here.
   public static func openingAsIs(_ path: String, encrypted: Bool = false) -> RealmOracle {
-    guard !encrypted, let format = TestFiles.fileFormat(path) else { return .core14 }
-    let own: RealmOracle = format == 23 ? .core13 : format == 22 ? .core12 : .core14
-    return own.isAvailable ? own : .core14
+    guard !encrypted, let format = TestFiles.fileFormat(path), let own = ownCore(ofFormat: format), own.isAvailable
+    else { return .core14 }
+    return own
+  }
+
+  /// The Realm Core whose own format is `format`: the one that writes it and opens it as it
+  /// is, as apps on its SDKs do (Realm Core 12 for format 22, 13 for 23, 14 for 24); nil for
+  /// the other formats, whose Cores are not among the oracles.
+  public static func ownCore(ofFormat format: Int) -> RealmOracle? {
+    switch format {
+    case 22: return .core12
+    case 23: return .core13
+    case 24: return .core14
+    default: return nil
+    }
   }
 
   /// True when this oracle can be run here.

@@ -88,7 +88,7 @@ import Testing
     return ns + objects
   }
 
-  static func core(_ format: Int) -> RealmOracle { format == 23 ? .core13 : format == 22 ? .core12 : .core14 }
+  static func core(_ format: Int) -> RealmOracle { RealmOracle.ownCore(ofFormat: format) ?? .core14 }
 
   static func realmsFile(_ lines: [String], _ dir: URL, _ name: String, format: Int) throws -> String {
     let schema = try T.write(schema(format), to: dir, as: "\(name).schema.json")

@@ -160,7 +160,7 @@ struct IndexedSample {
     let schema = try CommandTestSupport.write(schema(format: format), to: dir, as: "\(name).schema.json")
     let data = try CommandTestSupport.write(lines.joined(separator: "\n") + "\n", to: dir, as: "\(name).jsonl")
     let path = dir.appendingPathComponent(name).path
-    let oracle: RealmOracle = format == 23 ? .core13 : format == 22 ? .core12 : .core14
+    let oracle = RealmOracle.ownCore(ofFormat: format) ?? .core14
     let r = try oracle.run(["create", "--schema", schema, "--version", "1", "--data", data, path])
     try #require(r.status == 0, "\(r.output)\(r.errorOutput)")
     return path

@@ -47,13 +47,7 @@ import Testing
   ]
 
   /// The Realm Core that writes and reads `format` as it is.
-  static func core(_ format: Int) -> RealmOracle {
-    switch format {
-    case 22: return .core12
-    case 23: return .core13
-    default: return .core14
-    }
-  }
+  static func core(_ format: Int) -> RealmOracle { RealmOracle.ownCore(ofFormat: format) ?? .core14 }
 
   /// Realm's own file of objects `keys`, written by the Core of `format`.
   static func realmsFile(_ dir: URL, _ name: String, keys: Range<Int>, format: Int, indexed: Bool = true) throws -> String {

@@ -139,7 +139,7 @@ import RealmModel
     #expect(count == 1200)
     // Realm accepts it: Core 14 upgrading a copy, and the format's own Core as it is (the
     // 1200 backlinks of the pet are one array up to format 23, a B+-tree in 24).
-    let own: RealmOracle? = format == .v23 ? .core13 : format == .v22 ? .core12 : format == .v24 ? .core14 : nil
+    let own = RealmOracle.ownCore(ofFormat: format.rawValue)
     for oracle in [RealmOracle.core14] + (own.map { [$0] } ?? []) where oracle.isAvailable {
       let dir = try Fixtures.temporaryDirectory()
       defer { try? FileManager.default.removeItem(at: dir) }

@@ -156,14 +156,8 @@ enum FileFormatTestSupport {
   }
 
   /// The Realm Core of a format that opens it as it is, as an app on that SDK does.
-  static func ownCore(_ format: WritableFileFormat) -> RealmOracle? {
-    switch format {
-    case .v23: return .core13
-    case .v22: return .core12
-    case .v24: return .core14
-    case .v20: return nil  // Core 10 is not among the oracles: Core 14 checks its upgrade.
-    }
-  }
+  /// (Format 20's Core 10 is not among the oracles: Core 14 checks its upgrade.)
+  static func ownCore(_ format: WritableFileFormat) -> RealmOracle? { RealmOracle.ownCore(ofFormat: format.rawValue) }
 
   /// What every file written in `format` must pass: it is of that format, the integrity
   /// checker finds nothing, its dump equals `dump` by meaning (in format 20 after replacing

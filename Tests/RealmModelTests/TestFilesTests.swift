@@ -46,6 +46,7 @@ import Testing
     let format22 = dir.appendingPathComponent("format22.realm").path
     try TestFiles.write(bytes, to: format22)
     #expect(RealmOracle.openingAsIs(format22).core == (RealmOracle.core12.isAvailable ? .core12 : .core14))
+    #expect([22, 23, 24, 20, 11].map { RealmOracle.ownCore(ofFormat: $0)?.core } == [.core12, .core13, .core14, nil, nil])
     let notRealm = dir.appendingPathComponent("text.realm")
     try Data("not a realm file at all, not at all".utf8).write(to: notRealm)
     #expect(RealmOracle.openingAsIs(notRealm.path).core == .core14)
