@@ -13,10 +13,11 @@ import re
 import sys
 from collections import Counter
 
+# "━" ends a test, suite or run that passed with known issues (withKnownIssue, e.g. ExpectEqualTests).
 STARTED = re.compile(r"^◇ (Test|Suite) (.+?) started\.$")
-ENDED = re.compile(r"^[✔✘➜] (Test|Suite) (.+?) (passed|failed|skipped)\b")
+ENDED = re.compile(r"^[✔✘➜━] (Test|Suite) (.+?) (passed|failed|skipped)\b")
 FAILURE = re.compile(r"^✘ |: error: |^error: |Fatal error|Exited with (unexpected )?signal")
-SUMMARY = re.compile(r"^[✔✘] Test run with \d+ tests?")
+SUMMARY = re.compile(r"^[✔✘━] Test run with \d+ tests?")
 
 
 def main(argv):

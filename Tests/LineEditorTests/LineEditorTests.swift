@@ -54,17 +54,17 @@ func ctrl(_ c: Character) -> String {
     var decoder = KeyDecoder()
     #expect(decoder.feed([0x1B]).isEmpty)
     #expect(decoder.hasPending)
-    #expect(decoder.flush() == [.escape])
+    expectEqual(decoder.flush(), [.escape])
     // A sequence split across reads is still one key.
     #expect(decoder.feed([0x1B, UInt8(ascii: "[")]).isEmpty)
-    #expect(decoder.feed([UInt8(ascii: "D")]) == [.left])
+    expectEqual(decoder.feed([UInt8(ascii: "D")]), [.left])
   }
 
   @Test func invalidUTF8BecomesReplacementCharacters() {
     var decoder = KeyDecoder()
-    #expect(decoder.feed([0xFF]) == [.text("\u{FFFD}")])
+    expectEqual(decoder.feed([0xFF]), [.text("\u{FFFD}")])
     #expect(decoder.feed([0xE6, 0x97]).isEmpty)
-    #expect(decoder.flush() == [.text("\u{FFFD}")])
+    expectEqual(decoder.flush(), [.text("\u{FFFD}")])
   }
 }
 
@@ -72,13 +72,13 @@ func ctrl(_ c: Character) -> String {
   @Test func killsAndYanks() {
     var buffer = EditBuffer("User WHERE age > 3")
     buffer.killWordBackward()
-    #expect(buffer.text == "User WHERE age > ")
+    expectEqual(buffer.text, "User WHERE age > ")
     buffer.yank()
     buffer.moveToStart()
     buffer.moveWordRight()
     buffer.killToEnd()
-    #expect(buffer.text == "User")
-    #expect(buffer.killed == " WHERE age > 3")
+    expectEqual(buffer.text, "User")
+    expectEqual(buffer.killed, " WHERE age > 3")
     buffer.killToStart()
     #expect(buffer.text == "" && buffer.killed == "User")
   }
@@ -87,28 +87,28 @@ func ctrl(_ c: Character) -> String {
     var buffer = EditBuffer()
     buffer.insert("e")
     buffer.insert("\u{301}")
-    #expect(buffer.characters.count == 1)
+    expectEqual(buffer.characters.count, 1)
     buffer.moveLeft()
-    #expect(buffer.cursor == 0)
+    expectEqual(buffer.cursor, 0)
   }
 
   @Test func alphanumericWordsAndTranspose() {
     var buffer = EditBuffer("name.first")
     buffer.killAlphanumericWordBackward()
-    #expect(buffer.text == "name.")
+    expectEqual(buffer.text, "name.")
     buffer.replace(with: "ab")
     buffer.transpose()
-    #expect(buffer.text == "ba")
+    expectEqual(buffer.text, "ba")
   }
 }
 
 @Suite struct CharacterWidthTests {
   @Test func widths() {
-    #expect(CharacterWidth.of("a" as Character) == 1)
-    #expect(CharacterWidth.of("日" as Character) == 2)
-    #expect(CharacterWidth.of("e\u{301}" as Character) == 1)
-    #expect(CharacterWidth.of("😀" as Character) == 2)
-    #expect(CharacterWidth.of("한국어") == 6)
+    expectEqual(CharacterWidth.of("a" as Character), 1)
+    expectEqual(CharacterWidth.of("日" as Character), 2)
+    expectEqual(CharacterWidth.of("e\u{301}" as Character), 1)
+    expectEqual(CharacterWidth.of("😀" as Character), 2)
+    expectEqual(CharacterWidth.of("한국어"), 6)
   }
 }
 
@@ -116,27 +116,27 @@ func ctrl(_ c: Character) -> String {
   @Test func typingDrawsThePromptAndTheLine() {
     var h = EditorHarness()
     h.type("User WHERE age > 3")
-    #expect(h.screen.lines[0] == "realm> User WHERE age > 3")
+    expectEqual(h.screen.lines[0], "realm> User WHERE age > 3")
     h.type("\r")
-    #expect(h.events == [.accepted("User WHERE age > 3")])
+    expectEqual(h.events, [.accepted("User WHERE age > 3")])
     #expect(h.screen.row == 1 && h.screen.column == 0)
-    #expect(h.editor.history.entries == ["User WHERE age > 3"])
+    expectEqual(h.editor.history.entries, ["User WHERE age > 3"])
   }
 
   @Test func editingInTheMiddleOfTheLine() {
     var h = EditorHarness()
     h.type("Usr WHERE age > 3")
     h.type(ctrl("a") + right + right + "e")
-    #expect(h.line == "User WHERE age > 3")
-    #expect(h.screen.lines[0] == "realm> User WHERE age > 3")
-    #expect(h.screen.column == "realm> Use".count)
+    expectEqual(h.line, "User WHERE age > 3")
+    expectEqual(h.screen.lines[0], "realm> User WHERE age > 3")
+    expectEqual(h.screen.column, "realm> Use".count)
     h.type(ctrl("e") + ctrl("w") + "30")
-    #expect(h.line == "User WHERE age > 30")
+    expectEqual(h.line, "User WHERE age > 30")
     h.type(ctrl("a") + ctrl("k"))
     #expect(h.line == "" && h.screen.lines[0] == "realm>")
     h.type(ctrl("y") + home + delete + end + left + "\u{7F}")
-    #expect(h.line == "ser WHERE age > 0")
-    #expect(h.screen.lines[0] == "realm> ser WHERE age > 0")
+    expectEqual(h.line, "ser WHERE age > 0")
+    expectEqual(h.screen.lines[0], "realm> ser WHERE age > 0")
     h.type(ctrl("u"))
     #expect(h.line == "0" && h.cursor == 0)
   }
@@ -144,56 +144,56 @@ func ctrl(_ c: Character) -> String {
   @Test func historyUpDownKeepsTheDraft() {
     var h = EditorHarness(history: [".classes", "User WHERE age > 3"])
     h.type("draft" + up)
-    #expect(h.line == "User WHERE age > 3")
-    #expect(h.screen.lines[0] == "realm> User WHERE age > 3")
+    expectEqual(h.line, "User WHERE age > 3")
+    expectEqual(h.screen.lines[0], "realm> User WHERE age > 3")
     h.type(up + up)
-    #expect(h.line == ".classes")
+    expectEqual(h.line, ".classes")
     h.type(down + down)
-    #expect(h.line == "draft")
-    #expect(h.screen.lines[0] == "realm> draft")
+    expectEqual(h.line, "draft")
+    expectEqual(h.screen.lines[0], "realm> draft")
   }
 
   @Test func reverseSearchFindsOlderMatchesAndAccepts() {
     var h = EditorHarness(history: [".count User", ".schema User", ".mode csv", "User WHERE age > 3"])
     h.type(ctrl("r") + "User")
-    #expect(h.line == "User WHERE age > 3")
+    expectEqual(h.line, "User WHERE age > 3")
     #expect(h.screen.lines[0].hasPrefix("(reverse-i-search)`User': User WHERE"))
     h.type(ctrl("r"))
-    #expect(h.line == ".schema User")
+    expectEqual(h.line, ".schema User")
     h.type(ctrl("r") + ctrl("r"))
-    #expect(h.line == ".count User")
+    expectEqual(h.line, ".count User")
     #expect(h.screen.lines[0].hasPrefix("(failed reverse-i-search)`User'"))
     h.type("\r")
-    #expect(h.events == [.accepted(".count User")])
+    expectEqual(h.events, [.accepted(".count User")])
   }
 
   @Test func reverseSearchEditsTheMatchOrGivesUp() {
     var h = EditorHarness(history: [".schema User"])
     h.type("abc" + ctrl("r") + "sch" + ctrl("g"))
-    #expect(h.line == "abc")
-    #expect(h.screen.lines[0] == "realm> abc")
+    expectEqual(h.line, "abc")
+    expectEqual(h.screen.lines[0], "realm> abc")
     h.type(ctrl("r") + "sch" + ctrl("e") + " Dog")
-    #expect(h.line == ".schema User Dog")
-    #expect(h.screen.lines[0] == "realm> .schema User Dog")
+    expectEqual(h.line, ".schema User Dog")
+    expectEqual(h.screen.lines[0], "realm> .schema User Dog")
   }
 
   @Test func longLinesWrapAndEditAcrossRows() {
     var h = EditorHarness(width: 20)
     let text = "Person WHERE name BEGINSWITH 'A' AND age > 30"
     h.type(text)
-    #expect(h.screen.lines[0] == "realm> Person WHERE")
-    #expect(h.screen.lines[1] == "name BEGINSWITH 'A'")
-    #expect(h.screen.lines[2] == "AND age > 30")
+    expectEqual(h.screen.lines[0], "realm> Person WHERE")
+    expectEqual(h.screen.lines[1], "name BEGINSWITH 'A'")
+    expectEqual(h.screen.lines[2], "AND age > 30")
     h.type(ctrl("a") + "X")
-    #expect(h.screen.lines[0] == "realm> XPerson WHERE")
-    #expect(h.screen.lines[2] == " AND age > 30")
+    expectEqual(h.screen.lines[0], "realm> XPerson WHERE")
+    expectEqual(h.screen.lines[2], " AND age > 30")
     #expect(h.screen.row == 0 && h.screen.column == 8)
     h.type(ctrl("e"))
     // 7 + 46 characters: row 2, column 13.
     #expect(h.screen.row == 2 && h.screen.column == 13)
     // Shrinking the line clears the rows it no longer needs.
     h.type(ctrl("u") + "ok")
-    #expect(h.screen.lines[0] == "realm> ok")
+    expectEqual(h.screen.lines[0], "realm> ok")
     #expect(h.screen.lines[1] == "" && h.screen.lines[2] == "")
   }
 
@@ -201,8 +201,8 @@ func ctrl(_ c: Character) -> String {
     var h = EditorHarness(width: 12)
     h.type("名前日本語")
     // 7 + 10 columns: the fourth character does not fit in row 0 (column 11 is left empty).
-    #expect(h.screen.lines[0] == "realm> 名前")
-    #expect(h.screen.lines[1] == "日本語")
+    expectEqual(h.screen.lines[0], "realm> 名前")
+    expectEqual(h.screen.lines[1], "日本語")
     h.type(left)
     #expect(h.screen.row == 1 && h.screen.column == 4)
     h.type(left + left)
@@ -214,11 +214,11 @@ func ctrl(_ c: Character) -> String {
   @Test func controlKeysEndTheLine() {
     var h = EditorHarness()
     h.type("abc" + ctrl("c"))
-    #expect(h.events == [.interrupted])
-    #expect(h.screen.lines[0] == "realm> abc^C")
-    #expect(h.line == "")
+    expectEqual(h.events, [.interrupted])
+    expectEqual(h.screen.lines[0], "realm> abc^C")
+    expectEqual(h.line, "")
     h.type(ctrl("d"))
-    #expect(h.events.last == .endOfFile)
+    expectEqual(h.events.last, .endOfFile)
   }
 
   @Test func tabCompletesTheCommonPrefixThenLists() {
@@ -229,12 +229,12 @@ func ctrl(_ c: Character) -> String {
       return .init(start: start, candidates: [".schema", ".show", ".count"])
     }
     h.type(".s\t")
-    #expect(h.line == ".s")
+    expectEqual(h.line, ".s")
     h.type("c\t")
-    #expect(h.line == ".schema ")
+    expectEqual(h.line, ".schema ")
     h.type(ctrl("u") + ".s\t\t")
     #expect(h.screen.text.contains(".schema  .show"))
-    #expect(h.screen.cursorLine == "realm> .s")
+    expectEqual(h.screen.cursorLine, "realm> .s")
   }
 }
 
@@ -242,8 +242,8 @@ func ctrl(_ c: Character) -> String {
   @Test func boundedWithoutDuplicatesOrSpaces() {
     var history = History(limit: 3)
     for line in ["a", "a", " secret", "", "b", "c", "d"] { history.add(line) }
-    #expect(history.entries == ["b", "c", "d"])
-    #expect(history.search("c", before: 3) == 1)
+    expectEqual(history.entries, ["b", "c", "d"])
+    expectEqual(history.search("c", before: 3), 1)
     #expect(history.search("z", before: 3) == nil)
   }
 
@@ -253,7 +253,7 @@ func ctrl(_ c: Character) -> String {
     let history = History(limit: 5, entries: (1...8).map { "line \($0)" })
     #expect(history.save(to: path))
     let loaded = History.load(from: path, limit: 5)
-    #expect(loaded.entries == (4...8).map { "line \($0)" })
+    expectEqual(loaded.entries, (4...8).map { "line \($0)" })
     #expect(History.load(from: dir.appendingPathComponent("missing").path).entries.isEmpty)
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import RealmJSON
 import RealmMigration
+import RealmTestSupport
 import Testing
 import RealmEdit
 
@@ -29,11 +30,11 @@ import RealmEdit
       let empty = try E.emptyFile("alltypes", in: dir)
       for cls in ["Target", "AllTypes"] {
         let csv = T.run(["dump", original, "--format", "csv", "--class", cls])
-        #expect(csv.status == 0)
+        expectEqual(csv.status, 0)
         let text = cls == "AllTypes" ? try Self.droppingColumn("mixed_val", from: csv.stdout) : csv.stdout
         let path = try T.write(text, to: dir, as: "\(cls).csv")
         let r = T.run(["insert", empty, path, "--class", cls])
-        #expect(r.status == 0, "\(cls): \(r.stderr.prefix(500))")
+        expectEqual(r.status, 0, "\(cls): \(r.stderr.prefix(500))")
       }
       let expected = try E.fixtureDump("alltypes").map { o in
         o["$class"] == .string("AllTypes") ? E.replacing(o, "mixed_val", with: .null) : o
@@ -54,10 +55,10 @@ import RealmEdit
         to: dir, as: "all.csv")
       let out = dir.appendingPathComponent("new.realm").path
       let r = T.run(["create", out, "--schema", schema, "--data", targets, "--data", csv, "--class", "AllTypes"])
-      #expect(r.status == 0, "\(r.stderr)")
+      expectEqual(r.status, 0, "\(r.stderr)")
       try E.expectFile(out, equals: all, schema: "alltypes")
       let noClass = T.run(["create", dir.appendingPathComponent("x.realm").path, "--schema", schema, "--data", csv])
-      #expect(noClass.status == 64)
+      expectEqual(noClass.status, 64)
     }
   }
 
@@ -67,7 +68,7 @@ import RealmEdit
       let csv = "\u{FEFF}name,age\r\n\"Smith, \"\"Jo\"\"\",30\r\n\"Two\nLines\",7\r\n\"\",6\nZoe,5"
       let path = try T.write(csv, to: dir, as: "people.csv")
       let r = T.run(["insert", file, path, "--class", "User"])
-      #expect(r.status == 0, "\(r.stderr)")
+      expectEqual(r.status, 0, "\(r.stderr)")
       let expected = try E.lines(
         """
         {"$class":"User","$key":0,"name":"Smith, \\"Jo\\"","age":30}

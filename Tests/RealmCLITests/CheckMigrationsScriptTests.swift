@@ -38,25 +38,25 @@ struct CheckMigrationsScriptTests {
         "create", fixture, "--schema", Self.people.appendingPathComponent("schema.json").path,
         "--data", Self.people.appendingPathComponent("data.jsonl").path,
       ])
-      #expect(created.status == 0, "\(created.stderr)")
+      expectEqual(created.status, 0, "\(created.stderr)")
       let before = try TestFiles.bytes(fixture)
       let plan = Self.people.appendingPathComponent("plan-v2.json").path
 
       let same = try Self.check(plan: plan, appSchema: plan, fixture: fixture, in: dir)
-      #expect(same.status == 0, "\(same.stderr)")
-      #expect(same.stdout == "\(fixture): the app opens it after \(plan)\n")
+      expectEqual(same.status, 0, "\(same.stderr)")
+      expectEqual(same.stdout, "\(fixture): the app opens it after \(plan)\n")
 
       // The app added a property at the same version: Realm's own refusal.
       let changed = try Self.appSchema(version: 2, extra: #", "phone": "string?""#, in: dir, name: "app-same-version.json")
       let refused = try Self.check(plan: plan, appSchema: changed, fixture: fixture, in: dir)
-      #expect(refused.status == 1)
+      expectEqual(refused.status, 1)
       #expect(refused.stderr.hasPrefix("\(fixture): a migration is missing from \(plan):\nMigration is required due to the following errors:\n"))
       #expect(refused.stderr.contains("- Property 'Person.phone' has been added."))
 
       // The app is at version 3 and the plan stops at 2.
       let ahead = try Self.appSchema(version: 3, extra: #", "phone": "string?""#, in: dir, name: "app-v3.json")
       let behind = try Self.check(plan: plan, appSchema: ahead, fixture: fixture, in: dir)
-      #expect(behind.status == 1)
+      expectEqual(behind.status, 1)
       #expect(behind.stderr.contains("a migration is missing from \(plan)"))
       #expect(behind.stderr.contains("schema version 2 -> 3"))
 

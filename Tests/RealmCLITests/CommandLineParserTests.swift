@@ -1,4 +1,5 @@
 import RealmExport
+import RealmTestSupport
 import Testing
 
 @testable import RealmCLI
@@ -24,51 +25,51 @@ import RealmModel
     let spaced = try invocation(["schema", "a.realm", "--format", "json", "--class", "Person"])
     let joined = try invocation(["schema", "--format=json", "--class=Person", "a.realm"])
     for parsed in [spaced, joined] {
-      #expect(parsed.command.name == "schema")
-      #expect(parsed.string("file") == "a.realm")
-      #expect(parsed.string("format") == "json")
-      #expect(parsed.string("class") == "Person")
+      expectEqual(parsed.command.name, "schema")
+      expectEqual(parsed.string("file"), "a.realm")
+      expectEqual(parsed.string("format"), "json")
+      expectEqual(parsed.string("class"), "Person")
     }
   }
 
   @Test func appliesDefaultsOnlyWhenAbsent() throws {
     let parsed = try invocation(["schema", "a.realm"])
-    #expect(parsed.string("format") == "text")
+    expectEqual(parsed.string("format"), "text")
     #expect(!parsed.isGiven("format"))
     #expect(parsed.string("class") == nil)
     let options = SchemaCommand().options(parsed)
-    #expect(options == .init(file: "a.realm", format: .text, className: nil))
+    expectEqual(options, .init(file: "a.realm", format: .text, className: nil))
   }
 
   @Test func valuesAfterDoubleDashArePositional() throws {
     let parsed = try invocation(["open", "--json", "--", "--check"])
-    #expect(parsed.string("file") == "--check")
+    expectEqual(parsed.string("file"), "--check")
     #expect(parsed.flag("json"))
     #expect(!parsed.flag("check"))
   }
 
   @Test func keepsAnEqualsSignInsideAValue() throws {
     let parsed = try invocation(["dump", "a.realm", "--where=name == 'a=b'"])
-    #expect(parsed.string("where") == "name == 'a=b'")
+    expectEqual(parsed.string("where"), "name == 'a=b'")
   }
 
   @Test func readsIntegers() throws {
     let parsed = try invocation(["dump", "a.realm", "--limit", "10", "--offset=0"])
-    #expect(parsed.integer("limit") == 10)
-    #expect(parsed.integer("offset") == 0)
-    #expect(try invocation(["dump", "a.realm"]).integer("offset") == 0)
+    expectEqual(parsed.integer("limit"), 10)
+    expectEqual(parsed.integer("offset"), 0)
+    try expectEqual(invocation(["dump", "a.realm"]).integer("offset"), 0)
   }
 
   @Test(arguments: ["abc", "1.5", "", "99999999999999999999", "0x10"])
   func rejectsNonIntegers(value: String) {
     let words = value.isEmpty ? ["dump", "a", "--limit", ""] : ["dump", "a", "--limit=\(value)"]
-    #expect(error(words)?.code == .invalidValue)
+    expectEqual(error(words)?.code, .invalidValue)
   }
 
   @Test func rejectsNegativeSchemaVersions() {
     #expect(
       error(["rename-property", "a", "B", "c", "d", "--schema-version=-1"])?.code == .invalidValue)
-    #expect(error(["create", "o", "--schema", "s", "--schema-version=-1"])?.code == .invalidValue)
+    expectEqual(error(["create", "o", "--schema", "s", "--schema-version=-1"])?.code, .invalidValue)
     #expect(
       error(["create", "o", "--schema", "s", "--schema-version", "-1"])?.code == .missingValue)
   }
@@ -110,7 +111,7 @@ import RealmModel
     #expect(
       try CreateCommand().options(parsed)
         == .init(output: "out.realm", schema: "s.json", data: ["d.jsonl"], schemaVersion: nil))
-    #expect(error(["create", "out.realm"])?.code == .missingArgument)
+    expectEqual(error(["create", "out.realm"])?.code, .missingArgument)
   }
 
   @Test func dumpFormatDefaultsFromTheTerminal() throws {
@@ -122,8 +123,8 @@ import RealmModel
       command.options(parsed, terminal: Terminal(isStandardOutputTerminal: false)).format == .jsonl)
     let explicit = try invocation(["dump", "a.realm", "--format", "csv", "--class", "Dog"])
     let options = command.options(explicit, terminal: Terminal(isStandardOutputTerminal: true))
-    #expect(options.format == .csv)
-    #expect(options.className == "Dog")
+    expectEqual(options.format, .csv)
+    expectEqual(options.className, "Dog")
   }
 
   @Test func everyChoiceIsAccepted() throws {
@@ -140,15 +141,15 @@ import RealmModel
   }
 
   @Test func errorCodes() {
-    #expect(error(["open"])?.code == .missingArgument)
-    #expect(error(["open", "a", "b"])?.code == .unexpectedArgument)
-    #expect(error(["open", "a", "--jsn"])?.code == .unknownOption)
-    #expect(error(["open", "a", "--json=1"])?.code == .unexpectedValue)
-    #expect(error(["schema", "a", "--format"])?.code == .missingValue)
-    #expect(error(["schema", "a", "--format", "xml"])?.code == .invalidValue)
-    #expect(error(["schema", "a", "--class", "A", "--class", "B"])?.code == .duplicateOption)
-    #expect(error(["open", "---a"])?.code == .invalidOption)
-    #expect(error(["nope"])?.code == .unexpectedArgument)
+    expectEqual(error(["open"])?.code, .missingArgument)
+    expectEqual(error(["open", "a", "b"])?.code, .unexpectedArgument)
+    expectEqual(error(["open", "a", "--jsn"])?.code, .unknownOption)
+    expectEqual(error(["open", "a", "--json=1"])?.code, .unexpectedValue)
+    expectEqual(error(["schema", "a", "--format"])?.code, .missingValue)
+    expectEqual(error(["schema", "a", "--format", "xml"])?.code, .invalidValue)
+    expectEqual(error(["schema", "a", "--class", "A", "--class", "B"])?.code, .duplicateOption)
+    expectEqual(error(["open", "---a"])?.code, .invalidOption)
+    expectEqual(error(["nope"])?.code, .unexpectedArgument)
   }
 
   @Test func repeatedFlagsAndRepeatedEqualValuesAreAllowed() throws {
@@ -160,25 +161,25 @@ import RealmModel
 
   @Test func anOptionDoesNotSwallowTheNextOption() {
     let failure = error(["schema", "a", "--class", "--format", "json"])
-    #expect(failure?.code == .missingValue)
-    #expect(failure?.message == "Missing value for '--class <name>'")
+    expectEqual(failure?.code, .missingValue)
+    expectEqual(failure?.message, "Missing value for '--class <name>'")
   }
 
   @Test func suggestsTheClosestLongOption() {
     #expect(
       error(["dump", "a", "--limt", "3"])?.message
         == "Unknown option '--limt'. Did you mean '--limit'?")
-    #expect(error(["dump", "a", "--hlpx"])?.message == "Unknown option '--hlpx'")
+    expectEqual(error(["dump", "a", "--hlpx"])?.message, "Unknown option '--hlpx'")
     #expect(
       error(["dump", "a", "--completely-different"])?.message
         == "Unknown option '--completely-different'")
   }
 
   @Test func editDistance() {
-    #expect(Suggestion.distance(Array("--plna"), Array("--plan"), swaps: false) == 2)
-    #expect(Suggestion.distance(Array(""), Array("abc"), swaps: false) == 3)
-    #expect(Suggestion.distance(Array("kitten"), Array("sitting"), swaps: false) == 3)
-    #expect(Suggestion.distance(Array("same"), Array("same"), swaps: false) == 0)
-    #expect(Suggestion.closest(to: "--jsn", among: ["--check", "--json"], rule: .option) == "--json")
+    expectEqual(Suggestion.distance(Array("--plna"), Array("--plan"), swaps: false), 2)
+    expectEqual(Suggestion.distance(Array(""), Array("abc"), swaps: false), 3)
+    expectEqual(Suggestion.distance(Array("kitten"), Array("sitting"), swaps: false), 3)
+    expectEqual(Suggestion.distance(Array("same"), Array("same"), swaps: false), 0)
+    expectEqual(Suggestion.closest(to: "--jsn", among: ["--check", "--json"], rule: .option), "--json")
   }
 }

@@ -20,12 +20,12 @@ import Testing
       let schemaBefore = try RealmDumper.schemaJSON(file)
       let dumpBefore = try RealmDumper.dumpJSONL(file)
       let result = Support.run(["compact", file])
-      #expect(result.status == 0, "\(result.stderr)")
+      expectEqual(result.status, 0, "\(result.stderr)")
       let sizeAfter = try Support.bytes(file).count
-      #expect(result.stdout == "Compacted \(file): \(sizeBefore) -> \(sizeAfter) bytes\n")
+      expectEqual(result.stdout, "Compacted \(file): \(sizeBefore) -> \(sizeAfter) bytes\n")
       #expect(sizeAfter <= sizeBefore)
-      #expect(try RealmDumper.schemaJSON(file) == schemaBefore)
-      #expect(try RealmDumper.dumpJSONL(file) == dumpBefore)
+      try expectEqual(RealmDumper.schemaJSON(file), schemaBefore)
+      try expectEqual(RealmDumper.dumpJSONL(file), dumpBefore)
       #expect(try Support.problems(file).isEmpty)
       let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("realmctl-tmp") }
       #expect(leftovers.isEmpty)
@@ -47,13 +47,13 @@ import Testing
       let sizeBefore = try Support.bytes(file).count
       let dumpBefore = try RealmDumper.dumpJSONL(file)
       let result = Support.run(["compact", file])
-      #expect(result.status == 0, "\(result.stderr)")
+      expectEqual(result.status, 0, "\(result.stderr)")
       #expect(try Support.bytes(file).count < sizeBefore)
-      #expect(try RealmDumper.dumpJSONL(file) == dumpBefore)
+      try expectEqual(RealmDumper.dumpJSONL(file), dumpBefore)
       #expect(try Support.problems(file).isEmpty)
       // A compacted file has nothing more to give.
       let size = try Support.bytes(file).count
-      #expect(Support.run(["compact", file]).stdout == "Compacted \(file): \(size) -> \(size) bytes\n")
+      expectEqual(Support.run(["compact", file]).stdout, "Compacted \(file): \(size) -> \(size) bytes\n")
     }
   }
 
@@ -61,7 +61,7 @@ import Testing
     try Support.inScratchDirectory { dir in
       let missing = dir.appendingPathComponent("none.realm").path
       let result = Support.run(["compact", missing])
-      #expect(result.status == 66)
+      expectEqual(result.status, 66)
       #expect(!Support.exists(missing + ".lock"))
     }
   }

@@ -106,8 +106,8 @@ import Testing
       printf '%s\\n' "${COMPREPLY[@]}"
       """
     let result = try run(bash, ["--norc", "-c", program], in: directory)
-    #expect(result.stderr == "", "bash: \(result.stderr)")
-    #expect(result.status == 0)
+    expectEqual(result.stderr, "", "bash: \(result.stderr)")
+    expectEqual(result.status, 0)
     return result.stdout.split(separator: "\n").map(String.init).sorted()
   }
 
@@ -116,15 +116,15 @@ import Testing
     let dir = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let names = Self.commands.map(\.name)
-    #expect(try Self.bashComplete(["realmctl", ""], in: dir) == (names + ["help", "--help", "-h", "--version"]).sorted())
+    try expectEqual(Self.bashComplete(["realmctl", ""], in: dir), (names + ["help", "--help", "-h", "--version"]).sorted())
     let first = try #require(names.first)
-    #expect(try Self.bashComplete(["realmctl", String(first.prefix(2))], in: dir) == names.filter { $0.hasPrefix(first.prefix(2)) }.sorted())
+    try expectEqual(Self.bashComplete(["realmctl", String(first.prefix(2))], in: dir), names.filter { $0.hasPrefix(first.prefix(2)) }.sorted())
     for command in Self.commands {
       let options = command.arguments.compactMap { $0.longName.map { "--" + $0 } } + ["--help", "--version"]
-      #expect(try Self.bashComplete(["realmctl", command.name, "--"], in: dir) == options.sorted(), "\(command.name)")
+      try expectEqual(Self.bashComplete(["realmctl", command.name, "--"], in: dir), options.sorted(), "\(command.name)")
       for argument in command.arguments where argument.kind == .option {
         guard case .values(let values) = argument.completion, let long = argument.longName else { continue }
-        #expect(try Self.bashComplete(["realmctl", command.name, "x.realm", "--" + long, ""], in: dir) == values.sorted())
+        try expectEqual(Self.bashComplete(["realmctl", command.name, "x.realm", "--" + long, ""], in: dir), values.sorted())
         let first = try #require(values.first)
         let prefix = String(first.prefix(1))
         #expect(
@@ -132,7 +132,7 @@ import Testing
             == values.filter { $0.hasPrefix(prefix) }.sorted())
       }
     }
-    #expect(try Self.bashComplete(["realmctl", "help", "sch"], in: dir) == names.filter { $0.hasPrefix("sch") })
+    try expectEqual(Self.bashComplete(["realmctl", "help", "sch"], in: dir), names.filter { $0.hasPrefix("sch") })
   }
 
   @Test(.enabled(if: tool("bash") != nil, "bash is not installed"))
@@ -148,11 +148,11 @@ import Testing
       for option in command.arguments where option.kind == .option && option.isRequired {
         words += ["--" + (option.longName ?? ""), "plan.json"]
       }
-      #expect(try Self.bashComplete(words + [""], in: dir) == ["app.realm", "more"], "\(command.name)")
+      try expectEqual(Self.bashComplete(words + [""], in: dir), ["app.realm", "more"], "\(command.name)")
     }
     // An option taking a JSON file, and an option whose value is free text.
-    #expect(try Self.bashComplete(["realmctl", "migrate", "--plan", ""], in: dir) == ["more", "plan.json"])
-    #expect(try Self.bashComplete(["realmctl", "dump", "app.realm", "--where", ""], in: dir) == [])
+    try expectEqual(Self.bashComplete(["realmctl", "migrate", "--plan", ""], in: dir), ["more", "plan.json"])
+    try expectEqual(Self.bashComplete(["realmctl", "dump", "app.realm", "--where", ""], in: dir), [])
   }
 
   // MARK: - zsh and fish load it
@@ -166,9 +166,9 @@ import Testing
       try #require(Self.tool("zsh")),
       ["-f", "-c", "autoload -U compinit; compinit -u -D; source '\(script)'; print -r -- ${_comps[realmctl]}"],
       in: dir)
-    #expect(result.stderr == "")
-    #expect(result.status == 0)
-    #expect(result.stdout == "_realmctl\n")
+    expectEqual(result.stderr, "")
+    expectEqual(result.status, 0)
+    expectEqual(result.stdout, "_realmctl\n")
   }
 
   @Test(.enabled(if: tool("fish") != nil, "fish is not installed"))
@@ -178,7 +178,7 @@ import Testing
     let script = try Self.write(CompletionCommand.script(for: .fish), named: "realmctl.fish", in: dir)
     let fish = try #require(Self.tool("fish"))
     let commands = try Self.run(fish, ["--no-config", "-c", "source '\(script)'; complete -C'realmctl '"], in: dir)
-    #expect(commands.stderr == "")
+    expectEqual(commands.stderr, "")
     let offered = Set(commands.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) })
     #expect(offered.isSuperset(of: Self.commands.map(\.name)))
     let dump = try #require(Self.commands.first { $0.name == "dump" })
@@ -187,15 +187,15 @@ import Testing
       return
     }
     let values = try Self.run(fish, ["--no-config", "-c", "source '\(script)'; complete -C'realmctl dump --format '"], in: dir)
-    #expect(Set(values.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }) == Set(formats))
+    expectEqual(Set(values.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }), Set(formats))
   }
 
   // MARK: - man renders the page
 
   @Test func manPageDates() {
-    #expect(ManualPage.date(secondsSinceEpoch: 0) == "1970-01-01")
-    #expect(ManualPage.date(secondsSinceEpoch: 951_782_400) == "2000-02-29")
-    #expect(ManualPage.date(secondsSinceEpoch: 1_767_225_599) == "2025-12-31")
+    expectEqual(ManualPage.date(secondsSinceEpoch: 0), "1970-01-01")
+    expectEqual(ManualPage.date(secondsSinceEpoch: 951_782_400), "2000-02-29")
+    expectEqual(ManualPage.date(secondsSinceEpoch: 1_767_225_599), "2025-12-31")
   }
 
   @Test(.enabled(if: tool("mandoc") != nil || tool("groff") != nil, "neither mandoc nor groff is installed"))
@@ -205,11 +205,11 @@ import Testing
     let page = try Self.write(ManualPage.render(root: Self.root, date: "2026-01-31"), named: "realmctl.1", in: dir)
     if let mandoc = Self.tool("mandoc") {
       let lint = try Self.run(mandoc, ["-T", "lint", "-W", "warning", page])
-      #expect(lint.stdout + lint.stderr == "", "mandoc: \(lint.stdout)\(lint.stderr)")
+      expectEqual(lint.stdout + lint.stderr, "", "mandoc: \(lint.stdout)\(lint.stderr)")
     }
     if let groff = Self.tool("groff") {
       let rendered = try Self.run(groff, ["-man", "-Tutf8", "-ww", page])
-      #expect(rendered.stderr == "", "groff: \(rendered.stderr)")
+      expectEqual(rendered.stderr, "", "groff: \(rendered.stderr)")
       #expect(rendered.stdout.contains("realmctl"))
       for command in Self.commands { #expect(rendered.stdout.contains("realmctl\u{8}") || rendered.stdout.contains(command.name)) }
     }

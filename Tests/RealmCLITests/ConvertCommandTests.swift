@@ -14,13 +14,13 @@ import Testing
     try Support.withCopy(of: "person-add-email/before.realm", as: "app.realm") { file, dir throws in
       let dry = Support.run(["convert", file, "--file-format", "23", "--dry-run"])
       #expect(dry.status == 0 && dry.stdout.hasPrefix("\(file): file format 24 -> 23 would be written (dry run: nothing written): 1000 objects in 1 class, "))
-      #expect(RealmAnswerCheck.headerFormat(file) == 24)
+      expectEqual(RealmAnswerCheck.headerFormat(file), 24)
       let down = Support.run(["convert", file, "--file-format", "23"])
       #expect(down.status == 0 && down.stdout.hasPrefix("Converted \(file): file format 24 -> 23, 1000 objects in 1 class, "), "\(down.stderr)")
-      #expect(RealmAnswerCheck.headerFormat(file) == 23)
+      expectEqual(RealmAnswerCheck.headerFormat(file), 23)
       #expect(try Support.problems(file).isEmpty)
       let again = Support.run(["convert", file, "--file-format", "23"])
-      #expect(again.stdout == "\(file) is already at file format 23: nothing to convert\n")
+      expectEqual(again.stdout, "\(file) is already at file format 23: nothing to convert\n")
       let output = dir.appendingPathComponent("core12.realm").path
       let to22 = Support.run(["convert", file, "--file-format", "22", "--output", output])
       #expect(to22.status == 0 && to22.stdout.hasPrefix("Converted \(file) to \(output): file format 23 -> 22, "))
@@ -37,7 +37,7 @@ import Testing
       let before = try Support.bytes(file)
       for format in ["23", "22", "20"] {
         let run = Support.run(["convert", file, "--file-format", format])
-        #expect(run.status == 65)
+        expectEqual(run.status, 65)
         #expect(
           run.stderr
             == "Error: '\(file)' cannot be converted to file format \(format): `AllTypes.mixed_dictionary` holds a nested list inside a Mixed (format 24 only)\n")
@@ -49,14 +49,14 @@ import Testing
   @Test func formatsThatCannotBeWrittenAreUsageErrors() throws {
     try Support.withCopy(of: "person-add-email/before.realm", as: "app.realm") { file, _ in
       let old = Support.run(["convert", file, "--file-format", "11"])
-      #expect(old.status == 64)
+      expectEqual(old.status, 64)
       #expect(old.stderr.hasPrefix(
         "Error: invalid value '11' for '--file-format <n>': formats below 20 (Realm Core 6 and older) cannot be written; the oldest writable format is 20 (choose from 20, 22, 23, 24)\n"))
       let beta = Support.run(["compact", file, "--file-format", "21"])
       #expect(beta.status == 64 && beta.stderr.contains("format 21 existed only in Realm Core 11's betas"))
       let missing = Support.run(["convert", file])
-      #expect(missing.status == 64)
-      #expect(RealmAnswerCheck.headerFormat(file) == 24)
+      expectEqual(missing.status, 64)
+      expectEqual(RealmAnswerCheck.headerFormat(file), 24)
     }
   }
 
@@ -69,7 +69,7 @@ import Testing
         "--data", Fixtures.url("person-add-email/dump.jsonl").path, "--file-format", "23",
       ])
       #expect(created.status == 0 && created.stdout.hasSuffix(", file format 23\n"), "\(created.stdout) \(created.stderr)")
-      #expect(RealmAnswerCheck.headerFormat(file) == 23)
+      expectEqual(RealmAnswerCheck.headerFormat(file), 23)
 
       let migrated = Support.run(["migrate", "--plan", Fixtures.url("person-add-email/plan.json").path, file])
       #expect(migrated.stdout.hasPrefix("\(file): schema version 1 -> 2, file format 23 (kept), changed in place, column-wise in "))
@@ -85,7 +85,7 @@ import Testing
       #expect(encrypted.stdout.hasSuffix(", file format 23 (kept)\n"), "\(encrypted.stdout) \(encrypted.stderr)")
       let decrypted = Support.run(["decrypt", file, "--key-file", keyFile, "--file-format", "22"])
       #expect(decrypted.stdout.hasSuffix(" (file format 23 -> 22)\n"), "\(decrypted.stdout) \(decrypted.stderr)")
-      #expect(RealmAnswerCheck.headerFormat(file) == 22)
+      expectEqual(RealmAnswerCheck.headerFormat(file), 22)
       #expect(try Support.problems(file).isEmpty)
     }
   }

@@ -82,7 +82,7 @@ import Testing
         expected: try source.location.bytes(source.dump), actual: Array(dumpRun.stdout.utf8), schema: expectedSchema)
       #expect(dumpDiff.isEmpty, "\(dumpDiff.prefix(10))")
       let check = Support.run(["open", out, "--check"])
-      #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+      expectEqual(check.status, 0, "\(check.stdout)\(check.stderr)")
       let problems = try Support.problems(out)
       #expect(problems.isEmpty, "\(problems.prefix(5))")
     }
@@ -96,7 +96,7 @@ import Testing
       ])
       try #require(result.status == 0, "\(result.stderr)")
       #expect(result.stdout.hasPrefix("Created \(out): schema version 7, 0 objects"), "\(result.stdout)")
-      #expect(try Support.schema(out)["schemaVersion"] == .int(7))
+      try expectEqual(Support.schema(out)["schemaVersion"], .int(7))
       #expect(try Support.problems(out).isEmpty)
     }
   }
@@ -105,7 +105,7 @@ import Testing
     try Support.inScratchDirectory { dir in
       let out = dir.appendingPathComponent("out.realm").path
       let result = Support.run(["create", out, "--schema", dir.appendingPathComponent("none.json").path])
-      #expect(result.status == 66)
+      expectEqual(result.status, 66)
       #expect(result.stderr.contains("No such file"))
       #expect(!Support.exists(out))
     }
@@ -116,7 +116,7 @@ import Testing
       let schema = try Support.write("{\"schemaVersion\": 1,\n \"classes\": [", to: dir, as: "schema.json")
       let out = dir.appendingPathComponent("out.realm").path
       let result = Support.run(["create", out, "--schema", schema])
-      #expect(result.status == 65)
+      expectEqual(result.status, 65)
       #expect(result.stderr.hasPrefix("Error: '\(schema)' is not a valid schema: line 2"), "\(result.stderr)")
       #expect(!Support.exists(out))
     }
@@ -133,7 +133,7 @@ import Testing
     let dataPath = try Support.write(data, to: dir, as: "data.jsonl")
     let out = dir.appendingPathComponent("out.realm").path
     let result = Support.run(["create", out, "--schema", Fixtures.url("person-add-email/schema.json").path, "--data", dataPath])
-    #expect(result.status == 65)
+    expectEqual(result.status, 65)
     #expect(!Support.exists(out))
     return (result.stderr, dataPath)
   }
@@ -142,7 +142,7 @@ import Testing
     try Support.inScratchDirectory { dir in
       let lines = try Self.personLines().joined(separator: "\n")
       let (stderr, data) = try Self.createRefused(data: lines + "\n{\"$class\":\"Person\",\"$key\":7,\"firstName\":1}\n", in: dir)
-      #expect(stderr == "Error: '\(data)' line 4: Person.firstName: expected a string, found the integer 1\n")
+      expectEqual(stderr, "Error: '\(data)' line 4: Person.firstName: expected a string, found the integer 1\n")
       let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("out.realm") }
       #expect(leftovers.isEmpty, "\(leftovers)")
     }
@@ -152,7 +152,7 @@ import Testing
     try Support.inScratchDirectory { dir in
       let lines = try Self.personLines().reversed().joined(separator: "\n")
       let (stderr, data) = try Self.createRefused(data: lines + "\n", in: dir)
-      #expect(stderr == "Error: '\(data)' line 2: object key 1 of class 'Person' is not above the previous key 2\n")
+      expectEqual(stderr, "Error: '\(data)' line 2: object key 1 of class 'Person' is not above the previous key 2\n")
     }
   }
 
@@ -160,8 +160,8 @@ import Testing
     try Support.withCopy(of: "person-rename-age/before.realm", as: "out.realm") { out, _ in
       let before = try Support.bytes(out)
       let result = Support.run(["create", out, "--schema", Fixtures.url("person-add-email/schema.json").path])
-      #expect(result.status == 73)
-      #expect(result.stderr == "Error: '\(out)' already exists; remove it or choose another output name\n")
+      expectEqual(result.status, 73)
+      expectEqual(result.stderr, "Error: '\(out)' already exists; remove it or choose another output name\n")
       #expect(TestFiles.same(try Support.bytes(out), before))
     }
   }

@@ -1,4 +1,5 @@
 import Foundation
+import RealmTestSupport
 import Testing
 
 /// `create` writes the same bytes every time, in every process: Swift seeds its hashing
@@ -25,7 +26,7 @@ import Testing
       try #require(result.status == 0, "\(result.stderr)")
       files.append(try Data(contentsOf: URL(fileURLWithPath: out)))
     }
-    #expect(files[1] == files[0], "the second process wrote other bytes than the first")
-    #expect(files[2] == files[0], "the third process wrote other bytes than the first")
+    expectEqual(files[1], files[0], "the second process wrote other bytes than the first")
+    expectEqual(files[2], files[0], "the third process wrote other bytes than the first")
   }
 }

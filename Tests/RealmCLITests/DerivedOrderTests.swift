@@ -105,7 +105,7 @@ import Testing
     let oracle = core(format)
     let expected = try oracle.dump(realms).split(separator: "\n")
     let found = try oracle.dump(ours).split(separator: "\n")
-    #expect(found.count == expected.count, "\(context): \(found.count) lines, Realm's \(expected.count)", sourceLocation: sourceLocation)
+    expectEqual(found.count, expected.count, "\(context): \(found.count) lines, Realm's \(expected.count)", sourceLocation: sourceLocation)
     for (a, b) in zip(found, expected) where a != b {
       // From a little before the first difference.
       let x = Array(a.utf8)

@@ -53,7 +53,7 @@ import RealmDiff
   func schemaChangesAreRealms(_ pair: MigrationPair) throws {
     try T.inScratchDirectory { dir in
       let out = T.run(["diff", try pair.path(pair.old.realm), try pair.path(pair.new.realm), "--format", "jsonl"])
-      #expect(out.status == 1, "\(out.stderr)")
+      expectEqual(out.status, 1, "\(out.stderr)")
       let ours = try Self.lines(out.stdout).filter { $0["change"] == .string("schema") && $0["needsMigration"] == .bool(true) }
         .compactMap { line -> String? in if case .string(let m)? = line["message"] { "- " + m } else { nil } }
       let version = try #require(try SchemaJSON.decode(pair.location.bytes(pair.old.schema)).schemaVersion)
@@ -62,9 +62,9 @@ import RealmDiff
       let realm = try RealmOracle.core14.open(copy, schema: try pair.path(pair.new.schema), version: version)
       let realmLines = realm == "ok" ? [] : realm.split(separator: "\n").dropFirst().map(String.init)
       if realm != "ok" { #expect(realm.hasPrefix("Migration is required due to the following errors:"), "\(realm)") }
-      #expect(ours == realmLines, "\(pair)")
+      expectEqual(ours, realmLines, "\(pair)")
       let versionLine = try Self.lines(out.stdout).first { $0["change"] == .string("schemaVersion") }
-      #expect(versionLine?["old"] == .int(version))
+      expectEqual(versionLine?["old"], .int(version))
     }
   }
 
@@ -73,13 +73,13 @@ import RealmDiff
   @Test(arguments: migrationPairs)
   func objectChangesAgreeWithTheDumps(_ pair: MigrationPair) throws {
     let out = T.run(["diff", try pair.path(pair.old.realm), try pair.path(pair.new.realm), "--format", "jsonl"])
-    #expect(out.status == 1, "\(out.stderr)")
+    expectEqual(out.status, 1, "\(out.stderr)")
     let ours = Set(try Self.lines(out.stdout).compactMap(Self.objectChange))
     let expected = try Self.dumpDifferences(
       oldSchema: SchemaJSON.decode(pair.location.bytes(pair.old.schema)),
       newSchema: SchemaJSON.decode(pair.location.bytes(pair.new.schema)),
       old: Self.lines(pair.text(pair.old.dump)), new: Self.lines(pair.text(pair.new.dump)))
-    #expect(ours == expected, "\(pair): only ours \(ours.subtracting(expected).sorted().prefix(5)), only the dumps' \(expected.subtracting(ours).sorted().prefix(5))")
+    expectEqual(ours, expected, "\(pair): only ours \(ours.subtracting(expected).sorted().prefix(5)), only the dumps' \(expected.subtracting(ours).sorted().prefix(5))")
   }
 
   /// A file rebuilt from Realm's own dump of it (every type, edge values, embedded objects,
@@ -93,16 +93,16 @@ import RealmDiff
         ])
         try #require(created.status == 0, "\(created.stderr)")
         let out = T.run(["diff", fixturePath("\(name)/before.realm"), copy])
-        #expect(out.status == 0, "\(name): \(out.stdout)\(out.stderr)")
+        expectEqual(out.status, 0, "\(name): \(out.stdout)\(out.stderr)")
         #expect(out.stdout.isEmpty)
       }
       // An upgrade keeps every class, object and key: only the file format differs.
       let old = try T.copy("legacy-generated/sample.realm", to: dir, as: "old.realm")
       let new = dir.appendingPathComponent("new.realm").path
-      #expect(T.run(["upgrade", old, "--output", new, "--quiet"]).status == 0)
+      expectEqual(T.run(["upgrade", old, "--output", new, "--quiet"]).status, 0)
       let out = T.run(["diff", old, new])
-      #expect(out.status == 1)
-      #expect(out.stdout == "File format: 9 -> 24\n")
+      expectEqual(out.status, 1)
+      expectEqual(out.stdout, "File format: 9 -> 24\n")
     }
   }
 
@@ -112,8 +112,8 @@ import RealmDiff
     try T.inScratchDirectory { dir in
       let (old, new) = try Self.craftedPair(in: dir)
       let out = T.run(["diff", old, new, "--format", "jsonl"])
-      #expect(out.status == 1, "\(out.stderr)")
-      #expect(Set(out.stdout.split(separator: "\n").map(String.init)) == [
+      expectEqual(out.status, 1, "\(out.stderr)")
+      expectEqual(Set(out.stdout.split(separator: "\n").map(String.init)), [
         #"{"change":"changed","class":"Dog","$pk":"rex","properties":{"age":{"old":3,"new":4}}}"#,
         #"{"change":"added","class":"Dog","$pk":"max","object":{"name":"max","age":1}}"#,
         #"{"change":"changed","class":"Person","$key":0,"properties":{"address.city":{"old":"Paris","new":"Lyon"}}}"#,
@@ -122,21 +122,21 @@ import RealmDiff
         #"{"change":"changed","class":"Person","$key":4,"properties":{"dog":{"old":{"$ref":"Dog","$pk":"fido"},"new":{"$ref":"Dog","$pk":"spot"}}}}"#,
       ])
       let stat = T.run(["diff", old, new, "--stat"])
-      #expect(stat.status == 1)
-      #expect(stat.stdout == """
+      expectEqual(stat.status, 1)
+      expectEqual(stat.stdout, """
         Dog     1 added, 0 removed, 1 changed
         Person  1 added, 1 removed, 2 changed
         6 objects differ in 2 classes
 
         """)
       let narrowed = T.run(["diff", old, new, "--class", "Person", "--where", "name BEGINSWITH 'D' OR name == 'Cy'", "--format", "jsonl"])
-      #expect(narrowed.status == 1)
-      #expect(narrowed.stdout.split(separator: "\n").count == 2, "\(narrowed.stdout)")
+      expectEqual(narrowed.status, 1)
+      expectEqual(narrowed.stdout.split(separator: "\n").count, 2, "\(narrowed.stdout)")
       #expect(!narrowed.stdout.contains("\"Ada\""))
       #expect(narrowed.stdout.contains("\"Dee\""))
       #expect(narrowed.stdout.contains("\"Cy\""))
       let noMatch = T.run(["diff", old, new, "--class", "Person", "--where", "name == 'Nobody'"])
-      #expect(noMatch.status == 0)
+      expectEqual(noMatch.status, 0)
       #expect(noMatch.stdout.isEmpty)
     }
   }
@@ -150,7 +150,7 @@ import RealmDiff
         let status = RealmCtl.run(
           arguments: ["diff", old, new], standardOutput: out, standardError: err, environment: environment,
           terminal: Terminal(isStandardOutputTerminal: true, isStandardErrorTerminal: true, usesColor: true))
-        #expect(status == 1)
+        expectEqual(status, 1)
         return out.text
       }
       let coloured = run([:])
@@ -166,23 +166,23 @@ import RealmDiff
     try T.inScratchDirectory { dir in
       let a = fixturePath("alltypes/before.realm")
       let b = fixturePath("embedded/before.realm")
-      #expect(T.run(["diff", a]).status == 64)
-      #expect(T.run(["diff", a, b, "--schema", fixturePath("alltypes/schema.json")]).status == 64)
-      #expect(T.run(["diff", a, b, "--where", "x > 1"]).status == 64)
-      #expect(T.run(["diff", a, b, "--plan-skeleton"]).status == 64)
+      expectEqual(T.run(["diff", a]).status, 64)
+      expectEqual(T.run(["diff", a, b, "--schema", fixturePath("alltypes/schema.json")]).status, 64)
+      expectEqual(T.run(["diff", a, b, "--where", "x > 1"]).status, 64)
+      expectEqual(T.run(["diff", a, b, "--plan-skeleton"]).status, 64)
       let sorted = T.run(["diff", a, a, "--class", "AllTypes", "--where", "intValue > 1 SORT(intValue ASC)"])
       // A query is data checked against the files, like a plan (issue 28): 65, one line.
-      #expect(sorted.status == 65, "\(sorted.stderr)")
+      expectEqual(sorted.status, 65, "\(sorted.stderr)")
       #expect(sorted.stderr.hasPrefix("Error: --where: ") && !sorted.stderr.contains("Usage:"), "\(sorted.stderr)")
       let unknown = T.run(["diff", a, b, "--class", "Contacts"])
-      #expect(unknown.status == 65)
+      expectEqual(unknown.status, 65)
       #expect(unknown.stderr.contains("did you mean 'Contact'?"))
-      #expect(T.run(["diff", a, dir.appendingPathComponent("missing.realm").path]).status == 66)
+      expectEqual(T.run(["diff", a, dir.appendingPathComponent("missing.realm").path]).status, 66)
       let notRealm = try T.write("not a realm file, just text", to: dir, as: "x.realm")
-      #expect(T.run(["diff", a, notRealm]).status == 65)
+      expectEqual(T.run(["diff", a, notRealm]).status, 65)
       // Different files: 1, with the schema in Realm's words.
       let out = T.run(["diff", a, b])
-      #expect(out.status == 1)
+      expectEqual(out.status, 1)
       #expect(out.stdout.contains("  Class 'AllTypes' has been removed.\n"))
       #expect(out.stdout.contains("  Class 'Contact' has been added.\n"))
     }
@@ -330,23 +330,23 @@ import RealmDiff
       var plain: [String] = []
       for (name, data) in [("a", a), ("b", b)] {
         let path = dir.appendingPathComponent("\(name).realm").path
-        #expect(T.run(["create", "--schema", schemaPath, "--data", try T.write(data + "\n", to: dir, as: "\(name).jsonl"), path]).status == 0)
+        expectEqual(T.run(["create", "--schema", schemaPath, "--data", try T.write(data + "\n", to: dir, as: "\(name).jsonl"), path]).status, 0)
         let out = T.run(["dump", path, "--for-diff"])
-        #expect(out.status == 0, "\(out.stderr)")
+        expectEqual(out.status, 0, "\(out.stderr)")
         dumps.append(out.stdout)
         plain.append(T.run(["dump", path, "--format", "jsonl"]).stdout)
       }
       #expect(plain[0] != plain[1])
-      #expect(dumps[0] == dumps[1])
-      #expect(dumps[0] == """
+      expectEqual(dumps[0], dumps[1])
+      expectEqual(dumps[0], """
         # schema version 3, file format 24
         # Dog: primary key name; name string, friend <Dog>
         {"$class":"Dog","name":"fido","friend":null}
         {"$class":"Dog","name":"rex","friend":{"$ref":"Dog","$pk":"fido"}}
 
         """)
-      #expect(T.run(["diff", dir.appendingPathComponent("a.realm").path, dir.appendingPathComponent("b.realm").path]).status == 0)
-      #expect(T.run(["dump", dir.appendingPathComponent("a.realm").path, "--for-diff", "--format", "json"]).status == 64)
+      expectEqual(T.run(["diff", dir.appendingPathComponent("a.realm").path, dir.appendingPathComponent("b.realm").path]).status, 0)
+      expectEqual(T.run(["dump", dir.appendingPathComponent("a.realm").path, "--for-diff", "--format", "json"]).status, 64)
     }
   }
 }
@@ -361,8 +361,8 @@ import RealmDiff
     let key = fixturePath("encrypted/after-migrate/before.key")
     // Realm's migration added 'email' (optional) at version 2; the objects are the same.
     let out = T.run(["diff", old, new, "--key-file", key])
-    #expect(out.status == 1, "\(out.stderr)")
-    #expect(out.stdout == """
+    expectEqual(out.status, 1, "\(out.stderr)")
+    expectEqual(out.stdout, """
       Schema version: 1 -> 2
       Schema:
         Property 'Person.email' has been added.
@@ -370,17 +370,17 @@ import RealmDiff
       """)
     // One key for both files: a plain file given with it is refused, as everywhere.
     let plain = T.run(["diff", fixturePath("person-add-email/after.realm"), new, "--key-file", key])
-    #expect(plain.status == 65, "a key for a plain file is refused: \(plain.stderr)")
+    expectEqual(plain.status, 65, "a key for a plain file is refused: \(plain.stderr)")
     // A plain file and an encrypted one: the new file's key of its own. Realm's own
     // migration of the plain file and of the encrypted one give the same file.
     let mixed = T.run(["diff", fixturePath("person-add-email/after.realm"), new, "--new-key-file", key])
-    #expect(mixed.status == 0, "\(mixed.stdout)\(mixed.stderr)")
+    expectEqual(mixed.status, 0, "\(mixed.stdout)\(mixed.stderr)")
     #expect(mixed.stdout.isEmpty)
     let check = T.run(["diff", old, "--schema", fixturePath("person-add-email/after.schema.json"), "--schema-version", "1", "--key-file", key])
-    #expect(check.status == 1)
-    #expect(check.stdout == "Migration is required due to the following errors:\n- Property 'Person.email' has been added.\n")
+    expectEqual(check.status, 1)
+    expectEqual(check.stdout, "Migration is required due to the following errors:\n- Property 'Person.email' has been added.\n")
     let noKey = T.run(["diff", old, new])
-    #expect(noKey.status == 65)
+    expectEqual(noKey.status, 65)
     #expect(noKey.stderr.contains("encrypted"))
   }
 }
@@ -396,8 +396,8 @@ import RealmDiff
     try diff.run { _ in changes += 1 }
     let objects = (old.group.objectCount(ofClass: "Person") ?? 0) + (new.group.objectCount(ofClass: "Person") ?? 0)
     #expect(objects > 100)
-    #expect(progress.total == objects)
-    #expect(progress.completed == objects)
-    #expect(changes == 2)  // the schema version and the added property
+    expectEqual(progress.total, objects)
+    expectEqual(progress.completed, objects)
+    expectEqual(changes, 2)  // the schema version and the added property
   }
 }

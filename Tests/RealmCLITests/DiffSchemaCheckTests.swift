@@ -23,11 +23,11 @@ import Testing
         .trimmingCharacters(in: .whitespacesAndNewlines)
       let out = T.run(["diff", try location.path("open-errors/before.realm"), "--schema", try location.path("open-errors/\(variant)")])
       if realm == "ok" {
-        #expect(out.status == 0, "\(name): \(out.stdout)\(out.stderr)")
+        expectEqual(out.status, 0, "\(name): \(out.stdout)\(out.stderr)")
         #expect(!out.stdout.contains("Migration is required"), "\(name)")
       } else {
-        #expect(out.status == 1, "\(name): \(out.stderr)")
-        #expect(out.stdout.trimmingCharacters(in: .newlines) == realm, "\(name)")
+        expectEqual(out.status, 1, "\(name): \(out.stderr)")
+        expectEqual(out.stdout.trimmingCharacters(in: .newlines), realm, "\(name)")
       }
     }
   }
@@ -36,8 +36,8 @@ import Testing
     let out = T.run([
       "diff", fixturePath("open-errors/before.realm"), "--schema", fixturePath("open-errors/same-version-class-added.plan.json"),
     ])
-    #expect(out.status == 0)
-    #expect(out.stdout == """
+    expectEqual(out.status, 0)
+    expectEqual(out.stdout, """
       No migration needed: only additive changes, which the SDK applies itself when it opens the file:
       - Class 'Dog' has been added.
 
@@ -89,8 +89,8 @@ import Testing
           // Refused by the plan decoder itself, naming the place in the file.
           #expect(out.stderr.contains("is not a valid app schema: schema[1]"), "\(extra): \(out.stderr)")
         } else {
-          #expect(out.status == 1, "\(extra): \(out.stderr)")
-          #expect(out.stdout.trimmingCharacters(in: .newlines) == realm, "\(extra)")
+          expectEqual(out.status, 1, "\(extra): \(out.stderr)")
+          expectEqual(out.stdout.trimmingCharacters(in: .newlines), realm, "\(extra)")
           answeredAsRealm += 1
         }
       }
@@ -135,10 +135,10 @@ import Testing
     let out = T.run(["diff", fixturePath("\(fixture)/before.realm"), "--schema", schemaPath, "--schema-version", String(version)])
     let context = "\(label) version \(version): ours \(out.stdout)\(out.stderr), Realm's \(realmAnswer)"
     if realmAnswer == "ok" {
-      #expect(out.status == 0, "\(context)")
+      expectEqual(out.status, 0, "\(context)")
     } else {
-      #expect(out.status == 1, "\(context)")
-      #expect(out.stdout.trimmingCharacters(in: .newlines) == realmAnswer, "\(context)")
+      expectEqual(out.status, 1, "\(context)")
+      expectEqual(out.stdout.trimmingCharacters(in: .newlines), realmAnswer, "\(context)")
     }
   }
 
@@ -204,24 +204,24 @@ import Testing
     try T.inScratchDirectory { dir in
       let app = fixturePath("open-errors/same-version-type-changed.plan.json")
       let out = T.run(["diff", fixturePath("open-errors/before.realm"), "--schema", app, "--plan-skeleton"])
-      #expect(out.status == 1)
+      expectEqual(out.status, 1)
       #expect(out.stderr.hasPrefix("Migration is required due to the following errors:"))
       let plan = try PlanDecoder.decode(Array(out.stdout.utf8))
-      #expect(plan.schemaVersion == 2)
+      expectEqual(plan.schemaVersion, 2)
       let planPath = try T.write(out.stdout, to: dir, as: "plan.json")
       let copy = try T.copy("open-errors/before.realm", to: dir, as: "copy.realm")
       let migrated = T.run(["migrate", "--plan", planPath, copy, "--quiet"])
-      #expect(migrated.status == 0, "\(migrated.stderr)")
-      #expect(try RealmOracle.core14.open(copy, schema: app, version: 2) == "ok")
+      expectEqual(migrated.status, 0, "\(migrated.stderr)")
+      try expectEqual(RealmOracle.core14.open(copy, schema: app, version: 2), "ok")
       let realmDump = try RealmOracle.core14.dump(copy)
       let before = try String(decoding: Fixtures.bytes("open-errors/dump.jsonl"), as: UTF8.self)
       let oldAge = try #require(before.split(separator: "\n").first.flatMap { try? JSONParser.parse(Array($0.utf8))["age"] })
       let newAge = try #require(realmDump.split(separator: "\n").first.flatMap { try? JSONParser.parse(Array($0.utf8))["age"] })
       guard case .int(let n) = oldAge else { Issue.record("age is not an int: \(oldAge)"); return }
-      #expect(newAge == .string(String(n)))
+      expectEqual(newAge, .string(String(n)))
       // Now the app opens it as it is.
       let after = T.run(["diff", copy, "--schema", app, "--schema-version", "2"])
-      #expect(after.status == 0, "\(after.stdout)")
+      expectEqual(after.status, 0, "\(after.stdout)")
     }
   }
 
@@ -233,20 +233,20 @@ import Testing
       schema.schemaVersion = nil
       let unversioned = try T.write(String(decoding: SchemaJSON.encode(schema), as: UTF8.self), to: dir, as: "u.json")
       let missing = T.run(["diff", realm, "--schema", unversioned])
-      #expect(missing.status == 64)
+      expectEqual(missing.status, 64)
       #expect(missing.stderr.contains("--schema-version"))
-      #expect(T.run(["diff", realm, "--schema", unversioned, "--schema-version", "1"]).status == 0)
+      expectEqual(T.run(["diff", realm, "--schema", unversioned, "--schema-version", "1"]).status, 0)
       let bad = try T.write("{\"classes\": 3}", to: dir, as: "bad.json")
       let badOut = T.run(["diff", realm, "--schema", bad])
-      #expect(badOut.status == 65)
+      expectEqual(badOut.status, 65)
       #expect(badOut.stderr.contains("bad.json"))
-      #expect(T.run(["diff", realm, "--schema", dir.appendingPathComponent("none.json").path]).status == 66)
+      expectEqual(T.run(["diff", realm, "--schema", dir.appendingPathComponent("none.json").path]).status, 66)
       // JSON report for scripts.
       let json = T.run(["diff", realm, "--schema", fixturePath("open-errors/lower-version.plan.json"), "--format", "jsonl"])
-      #expect(json.status == 1)
+      expectEqual(json.status, 1)
       let value = try JSONParser.parse(Array(json.stdout.utf8))
-      #expect(value["verdict"] == .string("versionLower"))
-      #expect(value["message"] == .string("Provided schema version 0 is less than last set version 1."))
+      expectEqual(value["verdict"], .string("versionLower"))
+      expectEqual(value["message"], .string("Provided schema version 0 is less than last set version 1."))
     }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RealmTestSupport
 import Testing
 
 @testable import RealmCLI
@@ -33,7 +34,7 @@ import Testing
     let bash = try #require(CompletionTests.tool("bash"))
     let result = try CompletionTests.run(
       bash, [Snapshot.packageRoot.appendingPathComponent("scripts/check-dist.sh").path, Self.archive.path])
-    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    expectEqual(result.status, 0, "\(result.stdout)\(result.stderr)")
     let lines = result.stdout.split(separator: "\n")
     #expect(!lines.contains { $0.hasPrefix("FAILED") }, "\(result.stdout)")
     for check in [

@@ -1,4 +1,5 @@
 import Foundation
+import RealmTestSupport
 import Testing
 
 /// A `///` comment documents the declaration right below it. With anything else in between (an
@@ -41,13 +42,13 @@ import Testing
   }
 
   @Test func theCheckFindsDetachedComments() {
-    #expect(Self.detachedComments(in: "/// A thing.\nimport RealmModel\npublic struct Thing {}\n").map(\.line) == [2])
-    #expect(Self.detachedComments(in: "/// A thing.\n\nstruct Thing {}\n").map(\.line) == [2])
-    #expect(Self.detachedComments(in: "/// A thing.\n// note\nstruct Thing {}\n").map(\.line) == [2])
+    expectEqual(Self.detachedComments(in: "/// A thing.\nimport RealmModel\npublic struct Thing {}\n").map(\.line), [2])
+    expectEqual(Self.detachedComments(in: "/// A thing.\n\nstruct Thing {}\n").map(\.line), [2])
+    expectEqual(Self.detachedComments(in: "/// A thing.\n// note\nstruct Thing {}\n").map(\.line), [2])
     #expect(Self.detachedComments(in: "import RealmModel\n\n/// A thing.\n///\n/// More.\npublic struct Thing {}\n").isEmpty)
     #expect(Self.detachedComments(in: "  /// A test.\n  @Test func a() {}\n  /// B.\n  static let b = 1\n").isEmpty)
     // A declaration word only as a whole word: `letter` and `#ifdef` start no declaration.
-    #expect(Self.detachedComments(in: "/// A.\nletter = 1\n/// B.\n#ifdef X\n/// C.\n#if os(Linux)\n").map(\.line) == [2, 4])
+    expectEqual(Self.detachedComments(in: "/// A.\nletter = 1\n/// B.\n#ifdef X\n/// C.\n#if os(Linux)\n").map(\.line), [2, 4])
   }
 
   @Test func everyDocCommentIsAttachedToADeclaration() throws {

@@ -28,9 +28,9 @@ import Testing
     let dry = T.run(words + ["--dry-run"])
     #expect(TestFiles.same(try T.bytes(file), before), "the dry run changed the file", sourceLocation: sourceLocation)
     let real = T.run(words)
-    #expect(dry.status == 65, "dry run: \(dry.stdout)\(dry.stderr)", sourceLocation: sourceLocation)
-    #expect(real.status == dry.status, "real run: \(real.stdout)\(real.stderr)", sourceLocation: sourceLocation)
-    #expect(real.stderr == dry.stderr, sourceLocation: sourceLocation)
+    expectEqual(dry.status, 65, "dry run: \(dry.stdout)\(dry.stderr)", sourceLocation: sourceLocation)
+    expectEqual(real.status, dry.status, "real run: \(real.stdout)\(real.stderr)", sourceLocation: sourceLocation)
+    expectEqual(real.stderr, dry.stderr, sourceLocation: sourceLocation)
     #expect(TestFiles.same(try T.bytes(file), before), "the failed real run changed the file", sourceLocation: sourceLocation)
     #expect(try T.problems(file).isEmpty, sourceLocation: sourceLocation)
     return real.stderr
@@ -41,7 +41,7 @@ import Testing
   /// The one location of the failing object: its key once, never "object 567" beside it.
   static func expectOneLocation(_ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
     #expect(message.contains("object with key 567: division by zero"), "\(message)", sourceLocation: sourceLocation)
-    #expect(message.components(separatedBy: "567").count == 2, "\(message)", sourceLocation: sourceLocation)
+    expectEqual(message.components(separatedBy: "567").count, 2, "\(message)", sourceLocation: sourceLocation)
   }
 
   @Test func migrateInPlaceColumnWise() throws {
@@ -51,8 +51,8 @@ import Testing
       Self.expectOneLocation(message)
       // The JSON report of the dry run says the file fails, with the same exit code.
       let json = try JSONParser.parse(T.run(["migrate", "--plan", plan, file, "--dry-run", "--json"]).stdout)
-      #expect(json["files"]?[0]?["ok"] == .bool(false))
-      #expect(json["files"]?[0]?["exitCode"] == .int(65))
+      expectEqual(json["files"]?[0]?["ok"], .bool(false))
+      expectEqual(json["files"]?[0]?["exitCode"], .int(65))
     }
   }
 
@@ -98,13 +98,13 @@ import Testing
       let message = try Self.expectDryRunAgrees(
         ["update", file, "--class", "AllTypes", "--set", "mixed_val = 100 / (old.int_req - 93)", "--backup", backup], file: file)
       #expect(message.contains("object with key 7: division by zero"), "\(message)")
-      #expect(message.components(separatedBy: "7").count == 2, "\(message)")
+      expectEqual(message.components(separatedBy: "7").count, 2, "\(message)")
       #expect(!T.exists(backup))
       // Without the error, the same update takes the rewrite path.
       let ok = T.run(["update", file, "--class", "AllTypes", "--set", "mixed_val = old.int_req", "--json"])
-      #expect(ok.status == 0, "\(ok.stderr)")
+      expectEqual(ok.status, 0, "\(ok.stderr)")
       let report = try JSONParser.parse(ok.stdout)
-      #expect(report["path"] == .string("rewrite"), "\(ok.stdout)")
+      expectEqual(report["path"], .string("rewrite"), "\(ok.stdout)")
     }
   }
 
@@ -129,7 +129,7 @@ import Testing
       let failed = try Self.expectDryRunAgrees(["update", file, "--class", "GlucoseInfo", "--set", "glucose = int(old.timestamp)"], file: file)
       #expect(failed.contains("object with key 4:"), "\(failed)")
       #expect(!failed.contains("object 4"), "\(failed)")
-      #expect(failed.components(separatedBy: "key 4").count == 2, "\(failed)")
+      expectEqual(failed.components(separatedBy: "key 4").count, 2, "\(failed)")
     }
   }
 

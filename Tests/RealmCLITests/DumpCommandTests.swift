@@ -13,7 +13,7 @@ import Testing
   @Test func offsetAndLimitCountObjectsOfTheClass() throws {
     let answers = try RealmAnswers("user-tutorial")
     let run = CommandRun(["dump", Self.tutorial, "--class", "User", "--offset", "10", "--limit", "5"])
-    #expect(run.status == 0)
+    expectEqual(run.status, 0)
     let problems = answers.compare(run.output, with: Array(answers.lines(of: "User")[10..<15]))
     #expect(problems.isEmpty, "\(problems)")
   }
@@ -21,7 +21,7 @@ import Testing
   @Test func offsetAndLimitApplyToEachClass() throws {
     let answers = try RealmAnswers("to-embedded-ok")
     let run = CommandRun(["dump", Self.people, "--offset", "1", "--limit", "2"])
-    #expect(run.status == 0)
+    expectEqual(run.status, 0)
     let expected = Array(answers.lines(of: "Address")[1..<3]) + Array(answers.lines(of: "Person")[1..<3])
     let problems = answers.compare(run.output, with: expected)
     #expect(problems.isEmpty, "\(problems)")
@@ -30,7 +30,7 @@ import Testing
   @Test func limitZeroAndOffsetPastTheEndPrintNothing() {
     for extra in [["--limit", "0"], ["--offset", "1000"]] {
       let run = CommandRun(["dump", Self.tutorial] + extra)
-      #expect(run.status == 0)
+      expectEqual(run.status, 0)
       #expect(run.output.isEmpty)
     }
   }
@@ -43,7 +43,7 @@ import Testing
     }
     #expect(adults.count > 10)
     let all = CommandRun(["dump", Self.tutorial, "--class", "User", "--where", "age >= 30"])
-    #expect(all.status == 0)
+    expectEqual(all.status, 0)
     #expect(answers.compare(all.output, with: adults).isEmpty)
     let page = CommandRun(["dump", Self.tutorial, "--class", "User", "--where", "age >= 30", "--offset", "3", "--limit", "4"])
     #expect(answers.compare(page.output, with: Array(adults[3..<7])).isEmpty)
@@ -62,14 +62,14 @@ import Testing
     }
     #expect(!expected.isEmpty)
     let run = CommandRun(["dump", Self.people, "--class", "Person", "--where", "address.city == 'City 2'"])
-    #expect(run.status == 0, "\(run.errors)")
+    expectEqual(run.status, 0, "\(run.errors)")
     #expect(answers.compare(run.output, with: expected).isEmpty)
   }
 
   @Test func whereWithoutClassFiltersTheOneClassThatHasItsProperties() throws {
     let answers = try RealmAnswers("user-tutorial")
     let run = CommandRun(["dump", Self.tutorial, "--where", "age > 90"])
-    #expect(run.status == 0, "\(run.errors)")
+    expectEqual(run.status, 0, "\(run.errors)")
     #expect(run.errors.isEmpty, "\(run.errors)")
     let expected = answers.lines(of: "User").filter { if case .int(let age)? = $0["age"] { return age > 90 } else { return false } }
     #expect(!expected.isEmpty)
@@ -79,18 +79,18 @@ import Testing
   /// A query is checked against the file like a plan: a data error (65) on one line, no usage.
   @Test func invalidWhereIsADataErrorWithTheColumn() {
     let run = CommandRun(["dump", Self.tutorial, "--class", "User", "--where", "agee > 3"])
-    #expect(run.status == 65)
-    #expect(run.errors == "Error: --where: column 1: 'User' has no property 'agee' (did you mean 'age'?)\n", "\(run.errors)")
+    expectEqual(run.status, 65)
+    expectEqual(run.errors, "Error: --where: column 1: 'User' has no property 'agee' (did you mean 'age'?)\n", "\(run.errors)")
     let notACondition = CommandRun(["dump", Self.tutorial, "--class", "User", "--where", "age + 1"])
-    #expect(notACondition.status == 65)
+    expectEqual(notACondition.status, 65)
     #expect(!notACondition.errors.contains("Usage:"), "\(notACondition.errors)")
   }
 
   @Test func unknownClassesAreDataErrors() {
     let path = fixturePath("embedded/before.realm")
     let unknown = CommandRun(["dump", path, "--class", "Contacts"])
-    #expect(unknown.status == 65)
-    #expect(unknown.errors == "Error: class 'Contacts' not found in '\(path)' (did you mean 'Contact'?)\n")
+    expectEqual(unknown.status, 65)
+    expectEqual(unknown.errors, "Error: class 'Contacts' not found in '\(path)' (did you mean 'Contact'?)\n")
   }
 
   /// `--class` of an embedded class lists its objects on their own, with their keys in the
@@ -98,12 +98,12 @@ import Testing
   @Test func embeddedClassesAreListedWithTheirKeys() throws {
     let path = fixturePath("embedded/before.realm")
     let all = CommandRun(["dump", path, "--class", "Address", "--format", "jsonl"])
-    #expect(all.status == 0, "\(all.errors)")
-    #expect(Self.keys(all.output).count == 185)
+    expectEqual(all.status, 0, "\(all.errors)")
+    expectEqual(Self.keys(all.output).count, 185)
     let oslo = CommandRun(["dump", path, "--class", "Address", "--where", "city == 'Oslo'"])
-    #expect(oslo.status == 0, "\(oslo.errors)")
+    expectEqual(oslo.status, 0, "\(oslo.errors)")
     let expected = try #require(QueryAnswers.keys(class: "Address", query: "city == 'Oslo'"))
-    #expect(Set(Self.keys(oslo.output)) == Set(expected))
+    expectEqual(Set(Self.keys(oslo.output)), Set(expected))
     #expect(!expected.isEmpty)
   }
 
@@ -114,10 +114,10 @@ import Testing
     for query in ["TRUEPREDICATE SORT(int_req DESC)", "TRUEPREDICATE DISTINCT(int_opt) SORT(_id DESC)", "TRUEPREDICATE LIMIT(10) SORT(_id DESC)"] {
       let expected = try #require(QueryAnswers.keys(class: "AllTypes", query: query))
       let run = CommandRun(["dump", path, "--class", "AllTypes", "--where", query, "--format", "jsonl"])
-      #expect(run.status == 0, "\(run.errors)")
-      #expect(Self.keys(run.output) == expected, "\(query)")
+      expectEqual(run.status, 0, "\(run.errors)")
+      expectEqual(Self.keys(run.output), expected, "\(query)")
       let page = CommandRun(["dump", path, "--class", "AllTypes", "--where", query, "--offset", "2", "--limit", "3"])
-      #expect(Self.keys(page.output) == Array(expected.dropFirst(2).prefix(3)), "\(query)")
+      expectEqual(Self.keys(page.output), Array(expected.dropFirst(2).prefix(3)), "\(query)")
     }
   }
 
@@ -132,12 +132,12 @@ import Testing
   @Test func jsonGroupsRealmsObjectsByClass() throws {
     let answers = try RealmAnswers("embedded")
     let run = CommandRun(["dump", fixturePath("embedded/before.realm"), "--format", "json"])
-    #expect(run.status == 0)
+    expectEqual(run.status, 0)
     guard case .object(let groups) = try JSONParser.parse(run.output) else {
       Issue.record("not an object")
       return
     }
-    #expect(groups.map(\.key) == ["Contact"])
+    expectEqual(groups.map(\.key), ["Contact"])
     guard case .array(let objects)? = groups.first?.value else {
       Issue.record("no array")
       return
@@ -149,27 +149,27 @@ import Testing
   @Test func csvHasAHeaderAndOneRowPerObject() throws {
     let answers = try RealmAnswers("user-tutorial")
     let run = CommandRun(["dump", Self.tutorial, "--format", "csv", "--class", "User"])
-    #expect(run.status == 0)
+    expectEqual(run.status, 0)
     let rows = run.text.components(separatedBy: "\r\n").dropLast()
-    #expect(rows.first == "$key,name,age")
-    #expect(rows.count == answers.lines(of: "User").count + 1)
+    expectEqual(rows.first, "$key,name,age")
+    expectEqual(rows.count, answers.lines(of: "User").count + 1)
     let first = try #require(answers.lines.first)
     guard case .string(let name)? = first["name"], case .int(let age)? = first["age"] else {
       Issue.record("unexpected first line")
       return
     }
-    #expect(rows.dropFirst().first == "0,\(name),\(age)")
+    expectEqual(rows.dropFirst().first, "0,\(name),\(age)")
     let noClass = CommandRun(["dump", Self.tutorial, "--format", "csv"])
-    #expect(noClass.status == 64)
+    expectEqual(noClass.status, 64)
   }
 
   @Test func tableIsTheDefaultOnATerminalAndFitsItsWidth() throws {
     let terminal = Terminal(isStandardOutputTerminal: true, width: 50)
     let run = CommandRun(["dump", fixturePath("embedded/before.realm"), "--limit", "3"], terminal: terminal)
-    #expect(run.status == 0)
+    expectEqual(run.status, 0)
     let lines = run.text.split(separator: "\n").map(String.init)
-    #expect(lines.first?.hasPrefix("Contact") == true)
-    #expect(lines.count == 1 + 2 + 3 + 1)
+    expectEqual(lines.first?.hasPrefix("Contact"), true)
+    expectEqual(lines.count, 1 + 2 + 3 + 1)
     for line in lines { #expect(line.count <= 50, "\(line)") }
     // Not a terminal: JSON Lines.
     let piped = CommandRun(["dump", fixturePath("embedded/before.realm"), "--limit", "3"])
@@ -190,7 +190,7 @@ import Testing
     let status = RealmCtl.run(
       arguments: ["dump", fixturePath("embedded/before.realm"), "--format", "jsonl"],
       standardOutput: TextOutput(destination, capacity: 4096), standardError: .memory())
-    #expect(status == 0)
+    expectEqual(status, 0)
     let lines = try RealmAnswers("embedded").lines.count
     #expect(destination.bytes > 4096 * 4)
     #expect(destination.writes < lines / 4)

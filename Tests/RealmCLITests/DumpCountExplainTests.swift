@@ -20,12 +20,12 @@ import Testing
   func countAndKeysAreRealms(_ query: String) throws {
     let realm = try #require(try RealmOracle.core14.queryKeys(Self.alltypes, className: "AllTypes", where: query))
     let keys = CommandRun(["dump", Self.alltypes, "--class", "AllTypes", "--where", query, "--keys-only"])
-    #expect(keys.status == 0)
+    expectEqual(keys.status, 0)
     let ours = keys.text.split(separator: "\n").map { Int64($0)! }
-    if query.contains("SORT") { #expect(ours == realm) } else { #expect(Set(ours) == Set(realm) && ours.count == realm.count) }
+    if query.contains("SORT") { expectEqual(ours, realm) } else { #expect(Set(ours) == Set(realm) && ours.count == realm.count) }
     let count = CommandRun(["dump", Self.alltypes, "--class", "AllTypes", "--where", query, "--count"])
-    #expect(count.status == 0)
-    #expect(count.text == "\(realm.count)\n")
+    expectEqual(count.status, 0)
+    expectEqual(count.text, "\(realm.count)\n")
   }
 
   /// --offset and --limit count as they do for printed objects.
@@ -36,15 +36,15 @@ import Testing
       guard case .int(let k)? = json["$key"] else { return -1 }
       return k
     }
-    #expect(printed.count == 3)
-    #expect(CommandRun(base + ["--keys-only"]).text == printed.map { "\($0)\n" }.joined())
-    #expect(CommandRun(base + ["--count"]).text == "3\n")
+    expectEqual(printed.count, 3)
+    expectEqual(CommandRun(base + ["--keys-only"]).text, printed.map { "\($0)\n" }.joined())
+    expectEqual(CommandRun(base + ["--count"]).text, "3\n")
   }
 
   /// Without --class, one line per class with its number of objects.
   @Test func countWithoutAClassCountsEveryClass() throws {
     let run = CommandRun(["dump", Self.alltypes, "--count"])
-    #expect(run.status == 0)
+    expectEqual(run.status, 0)
     let dump = CommandRun(["dump", Self.alltypes, "--format", "jsonl"]).text
     var expected: [String: Int] = [:]
     for line in dump.split(separator: "\n") {
@@ -52,13 +52,13 @@ import Testing
       expected[c, default: 0] += 1
     }
     let lines = run.text.split(separator: "\n").map { $0.split(separator: " ") }
-    #expect(lines.count == expected.count)
-    for line in lines { #expect(expected[String(line[0])] == Int(line[1])) }
+    expectEqual(lines.count, expected.count)
+    for line in lines { expectEqual(expected[String(line[0])], Int(line[1])) }
   }
 
   @Test func explainNamesTheIndex() throws {
     let run = CommandRun(["dump", Self.alltypes, "--class", "AllTypes", "--where", "_id == 1993 AND double_req > -1e300", "--explain"])
-    #expect(run.status == 0)
+    expectEqual(run.status, 0)
     #expect(run.text.contains("access:  primary key on '_id' (==): 1 candidate\n"))
     #expect(run.text.contains("read:    1 object tested"))
     let scan = CommandRun(["dump", Self.alltypes, "--class", "AllTypes", "--where", "double_req > 0 SORT(_id DESC)", "--explain"])
@@ -75,7 +75,7 @@ import Testing
     }
     func int(_ v: JSONValue, _ k: String) -> Int64 { if case .int(let i)? = v[k] { return i } else { return -1 } }
     func string(_ v: JSONValue, _ k: String) -> String { if case .string(let s)? = v[k] { return s } else { return "" } }
-    #expect(people.count == 20)
+    expectEqual(people.count, 20)
     let cases: [(String, [Int64])] = [
       ("age > 30", people.filter { int($0, "age") > 30 }.map { int($0, "$key") }),
       ("id == 3 OR firstName BEGINSWITH 'A'", people.filter { int($0, "id") == 3 || string($0, "firstName").hasPrefix("A") }.map { int($0, "$key") }),
@@ -84,18 +84,18 @@ import Testing
       #expect(!expected.isEmpty)
       let keys = CommandRun(["dump", path, "--class", "Person", "--where", query, "--keys-only"])
       #expect(keys.status == 0 && keys.text == expected.map { "\($0)\n" }.joined(), "\(query)")
-      #expect(CommandRun(["dump", path, "--class", "Person", "--where", query, "--count"]).text == "\(expected.count)\n")
+      expectEqual(CommandRun(["dump", path, "--class", "Person", "--where", query, "--count"]).text, "\(expected.count)\n")
       let printed = CommandRun(["dump", path, "--class", "Person", "--where", query, "--format", "jsonl"]).text
-      #expect(printed.split(separator: "\n").map { int(try! JSONParser.parse(Array($0.utf8)), "$key") } == expected)
+      expectEqual(printed.split(separator: "\n").map { int(try! JSONParser.parse(Array($0.utf8)), "$key") }, expected)
     }
   }
 
   @Test func conflictingOrIncompleteOptionsAreUsageErrors() {
     let both = CommandRun(["dump", Self.alltypes, "--class", "AllTypes", "--count", "--keys-only"])
-    #expect(both.status == 64)
+    expectEqual(both.status, 64)
     #expect(both.errors.contains("--count, --keys-only and --explain"))
     let noClass = CommandRun(["dump", Self.alltypes, "--explain"])
-    #expect(noClass.status == 64)
+    expectEqual(noClass.status, 64)
     #expect(noClass.errors.contains("--class"))
   }
 

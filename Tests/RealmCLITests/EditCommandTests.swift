@@ -43,13 +43,13 @@ import Testing
   static func expectFile(_ path: String, equals expected: [JSONValue], schema fixture: String, verify: Bool = true) throws {
     let schema = try JSONParser.parse(try Fixtures.bytes("\(fixture)/schema.json"))
     let ours = T.run(["dump", path, "--format", "jsonl"])
-    #expect(ours.status == 0, "\(ours.stderr)")
-    #expect(DumpComparison.compareDumps(expected: expected, actual: try lines(ours.stdout), schema: schema) == [])
-    #expect(try T.problems(path) == [])
+    expectEqual(ours.status, 0, "\(ours.stderr)")
+    expectEqual(DumpComparison.compareDumps(expected: expected, actual: try lines(ours.stdout), schema: schema), [])
+    try expectEqual(T.problems(path), [])
     guard RealmOracle.core14.isAvailable else { return }
     if verify { #expect(try RealmOracle.core14.verifyFailure(path) == nil) }
     let realms = try lines(try RealmOracle.core14.dump(path))
-    #expect(DumpComparison.compareDumps(expected: expected, actual: realms, schema: schema) == [])
+    expectEqual(DumpComparison.compareDumps(expected: expected, actual: realms, schema: schema), [])
   }
 
   static func fixtureDump(_ fixture: String) throws -> [JSONValue] {
@@ -62,7 +62,7 @@ import Testing
   static func expectRefused(_ words: [String], file: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
     let before = try T.bytes(file)
     let r = T.run(words)
-    #expect(r.status == 65, "\(words): \(r.stdout)\(r.stderr)", sourceLocation: sourceLocation)
+    expectEqual(r.status, 65, "\(words): \(r.stdout)\(r.stderr)", sourceLocation: sourceLocation)
     #expect(TestFiles.same(try T.bytes(file), before), "\(words) changed the file", sourceLocation: sourceLocation)
     return r.stderr
   }
@@ -87,10 +87,10 @@ import Testing
       let data = try T.copy("\(fixture)/dump.jsonl", to: dir, as: "data.jsonl")
       let versionBefore = try T.schema(file)["schemaVersion"]
       let r = T.run(["insert", file, data])
-      #expect(r.status == 0, "\(r.stderr)")
+      expectEqual(r.status, 0, "\(r.stderr)")
       // Realm's own verify() has a false alarm on links in collections nested in a Mixed.
       try Self.expectFile(file, equals: try Self.fixtureDump(fixture), schema: fixture, verify: fixture != "nested-links")
-      #expect(try T.schema(file)["schemaVersion"] == versionBefore)
+      try expectEqual(T.schema(file)["schemaVersion"], versionBefore)
     }
   }
 
@@ -100,11 +100,11 @@ import Testing
       let data = try T.copy("\(fixture)/dump.jsonl", to: dir, as: "data.jsonl")
       let before = try T.bytes(file)
       let r = T.run(["insert", file, data, "--upsert", "--json"])
-      #expect(r.status == 0, "\(r.stderr)")
+      expectEqual(r.status, 0, "\(r.stderr)")
       let report = try JSONParser.parse(r.stdout)
-      #expect(report["inserted"] == .int(0))
-      #expect(report["updated"] == .int(0))
-      #expect(report["path"] == .string("none"))
+      expectEqual(report["inserted"], .int(0))
+      expectEqual(report["updated"], .int(0))
+      expectEqual(report["path"], .string("none"))
       #expect(TestFiles.same(try T.bytes(file), before))
     }
   }
@@ -123,11 +123,11 @@ import Testing
       let realms = try Self.fixtureDump("user-tutorial")
       let data = try T.write(Self.text(realms.map { Self.removing($0, "$key") }), to: dir, as: "nokeys.jsonl")
       let empty = try Self.emptyFile("user-tutorial", in: dir)
-      #expect(T.run(["insert", empty, data]).status == 0)
+      expectEqual(T.run(["insert", empty, data]).status, 0)
       try Self.expectFile(empty, equals: realms, schema: "user-tutorial")
       // Into Realm's file: its stored key sequence (100) continues.
       let file = try T.copy("user-tutorial/before.realm", to: dir, as: "a.realm")
-      #expect(T.run(["insert", file, data]).status == 0)
+      expectEqual(T.run(["insert", file, data]).status, 0)
       let expected = realms + realms.enumerated().map { i, o in Self.replacing(o, "$key", with: .int(Int64(100 + i))) }
       try Self.expectFile(file, equals: expected, schema: "user-tutorial")
     }
@@ -144,10 +144,10 @@ import Testing
         """
       let data = try T.write(lines, to: dir, as: "data.jsonl")
       let r = T.run(["insert", file, data, "--upsert", "--json"])
-      #expect(r.status == 0, "\(r.stderr)")
+      expectEqual(r.status, 0, "\(r.stderr)")
       let report = try JSONParser.parse(r.stdout)
-      #expect(report["inserted"] == .int(1))
-      #expect(report["updated"] == .int(1))
+      expectEqual(report["inserted"], .int(1))
+      expectEqual(report["updated"], .int(1))
       expected[1] = Self.replacing(expected[1], "name", with: .string("Alan M. Turing"))
       let newContact = try JSONParser.parse(
         #"{"$class":"Contact","$key":60,"_id":{"$oid":"65000000000000000000ffff"},"name":"Hedy Lamarr","address":{"$class":"Address","street":"1 Main St","city":"Wien","zip":null,"geo":null},"phones":[],"previous":[],"byLabel":{}}"#)
@@ -163,7 +163,7 @@ import Testing
         {"$class":"Target","$key":7,"name":"t7"}
         """
       let data = try T.write(lines, to: dir, as: "data.jsonl")
-      #expect(T.run(["insert", file, data]).status == 0)
+      expectEqual(T.run(["insert", file, data]).status, 0)
       var expected = try Self.fixtureDump("nested-links")
       expected.insert(try JSONParser.parse(#"{"$class":"Holder","$key":1,"m":{"$ref":"Target","$key":7},"ml":[{"$ref":"Target","$key":1}],"md":{}}"#), at: 1)
       expected.append(try JSONParser.parse(#"{"$class":"Target","$key":7,"name":"t7"}"#))
@@ -211,21 +211,21 @@ import Testing
   @Test func updateWithoutWhereSetsEveryObject() throws {
     try T.withCopy(of: "user-tutorial/before.realm", as: "a.realm") { file, _ in
       let r = T.run(["update", file, "--class", "User", "--set", "age = old.age + 1", "--json"])
-      #expect(r.status == 0, "\(r.stderr)")
-      #expect(try JSONParser.parse(r.stdout)["updated"] == .int(100))
+      expectEqual(r.status, 0, "\(r.stderr)")
+      try expectEqual(JSONParser.parse(r.stdout)["updated"], .int(100))
       let expected = try Self.fixtureDump("user-tutorial").map { o -> JSONValue in
         guard case .int(let age)? = o["age"] else { return o }
         return Self.replacing(o, "age", with: .int(age + 1))
       }
       try Self.expectFile(file, equals: expected, schema: "user-tutorial")
-      #expect(try T.schema(file)["schemaVersion"] == .int(0))
+      try expectEqual(T.schema(file)["schemaVersion"], .int(0))
     }
   }
 
   @Test func updateWithWhereSetsOnlyTheMatchingObjects() throws {
     try T.withCopy(of: "user-tutorial/before.realm", as: "a.realm") { file, _ in
       let r = T.run(["update", file, "--class", "User", "--set", "name = upper(old.name)", "--set", "age = 0", "--where", "age > 50"])
-      #expect(r.status == 0, "\(r.stderr)")
+      expectEqual(r.status, 0, "\(r.stderr)")
       let expected = try Self.fixtureDump("user-tutorial").map { o -> JSONValue in
         guard case .int(let age)? = o["age"], age > 50, case .string(let name)? = o["name"] else { return o }
         return Self.replacing(Self.replacing(o, "name", with: .string(name.uppercased())), "age", with: .int(0))
@@ -237,8 +237,8 @@ import Testing
   @Test func updateOfAnEmbeddedPropertyTakesTheRewrite() throws {
     try T.withCopy(of: "embedded/before.realm", as: "a.realm") { file, _ in
       let r = T.run(["update", file, "--class", "Contact", "--set", "address = null", "--where", "name BEGINSWITH 'A'", "--json"])
-      #expect(r.status == 0, "\(r.stderr)")
-      #expect(try JSONParser.parse(r.stdout)["path"] == .string("rewrite"))
+      expectEqual(r.status, 0, "\(r.stderr)")
+      try expectEqual(JSONParser.parse(r.stdout)["path"], .string("rewrite"))
       let expected = try Self.fixtureDump("embedded").map { o -> JSONValue in
         guard case .string(let name)? = o["name"], name.hasPrefix("A") else { return o }
         return Self.replacing(o, "address", with: .null)
@@ -273,8 +273,8 @@ import Testing
         return
       }
       let r = T.run(["delete", file, "--class", "Target", "--where", "name == '\(doomedName)'", "--json"])
-      #expect(r.status == 0, "\(r.stderr)")
-      #expect(try JSONParser.parse(r.stdout)["deleted"] == .int(1))
+      expectEqual(r.status, 0, "\(r.stderr)")
+      try expectEqual(JSONParser.parse(r.stdout)["deleted"], .int(1))
       func unlink(_ v: JSONValue) -> JSONValue? {
         switch v {
         case .object(let members):
@@ -294,7 +294,7 @@ import Testing
       let message = try Self.expectRefused(["delete", file, "--class", "Contact", "--where", "name BEGINSWITH 'A'"], file: file)
       #expect(message.contains("give --cascade-embedded"))
       let r = T.run(["delete", file, "--class", "Contact", "--where", "name BEGINSWITH 'A'", "--cascade-embedded"])
-      #expect(r.status == 0, "\(r.stderr)")
+      expectEqual(r.status, 0, "\(r.stderr)")
       let expected = try Self.fixtureDump("embedded").filter { o in
         guard case .string(let name)? = o["name"] else { return true }
         return !name.hasPrefix("A")
@@ -308,11 +308,11 @@ import Testing
     try T.withCopy(of: "user-tutorial/before.realm", as: "a.realm") { file, dir in
       let before = try T.bytes(file)
       let dry = T.run(["delete", file, "--class", "User", "--dry-run"])
-      #expect(dry.status == 0)
+      expectEqual(dry.status, 0)
       #expect(dry.stdout.contains("100 deleted"))
       #expect(TestFiles.same(try T.bytes(file), before))
       let backup = dir.appendingPathComponent("backup.realm").path
-      #expect(T.run(["delete", file, "--class", "User", "--backup", backup]).status == 0)
+      expectEqual(T.run(["delete", file, "--class", "User", "--backup", backup]).status, 0)
       #expect(TestFiles.same(try T.bytes(backup), before))
       try Self.expectFile(file, equals: [], schema: "user-tutorial")
     }
@@ -323,7 +323,7 @@ import Testing
       let data = try T.write(#"{"$class":"User","$key":3,"age":33}"# + "\n" + #"{"$class":"User","name":"New","age":1}"#, to: dir, as: "d.jsonl")
       try Self.expectRefused(["insert", file, data], file: file)
       let r = T.run(["insert", file, data, "--upsert", "--json"])
-      #expect(r.status == 0, "\(r.stderr)")
+      expectEqual(r.status, 0, "\(r.stderr)")
       var expected = try Self.fixtureDump("user-tutorial")
       expected[3] = Self.replacing(expected[3], "age", with: .int(33))
       expected.append(try JSONParser.parse(#"{"$class":"User","$key":100,"name":"New","age":1}"#))
@@ -336,11 +336,11 @@ import Testing
       let key = try T.copy("encrypted/person.key", to: dir, as: "a.key")
       let before = T.run(["dump", file, "--key-file", key, "--format", "jsonl"])
       let data = try T.write(#"{"$class":"Person","firstName":"Ada","lastName":"Lovelace","age":36}"#, to: dir, as: "d.jsonl")
-      #expect(T.run(["insert", file, data, "--key-file", key]).status == 0)
-      #expect(T.run(["update", file, "--class", "Person", "--set", "age = 0", "--where", "firstName == 'Ada'", "--key-file", key]).status == 0)
-      #expect(T.run(["delete", file, "--class", "Person", "--where", "age > 99", "--key-file", key]).status == 0)
+      expectEqual(T.run(["insert", file, data, "--key-file", key]).status, 0)
+      expectEqual(T.run(["update", file, "--class", "Person", "--set", "age = 0", "--where", "firstName == 'Ada'", "--key-file", key]).status, 0)
+      expectEqual(T.run(["delete", file, "--class", "Person", "--where", "age > 99", "--key-file", key]).status, 0)
       // Without the key the file does not open: it is still encrypted.
-      #expect(T.run(["dump", file]).status == 65)
+      expectEqual(T.run(["dump", file]).status, 65)
       let after = try Self.lines(T.run(["dump", file, "--key-file", key, "--format", "jsonl"]).stdout)
       var expected = try Self.lines(before.stdout).filter { o in
         guard case .int(let age)? = o["age"] else { return true }
@@ -354,7 +354,7 @@ import Testing
       let nextKey = Int64(65536)
       expected.append(try JSONParser.parse(#"{"$class":"Person","$key":\#(nextKey),"firstName":"Ada","lastName":"Lovelace","age":0}"#))
       let schema = try JSONParser.parse(T.run(["schema", file, "--key-file", key, "--format", "json"]).stdout)
-      #expect(DumpComparison.compareDumps(expected: expected, actual: after, schema: schema) == [])
+      expectEqual(DumpComparison.compareDumps(expected: expected, actual: after, schema: schema), [])
     }
   }
 }

@@ -108,7 +108,7 @@ import Testing
         let path = dir.appendingPathComponent("hostile.realm").path
         try T.write(bytes, to: path)
         let r = try ShellEditTests.script([statement], on: path)
-        #expect(r.status.rawValue == 65, "\(statement): \(r.stdout)\(r.stderr)")
+        expectEqual(r.status.rawValue, 65, "\(statement): \(r.stdout)\(r.stderr)")
         #expect(r.stderr.contains("\(claimed) objects"), "\(statement): \(r.stderr)")
         #expect(TestFiles.same(try T.bytes(path), bytes), "\(statement) changed the file")
       }
@@ -147,8 +147,8 @@ import Testing
       let path = dir.appendingPathComponent("hostile.realm").path
       try T.write(bytes, to: path)
       let d = T.run(["delete", path, "--class", "Item", "--where", "value >= 2000"])
-      #expect(d.status == 0, "\(d.stderr)")
-      #expect(try T.problems(path) == [])
+      expectEqual(d.status, 0, "\(d.stderr)")
+      try expectEqual(T.problems(path), [])
       let found = T.run(["dump", path, "--class", "Item", "--where", "value == 1999 OR value == 2000", "--format", "jsonl"])
       #expect(found.stdout.split(separator: "\n").count == 1 && found.stdout.contains(#""_id":19990"#), "\(found.stdout)\(found.stderr)")
     }
@@ -176,7 +176,7 @@ import Testing
       for words in commands {
         try T.write(bytes, to: path)
         let r = T.run(words.map { $0 == "FILE" ? path : $0 == "PLAN" ? plan : $0 })
-        #expect(r.status == 65, "\(words): \(r.stdout)\(r.stderr)", sourceLocation: sourceLocation)
+        expectEqual(r.status, 65, "\(words): \(r.stdout)\(r.stderr)", sourceLocation: sourceLocation)
         #expect(message(r.stderr, path), "\(words): \(r.stderr)", sourceLocation: sourceLocation)
         #expect(TestFiles.same(try T.bytes(path), bytes), "\(words) changed the file", sourceLocation: sourceLocation)
       }
@@ -262,10 +262,10 @@ import Testing
         let path = dir.appendingPathComponent("sound.realm").path
         try T.write(bytes, to: path)
         let r = T.run(c.words.map { $0 == "FILE" ? path : $0 })
-        #expect(r.status == 0, "\(c.words): \(r.stderr)")
-        #expect(try T.problems(path) == [], "\(c.words)")
+        expectEqual(r.status, 0, "\(c.words): \(r.stderr)")
+        try expectEqual(T.problems(path), [], "\(c.words)")
         let found = T.run(["dump", path, "--class", "Item", "--where", c.query, "--format", "jsonl"])
-        #expect(found.stdout.split(separator: "\n").count == c.expected, "\(c.words): \(found.stdout)\(found.stderr)")
+        expectEqual(found.stdout.split(separator: "\n").count, c.expected, "\(c.words): \(found.stdout)\(found.stderr)")
       }
     }
   }

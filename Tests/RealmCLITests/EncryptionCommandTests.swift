@@ -28,14 +28,14 @@ import Testing
   /// `schema --format json`, `dump` and `open --check` of `path` with `key` match Realm's answers.
   static func expectReadsAs(_ path: String, key: [String], schema: String, dump: String, env: [String: String] = [:]) {
     let s = CommandRun(["schema", path, "--format", "json"] + key, environment: env)
-    #expect(s.status == 0, "\(s.errors)")
+    expectEqual(s.status, 0, "\(s.errors)")
     #expect(DumpComparison.compareSchemaWithFixture(schema, actual: s.output).isEmpty, "schema of \(path)")
     let d = CommandRun(["dump", path, "--format", "jsonl"] + key, environment: env)
-    #expect(d.status == 0, "\(d.errors)")
+    expectEqual(d.status, 0, "\(d.errors)")
     let problems = DumpComparison.compareDumpWithFixture(dump, schema: schema, actual: d.output)
     #expect(problems.isEmpty, "dump of \(path): \(problems.prefix(3))")
     let c = CommandRun(["open", path, "--check"] + key, environment: env)
-    #expect(c.status == 0, "open --check of \(path): \(c.text)\(c.errors)")
+    expectEqual(c.status, 0, "open --check of \(path): \(c.text)\(c.errors)")
   }
 
   @Test(arguments: readCases.indices)
@@ -59,9 +59,9 @@ import Testing
         file, key: [], schema: "person-rename-age/schema.json", dump: "person-rename-age/dump.jsonl",
         env: ["REALMCTL_KEY": Self.k2Hex])
       // A raw 64-byte key file (K1 is the bytes 0...63).
-      #expect(CommandRun(["open", fixturePath("encrypted/alltypes.realm"), "--key-file", raw]).status == 0)
+      expectEqual(CommandRun(["open", fixturePath("encrypted/alltypes.realm"), "--key-file", raw]).status, 0)
       // The option wins over the variable.
-      #expect(CommandRun(["schema", file, "--key-file", Self.k2], environment: ["REALMCTL_KEY": Self.k1Hex]).status == 0)
+      expectEqual(CommandRun(["schema", file, "--key-file", Self.k2], environment: ["REALMCTL_KEY": Self.k1Hex]).status, 0)
     }
   }
 
@@ -93,13 +93,13 @@ import Testing
       ]
       for c in cases {
         let run = CommandRun(c.args, environment: c.env)
-        #expect(run.status == c.status, "\(c.args): \(run.errors)")
+        expectEqual(run.status, c.status, "\(c.args): \(run.errors)")
         #expect(run.errors.contains(c.says), "\(c.args): \(run.errors)")
         for secret in [Self.k1Hex, Self.k2Hex, String(Self.k1Hex.prefix(16)), String(Self.k2Hex.prefix(16))] {
           #expect(!run.errors.contains(secret) && !run.text.contains(secret), "\(c.args) shows a key")
         }
       }
-      #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["nothex.key", "short.key"])
+      try expectEqual(FileManager.default.contentsOfDirectory(atPath: dir.path).sorted(), ["nothex.key", "short.key"])
     }
   }
 
@@ -117,9 +117,9 @@ import Testing
           args[2] = try Support.write(plan, to: dir, as: "indexed.json")
         }
         let run = CommandRun(args)
-        #expect(run.status == 0, "\(run.errors)")
+        expectEqual(run.status, 0, "\(run.errors)")
         #expect(run.text.contains(inPlace ? "in place" : "rewritten"), "\(run.text)")
-        #expect(CommandRun(["open", file]).status == 65, "the migrated file must stay encrypted")
+        expectEqual(CommandRun(["open", file]).status, 65, "the migrated file must stay encrypted")
         if inPlace {
           Self.expectReadsAs(
             file, key: ["--key-file", Self.k1], schema: "person-add-email/after.schema.json",
@@ -128,7 +128,7 @@ import Testing
           let d = CommandRun(["dump", file, "--key-file", Self.k1])
           #expect(DumpComparison.compareDumpWithFixture(
             "person-add-email/after.dump.jsonl", schema: "person-add-email/after.schema.json", actual: d.output).isEmpty)
-          #expect(CommandRun(["open", file, "--check", "--key-file", Self.k1]).status == 0)
+          expectEqual(CommandRun(["open", file, "--check", "--key-file", Self.k1]).status, 0)
         }
       }
     }
@@ -141,21 +141,21 @@ import Testing
       let file = try Support.copy("encrypted/person.realm", to: dir, as: "p.realm")
       let k2 = ["--key-file", Self.k2]
       let rename = CommandRun(["rename-property", file, "Person", "age", "years"] + k2)
-      #expect(rename.status == 0, "\(rename.errors)")
+      expectEqual(rename.status, 0, "\(rename.errors)")
       #expect(CommandRun(["schema", file] + k2).text.contains("years"))
       let compact = CommandRun(["compact", file] + k2)
-      #expect(compact.status == 0, "\(compact.errors)")
-      #expect(try Support.bytes(file).count % 4096 == 0)
+      expectEqual(compact.status, 0, "\(compact.errors)")
+      try expectEqual(Support.bytes(file).count % 4096, 0)
       let dump = CommandRun(["dump", file] + k2)
       #expect(dump.status == 0 && dump.text.contains("\"years\":45"))
-      #expect(CommandRun(["open", file, "--check"] + k2).status == 0)
+      expectEqual(CommandRun(["open", file, "--check"] + k2).status, 0)
 
       // create --key-file: the text fixture back into an encrypted file.
       let created = dir.appendingPathComponent("c.realm").path
       let create = CommandRun([
         "create", created, "--schema", fixturePath("alltypes/schema.json"), "--data", fixturePath("alltypes/dump.jsonl"),
       ] + k1)
-      #expect(create.status == 0, "\(create.errors)")
+      expectEqual(create.status, 0, "\(create.errors)")
       #expect(create.text.hasSuffix("\(try Support.bytes(created).count) bytes, encrypted\n"), "\(create.text)")
       Self.expectReadsAs(created, key: k1, schema: "alltypes/schema.json", dump: "alltypes/dump.jsonl")
 
@@ -163,23 +163,23 @@ import Testing
       let plain = try Support.copy("person-rename-age/before.realm", to: dir, as: "plain.realm")
       let original = try Support.bytes(plain)
       let copy = dir.appendingPathComponent("copy.realm").path
-      #expect(CommandRun(["encrypt", plain, "--output", copy] + k1).status == 0)
+      expectEqual(CommandRun(["encrypt", plain, "--output", copy] + k1).status, 0)
       #expect(TestFiles.same(try Support.bytes(plain), original))
-      #expect(CommandRun(["encrypt", plain] + k1).status == 0)
-      #expect(try Support.bytes(plain) == Support.bytes(copy))
+      expectEqual(CommandRun(["encrypt", plain] + k1).status, 0)
+      try expectEqual(Support.bytes(plain), Support.bytes(copy))
       let rekey = CommandRun(["encrypt", plain, "--new-key-file", Self.k2] + k1)
       #expect(rekey.status == 0 && rekey.text.hasPrefix("Changed the key of"), "\(rekey.errors)")
-      #expect(CommandRun(["open", plain] + k1).status == 65)
+      expectEqual(CommandRun(["open", plain] + k1).status, 65)
       Self.expectReadsAs(plain, key: k2, schema: "person-rename-age/schema.json", dump: "person-rename-age/dump.jsonl")
       let decrypted = dir.appendingPathComponent("d.realm").path
-      #expect(CommandRun(["decrypt", plain, "--output", decrypted] + k2).status == 0)
+      expectEqual(CommandRun(["decrypt", plain, "--output", decrypted] + k2).status, 0)
       #expect(TestFiles.same(try Support.bytes(decrypted), original))
-      #expect(CommandRun(["decrypt", plain] + k2).status == 0)
+      expectEqual(CommandRun(["decrypt", plain] + k2).status, 0)
       #expect(TestFiles.same(try Support.bytes(plain), original))
       // Re-keying through the variables.
-      #expect(CommandRun(["encrypt", plain], environment: ["REALMCTL_KEY": Self.k1Hex]).status == 0)
-      #expect(CommandRun(["encrypt", plain], environment: ["REALMCTL_KEY": Self.k1Hex, "REALMCTL_NEW_KEY": Self.k2Hex]).status == 0)
-      #expect(CommandRun(["open", plain] + k2).status == 0)
+      expectEqual(CommandRun(["encrypt", plain], environment: ["REALMCTL_KEY": Self.k1Hex]).status, 0)
+      expectEqual(CommandRun(["encrypt", plain], environment: ["REALMCTL_KEY": Self.k1Hex, "REALMCTL_NEW_KEY": Self.k2Hex]).status, 0)
+      expectEqual(CommandRun(["open", plain] + k2).status, 0)
     }
   }
 
@@ -190,7 +190,7 @@ import Testing
     try Support.inScratchDirectory { dir in
       let out = dir.appendingPathComponent("plain.realm").path
       let run = CommandRun(["decrypt", fixturePath(c.file), "--output", out, "--key-file", c.key])
-      #expect(run.status == 0, "\(run.errors)")
+      expectEqual(run.status, 0, "\(run.errors)")
       Self.expectReadsAs(out, key: [], schema: c.schema, dump: c.dump)
     }
   }

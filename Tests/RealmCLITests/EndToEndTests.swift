@@ -1,4 +1,5 @@
 import Foundation
+import RealmTestSupport
 import Testing
 
 @testable import RealmCLI
@@ -68,10 +69,10 @@ import Testing
   @Test func printsTheVersion() throws {
     let result = try Self.run(["--version"])
     // The binary and this test are built together: the same version and build stamp.
-    #expect(result.stdout == VersionReport.current().line)
+    expectEqual(result.stdout, VersionReport.current().line)
     #expect(result.stdout.hasPrefix(ReleaseVersion.number + " ("))
-    #expect(result.stderr == "")
-    #expect(result.status == 0)
+    expectEqual(result.stderr, "")
+    expectEqual(result.status, 0)
   }
 
   @Test func printsTheRootHelp() throws {
@@ -79,9 +80,9 @@ import Testing
       contentsOf: Snapshot.directory.appendingPathComponent("help-realmctl.txt"), encoding: .utf8)
     for arguments in [["help"], [], ["--help"]] {
       let result = try Self.run(arguments)
-      #expect(result.stdout == snapshot, "\(arguments)")
-      #expect(result.stderr == "")
-      #expect(result.status == 0)
+      expectEqual(result.stdout, snapshot, "\(arguments)")
+      expectEqual(result.stderr, "")
+      expectEqual(result.status, 0)
     }
   }
 
@@ -95,15 +96,15 @@ import Testing
 
   @Test func reportsAUsageErrorWithExit64() throws {
     let result = try Self.run(["schema", "x.realm", "--format", "xml"])
-    #expect(result.stdout == "")
-    #expect(result.stderr == UsageErrorOutputTests.invalidSchemaFormat + UsageErrorOutputTests.schemaUsage)
-    #expect(result.status == 64)
+    expectEqual(result.stdout, "")
+    expectEqual(result.stderr, UsageErrorOutputTests.invalidSchemaFormat + UsageErrorOutputTests.schemaUsage)
+    expectEqual(result.status, 64)
   }
 
   @Test func reportsAMissingFileWithExit66() throws {
     let result = try Self.run(["dump", "/no/such/file.realm"])
-    #expect(result.stderr == "Error: No such file: '/no/such/file.realm'\n")
-    #expect(result.status == 66)
+    expectEqual(result.stderr, "Error: No such file: '/no/such/file.realm'\n")
+    expectEqual(result.status, 66)
   }
 
   @Test func noColourWhenStandardErrorIsAPipe() throws {
@@ -113,8 +114,8 @@ import Testing
 
   @Test func aClosedPipeEndsQuietly() throws {
     let result = try Self.run(["help"], closeStdout: true)
-    #expect(result.reason == .exit)
-    #expect(result.status == 0)
-    #expect(result.stderr == "")
+    expectEqual(result.reason, .exit)
+    expectEqual(result.status, 0)
+    expectEqual(result.stderr, "")
   }
 }

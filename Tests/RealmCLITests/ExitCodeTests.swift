@@ -7,6 +7,7 @@ import RealmMigration
 import RealmModel
 import RealmQuery
 import RealmStorage
+import RealmTestSupport
 import Testing
 
 @testable import RealmCLI
@@ -32,22 +33,22 @@ import RealmRewrite
       .brokenPipe: .success, .outputFailed: .ioError,
     ]
     for code in RealmCtlError.Code.allCases {
-      #expect(ExitCode.forError(RealmCtlError(code, "x")) == expected[code], "\(code)")
+      expectEqual(ExitCode.forError(RealmCtlError(code, "x")), expected[code], "\(code)")
     }
   }
 
   @Test func mapsUsageFormatAndJSONErrors() {
-    #expect(ExitCode.forError(UsageError(.unknownOption, "x")) == .usage)
+    expectEqual(ExitCode.forError(UsageError(.unknownOption, "x")), .usage)
     for code: FormatError.Code in [
       .truncated, .notRealmFile, .encrypted, .unsupportedVersion, .corrupt, .limitExceeded,
     ] {
-      #expect(ExitCode.forError(FormatError(code)) == .dataError)
+      expectEqual(ExitCode.forError(FormatError(code)), .dataError)
     }
     do {
       _ = try JSONParser.parse("{")
       Issue.record("'{' parsed")
     } catch {
-      #expect(ExitCode.forError(error) == .dataError)
+      expectEqual(ExitCode.forError(error), .dataError)
     }
   }
 
@@ -94,7 +95,7 @@ import RealmRewrite
 
   @Test func everyErrorTypeReachesADeliberateExitCode() throws {
     for (error, expected) in Self.everyErrorType {
-      #expect(ExitCode.forError(error) == expected, "\(type(of: error))")
+      expectEqual(ExitCode.forError(error), expected, "\(type(of: error))")
       // Through the command layer: its message is the error's own, not "Internal error".
       if expected != .software {
         #expect(!RealmCtl.errorMessage(for: error).hasPrefix("Internal error"), "\(type(of: error))")
@@ -110,7 +111,7 @@ import RealmRewrite
       .busy: .temporaryFailure, .cancelled: .failure, .internalError: .software,
     ]
     for category in ErrorCategory.allCases {
-      #expect(ExitCode.forCategory(category) == expected[category], "\(category)")
+      expectEqual(ExitCode.forCategory(category), expected[category], "\(category)")
     }
   }
 
@@ -143,6 +144,6 @@ import RealmRewrite
   }
 
   @Test func treatsUnknownErrorsAsInternal() {
-    #expect(ExitCode.forError(Unknown()) == .software)
+    expectEqual(ExitCode.forError(Unknown()), .software)
   }
 }

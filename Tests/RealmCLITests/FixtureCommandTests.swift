@@ -27,13 +27,13 @@ import Testing
 
   func schemaMatchesRealm(of fixture: AnsweredFixture) throws {
     let run = CommandRun(["schema", try fixture.path(), "--format", "json"])
-    #expect(run.status == 0, "\(run.errors)")
+    expectEqual(run.status, 0, "\(run.errors)")
     var expected = try JSONParser.parse(try fixture.location.bytes(fixture.schema))
     let actual = try JSONParser.parse(run.output)
     if fixture.upgradedByRealm {
       // Realm upgraded its copy before answering; the file itself keeps its own format.
       let format = try #require(fixture.selectedFormat)
-      #expect(actual["fileFormat"] == .int(Int64(format)))
+      expectEqual(actual["fileFormat"], .int(Int64(format)))
       expected = replacing("fileFormat", in: expected, with: .int(Int64(format)))
     }
     let problems = DumpComparison.compareSchemas(expected: expected, actual: actual)
@@ -48,7 +48,7 @@ import Testing
 
   func dumpMatchesRealm(of fixture: AnsweredFixture) throws {
     let run = CommandRun(["dump", try fixture.path(), "--format", "jsonl"])
-    #expect(run.status == 0, "\(run.errors)")
+    expectEqual(run.status, 0, "\(run.errors)")
     #expect(run.errors.isEmpty)
     let problems = DumpComparison.compareDumps(
       expected: try fixture.location.bytes(fixture.dump), actual: run.output,

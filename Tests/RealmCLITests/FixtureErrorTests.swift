@@ -13,16 +13,16 @@ import Testing
   @Test(arguments: commands)
   func missingFileIs66(_ command: [String]) {
     let run = CommandRun([command[0], "no-such.realm"] + command.dropFirst())
-    #expect(run.status == 66)
+    expectEqual(run.status, 66)
     #expect(run.output.isEmpty)
-    #expect(run.errors == "Error: No such file: 'no-such.realm'\n")
+    expectEqual(run.errors, "Error: No such file: 'no-such.realm'\n")
   }
 
   @Test(arguments: commands)
   func notARealmFileIs65(_ command: [String]) {
     let path = fixturePath("README.md")
     let run = CommandRun([command[0], path] + command.dropFirst())
-    #expect(run.status == 65)
+    expectEqual(run.status, 65)
     #expect(run.errors.hasPrefix("Error: '\(path)' is not a Realm file"))
   }
 
@@ -30,8 +30,8 @@ import Testing
   func encryptedFileIs65AndSaysSo(_ command: [String]) throws {
     let path = try FixtureLocation.shared.path(SharedFixtures.realmCoreSample("test__test_shared_decrypt_4k_page"))
     let run = CommandRun([command[0], path] + command.dropFirst())
-    #expect(run.status == 65)
-    #expect(run.errors == "Error: '\(path)' is encrypted (it has no readable Realm header): give its key with --key-file or REALMCTL_KEY\n")
+    expectEqual(run.status, 65)
+    expectEqual(run.errors, "Error: '\(path)' is encrypted (it has no readable Realm header): give its key with --key-file or REALMCTL_KEY\n")
   }
 
   /// Formats no Realm Core writes any more (1) or ever wrote (12-19), and formats newer than
@@ -44,7 +44,7 @@ import Testing
     try Fixtures.withTemporaryFile(bytes, named: "other.realm") { path in
       for command in Self.commands {
         let run = CommandRun([command[0], path] + command.dropFirst())
-        #expect(run.status == 65)
+        expectEqual(run.status, 65)
         #expect(run.errors.contains(message), "\(run.errors)")
       }
     }
@@ -56,8 +56,8 @@ import Testing
     try Fixtures.withTemporaryFile(Array(pointer.utf8), named: "seed.realm") { path in
       for command in Self.commands {
         let run = CommandRun([command[0], path] + command.dropFirst())
-        #expect(run.status == 65)
-        #expect(run.errors == "Error: '\(path)' is a Git LFS pointer, not the Realm file: run `git lfs pull` to fetch the file\n")
+        expectEqual(run.status, 65)
+        expectEqual(run.errors, "Error: '\(path)' is a Git LFS pointer, not the Realm file: run `git lfs pull` to fetch the file\n")
       }
     }
   }
@@ -70,7 +70,7 @@ import Testing
     #expect(bytes.count % 8 != 0)
     try Fixtures.withTemporaryFile(bytes, named: "crlf.realm") { path in
       let run = CommandRun(["open", path])
-      #expect(run.status == 65)
+      expectEqual(run.status, 65)
       #expect(run.errors.contains("is not a multiple of 8: it was damaged in transfer, most likely by a line-ending conversion or a text-mode transfer"), "\(run.errors)")
     }
   }
@@ -80,7 +80,7 @@ import Testing
     try Fixtures.withTemporaryFile(half, named: "half.realm") { path in
       for command in Self.commands {
         let run = CommandRun([command[0], path] + command.dropFirst())
-        #expect(run.status == 65)
+        expectEqual(run.status, 65)
         #expect(run.errors.hasPrefix("Error: '\(path)' is not a valid Realm file: "))
       }
     }
@@ -88,7 +88,7 @@ import Testing
 
   @Test func directoryIsNotReadable() {
     let run = CommandRun(["dump", Fixtures.root.path])
-    #expect(run.status == 66)
+    expectEqual(run.status, 66)
     #expect(run.errors.contains("is a directory"))
   }
 
@@ -98,7 +98,7 @@ import Testing
       (.unsupportedFormat, 65), (.corrupt, 65), (.locked, 75), (.io, 74), (.unsupported, 65), (.misuse, 70),
     ]
     for (code, status) in expected {
-      #expect(ExitCode.forError(StorageError(code, "x")).rawValue == status, "\(code)")
+      expectEqual(ExitCode.forError(StorageError(code, "x")).rawValue, status, "\(code)")
     }
   }
 
@@ -107,7 +107,7 @@ import Testing
       .invalidPlan, .versionLower, .migrationRequired, .dataLoss, .constraintViolated, .evaluationFailed,
       .execFailed, .unsupported,
     ] {
-      #expect(ExitCode.forError(MigrationError(code, "x")) == .dataError, "\(code)")
+      expectEqual(ExitCode.forError(MigrationError(code, "x")), .dataError, "\(code)")
     }
   }
 }

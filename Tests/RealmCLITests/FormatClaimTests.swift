@@ -1,6 +1,7 @@
 import Foundation
 import RealmModel
 import RealmStorage
+import RealmTestSupport
 import Testing
 
 @testable import RealmCLI
@@ -120,12 +121,12 @@ import Testing
     for (row, range) in zip(rows, SDKReleases.ranges) {
       #expect(row[0].hasPrefix(range.sdk.name), "\(row) for \(range.text)")
       let versions = range.first == range.last ? range.first : "\(range.first) to \(range.last)"
-      #expect(row[1] == "\(versions) (\(range.releases))", "\(row) for \(range.text)")
+      expectEqual(row[1], "\(versions) (\(range.releases))", "\(row) for \(range.text)")
       let (from, to) = (String(range.firstDate.prefix(7)), String(range.lastDate.prefix(7)))
-      #expect(row[2] == (from == to ? from : "\(from) to \(to)"), "\(row)")
+      expectEqual(row[2], (from == to ? from : "\(from) to \(to)"), "\(row)")
       if let core = range.realmCore { #expect(row[3].contains(core), "\(row) for Realm Core \(core)") }
-      #expect(row[4] == String(range.fileFormat), "\(row) for format \(range.fileFormat)")
-      #expect(row[5] == (range.deviceSync ? "yes" : "no"), "\(row): Device Sync")
+      expectEqual(row[4], String(range.fileFormat), "\(row) for format \(range.fileFormat)")
+      expectEqual(row[5], (range.deviceSync ? "yes" : "no"), "\(row): Device Sync")
     }
   }
 }

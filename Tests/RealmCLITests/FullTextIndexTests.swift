@@ -66,11 +66,11 @@ import Testing
 
   /// Every recorded answer, asked of `path` with `dump --where`.
   static func expectRealmsAnswers(on path: String, sourceLocation: SourceLocation = #_sourceLocation) {
-    #expect(answers.count == 93, sourceLocation: sourceLocation)
+    expectEqual(answers.count, 93, sourceLocation: sourceLocation)
     for answer in answers {
       switch (keys(path, answer.className, answer.query), answer.keys, answer.error) {
       case (.success(let ours), let realms?, _):
-        #expect(ours == realms, "\(answer)", sourceLocation: sourceLocation)
+        expectEqual(ours, realms, "\(answer)", sourceLocation: sourceLocation)
       case (.failure(let message), _, let realms?):
         #expect(message.text.contains(realms), "\(answer): \(message.text)", sourceLocation: sourceLocation)
       case (let ours, _, _):
@@ -92,9 +92,9 @@ import Testing
   /// follows), except for a TEXT through a list of links, on which it crashes.
   @Test func core13AnswersAsCore14() {
     for answer in Self.answers where answer.keys23 != nil || answer.error != nil {
-      #expect(answer.keys23 == answer.keys, "\(answer)")
+      expectEqual(answer.keys23, answer.keys, "\(answer)")
     }
-    #expect(Self.answers.filter { $0.keys23 == nil && $0.error == nil }.map(\.query) == [#"notes.body TEXT "abcd""#])
+    expectEqual(Self.answers.filter { $0.keys23 == nil && $0.error == nil }.map(\.query), [#"notes.body TEXT "abcd""#])
   }
 
   /// Forms Realm Core crashes on (a non-string property, a constant or a collection on the
@@ -106,7 +106,7 @@ import Testing
   func formsRealmCrashesOnAreRefused(_ query: String) throws {
     try T.withCopy(of: "fulltext/before-24.realm", as: "notes.realm") { path, _ in
       let run = CommandRun(["dump", path, "--class", "Note", "--where", query])
-      #expect(run.status == 65, "\(run.errors)")
+      expectEqual(run.status, 65, "\(run.errors)")
       #expect(run.errors.contains("TEXT"), "\(run.errors)")
     }
   }
@@ -125,7 +125,7 @@ import Testing
           return properties.map { "\(c["name"].map { "\($0)" } ?? "").\($0["name"].map { "\($0)" } ?? ""): \($0["indexed"].map { "\($0)" } ?? "")" }
         }.sorted()
       }
-      #expect(indexes(actual) == indexes(expected))
+      expectEqual(indexes(actual), indexes(expected))
       let text = CommandRun(["schema", path]).text
       #expect(text.contains("body    string?  full-text index"), "\(text)")
       #expect(text.contains("name   string  full-text index"), "\(text)")
@@ -239,9 +239,9 @@ import Testing
       for answer in Self.answers {
         let realm = try FullTextOracle(.core14).answer(path, answer.className, answer.query)
         let recorded = answer.keys.map { "[" + $0.map(String.init).joined(separator: ", ") + "]" } ?? "error '\(answer.error ?? "")'"
-        #expect(realm == recorded, "\(answer)")
+        expectEqual(realm, recorded, "\(answer)")
         if format == "23", RealmOracle.core13.isAvailable, let keys23 = answer.keys23 {
-          #expect(try RealmOracle.core13.queryKeys(path, className: answer.className, where: answer.query) == keys23, "\(answer)")
+          try expectEqual(RealmOracle.core13.queryKeys(path, className: answer.className, where: answer.query), keys23, "\(answer)")
         }
       }
     }
@@ -318,11 +318,11 @@ import Testing
       }
       if let added = command.added {
         let text = try #require(try RealmOracle.core14.queryKeys(path, className: "Note", where: added.text))
-        #expect(try text == RealmOracle.core14.queryKeys(path, className: "Note", where: added.contains))
+        try expectEqual(text, RealmOracle.core14.queryKeys(path, className: "Note", where: added.contains))
         #expect(text.count >= added.least, "\(command): \(text.count) objects")
       }
       for (c, p) in Self.indexed where !command.indexed.contains(where: { $0 == (c, p) }) {
-        #expect(try FullTextOracle(.core14).answer(path, c, "\(p) TEXT 'zoe'") == "error 'Column has no fulltext index'")
+        try expectEqual(FullTextOracle(.core14).answer(path, c, "\(p) TEXT 'zoe'"), "error 'Column has no fulltext index'")
       }
     }
   }
@@ -332,7 +332,7 @@ import Testing
     try T.withCopy(of: "fulltext/before-23.realm", as: "notes.realm") { path, _ in
       let run = CommandRun(["upgrade", path])
       try #require(run.status == 0, "\(run.errors)")
-      #expect(RealmAnswerCheck.headerFormat(path) == 24)
+      expectEqual(RealmAnswerCheck.headerFormat(path), 24)
       try Self.expectRealmAgrees(path, indexed: Self.indexed, command: "upgrade")
     }
   }
@@ -345,10 +345,10 @@ import Testing
           "BEGIN", "UPDATE Note SET body = 'zebraword ' + old.body WHERE body TEXT 'café'",
           "DELETE FROM Note WHERE body TEXT 'zebraword the'", "COMMIT",
         ], on: path)
-      #expect(session.status == .success, "\(session.stderr)")
+      expectEqual(session.status, .success, "\(session.stderr)")
       try Self.expectRealmAgrees(path, indexed: Self.indexed, command: "shell")
       let found = try #require(try RealmOracle.core14.queryKeys(path, className: "Note", where: "body TEXT 'zebraword'"))
-      #expect(try found == RealmOracle.core14.queryKeys(path, className: "Note", where: "body BEGINSWITH 'zebraword '"))
+      try expectEqual(found, RealmOracle.core14.queryKeys(path, className: "Note", where: "body BEGINSWITH 'zebraword '"))
       #expect(!found.isEmpty)
     }
   }
@@ -369,7 +369,7 @@ import Testing
       let update = CommandRun(["update", new, "--class", "Note", "--where", "body TEXT 'café -the'", "--set", "body = 'ZebraWord Ærø'"])
       try #require(update.status == 0, "\(update.errors)")
       let run = CommandRun(["diff", old, new, "--class", "Note", "--where", "body TEXT 'zebraword'", "--format", "jsonl"])
-      #expect(run.status == 1, "\(run.errors)")
+      expectEqual(run.status, 1, "\(run.errors)")
       var changed: [Int64] = []
       for line in run.text.split(separator: "\n") {
         let json = try JSONParser.parse(Array(line.utf8))
@@ -378,7 +378,7 @@ import Testing
       // The fixture's objects have the primary key 1000 + their key.
       let realm = try #require(try RealmOracle.core14.queryKeys(new, className: "Note", where: "body TEXT 'zebraword'"))
       #expect(!realm.isEmpty)
-      #expect(changed.sorted() == realm.map { 1000 + $0 })
+      expectEqual(changed.sorted(), realm.map { 1000 + $0 })
     }
   }
 
@@ -449,7 +449,7 @@ import Testing
       try Self.expectRealmAgrees(path, indexed: Self.wildIndexed, command: "\(command)")
       if let added = command.added {
         let text = try #require(try RealmOracle.core14.queryKeys(path, className: "Note", where: added.text))
-        #expect(try text == RealmOracle.core14.queryKeys(path, className: "Note", where: added.contains))
+        try expectEqual(text, RealmOracle.core14.queryKeys(path, className: "Note", where: added.contains))
         #expect(text.count >= added.least, "\(command): \(text.count) objects")
       }
     }
@@ -476,10 +476,10 @@ import Testing
       for search in Self.wildSearches + ["zebraword -lorem", "purple", "-pink", "ipsum* -dolor"] {
         let query = "\(p) TEXT \"\(search)\""
         let realm = try RealmOracle.core14.queryKeys(source.path, className: c, where: query)
-        if search == "zebraword" { #expect(realm == []) }
-        #expect((try? Self.keys(source.path, c, query).get()) == realm, "\(query)")
+        if search == "zebraword" { expectEqual(realm, []) }
+        expectEqual((try? Self.keys(source.path, c, query).get()), realm, "\(query)")
         let sorted = query + " SORT(fontSize DESC, date ASC)"
-        #expect((try? Self.keys(source.path, c, sorted).get()) == (try RealmOracle.core14.queryKeys(source.path, className: c, where: sorted)), "\(sorted)")
+        expectEqual((try? Self.keys(source.path, c, sorted).get()), (try RealmOracle.core14.queryKeys(source.path, className: c, where: sorted)), "\(sorted)")
       }
     }
   }

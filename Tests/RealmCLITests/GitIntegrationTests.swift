@@ -41,12 +41,12 @@ struct GitIntegrationTests {
       let (old, new) = try DiffCommandTests.craftedPair(in: dir)
       let fixture = repo.appendingPathComponent("fixture.realm").path
       try T.write(try T.bytes(old), to: fixture)
-      #expect(try Self.git(["add", "."], in: repo).status == 0)
+      try expectEqual(Self.git(["add", "."], in: repo).status, 0)
       let commit = try Self.git(["commit", "-q", "-m", "fixture"], in: repo)
       try #require(commit.status == 0, "\(commit.stderr)")
       try T.write(try T.bytes(new), to: fixture)
       let diff = try Self.git(["diff"], in: repo)
-      #expect(diff.status == 0, "\(diff.stderr)")
+      expectEqual(diff.status, 0, "\(diff.stderr)")
       let changed = diff.stdout.split(separator: "\n").filter { $0.hasPrefix("+{") || $0.hasPrefix("-{") }.map(String.init)
       // Dogs sorted by primary key: rex's age changed, max added; fido moved to another key in
       // the file but its line is the same, as is Bob's link to it.
@@ -56,7 +56,7 @@ struct GitIntegrationTests {
       #expect(!changed.contains { $0.contains(#""name":"fido""#) || $0.contains(#""Bob""#) }, "\(changed)")
       // Eve's link keeps its key but names another dog.
       #expect(changed.contains(#"+{"$class":"Person","$key":4,"name":"Eve","dog":{"$ref":"Dog","$pk":"spot"},"address":null}"#))
-      #expect(changed.count == 9, "\(changed)")
+      expectEqual(changed.count, 9, "\(changed)")
       // git log -p shows the same through the same setting.
       _ = try Self.git(["commit", "-q", "-a", "-m", "changed"], in: repo)
       let log = try Self.git(["log", "-p", "-1"], in: repo)
@@ -72,25 +72,25 @@ struct GitIntegrationTests {
       try FileManager.default.createDirectory(at: hooks, withIntermediateDirectories: true)
       let hook = hooks.appendingPathComponent("pre-commit").path
       try T.write(try T.bytes(Fixtures.root.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Examples/git/pre-commit").path), to: hook)
-      #expect(chmod(hook, 0o755) == 0)
+      expectEqual(chmod(hook, 0o755), 0)
       let fixture = repo.appendingPathComponent("person.realm").path
       try T.write(try Fixtures.bytes("open-errors/before.realm"), to: fixture)
       let env = ["REALMCTL": realmctl]
       // The app's schema is the file's: the commit goes through.
       try T.write(try Fixtures.bytes("open-errors/same-version-same-schema.plan.json"), to: repo.appendingPathComponent("app-schema.json").path)
-      #expect(try Self.git(["add", "."], in: repo).status == 0)
+      try expectEqual(Self.git(["add", "."], in: repo).status, 0)
       let ok = try Self.git(["commit", "-q", "-m", "fixture"], in: repo, environment: env)
-      #expect(ok.status == 0, "\(ok.stderr)")
+      expectEqual(ok.status, 0, "\(ok.stderr)")
       // The app changed a type without a new version: a fixture added now is refused, with
       // Realm's words.
       try T.write(try Fixtures.bytes("open-errors/same-version-type-changed.plan.json"), to: repo.appendingPathComponent("app-schema.json").path)
       try T.copy("open-errors/before.realm", to: repo, as: "person2.realm")
-      #expect(try Self.git(["add", "."], in: repo).status == 0)
+      try expectEqual(Self.git(["add", "."], in: repo).status, 0)
       let refused = try Self.git(["commit", "-q", "-m", "new fixture"], in: repo, environment: env)
       #expect(refused.status != 0)
       #expect(refused.stderr.contains("pre-commit: person2.realm does not open with app-schema.json:"), "\(refused.stderr)")
       #expect(refused.stderr.contains("Migration is required due to the following errors:\n- Property 'Person.age' has been changed from 'int' to 'string'."))
-      #expect(try Self.git(["log", "--oneline"], in: repo).stdout.split(separator: "\n").count == 1)
+      try expectEqual(Self.git(["log", "--oneline"], in: repo).stdout.split(separator: "\n").count, 1)
     }
   }
 }

@@ -1,3 +1,4 @@
+import RealmTestSupport
 import Testing
 
 @testable import RealmCLI
@@ -18,7 +19,7 @@ import Testing
 
   @Test func rootHelpMatchesSnapshot() throws {
     let output = run(["--help"])
-    #expect(output.status == 0)
+    expectEqual(output.status, 0)
     #expect(output.stderr.isEmpty)
     try Snapshot.assertMatches(output.stdout, named: "help-realmctl.txt")
   }
@@ -26,7 +27,7 @@ import Testing
   @Test("command help matches its snapshot", arguments: commandNames)
   func commandHelpMatchesSnapshot(name: String) throws {
     let output = run([name, "--help"])
-    #expect(output.status == 0)
+    expectEqual(output.status, 0)
     #expect(output.stderr.isEmpty)
     try Snapshot.assertMatches(output.stdout, named: "help-\(name).txt")
   }
@@ -38,11 +39,11 @@ import Testing
   @Test("every way of asking prints the same help", arguments: commandNames)
   func everyWayOfAskingIsTheSame(name: String) {
     let reference = run([name, "--help"]).stdout
-    #expect(run([name, "-h"]).stdout == reference)
-    #expect(run(["help", name]).stdout == reference)
-    #expect(run(["help", name, "--help"]).stdout == reference)
-    #expect(run([name, "some.realm", "--help"]).stdout == reference)
-    #expect(run([name, "--no-such-option", "-h"]).stdout == reference)
+    expectEqual(run([name, "-h"]).stdout, reference)
+    expectEqual(run(["help", name]).stdout, reference)
+    expectEqual(run(["help", name, "--help"]).stdout, reference)
+    expectEqual(run([name, "some.realm", "--help"]).stdout, reference)
+    expectEqual(run([name, "--no-such-option", "-h"]).stdout, reference)
   }
 
   @Test func rootHelpIsPrintedForNoArgumentsHelpAndDoubleDash() {
@@ -51,8 +52,8 @@ import Testing
     #expect(reference.hasSuffix("\n\n  See 'realmctl help <subcommand>' for detailed help.\n"))
     for words in [[], ["-h"], ["help"], ["--"], ["help", "no-such-command"]] {
       let output = run(words)
-      #expect(output.stdout == reference, "\(words)")
-      #expect(output.status == 0)
+      expectEqual(output.stdout, reference, "\(words)")
+      expectEqual(output.status, 0)
     }
   }
 
@@ -68,9 +69,9 @@ import Testing
   @Test func versionIsPrintedFromAnywhere() {
     for words in [["--version"], ["schema", "--version"], ["dump", "x.realm", "--version"]] {
       let output = run(words)
-      #expect(output.stdout == VersionReport.current().line)
+      expectEqual(output.stdout, VersionReport.current().line)
       #expect(output.stdout.hasPrefix(RealmCtl.version + " ("))
-      #expect(output.status == 0)
+      expectEqual(output.status, 0)
     }
   }
 

@@ -59,13 +59,13 @@ import Testing
   static func expect(_ path: String, items: [String], notes: [String], schema: JSONValue, oracle: RealmOracle = .core14) throws {
     let expected = try (items + notes).map { try JSONParser.parse($0) }
     let ours = T.run(["dump", path, "--format", "jsonl"])
-    #expect(ours.status == 0, "\(ours.stderr)")
-    #expect(DumpComparison.compareDumps(expected: expected, actual: try E.lines(ours.stdout), schema: schema) == [])
-    #expect(try T.problems(path) == [])
+    expectEqual(ours.status, 0, "\(ours.stderr)")
+    expectEqual(DumpComparison.compareDumps(expected: expected, actual: try E.lines(ours.stdout), schema: schema), [])
+    try expectEqual(T.problems(path), [])
     guard oracle.isAvailable else { return }
     #expect(try oracle.verifyFailure(path) == nil)
     let realms = try E.lines(try oracle.dump(path))
-    #expect(DumpComparison.compareDumps(expected: expected, actual: realms, schema: schema) == [])
+    expectEqual(DumpComparison.compareDumps(expected: expected, actual: realms, schema: schema), [])
   }
 
   @Test func newObjectsAreAppendedAsNewClustersAndFoundByTheIndexes() throws {
@@ -75,21 +75,21 @@ import Testing
       let newLines = (1000..<1700).map { Self.item($0) } + (300..<600).map { Self.note($0) }
       let data = try T.write(newLines.joined(separator: "\n") + "\n", to: dir, as: "new.jsonl")
       let r = T.run(["insert", path, data, "--json"])
-      #expect(r.status == 0, "\(r.stderr)")
+      expectEqual(r.status, 0, "\(r.stderr)")
       let report = try JSONParser.parse(r.stdout)
-      #expect(report["path"] == .string("append"))
-      #expect(report["inserted"] == .int(1000))
-      #expect(report["schemaVersion"] == .int(3))
+      expectEqual(report["path"], .string("append"))
+      expectEqual(report["inserted"], .int(1000))
+      expectEqual(report["schemaVersion"], .int(3))
       #expect(try T.bytes(path).count > before.count)
       // Realm's keys: the items' sequence continues at 1000, the notes' (squeezed) at 300.
       try Self.expect(
         path, items: items + (1000..<1700).map { Self.item($0, key: $0) },
         notes: notes + (300..<600).map { Self.note($0, key: Self.squeezed($0)) }, schema: schema)
       if RealmOracle.core14.isAvailable {
-        #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "id == 1500") == [1500])
-        #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "name == 'item 1699'") == [1699])
-        #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "name == 'item 7'") == [7])
-        #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "id >= 1698")?.sorted() == [1698, 1699])
+        try expectEqual(RealmOracle.core14.queryKeys(path, className: "Item", where: "id == 1500"), [1500])
+        try expectEqual(RealmOracle.core14.queryKeys(path, className: "Item", where: "name == 'item 1699'"), [1699])
+        try expectEqual(RealmOracle.core14.queryKeys(path, className: "Item", where: "name == 'item 7'"), [7])
+        try expectEqual(RealmOracle.core14.queryKeys(path, className: "Item", where: "id >= 1698")?.sorted(), [1698, 1699])
       }
       // Our own lookups by primary key find them too (a second insert sees them as existing).
       let again = try T.write(Self.item(1600) + "\n", to: dir, as: "again.jsonl")
@@ -102,15 +102,15 @@ import Testing
     try T.inScratchDirectory { dir in
       let (path, schema, items, notes) = try Self.file(in: dir)
       let first = try T.write(Self.item(5000) + "\n" + Self.note(9000) + "\n", to: dir, as: "one.jsonl")
-      #expect(T.run(["insert", path, first]).status == 0)
+      expectEqual(T.run(["insert", path, first]).status, 0)
       let second = try T.write((6000..<6300).map { Self.item($0) }.joined(separator: "\n") + "\n", to: dir, as: "two.jsonl")
       let before = try T.bytes(path)
       let dry = T.run(["insert", path, second, "--dry-run"])
-      #expect(dry.status == 0, "\(dry.stderr)")
+      expectEqual(dry.status, 0, "\(dry.stderr)")
       #expect(dry.stdout.contains("would be appended in place (dry run: nothing written)"))
       #expect(TestFiles.same(try T.bytes(path), before))
       let r = T.run(["insert", path, second])
-      #expect(r.status == 0, "\(r.stderr)")
+      expectEqual(r.status, 0, "\(r.stderr)")
       #expect(r.stdout.contains("300 inserted, 0 updated; appended in place"))
       try Self.expect(
         path, items: items + [Self.item(5000, key: 1000)] + (6000..<6300).enumerated().map { Self.item($1, key: 1001 + $0) },
@@ -124,13 +124,13 @@ import Testing
       // A link to an existing item changes its backlinks: rewritten.
       let linked = try T.write(Self.note(700, item: 3) + "\n", to: dir, as: "linked.jsonl")
       let r = T.run(["insert", path, linked, "--json"])
-      #expect(r.status == 0, "\(r.stderr)")
-      #expect(try JSONParser.parse(r.stdout)["path"] == .string("rewrite"))
+      expectEqual(r.status, 0, "\(r.stderr)")
+      try expectEqual(JSONParser.parse(r.stdout)["path"], .string("rewrite"))
       // A given key below the last one lands between existing objects: rewritten.
       let between = try T.write(Self.note(701, key: 290) + "\n", to: dir, as: "between.jsonl")
       let b = T.run(["insert", path, between, "--json"])
-      #expect(b.status == 0, "\(b.stderr)")
-      #expect(try JSONParser.parse(b.stdout)["path"] == .string("rewrite"))
+      expectEqual(b.status, 0, "\(b.stderr)")
+      try expectEqual(JSONParser.parse(b.stdout)["path"], .string("rewrite"))
       // Key 290 sorts before the squeezed keys from 256 on (65536...).
       let expectedNotes = Array(notes[0..<256]) + [Self.note(701, key: 290)] + notes[256...] + [Self.note(700, key: Self.squeezed(300), item: 3)]
       try Self.expect(path, items: items, notes: expectedNotes, schema: schema)
@@ -154,15 +154,15 @@ import Testing
       let (path, schema, items, notes) = try Self.file(in: dir, format: format)
       let data = try T.write(((1000..<1300).map { Self.item($0) } + (300..<400).map { Self.note($0) }).joined(separator: "\n") + "\n", to: dir, as: "new.jsonl")
       let r = T.run(["insert", path, data, "--json"])
-      #expect(r.status == 0, "\(r.stderr)")
+      expectEqual(r.status, 0, "\(r.stderr)")
       let report = try JSONParser.parse(r.stdout)
-      #expect(report["path"] == .string("append"))
-      #expect(report["fileFormat"] == .int(Int64(format)))
+      expectEqual(report["path"], .string("append"))
+      expectEqual(report["fileFormat"], .int(Int64(format)))
       try Self.expect(
         path, items: items + (1000..<1300).map { Self.item($0, key: $0) },
         notes: notes + (300..<400).map { Self.note($0, key: Self.squeezed($0)) }, schema: schema, oracle: oracle)
       if oracle.isAvailable {
-        #expect(try oracle.queryKeys(path, className: "Item", where: "name == 'item 1299'") == [1299])
+        try expectEqual(oracle.queryKeys(path, className: "Item", where: "name == 'item 1299'"), [1299])
       }
     }
   }
@@ -179,11 +179,11 @@ import Testing
       lines += [0, 255, 299].map { "{\"$class\":\"Note\",\"$key\":\(Self.squeezed($0)),\"text\":\"changed \($0)\"}" }
       let data = try T.write(lines.joined(separator: "\n") + "\n", to: dir, as: "up.jsonl")
       let r = T.run(["insert", path, data, "--upsert", "--json"])
-      #expect(r.status == 0, "\(r.stderr)")
+      expectEqual(r.status, 0, "\(r.stderr)")
       let report = try JSONParser.parse(r.stdout)
-      #expect(report["path"] == .string("objects"))
-      #expect(report["updated"] == .int(Int64(changedItems.count + 3)))
-      #expect(report["inserted"] == .int(0))
+      expectEqual(report["path"], .string("objects"))
+      expectEqual(report["updated"], .int(Int64(changedItems.count + 3)))
+      expectEqual(report["inserted"], .int(0))
       var expectedItems = items
       for id in changedItems {
         expectedItems[id] = Self.item(id, key: id, parent: id > 0 && id % 7 == 0 ? id / 2 : nil)
@@ -195,8 +195,8 @@ import Testing
       }
       try Self.expect(path, items: expectedItems, notes: expectedNotes, schema: schema)
       if RealmOracle.core14.isAvailable {
-        #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "score == 107.3") == [107])
-        #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "id == 999") == [999])
+        try expectEqual(RealmOracle.core14.queryKeys(path, className: "Item", where: "score == 107.3"), [107])
+        try expectEqual(RealmOracle.core14.queryKeys(path, className: "Item", where: "id == 999"), [999])
       }
     }
   }
@@ -208,19 +208,19 @@ import Testing
       let (path, schema, items, notes) = try Self.file(in: dir)
       let renamed = try T.write("{\"$class\":\"Item\",\"id\":4,\"name\":\"four\"}\n", to: dir, as: "renamed.jsonl")
       let r = T.run(["insert", path, renamed, "--upsert", "--json"])
-      #expect(r.status == 0, "\(r.stderr)")
-      #expect(try JSONParser.parse(r.stdout)["path"] == .string("rewrite"))
+      expectEqual(r.status, 0, "\(r.stderr)")
+      try expectEqual(JSONParser.parse(r.stdout)["path"], .string("rewrite"))
       let mixed = try T.write("{\"$class\":\"Item\",\"id\":5,\"score\":1.5}\n" + Self.item(3000) + "\n", to: dir, as: "mixed.jsonl")
       let m = T.run(["insert", path, mixed, "--upsert", "--json"])
-      #expect(m.status == 0, "\(m.stderr)")
-      #expect(try JSONParser.parse(m.stdout)["path"] == .string("objects"))
-      #expect(try JSONParser.parse(m.stdout)["inserted"] == .int(1))
+      expectEqual(m.status, 0, "\(m.stderr)")
+      try expectEqual(JSONParser.parse(m.stdout)["path"], .string("objects"))
+      try expectEqual(JSONParser.parse(m.stdout)["inserted"], .int(1))
       var expectedItems = items
       expectedItems[4] = items[4].replacingOccurrences(of: "item 4", with: "four")
       expectedItems[5] = items[5].replacingOccurrences(of: "\"score\":1.25", with: "\"score\":1.5")
       try Self.expect(path, items: expectedItems + [Self.item(3000, key: 1000)], notes: notes, schema: schema)
       if RealmOracle.core14.isAvailable {
-        #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "name == 'four'") == [4])
+        try expectEqual(RealmOracle.core14.queryKeys(path, className: "Item", where: "name == 'four'"), [4])
       }
     }
   }
@@ -248,15 +248,15 @@ import Testing
       }
       let data = try T.write(lines.joined(separator: "\n") + "\n", to: dir, as: "whole.jsonl")
       let r = T.run(["insert", path, data, "--upsert", "--json"])
-      #expect(r.status == 0, "\(r.stderr)")
+      expectEqual(r.status, 0, "\(r.stderr)")
       let report = try JSONParser.parse(r.stdout)
-      #expect(report["path"] == .string("objects"))
-      #expect(report["updated"] == .int(Int64(changed.count)))
-      #expect(report["inserted"] == .int(0))
+      expectEqual(report["path"], .string("objects"))
+      expectEqual(report["updated"], .int(Int64(changed.count)))
+      expectEqual(report["inserted"], .int(0))
       try Self.expect(path, items: expectedItems, notes: notes, schema: schema)
       if RealmOracle.core14.isAvailable {
-        #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "score < 0") == changed.map(Int64.init))
-        #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "name == 'item 300'") == [300])
+        try expectEqual(RealmOracle.core14.queryKeys(path, className: "Item", where: "score < 0"), changed.map(Int64.init))
+        try expectEqual(RealmOracle.core14.queryKeys(path, className: "Item", where: "name == 'item 300'"), [300])
       }
     }
   }
@@ -272,16 +272,16 @@ import Testing
       let rescored = Self.item(6).replacingOccurrences(of: "\"score\":null", with: "\"score\":6.5")
       let data = try T.write([same, renamed, rescored].joined(separator: "\n") + "\n", to: dir, as: "whole.jsonl")
       let r = T.run(["insert", path, data, "--upsert", "--json"])
-      #expect(r.status == 0, "\(r.stderr)")
+      expectEqual(r.status, 0, "\(r.stderr)")
       let report = try JSONParser.parse(r.stdout)
-      #expect(report["path"] == .string("rewrite"))
-      #expect(report["updated"] == .int(2))
+      expectEqual(report["path"], .string("rewrite"))
+      expectEqual(report["updated"], .int(2))
       var expectedItems = items
       expectedItems[5] = items[5].replacingOccurrences(of: "item 5", with: "five")
       expectedItems[6] = items[6].replacingOccurrences(of: "\"score\":null", with: "\"score\":6.5")
       try Self.expect(path, items: expectedItems, notes: notes, schema: schema)
       if RealmOracle.core14.isAvailable {
-        #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "name == 'five'") == [5])
+        try expectEqual(RealmOracle.core14.queryKeys(path, className: "Item", where: "name == 'five'"), [5])
       }
     }
   }

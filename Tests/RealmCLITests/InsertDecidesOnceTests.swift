@@ -64,23 +64,23 @@ import Testing
       FileAccessLog.watch(path)
       let outcome = Result { try DataEditor.insert(path: path, jsonLines: data, mode: c.mode, options: options) }
       let counts = FileAccessLog.stopWatching(path)
-      #expect(counts.opens == 1, "opens: \(counts)")
-      #expect(counts.locks == 1, "locks: \(counts)")
+      expectEqual(counts.opens, 1, "opens: \(counts)")
+      expectEqual(counts.locks, 1, "locks: \(counts)")
       let written = (try? outcome.get()).map { !$0.dryRun && $0.writePath != .none } ?? false
       // Made once when something is written; none in a dry run; otherwise made at most once
       // (the streamed path makes it at its first line) and removed.
       #expect(counts.copies == (written ? 1 : 0) || (!written && !c.dryRun && counts.copies == 1), "copies: \(counts)")
       switch outcome {
       case .success(let result):
-        #expect(result.writePath == c.writePath)
-        #expect(result.streamed == c.streamed)
+        expectEqual(result.writePath, c.writePath)
+        expectEqual(result.streamed, c.streamed)
       case .failure(let error):
         #expect(c.writePath == nil, "\(error)")
       }
       if written {
         #expect(TestFiles.same(try T.bytes(backup), before))
         #expect(try T.bytes(path) != before)
-        #expect(try T.problems(path) == [])
+        try expectEqual(T.problems(path), [])
       } else {
         #expect(!T.exists(backup))
         #expect(TestFiles.same(try T.bytes(path), before))
@@ -97,7 +97,7 @@ import Testing
       let result = try DataEditor.insert(path: path, mode: .insert) { schema in try InsertObject.jsonLines(path: data, schema: schema) }
       let counts = FileAccessLog.stopWatching(path)
       #expect(result.writePath == .append && !result.streamed)
-      #expect(counts == FileAccessLog.Counts(opens: 1, locks: 1, copies: 0))
+      expectEqual(counts, FileAccessLog.Counts(opens: 1, locks: 1, copies: 0))
     }
   }
 
@@ -121,11 +121,11 @@ import Testing
       defer { close(readEnd) }
       let result = try DataEditor.insert(path: path, jsonLines: "/dev/fd/\(readEnd)", mode: .insert)
       #expect(!result.streamed)
-      #expect(result.total(\.inserted) == 4)
-      #expect(try T.problems(path) == [])
+      expectEqual(result.total(\.inserted), 4)
+      try expectEqual(T.problems(path), [])
       let oracle = RealmOracle.core14
       if oracle.isAvailable {
-        #expect(try oracle.queryKeys(path, className: "Row", where: "id >= 10000")?.sorted() == [1000, 1001, 1002, 5000])
+        try expectEqual(oracle.queryKeys(path, className: "Row", where: "id >= 10000")?.sorted(), [1000, 1001, 1002, 5000])
       }
     }
   }
@@ -143,9 +143,9 @@ import Testing
       let result = try DataEditor.insert(path: path, jsonLines: data, mode: .insert)
       let counts = FileAccessLog.stopWatching(path)
       #expect(!result.streamed && result.writePath == .append)
-      #expect(result.total(\.inserted) == n)
-      #expect(counts == FileAccessLog.Counts(opens: 1, locks: 1, copies: 0))
-      #expect(try T.problems(path) == [])
+      expectEqual(result.total(\.inserted), n)
+      expectEqual(counts, FileAccessLog.Counts(opens: 1, locks: 1, copies: 0))
+      try expectEqual(T.problems(path), [])
     }
   }
 }

@@ -62,7 +62,7 @@ import Testing
       try T.write(bytes, to: path)
       let data = try T.write(lines, to: dir, as: "data.jsonl")
       let r = T.run(words.map { $0 == "FILE" ? path : $0 == "DATA" ? data : $0 })
-      #expect(r.status == 65, "\(r.stdout)\(r.stderr)", sourceLocation: sourceLocation)
+      expectEqual(r.status, 65, "\(r.stdout)\(r.stderr)", sourceLocation: sourceLocation)
       #expect(r.stderr.hasPrefix("Error: 'hostile.realm' is not a valid Realm file: "), "\(r.stderr)", sourceLocation: sourceLocation)
       #expect(r.stderr.contains("\(claimed) objects"), "\(r.stderr)", sourceLocation: sourceLocation)
       #expect(TestFiles.same(try T.bytes(path), bytes), "the refused command changed the file", sourceLocation: sourceLocation)
@@ -120,10 +120,10 @@ import Testing
       try T.write(bytes, to: path)
       let data = try T.write("_id,value\n10,-1\n100000,-2\n", to: dir, as: "data.csv")
       let r = T.run(["insert", path, data, "--class", "Item", "--upsert", "--json"])
-      #expect(r.status == 0, "\(r.stderr)")
+      expectEqual(r.status, 0, "\(r.stderr)")
       let report = try JSONParser.parse(r.stdout)
       #expect(report["path"] == .string("rewrite") && report["inserted"] == .int(1) && report["updated"] == .int(1), "\(r.stdout)")
-      #expect(try T.problems(path) == [])
+      try expectEqual(T.problems(path), [])
       let open = T.run(["open", path, "--json"])
       guard case .array(let classes)? = try JSONParser.parse(open.stdout)["classes"] else {
         Issue.record("open --json has no classes: \(open.stdout)")
@@ -131,7 +131,7 @@ import Testing
       }
       for (name, n) in [("Item", 301), ("Junk1", 301), ("Junk2", 302)] {
         let entry = classes.first { $0["name"] == .string(name) }
-        #expect(entry?["objects"] == .int(Int64(n)), "\(name): \(open.stdout)")
+        expectEqual(entry?["objects"], .int(Int64(n)), "\(name): \(open.stdout)")
       }
     }
   }
@@ -150,7 +150,7 @@ import Testing
       try T.write(hostile, to: new)
       let expected = T.run(["dump", old, "--for-diff"])
       let dumped = T.run(["dump", new, "--for-diff"])
-      #expect(dumped.status == 0, "\(dumped.stderr)")
+      expectEqual(dumped.status, 0, "\(dumped.stderr)")
       #expect(dumped.stdout == expected.stdout && expected.stdout.contains(#""_id":2990"#))
       let diff = T.run(["diff", old, new])
       #expect(diff.status == 0 && diff.stdout.isEmpty, "\(diff.stdout)\(diff.stderr)")
@@ -171,12 +171,12 @@ import Testing
     try T.inScratchDirectory { dir in
       let path = dir.appendingPathComponent("swapped.realm").path
       try T.write(bytes, to: path)
-      #expect(try T.problems(path) == [])  // the index's leaves are out of order, not its space
+      try expectEqual(T.problems(path), [])  // the index's leaves are out of order, not its space
       let data = try T.write(#"{"$class":"Item","_id":-7,"value":1}"# + "\n", to: dir, as: "one.jsonl")
       let r = T.run(["insert", path, data, "--json"])
-      #expect(r.status == 0, "\(r.stderr)")
+      expectEqual(r.status, 0, "\(r.stderr)")
       let problems = try T.problems(path)
-      #expect(problems == [], "\(problems)")
+      expectEqual(problems, [], "\(problems)")
       for id in [-7, 0, 10, 9990, 24990] {
         let found = T.run(["dump", path, "--class", "Item", "--where", "_id == \(id)", "--format", "jsonl"])
         #expect(found.status == 0 && found.stdout.contains(#""_id":\#(id),"#), "\(id): \(found.stdout)\(found.stderr)")
@@ -195,10 +195,10 @@ import Testing
       try T.write(try Self.file([Crafted(schema: Self.item(), objects: 300, claimed: 300)]), to: path)
       let data = try T.write(Self.upserts, to: dir, as: "up.jsonl")
       let r = T.run(["insert", path, data, "--upsert", "--json"])
-      #expect(r.status == 0, "\(r.stderr)")
+      expectEqual(r.status, 0, "\(r.stderr)")
       let report = try JSONParser.parse(r.stdout)
       #expect(report["inserted"] == .int(1) && report["updated"] == .int(1), "\(r.stdout)")
-      #expect(try T.problems(path) == [])
+      try expectEqual(T.problems(path), [])
     }
   }
 }

@@ -33,8 +33,8 @@ import Testing
   static func expectSameAsGeneralPath(_ data: String, copy: String, streamed result: EditResult, path: String) throws {
     let general = try DataEditor.insert(path: copy, mode: .upsert) { schema in try InsertObject.jsonLines(path: data, schema: schema) }
     #expect(!general.streamed)
-    #expect(general.classes == result.classes)
-    #expect(try RealmDumper.dumpJSONL(copy) == RealmDumper.dumpJSONL(path))
+    expectEqual(general.classes, result.classes)
+    try expectEqual(RealmDumper.dumpJSONL(copy), RealmDumper.dumpJSONL(path))
   }
 
   static func copy(_ path: String, in dir: URL) throws -> String {
@@ -55,9 +55,9 @@ import Testing
       }
       let (result, data) = try Self.upsert(lines, into: path, dir: dir)
       #expect(result.streamed)
-      #expect(result.writePath == .objects)
-      #expect(result.total(\.updated) == 300)
-      #expect(result.total(\.inserted) == 0)
+      expectEqual(result.writePath, .objects)
+      expectEqual(result.total(\.updated), 300)
+      expectEqual(result.total(\.inserted), 0)
       var expected = rows
       for i in stride(from: 0, to: 600, by: 2) { expected[i] = Self.row(Int64(3 * i), n: Int64(i / 10), name: "renamed \(i)", key: Int64(i)) }
       try S.expect(
@@ -90,9 +90,9 @@ import Testing
       }
       let (result, data) = try Self.upsert(lines, into: path, dir: dir)
       #expect(result.streamed)
-      #expect(result.writePath == .objects)
-      #expect(result.total(\.updated) == 300)
-      #expect(result.total(\.inserted) == 102)
+      expectEqual(result.writePath, .objects)
+      expectEqual(result.total(\.updated), 300)
+      expectEqual(result.total(\.inserted), 102)
       try S.expect(
         path, rows: expected + added, schema: schema,
         ids: [(300, 100), (307, 1000), (1198, 1099), (5000, 1100), (6000, 1101), (2997, 999)],
@@ -110,8 +110,8 @@ import Testing
       // Every line with its `$key`, its link and its indexed values.
       let (result, _) = try Self.upsert(dump.stdout.split(separator: "\n").map(String.init), into: path, dir: dir)
       #expect(result.streamed)
-      #expect(result.writePath == .none)
-      #expect(result.total(\.updated) == 0)
+      expectEqual(result.writePath, .none)
+      expectEqual(result.total(\.updated), 0)
       #expect(TestFiles.same(try T.bytes(path), before))
     }
   }
@@ -136,12 +136,12 @@ import Testing
       let data = try T.write(E.text(lines), to: dir, as: "upsert.jsonl")
       let result = try DataEditor.insert(path: path, jsonLines: data, mode: .upsert)
       #expect(result.streamed)
-      #expect(result.writePath == .objects)
-      #expect(result.total(\.updated) == 4)
+      expectEqual(result.writePath, .objects)
+      expectEqual(result.total(\.updated), 4)
       try InsertAppendTests.expect(path, items: expected, notes: notes, schema: schema)
       if RealmOracle.core14.isAvailable {
-        #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "name == 'item 301'") == [301])
-        #expect(try RealmOracle.core14.queryKeys(path, className: "Item", where: "id == 999") == [999])
+        try expectEqual(RealmOracle.core14.queryKeys(path, className: "Item", where: "name == 'item 301'"), [301])
+        try expectEqual(RealmOracle.core14.queryKeys(path, className: "Item", where: "id == 999"), [999])
       }
       try Self.expectSameAsGeneralPath(data, copy: general, streamed: result, path: path)
       // A list that changes: the streamed attempt writes nothing; the general path does it.
@@ -173,7 +173,7 @@ import Testing
       options = MigrationOptions()
       options.backupPath = backup
       let unchanged = try T.write(Self.row(3, n: 0) + "\n", to: dir, as: "unchanged.jsonl")
-      #expect(try DataEditor.insert(path: path, jsonLines: unchanged, mode: .upsert, options: options).writePath == .none)
+      try expectEqual(DataEditor.insert(path: path, jsonLines: unchanged, mode: .upsert, options: options).writePath, .none)
       #expect(!FileManager.default.fileExists(atPath: backup))
       let written = try DataEditor.insert(path: path, jsonLines: data, mode: .upsert, options: options)
       #expect(written.streamed && written.writePath == .objects)
@@ -223,10 +223,10 @@ import Testing
       case (.success(let r), .success(let g)):
         #expect(!r.streamed)
         #expect(r.classes == g.classes && r.writePath == g.writePath)
-        #expect(try RealmDumper.dumpJSONL(path) == RealmDumper.dumpJSONL(general))
-        #expect(try T.problems(path) == [])
+        try expectEqual(RealmDumper.dumpJSONL(path), RealmDumper.dumpJSONL(general))
+        try expectEqual(T.problems(path), [])
       case (.failure(let e), .failure(let f)):
-        #expect("\(e)" == "\(f)")
+        expectEqual("\(e)", "\(f)")
         #expect(TestFiles.same(try T.bytes(path), before))
       default:
         Issue.record("the streamed attempt and the general path disagree: \(outcome), \(alone)")
@@ -286,23 +286,23 @@ import Testing
       lines.append(new)
       let (result, data) = try Self.upsert(lines, into: path, dir: dir)
       #expect(result.streamed)
-      #expect(result.total(\.updated) == 5)
-      #expect(result.total(\.inserted) == 1)
+      expectEqual(result.total(\.updated), 5)
+      expectEqual(result.total(\.inserted), 1)
       // The new object as Realm reads it back (its defaults: empty collections, null links).
       let realm = T.run(["dump", path, "--format", "jsonl", "--class", "AllTypes", "--where", "_id == 123456789"])
       let added = try #require(try E.lines(realm.stdout).first)
-      #expect(added["$key"] == .int(600))
-      #expect(added["string_req"] == .string("new one"))
+      expectEqual(added["$key"], .int(600))
+      expectEqual(added["string_req"], .string("new one"))
       // Classes in name order: the new object ends AllTypes.
       let end = try #require(expected.lastIndex { $0["$class"] == .string("AllTypes") })
       expected.insert(added, at: end + 1)
       try E.expectFile(path, equals: expected, schema: "alltypes")
       if RealmOracle.core14.isAvailable {
         for key in [0, 1, 599] as [Int64] {
-          #expect(try RealmOracle.core14.queryKeys(path, className: "AllTypes", where: "_id == \(try id(key))") == [key])
+          try expectEqual(RealmOracle.core14.queryKeys(path, className: "AllTypes", where: "_id == \(try id(key))"), [key])
         }
-        #expect(try RealmOracle.core14.queryKeys(path, className: "AllTypes", where: "_id == 123456789") == [600])
-        #expect(try RealmOracle.core14.queryKeys(path, className: "AllTypes", where: "string_req == 'new one'") == [600])
+        try expectEqual(RealmOracle.core14.queryKeys(path, className: "AllTypes", where: "_id == 123456789"), [600])
+        try expectEqual(RealmOracle.core14.queryKeys(path, className: "AllTypes", where: "string_req == 'new one'"), [600])
       }
       try Self.expectSameAsGeneralPath(data, copy: general, streamed: result, path: path)
     }

@@ -34,7 +34,7 @@ import Testing
   static func insert(_ lines: [String], into path: String, dir: URL) throws -> JSONValue {
     let data = try T.write(lines.joined(separator: "\n") + "\n", to: dir, as: "new.jsonl")
     let r = T.run(["insert", path, data, "--json"])
-    #expect(r.status == 0, "\(r.stderr)")
+    expectEqual(r.status, 0, "\(r.stderr)")
     return try JSONParser.parse(r.stdout)
   }
 
@@ -43,17 +43,17 @@ import Testing
   static func expect(_ path: String, rows: [String], schema: JSONValue, ids: [(Int64, Int64)], ns: [(Int64, [Int64])]) throws {
     let expected = try rows.map { try JSONParser.parse($0) }
     let ours = T.run(["dump", path, "--format", "jsonl"])
-    #expect(DumpComparison.compareDumps(expected: expected, actual: try EditCommandTests.lines(ours.stdout), schema: schema) == [])
-    #expect(try T.problems(path) == [])
+    expectEqual(DumpComparison.compareDumps(expected: expected, actual: try EditCommandTests.lines(ours.stdout), schema: schema), [])
+    try expectEqual(T.problems(path), [])
     let oracle = RealmOracle.core14
     guard oracle.isAvailable else { return }
     #expect(try oracle.verifyFailure(path) == nil)
-    #expect(DumpComparison.compareDumps(expected: expected, actual: try EditCommandTests.lines(try oracle.dump(path)), schema: schema) == [])
+    expectEqual(DumpComparison.compareDumps(expected: expected, actual: try EditCommandTests.lines(try oracle.dump(path)), schema: schema), [])
     for (id, key) in ids {
-      #expect(try oracle.queryKeys(path, className: "Row", where: "id == \(id)") == [key], "id \(id)")
+      try expectEqual(oracle.queryKeys(path, className: "Row", where: "id == \(id)"), [key], "id \(id)")
     }
     for (n, keys) in ns {
-      #expect(try oracle.queryKeys(path, className: "Row", where: "n == \(n)")?.sorted() == keys, "n \(n)")
+      try expectEqual(oracle.queryKeys(path, className: "Row", where: "n == \(n)")?.sorted(), keys, "n \(n)")
     }
   }
 
@@ -66,8 +66,8 @@ import Testing
       ids += [-7, -100_000, (1 << 40) + 2, Int64.max - 1, Int64.min + 5]
       let lines = ids.enumerated().map { Self.row($1, n: Int64(5000 + $0 / 3)) }
       let report = try Self.insert(lines, into: path, dir: dir)
-      #expect(report["path"] == .string("append"))
-      #expect(report["inserted"] == .int(Int64(ids.count)))
+      expectEqual(report["path"], .string("append"))
+      expectEqual(report["inserted"], .int(Int64(ids.count)))
       let added = ids.enumerated().map { Self.row($1, n: Int64(5000 + $0 / 3), key: Int64(1000 + $0)) }
       try Self.expect(
         path, rows: rows + added, schema: schema,
@@ -86,7 +86,7 @@ import Testing
       // Id 2^32 + 3 shares its low 32 bits with id 3; n 5 is the n of rows 50-59.
       let lines = [Self.row((1 << 32) + 3, n: 5), Self.row(10_000, n: 7000)]
       let report = try Self.insert(lines, into: path, dir: dir)
-      #expect(report["path"] == .string("append"))
+      expectEqual(report["path"], .string("append"))
       try Self.expect(
         path, rows: rows + [Self.row((1 << 32) + 3, n: 5, key: 1000), Self.row(10_000, n: 7000, key: 1001)], schema: schema,
         ids: [(3, 1), ((1 << 32) + 3, 1000), (10_000, 1001)], ns: [(5, Array(50...59) + [1000]), (7000, [1001])])
@@ -112,7 +112,7 @@ import Testing
       lines[399] = Self.row(20_399, n: 3, key: 5000)
       lines[499] = Self.row(20_499, n: 3, other: 7)
       let report = try Self.insert(lines, into: path, dir: dir)
-      #expect(report["path"] == .string("rewrite"))
+      expectEqual(report["path"], .string("rewrite"))
       var added: [String] = []
       for i in 0..<600 {
         let key: Int64 = i == 399 ? 5000 : Int64(i < 399 ? 1000 + i : 999 + i)
@@ -135,8 +135,8 @@ import Testing
       #expect(!FileManager.default.fileExists(atPath: backup))
       let one = try T.write(Self.row(10_001, n: 1) + "\n", to: dir, as: "one.jsonl")
       let r = T.run(["insert", path, one, "--backup", backup, "--json"])
-      #expect(r.status == 0, "\(r.stderr)")
-      #expect(try JSONParser.parse(r.stdout)["path"] == .string("append"))
+      expectEqual(r.status, 0, "\(r.stderr)")
+      try expectEqual(JSONParser.parse(r.stdout)["path"], .string("append"))
       #expect(TestFiles.same(try T.bytes(backup), before))
       #expect(try T.bytes(path) != before)
     }

@@ -21,7 +21,7 @@ import Testing
   @Test(arguments: core5Cases)
   func core5FixturesCheckClean(_ name: String) {
     let run = CommandRun(["open", fixturePath("legacy-core5/\(name)/original.realm"), "--check"])
-    #expect(run.status == 0, "\(run.text)\(run.errors)")
+    expectEqual(run.status, 0, "\(run.text)\(run.errors)")
     #expect(run.text.contains("File format:     9 ("))
   }
 
@@ -57,7 +57,7 @@ import Testing
       let problems = RealmAnswerCheck.problems(realm: realm, schema: schema, dump: dir.appendingPathComponent("dump.jsonl"))
       #expect(problems.isEmpty, "\(dir.lastPathComponent): \(problems.joined(separator: "\n"))")
     }
-    #expect(answered == 25)
+    expectEqual(answered, 25)
   }
 
   /// Every table, also the plain (non-class) tables of Realm Core's test files, reads as Realm
@@ -88,7 +88,7 @@ import Testing
       let found = try problems(check, answerFile)
       #expect(found.isEmpty, "\(dir.lastPathComponent): \(found.joined(separator: "\n"))")
     }
-    #expect(compared == files)
+    expectEqual(compared, files)
   }
 
   /// The generated sample (`scripts/legacy_realm.py sample`, every column kind) reads as the
@@ -111,19 +111,19 @@ import Testing
       }())
       try process.run()
       process.waitUntilExit()
-      #expect(process.terminationStatus == 0)
+      expectEqual(process.terminationStatus, 0)
     }
     let problems = RealmAnswerCheck.problems(
       realm: sample, schema: dir.appendingPathComponent("schema"), dump: dir.appendingPathComponent("dump"))
     #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
-    #expect(CommandRun(["open", sample, "--check"]).status == 0)
+    expectEqual(CommandRun(["open", sample, "--check"]).status, 0)
   }
 
   @Test(SharedFixtures.enabled)
   func realmCoreLegacyFilesCheckClean() {
     for dir in Self.sharedLegacyCases where !Self.halfUpgraded.contains(dir.lastPathComponent) {
       let run = CommandRun(["open", dir.appendingPathComponent("original.realm").path, "--check"])
-      #expect(run.status == 0, "\(dir.lastPathComponent): \(run.text)\(run.errors)")
+      expectEqual(run.status, 0, "\(dir.lastPathComponent): \(run.text)\(run.errors)")
     }
   }
 }

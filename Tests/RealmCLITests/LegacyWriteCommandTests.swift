@@ -42,24 +42,24 @@ import Testing
     try Support.withCopy(of: source, as: "a.realm") { file, dir in
       let plan = try Support.write(Self.plan, to: dir, as: "plan.json")
       let run = Support.run(["migrate", "--plan", plan, file])
-      #expect(run.status == 0, "\(run.stderr)")
+      expectEqual(run.status, 0, "\(run.stderr)")
       let (writtenFormat, phrase) = Self.written(format)
       #expect(run.stdout.hasPrefix("\(file): schema version 1 -> 2, \(phrase), "), "\(run.stdout)")
-      #expect(run.stderr == Self.warning(format, file))
-      #expect(RealmAnswerCheck.headerFormat(file) == writtenFormat)
+      expectEqual(run.stderr, Self.warning(format, file))
+      expectEqual(RealmAnswerCheck.headerFormat(file), writtenFormat)
       #expect(try Support.problems(file).isEmpty)
       let json = Support.run(["migrate", "--plan", plan, file, "--json"])
       let report = try JSONParser.parse(Array(json.stdout.utf8))
       #expect(report["files"]?[0]?["fromFileFormat"] == .int(Int64(writtenFormat)) && report["files"]?[0]?["method"] == .string("unchanged"))
-      #expect(report["files"]?[0]?["fileFormatKept"] == .bool(true))
+      expectEqual(report["files"]?[0]?["fileFormatKept"], .bool(true))
       // Every object keeps its key and primary key and gets Realm's values, transformed.
       let dump = try JSONParser.parseLines(Array(Support.run(["dump", file, "--format", "jsonl"]).stdout.utf8))
       let expected = try Self.realmObjects()
-      #expect(dump.count == expected.count)
+      expectEqual(dump.count, expected.count)
       for (new, old) in zip(dump, expected) {
         #expect(new["$key"] == old["$key"] && new["id"] == old["id"] && new["age"] == old["age"] && new["email"] == .null)
         if case .string(let first)? = old["firstName"], case .string(let last)? = old["lastName"] {
-          #expect(new["fullName"] == .string(first + " " + last))
+          expectEqual(new["fullName"], .string(first + " " + last))
         }
       }
     }
@@ -69,13 +69,13 @@ import Testing
   func renamePropertyWritesTheFormat(_ source: String, _ format: Int) throws {
     try Support.withCopy(of: source, as: "a.realm") { file, _ in
       let run = Support.run(["rename-property", file, "Person", "age", "years"])
-      #expect(run.status == 0, "\(run.stderr)")
-      #expect(run.stdout == "Renamed 'Person.age' to 'Person.years' in \(file) (schema version 1 -> 2, \(Self.written(format).phrase))\n")
-      #expect(RealmAnswerCheck.headerFormat(file) == Self.written(format).format)
+      expectEqual(run.status, 0, "\(run.stderr)")
+      expectEqual(run.stdout, "Renamed 'Person.age' to 'Person.years' in \(file) (schema version 1 -> 2, \(Self.written(format).phrase))\n")
+      expectEqual(RealmAnswerCheck.headerFormat(file), Self.written(format).format)
       #expect(try Support.problems(file).isEmpty)
       let dump = try JSONParser.parseLines(Array(Support.run(["dump", file, "--format", "jsonl"]).stdout.utf8))
       let expected = try Self.realmObjects()
-      #expect(dump.count == expected.count)
+      expectEqual(dump.count, expected.count)
       for (new, old) in zip(dump, expected) {
         #expect(new["$key"] == old["$key"] && new["years"] == old["age"] && new["firstName"] == old["firstName"])
       }
@@ -87,11 +87,11 @@ import Testing
     try Support.withCopy(of: source, as: "a.realm") { file, _ in
       let before = try Support.bytes(file).count
       let run = Support.run(["compact", file])
-      #expect(run.status == 0, "\(run.stderr)")
+      expectEqual(run.status, 0, "\(run.stderr)")
       let after = try Support.bytes(file).count
       let suffix = format < 20 ? " (file format \(format) -> 24)" : ", file format \(format) (kept)"
-      #expect(run.stdout == "Compacted \(file): \(before) -> \(after) bytes\(suffix)\n")
-      #expect(RealmAnswerCheck.headerFormat(file) == Self.written(format).format)
+      expectEqual(run.stdout, "Compacted \(file): \(before) -> \(after) bytes\(suffix)\n")
+      expectEqual(RealmAnswerCheck.headerFormat(file), Self.written(format).format)
       #expect(try Support.problems(file).isEmpty)
       let fixture = Fixtures.url("legacy-core5/person-v1")
       let problems = RealmAnswerCheck.problems(

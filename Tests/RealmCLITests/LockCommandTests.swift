@@ -37,14 +37,14 @@ import Testing
     let before = try Support.bytes(file)
     for words in try commands(file, dir: dir) {
       let result = Support.run(words)
-      #expect(result.status == 75, "\(words): \(result.stderr)")
+      expectEqual(result.status, 75, "\(words): \(result.stderr)")
       #expect(
         result.stderr == "Error: 'a.realm' is open in another process (its lock file 'a.realm.lock' is held); close the app and retry\n",
         "\(words)")
       #expect(result.stdout.isEmpty)
       #expect(TestFiles.same(try Support.bytes(file), before), "\(words) changed the file")
       let others = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
-      #expect(others == ["a.realm", "a.realm.lock"], "\(words) left \(others)")
+      expectEqual(others, ["a.realm", "a.realm.lock"], "\(words) left \(others)")
     }
   }
 
@@ -58,7 +58,7 @@ import Testing
       // Once the app is gone, the same command goes through.
       holder.release()
       let result = Support.run(["rename-property", file, "Person", "age", "years"])
-      #expect(result.status == 0, "\(result.stderr)")
+      expectEqual(result.status, 0, "\(result.stderr)")
       #expect(try Support.problems(file).isEmpty)
     }
   }
@@ -73,7 +73,7 @@ import Testing
       try #require(flock(fd, LOCK_SH) == 0)
       try Self.expectRefused(file, dir: dir)
       flock(fd, LOCK_UN)
-      #expect(Support.run(["compact", file]).status == 0)
+      expectEqual(Support.run(["compact", file]).status, 0)
     }
   }
 }

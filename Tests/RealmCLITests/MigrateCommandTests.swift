@@ -22,10 +22,10 @@ import Testing
   @Test func migratesOneFileAndReports() throws {
     try Support.withCopy(of: "\(Self.addEmail)/before.realm", as: "a.realm") { file, _ in
       let result = Support.run(["migrate", "--plan", plan(Self.addEmail), file])
-      #expect(result.status == 0, "\(result.stderr)")
+      expectEqual(result.status, 0, "\(result.stderr)")
       let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
-      #expect(lines.first?.hasPrefix("\(file): schema version 1 -> 2, changed in place, column-wise in ") == true, "\(result.stdout)")
-      #expect(lines.dropFirst().prefix(2) == ["  Person: 1000 objects, 1000 touched", "    added:       email"])
+      expectEqual(lines.first?.hasPrefix("\(file): schema version 1 -> 2, changed in place, column-wise in "), true, "\(result.stdout)")
+      expectEqual(lines.dropFirst().prefix(2), ["  Person: 1000 objects, 1000 touched", "    added:       email"])
       #expect(result.stderr.isEmpty)
       try expectMigratedLikeRealm(file, fixture: Self.addEmail)
     }
@@ -34,10 +34,10 @@ import Testing
   @Test func aRenameIsCommittedInPlaceAndMatchesRealm() throws {
     try Support.withCopy(of: "person-rename-age/before.realm", as: "a.realm") { file, _ in
       let result = Support.run(["migrate", "--plan", plan("person-rename-age"), file, "--json"])
-      #expect(result.status == 0, "\(result.stderr)")
+      expectEqual(result.status, 0, "\(result.stderr)")
       let json = try JSONParser.parse(result.stdout)
-      #expect(json["files"]?[0]?["method"] == .string("inPlace"))
-      #expect(json["files"]?[0]?["path"] == .string("metadata"))
+      expectEqual(json["files"]?[0]?["method"], .string("inPlace"))
+      expectEqual(json["files"]?[0]?["path"], .string("metadata"))
       try expectMigratedLikeRealm(file, fixture: "person-rename-age")
     }
   }
@@ -48,7 +48,7 @@ import Testing
       let good2 = try Support.copy("\(Self.addEmail)/before.realm", to: dir, as: "good2.realm")
       let badBefore = try Support.bytes(bad)
       let result = Support.run(["migrate", "--plan", plan(Self.addEmail), good, bad, good2])
-      #expect(result.status == 1)
+      expectEqual(result.status, 1)
       #expect(result.stdout.hasSuffix("2 of 3 files migrated, 1 failed\n"), "\(result.stdout)")
       #expect(result.stdout.contains("\(good): schema version 1 -> 2"))
       #expect(result.stdout.contains("\(good2): schema version 1 -> 2"))
@@ -64,30 +64,30 @@ import Testing
     try Support.withCopy(of: "\(Self.addEmail)/before.realm", as: "good.realm") { good, dir in
       let missing = dir.appendingPathComponent("missing.realm").path
       let result = Support.run(["migrate", "--plan", plan(Self.addEmail), "--json", good, missing])
-      #expect(result.status == 1)
+      expectEqual(result.status, 1)
       let json = try JSONParser.parse(result.stdout)
-      #expect(json["migrated"] == .int(1))
-      #expect(json["failed"] == .int(1))
+      expectEqual(json["migrated"], .int(1))
+      expectEqual(json["failed"], .int(1))
       let first = try #require(json["files"]?[0])
-      #expect(first["file"] == .string(good))
-      #expect(first["ok"] == .bool(true))
-      #expect(first["fromVersion"] == .int(1))
-      #expect(first["toVersion"] == .int(2))
-      #expect(first["method"] == .string("inPlace"))
-      #expect(first["dryRun"] == .bool(false))
-      if case .double = first["seconds"] {} else { #expect(first["seconds"] == .int(0), "seconds is a number") }
+      expectEqual(first["file"], .string(good))
+      expectEqual(first["ok"], .bool(true))
+      expectEqual(first["fromVersion"], .int(1))
+      expectEqual(first["toVersion"], .int(2))
+      expectEqual(first["method"], .string("inPlace"))
+      expectEqual(first["dryRun"], .bool(false))
+      if case .double = first["seconds"] {} else { expectEqual(first["seconds"], .int(0), "seconds is a number") }
       let person = try #require(first["classes"]?[0])
-      #expect(person["name"] == .string("Person"))
-      #expect(person["objectsBefore"] == .int(1000))
-      #expect(person["objectsAfter"] == .int(1000))
-      #expect(person["objectsTouched"] == .int(1000))
-      #expect(person["added"] == .array([.string("email")]))
-      #expect(person["removed"] == .array([]))
+      expectEqual(person["name"], .string("Person"))
+      expectEqual(person["objectsBefore"], .int(1000))
+      expectEqual(person["objectsAfter"], .int(1000))
+      expectEqual(person["objectsTouched"], .int(1000))
+      expectEqual(person["added"], .array([.string("email")]))
+      expectEqual(person["removed"], .array([]))
       let second = try #require(json["files"]?[1])
-      #expect(second["file"] == .string(missing))
-      #expect(second["ok"] == .bool(false))
-      #expect(second["exitCode"] == .int(66))
-      #expect(second["error"] == .string("No such file: '\(missing)'"))
+      expectEqual(second["file"], .string(missing))
+      expectEqual(second["ok"], .bool(false))
+      expectEqual(second["exitCode"], .int(66))
+      expectEqual(second["error"], .string("No such file: '\(missing)'"))
       #expect(!Support.exists(missing))
     }
   }
@@ -96,13 +96,13 @@ import Testing
     try Support.withCopy(of: "\(Self.addEmail)/before.realm", as: "a.realm") { file, _ in
       let before = try Support.bytes(file)
       let result = Support.run(["migrate", "--plan", plan(Self.addEmail), file, "--dry-run"])
-      #expect(result.status == 0)
+      expectEqual(result.status, 0)
       #expect(result.stdout.hasPrefix("\(file): schema version 1 -> 2, would be changed in place, column-wise (dry run: nothing written)"), "\(result.stdout)")
       #expect(result.stdout.contains("    added:       email"))
       #expect(TestFiles.same(try Support.bytes(file), before))
       let json = try JSONParser.parse(Support.run(["migrate", "--plan", plan(Self.addEmail), file, "--dry-run", "--json"]).stdout)
-      #expect(json["files"]?[0]?["dryRun"] == .bool(true))
-      #expect(json["files"]?[0]?["path"] == .string("columns"))
+      expectEqual(json["files"]?[0]?["dryRun"], .bool(true))
+      expectEqual(json["files"]?[0]?["path"], .string("columns"))
       #expect(TestFiles.same(try Support.bytes(file), before))
     }
   }
@@ -112,14 +112,14 @@ import Testing
       let original = try Support.bytes(file)
       let backup = dir.appendingPathComponent("a.realm.bak").path
       let result = Support.run(["migrate", "--plan", plan(Self.addEmail), "--backup", backup, file])
-      #expect(result.status == 0, "\(result.stderr)")
+      expectEqual(result.status, 0, "\(result.stderr)")
       #expect(TestFiles.same(try Support.bytes(backup), original))
       try expectMigratedLikeRealm(file, fixture: Self.addEmail)
 
       // A second run with the same backup path is refused before anything is written.
       let other = try Support.copy("\(Self.addEmail)/before.realm", to: dir, as: "b.realm")
       let refused = Support.run(["migrate", "--plan", plan(Self.addEmail), "--backup", backup, other])
-      #expect(refused.status == 73, "\(refused.stderr)")
+      expectEqual(refused.status, 73, "\(refused.stderr)")
       #expect(refused.stderr.contains("'\(backup)' already exists"), "\(refused.stderr)")
       #expect(TestFiles.same(try Support.bytes(other), original))
       #expect(TestFiles.same(try Support.bytes(backup), original))
@@ -129,7 +129,7 @@ import Testing
   @Test func resetIfNeededReplacesTheFileWithAnEmptyOne() throws {
     try Support.withCopy(of: "\(Self.addEmail)/before.realm", as: "a.realm") { file, _ in
       let result = Support.run(["migrate", "--plan", plan(Self.addEmail), "--reset-if-needed", file])
-      #expect(result.status == 0, "\(result.stderr)")
+      expectEqual(result.status, 0, "\(result.stderr)")
       #expect(result.stdout.hasPrefix("\(file): schema version 1 -> 2, reset to an empty file"), "\(result.stdout)")
       let schemaDiff = DumpComparison.compareSchemas(
         expected: try Fixtures.bytes("\(Self.addEmail)/after.schema.json"), actual: try RealmDumper.schemaJSON(file),
@@ -139,7 +139,7 @@ import Testing
       #expect(try Support.problems(file).isEmpty)
       // Once at the target, nothing is needed: the data written afterwards stays.
       let again = Support.run(["migrate", "--plan", plan(Self.addEmail), "--reset-if-needed", file, "--json"])
-      #expect(try JSONParser.parse(again.stdout)["files"]?[0]?["method"] == .string("unchanged"))
+      try expectEqual(JSONParser.parse(again.stdout)["files"]?[0]?["method"], .string("unchanged"))
     }
   }
 
@@ -168,7 +168,7 @@ import Testing
       for (i, c) in cases.enumerated() {
         let planPath = try Support.write(c.plan, to: dir, as: "plan\(i).json")
         let result = Support.run(["migrate", "--plan", planPath, file])
-        #expect(result.status == 65, "\(c.plan): \(result.stderr)")
+        expectEqual(result.status, 65, "\(c.plan): \(result.stderr)")
         #expect(result.stderr.contains(c.message), "\(c.plan): \(result.stderr)")
         #expect(!result.stderr.contains("Internal error"), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
@@ -183,8 +183,8 @@ import Testing
       let planPath = try Support.write(
         #"{"schemaVersion": 0, "schema": [{"name": "Person", "properties": {"firstName": "string"}}]}"#, to: dir, as: "plan.json")
       let result = Support.run(["migrate", "--plan", planPath, file])
-      #expect(result.status == 65)
-      #expect(result.stderr == "Error: Provided schema version 0 is less than last set version 1.\n", "\(result.stderr)")
+      expectEqual(result.status, 65)
+      expectEqual(result.stderr, "Error: Provided schema version 0 is less than last set version 1.\n", "\(result.stderr)")
       #expect(TestFiles.same(try Support.bytes(file), before))
     }
   }
@@ -196,7 +196,7 @@ import Testing
         #"{"schemaVersion": 1, "schema": [{"name": "Person", "properties": {"firstName": "string", "age": "int?", "z": "bool"}}]}"#,
         to: dir, as: "plan.json")
       let result = Support.run(["migrate", "--plan", planPath, file])
-      #expect(result.status == 65)
+      expectEqual(result.status, 65)
       #expect(
         result.stderr.hasPrefix(
           """
@@ -213,13 +213,13 @@ import Testing
     try Support.withCopy(of: "\(Self.addEmail)/after.realm", as: "a.realm") { file, _ in
       let before = try Support.bytes(file)
       let result = Support.run(["migrate", "--plan", plan(Self.addEmail), file, "--json"])
-      #expect(result.status == 0, "\(result.stderr)")
+      expectEqual(result.status, 0, "\(result.stderr)")
       let report = try #require(try JSONParser.parse(result.stdout)["files"]?[0])
-      #expect(report["method"] == .string("unchanged"))
-      #expect(report["fromVersion"] == .int(2))
-      #expect(report["classes"]?[0]?["objectsBefore"] == .int(1000))
-      #expect(report["classes"]?[0]?["objectsAfter"] == .int(1000))
-      #expect(report["classes"]?[0]?["objectsTouched"] == .int(0))
+      expectEqual(report["method"], .string("unchanged"))
+      expectEqual(report["fromVersion"], .int(2))
+      expectEqual(report["classes"]?[0]?["objectsBefore"], .int(1000))
+      expectEqual(report["classes"]?[0]?["objectsAfter"], .int(1000))
+      expectEqual(report["classes"]?[0]?["objectsTouched"], .int(0))
       #expect(TestFiles.same(try Support.bytes(file), before))
     }
   }
@@ -228,8 +228,8 @@ import Testing
     try Support.inScratchDirectory { dir in
       let missing = dir.appendingPathComponent("none.realm").path
       let result = Support.run(["migrate", "--plan", plan(Self.addEmail), missing])
-      #expect(result.status == 66)
-      #expect(result.stderr == "Error: No such file: '\(missing)'\n")
+      expectEqual(result.status, 66)
+      expectEqual(result.stderr, "Error: No such file: '\(missing)'\n")
       #expect(!Support.exists(missing))
       #expect(!Support.exists(missing + ".lock"))
     }

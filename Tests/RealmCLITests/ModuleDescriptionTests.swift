@@ -1,4 +1,5 @@
 import Foundation
+import RealmTestSupport
 import Testing
 
 /// Each library product says what it holds in one sentence, the same in three places: the first
@@ -62,11 +63,11 @@ import Testing
       .target(
         name: "B", dependencies: ["A"]),
       """
-    #expect(Self.libraryProducts(manifest) == ["A"])
-    #expect(Self.targets(manifest) == ["A", "B"])
-    #expect(Self.manifestDescription(of: "A", in: manifest) == "Things of A, with no I/O.")
-    #expect(Self.manifestDescription(of: "B", in: manifest) == "Things of B that span two lines.")
-    #expect(Self.abstract("# ``A``\n\nThings of A,\nwith no I/O.\n\n## Overview\n") == "Things of A, with no I/O.")
+    expectEqual(Self.libraryProducts(manifest), ["A"])
+    expectEqual(Self.targets(manifest), ["A", "B"])
+    expectEqual(Self.manifestDescription(of: "A", in: manifest), "Things of A, with no I/O.")
+    expectEqual(Self.manifestDescription(of: "B", in: manifest), "Things of B that span two lines.")
+    expectEqual(Self.abstract("# ``A``\n\nThings of A,\nwith no I/O.\n\n## Overview\n"), "Things of A, with no I/O.")
   }
 
   @Test func everyProductSaysTheSameInTheManifestTheCatalogAndTheReadme() throws {
@@ -76,13 +77,13 @@ import Testing
     #expect(products.count >= 10)
     let readmeRows = readme.matches(of: #/\n\| `(\w+)` \| ([^|\n]+) \|[^\n]*\|/#)
       .map { (String($0.output.1), $0.output.2.trimmingCharacters(in: .whitespaces)) }
-    #expect(Set(readmeRows.map(\.0)) == Set(products), "the README's table of libraries lists other modules than the products")
+    expectEqual(Set(readmeRows.map(\.0)), Set(products), "the README's table of libraries lists other modules than the products")
     for module in products {
       let fromManifest = Self.manifestDescription(of: module, in: manifest)
       #expect(fromManifest != nil, "Package.swift has no comment above the target \(module)")
       let page = try Self.read("Sources/\(module)/\(module).docc/\(module).md")
-      #expect(Self.abstract(page) == fromManifest, "\(module): the DocC abstract is not the Package.swift description")
-      #expect(readmeRows.first { $0.0 == module }?.1 == fromManifest, "\(module): the README row is not the Package.swift description")
+      expectEqual(Self.abstract(page), fromManifest, "\(module): the DocC abstract is not the Package.swift description")
+      expectEqual(readmeRows.first { $0.0 == module }?.1, fromManifest, "\(module): the README row is not the Package.swift description")
       let gettingStarted = Self.packageRoot.appendingPathComponent("Sources/\(module)/\(module).docc/GettingStarted.md")
       #expect(FileManager.default.fileExists(atPath: gettingStarted.path), "\(module) has no Getting Started article")
     }

@@ -19,7 +19,7 @@ import Testing
       let inserted = T.run(["insert", file, data])
       try #require(inserted.status == 0, "\(inserted.stderr)")
       let run = CommandRun(["dump", file, "--format", "table"], terminal: Terminal(isStandardOutputTerminal: true, width: 30))
-      #expect(run.status == 0, "\(run.errors)")
+      expectEqual(run.status, 0, "\(run.errors)")
       let lines = run.text.split(separator: "\n").map(String.init)
       let row = try #require(lines.first { $0.contains("Zed") }, "\(run.text)")
       #expect(row.hasPrefix("12345678901 "), "\(row)")
@@ -31,15 +31,15 @@ import Testing
 
   @Test func aQueryErrorIsOneLineAndADataErrorLikeAMisspelledClass() {
     let property = CommandRun(["dump", Self.tutorial, "--class", "User", "--where", "agee > 3"])
-    #expect(property.status == 65)
-    #expect(property.errors == "Error: --where: column 1: 'User' has no property 'agee' (did you mean 'age'?)\n", "\(property.errors)")
+    expectEqual(property.status, 65)
+    expectEqual(property.errors, "Error: --where: column 1: 'User' has no property 'agee' (did you mean 'age'?)\n", "\(property.errors)")
     #expect(!property.errors.contains("Usage:") && !property.errors.contains("Help:"))
     let cls = CommandRun(["dump", Self.tutorial, "--class", "Usr"])
-    #expect(cls.status == property.status)
+    expectEqual(cls.status, property.status)
     #expect(!cls.errors.contains("Usage:"))
     // A real usage error keeps its usage line.
     let usage = CommandRun(["dump", Self.tutorial, "--limt", "3"])
-    #expect(usage.status == 64)
+    expectEqual(usage.status, 64)
     #expect(usage.errors.contains("Usage: realmctl dump"), "\(usage.errors)")
   }
 
@@ -47,14 +47,14 @@ import Testing
     // to-embedded-ok: Address has a city, Person has none.
     let answers = try RealmAnswers("to-embedded-ok")
     let run = CommandRun(["dump", fixturePath("to-embedded-ok/before.realm"), "--where", "city == 'City 2'"])
-    #expect(run.status == 0, "\(run.errors)")
+    expectEqual(run.status, 0, "\(run.errors)")
     let expected = answers.lines(of: "Address").filter { $0["city"] == .string("City 2") }
     #expect(!expected.isEmpty)
     #expect(answers.compare(run.output, with: expected).isEmpty)
-    #expect(run.errors == "realmctl: note: --where filters Address; it leaves out Person, which lacks a property it names\n", "\(run.errors)")
+    expectEqual(run.errors, "realmctl: note: --where filters Address; it leaves out Person, which lacks a property it names\n", "\(run.errors)")
     // No class has every property: one line, the likeliest typo.
     let none = CommandRun(["dump", fixturePath("to-embedded-ok/before.realm"), "--where", "cty == 'City 2'"])
-    #expect(none.status == 65)
+    expectEqual(none.status, 65)
     #expect(none.errors.hasPrefix("Error: --where: column 1: no class has every property the query names: "), "\(none.errors)")
     #expect(none.errors.contains("did you mean 'city'?"), "\(none.errors)")
   }
@@ -66,7 +66,7 @@ import Testing
       let unsynced = T.run(["unsync", local])
       try #require(unsynced.status == 0, "\(unsynced.stderr)")
       let run = CommandRun(["diff", path, local])
-      #expect(run.status == 1, "\(run.errors)")
+      expectEqual(run.status, 1, "\(run.errors)")
       let lines = run.text.split(separator: "\n").map(String.init)
       #expect(lines.contains { $0.hasPrefix("History: SyncClient (") }, "\(run.text)")
       #expect(
@@ -76,7 +76,7 @@ import Testing
       #expect(!run.text.contains("The files are the same"))
       let json = CommandRun(["diff", path, local, "--format", "jsonl"])
       let first = try JSONParser.parse(String(json.text.split(separator: "\n").first { $0.contains("\"history\"") } ?? ""))
-      #expect(first["new"]?["sync"] == .null, "\(json.text)")
+      expectEqual(first["new"]?["sync"], .null, "\(json.text)")
     }
   }
 }

@@ -13,7 +13,7 @@ import RealmModel
     let answers = try RealmAnswers("user-tutorial")
     let path = fixturePath("user-tutorial/before.realm")
     let run = CommandRun(["open", path])
-    #expect(run.status == 0)
+    expectEqual(run.status, 0)
     #expect(run.errors.isEmpty)
     let lines = run.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     #expect(lines.contains("Path:            \(path)"))
@@ -26,46 +26,46 @@ import RealmModel
     #expect(lines.contains("  User  \(answers.lines(of: "User").count) objects"))
     // Labels are aligned: every value starts in the same column.
     let labelled = lines.prefix { !$0.isEmpty }
-    #expect(Set(labelled.map { valueColumn($0) }).count == 1)
+    expectEqual(Set(labelled.map { valueColumn($0) }).count, 1)
   }
 
   @Test func jsonSummaryHasTheDocumentedShape() throws {
     let answers = try RealmAnswers("embedded")
     let run = CommandRun(["open", fixturePath("embedded/before.realm"), "--json"])
-    #expect(run.status == 0)
+    expectEqual(run.status, 0)
     let json = try JSONParser.parse(run.output)
     guard case .object(let members) = json else {
       Issue.record("not an object: \(run.text)")
       return
     }
-    #expect(members.map(\.key) == [
+    expectEqual(members.map(\.key), [
       "path", "size", "encrypted", "fileFormat", "writtenBy", "compatibility", "sdkReleases", "schemaVersion", "historyType",
       "historySchemaVersion", "compacted",
       "streamingForm", "freeSpace", "freeChunks", "classes", "otherTables", "sync", "syncMetadataRealm",
     ])
-    #expect(json["size"] == .int(32768))
-    #expect(json["encrypted"] == .bool(false))
-    #expect(json["fileFormat"] == answers.schema["fileFormat"])
-    #expect(json["writtenBy"] == .string("Realm Core 14 and 20, 2024 on: the current SDKs"))
-    #expect(json["compatibility"] == .string("current SDKs open it as it is"))
-    #expect(json["schemaVersion"] == answers.schema["schemaVersion"])
-    #expect(json["historyType"] == .string("InRealm"))
-    #expect(json["compacted"] == .bool(false))
+    expectEqual(json["size"], .int(32768))
+    expectEqual(json["encrypted"], .bool(false))
+    expectEqual(json["fileFormat"], answers.schema["fileFormat"])
+    expectEqual(json["writtenBy"], .string("Realm Core 14 and 20, 2024 on: the current SDKs"))
+    expectEqual(json["compatibility"], .string("current SDKs open it as it is"))
+    expectEqual(json["schemaVersion"], answers.schema["schemaVersion"])
+    expectEqual(json["historyType"], .string("InRealm"))
+    expectEqual(json["compacted"], .bool(false))
     guard case .array(let classes)? = json["classes"] else {
       Issue.record("no classes")
       return
     }
-    #expect(classes.map { $0["name"] } == answers.classes.map { $0["name"] })
+    expectEqual(classes.map { $0["name"] }, answers.classes.map { $0["name"] })
     for (cls, expected) in zip(classes, answers.classes) {
-      #expect(cls["embedded"] == expected["embedded"])
+      expectEqual(cls["embedded"], expected["embedded"])
       if expected["embedded"] == .bool(false), case .string(let name)? = expected["name"] {
-        #expect(cls["objects"] == .int(Int64(answers.lines(of: name).count)), "\(name)")
+        expectEqual(cls["objects"], .int(Int64(answers.lines(of: name).count)), "\(name)")
       }
     }
     for (cls, expected) in zip(classes, answers.classes) {
-      #expect(cls["primaryKey"] == expected["primaryKey"])
+      expectEqual(cls["primaryKey"], expected["primaryKey"])
     }
-    #expect(json["otherTables"] == .array([
+    expectEqual(json["otherTables"], .array([
       .object([JSONMember("name", .string("metadata")), JSONMember("objects", .int(1)), JSONMember("primaryKey", .null)])
     ]))
   }
@@ -73,10 +73,10 @@ import RealmModel
   @Test func embeddedClassesAreMarkedInText() throws {
     let run = CommandRun(["open", fixturePath("embedded/before.realm")])
     let classLines = run.text.split(separator: "\n").filter { $0.hasPrefix("  ") }.map(String.init)
-    #expect(classLines.count == 4)
+    expectEqual(classLines.count, 4)
     for line in classLines {
       let name = line.split(separator: " ").first.map(String.init) ?? ""
-      #expect(line.hasSuffix(" (embedded)") == (name != "Contact"), "\(line)")
+      expectEqual(line.hasSuffix(" (embedded)"), (name != "Contact"), "\(line)")
     }
     #expect(run.text.contains("Classes:         4 (3 embedded)\n"))
     #expect(run.text.contains("\n  Contact   60 objects (primary key _id)\n"))
@@ -90,10 +90,10 @@ import RealmModel
   ])
   func tellsCompactedCopies(_ file: String, _ compacted: Bool, _ streaming: Bool) throws {
     let json = try JSONParser.parse(CommandRun(["open", fixturePath(file), "--json"]).output)
-    #expect(json["compacted"] == .bool(compacted))
-    #expect(json["streamingForm"] == .bool(streaming))
+    expectEqual(json["compacted"], .bool(compacted))
+    expectEqual(json["streamingForm"], .bool(streaming))
     if compacted {
-      #expect(json["freeSpace"] == .int(0))
+      expectEqual(json["freeSpace"], .int(0))
     } else {
       // v24_commit was written by several commits and has free lists.
       guard case .int(let chunks)? = json["freeChunks"] else {
@@ -128,9 +128,9 @@ import RealmModel
       Issue.record("no sdkReleases")
       return
     }
-    #expect(openAsIs.map { $0["sdk"] } == asIs.map { .string($0.sdk.name) })
-    #expect(openAsIs.map { $0["first"] } == asIs.map { .string($0.first) })
-    #expect(afterUpgrade.map { $0["last"] } == upgrading.map { .string($0.last) })
+    expectEqual(openAsIs.map { $0["sdk"] }, asIs.map { .string($0.sdk.name) })
+    expectEqual(openAsIs.map { $0["first"] }, asIs.map { .string($0.first) })
+    expectEqual(afterUpgrade.map { $0["last"] }, upgrading.map { .string($0.last) })
   }
 
   /// Format 24 (a fixture Realm Core 14.14 wrote): the current releases open it, both lines of
@@ -152,7 +152,7 @@ import RealmModel
       Issue.record("no sdkReleases")
       return
     }
-    #expect(openAsIs.map { $0["last"] } == asIs.map { .string($0.last) })
+    expectEqual(openAsIs.map { $0["last"] }, asIs.map { .string($0.last) })
     #expect(openAsIs.contains { $0["sdk"] == .string("Realm Swift") && $0["first"] == .string("20.0.0") && $0["last"] == .string("20.0.6") })
     #expect(refusing.isEmpty)
   }
@@ -166,7 +166,7 @@ import RealmModel
     #expect(error.contains("history type 'SyncClient'"))
     let path = try shared.path(SharedFixtures.realmCoreSample(sample))
     let json = try JSONParser.parse(CommandRun(["open", path, "--json"]).output)
-    #expect(json["historyType"] == .string("SyncClient"))
+    expectEqual(json["historyType"], .string("SyncClient"))
     let text = CommandRun(["open", path]).text
     #expect(text.contains("History:         SyncClient (Device Sync client)\n"))
   }
@@ -183,10 +183,10 @@ import RealmModel
 
   func checkFindsNothing(in path: String) throws {
     let run = CommandRun(["open", path, "--check"])
-    #expect(run.status == 0, "\(run.text)")
+    expectEqual(run.status, 0, "\(run.text)")
     #expect(run.text.contains("Check:           clean\n"))
     let json = try JSONParser.parse(CommandRun(["open", path, "--check", "--json"]).output)
-    #expect(json["check"] == .object([JSONMember("clean", .bool(true)), JSONMember("problems", .array([]))]))
+    expectEqual(json["check"], .object([JSONMember("clean", .bool(true)), JSONMember("problems", .array([]))]))
   }
 
   /// A free chunk made 8 bytes shorter leaves 8 bytes that are neither a node nor free space.
@@ -201,7 +201,7 @@ import RealmModel
     setElement(&bytes, lengths, 0, first - 8)
     try Fixtures.withTemporaryFile(bytes, named: "short-free-chunk.realm") { path in
       let run = CommandRun(["open", path, "--check"])
-      #expect(run.status == 1)
+      expectEqual(run.status, 1)
       #expect(run.text.contains("Check:           1 problem\n"))
       #expect(run.text.contains("\nProblems:\n  unaccountedSpace: bytes 0x"))
       #expect(run.text.contains("are neither a node nor free space (at offset 0x"))
@@ -210,14 +210,14 @@ import RealmModel
         Issue.record("no problems")
         return
       }
-      #expect(problems.count == 1)
-      #expect(problems.first?["kind"] == .string("unaccountedSpace"))
+      expectEqual(problems.count, 1)
+      expectEqual(problems.first?["kind"], .string("unaccountedSpace"))
       guard case .int? = problems.first?["offset"] else {
         Issue.record("no offset")
         return
       }
       // Without --check the same file opens normally.
-      #expect(CommandRun(["open", path]).status == 0)
+      expectEqual(CommandRun(["open", path]).status, 0)
     }
   }
 
@@ -225,7 +225,7 @@ import RealmModel
     let bytes = Array(try Fixtures.bytes("embedded/before.realm").prefix(4096))
     try Fixtures.withTemporaryFile(bytes, named: "cut.realm") { path in
       let run = CommandRun(["open", path, "--check"])
-      #expect(run.status == 65)
+      expectEqual(run.status, 65)
       #expect(run.output.isEmpty)
       #expect(run.errors.hasPrefix("Error: '\(path)' is not a valid Realm file: "))
     }

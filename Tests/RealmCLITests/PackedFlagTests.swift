@@ -1,3 +1,4 @@
+import RealmTestSupport
 import Testing
 
 /// Short and packed flags, repeating options, long choice lists and long usage lines, on a
@@ -26,8 +27,8 @@ import Testing
   @Test("accepted forms", arguments: runs)
   func accepts(words: [String], expected: String) {
     let output = TestTool.output(words)
-    #expect(output.stderr == "")
-    #expect(output.stdout == expected)
+    expectEqual(output.stderr, "")
+    expectEqual(output.stdout, expected)
   }
 
   static let errors: [([String], String)] = [
@@ -84,9 +85,9 @@ import Testing
   @Test("errors", arguments: errors)
   func rejects(words: [String], expected: String) {
     let output = TestTool.output(words)
-    #expect(output.stdout == "")
-    #expect(output.stderr == expected)
-    #expect(output.status == 64)
+    expectEqual(output.stdout, "")
+    expectEqual(output.stderr, expected)
+    expectEqual(output.status, 64)
   }
 
   @Test func rendersShortNamesChoicesAndRepeatingOptions() {
@@ -137,11 +138,11 @@ import Testing
 
 
         """
-    #expect(TestTool.output(["many", "--help"]).stdout == expected)
+    expectEqual(TestTool.output(["many", "--help"]).stdout, expected)
   }
 
   @Test func helpAndVersionAreFoundInsidePacks() {
     #expect(TestTool.output(["pack", "-qh"]).stdout.hasPrefix("OVERVIEW: Packed flags."))
-    #expect(TestTool.output(["pack", "--version"]).stdout == "9.9\n")
+    expectEqual(TestTool.output(["pack", "--version"]).stdout, "9.9\n")
   }
 }

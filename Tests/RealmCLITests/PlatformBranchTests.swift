@@ -1,4 +1,5 @@
 import Foundation
+import RealmTestSupport
 import Testing
 
 /// Every platform conditional of the sources and tests has both sides: a `#if` on Linux
@@ -78,7 +79,7 @@ import Testing
         let x = 1
       #endif
       """
-    #expect(Self.oneSidedConditionals(in: oneSided, file: "f") == ["f:1: #if canImport(Glibc)", "f:4: #if os(macOS)"])
+    expectEqual(Self.oneSidedConditionals(in: oneSided, file: "f"), ["f:1: #if canImport(Glibc)", "f:4: #if os(macOS)"])
     let complete = """
       #if canImport(Glibc)
         import Glibc
@@ -102,6 +103,6 @@ import Testing
         let w = 6
       #endif
       """
-    #expect(Self.oneSidedConditionals(in: complete, file: "f") == [])
+    expectEqual(Self.oneSidedConditionals(in: complete, file: "f"), [])
   }
 }

@@ -21,7 +21,7 @@ import RealmExport
     let bytes = ProgressLine.render(
       label: "Compacting a.realm", completed: 41_200_000, total: 80_000_000, unit: .bytes, elapsed: 4,
       width: 120)
-    #expect(bytes == "Compacting a.realm  51% [==========>         ]  41.2/80.0 MB  10.3 MB/s  0:04 left")
+    expectEqual(bytes, "Compacting a.realm  51% [==========>         ]  41.2/80.0 MB  10.3 MB/s  0:04 left")
   }
 
   @Test func theLineFitsTheWidthDroppingTheBarFirst() {
@@ -30,10 +30,10 @@ import RealmExport
     #expect(full.contains("[") && full.hasSuffix("0:05 left"))
     let narrow = ProgressLine.render(
       label: "Migrating app.realm", completed: 500, total: 1000, unit: .objects, elapsed: 5, width: 62)
-    #expect(narrow == "Migrating app.realm  50%  500/1,000 objects  100/s  0:05 left")
+    expectEqual(narrow, "Migrating app.realm  50%  500/1,000 objects  100/s  0:05 left")
     let tiny = ProgressLine.render(
       label: "Migrating app.realm", completed: 500, total: 1000, unit: .objects, elapsed: 5, width: 40)
-    #expect(tiny == "Migrating app.realm  50%  500/1,000 objects".prefix(39).description)
+    expectEqual(tiny, "Migrating app.realm  50%  500/1,000 objects".prefix(39).description)
     for width in 10...200 {
       let line = ProgressLine.render(
         label: "Dumping a-rather-long-file-name.realm", completed: 123_456_789, total: 987_654_321,
@@ -49,8 +49,8 @@ import RealmExport
     #expect(
       ProgressLine.render(label: "Dumping x", completed: 0, total: 10, unit: .objects, elapsed: 0, width: 80)
         == "Dumping x  0% [>                   ]  0/10 objects")
-    #expect(ProgressLine.duration(3725) == "1:02:05")
-    #expect(ProgressLine.grouped(-1234567) == "-1,234,567")
+    expectEqual(ProgressLine.duration(3725), "1:02:05")
+    expectEqual(ProgressLine.grouped(-1234567), "-1,234,567")
   }
 
   @Test func shownOnlyOnATerminalWithoutQuiet() {
@@ -79,7 +79,7 @@ import RealmExport
     #expect(counter.completed == 40_000 && counter.total == 40_000)
     var ticker = ProgressTicker(counter)
     ticker.tick()
-    #expect(counter.completed == 40_000)  // not published before a batch or a flush
+    expectEqual(counter.completed, 40_000)  // not published before a batch or a flush
     counter.cancel()
     var cancelled = false
     do {
@@ -112,7 +112,7 @@ import RealmExport
       let migrated = ProgressCounter()
       options.progress = migrated
       let result = try Migrator.migrate(path: columnWise ? copy : path, plan: plan, options: options)
-      #expect(result.writePath == (columnWise ? .columns : .rewrite))
+      expectEqual(result.writePath, (columnWise ? .columns : .rewrite))
       #expect(migrated.completed == 3000 && migrated.total == 3000)
     }
 
@@ -132,7 +132,7 @@ import RealmExport
     let dataPath = try CompletionTests.write(data, named: "people.jsonl", in: dir)
     let path = dir.appendingPathComponent("people.realm").path
     let result = CommandTestSupport.run(["create", path, "--schema", schema, "--data", dataPath])
-    #expect(result.status == 0, "\(result.stderr)")
+    expectEqual(result.status, 0, "\(result.stderr)")
     return path
   }
 
@@ -144,9 +144,9 @@ import RealmExport
     let path = try Self.makeFile(objects: 2000, in: dir)
     let result = try EndToEndTests.run(
       ["dump", path, "--format", "jsonl"], environment: ["REALMCTL_PROGRESS_DELAY": "0"])
-    #expect(result.status == 0)
-    #expect(result.stderr == "")
-    #expect(result.stdout.split(separator: "\n").count == 2000)
+    expectEqual(result.status, 0)
+    expectEqual(result.stderr, "")
+    expectEqual(result.stdout.split(separator: "\n").count, 2000)
   }
 
   @Test func aTerminalSeesProgressDrawnAndErased() throws {
@@ -166,7 +166,7 @@ import RealmExport
 
     let create = try PseudoTerminal([executable, "create", path, "--schema", schema, "--data", dataPath], environment: environment,
       width: 250)
-    #expect(try create.waitForExit(timeout: 120) == 0)
+    try expectEqual(create.waitForExit(timeout: 120), 0)
     let createText = String(decoding: create.transcript, as: UTF8.self)
     #expect(createText.contains("\rCreating \(path)"))
     #expect(createText.contains("\r\u{1B}[K"))  // erased when done
@@ -177,17 +177,17 @@ import RealmExport
     let dump = try PseudoTerminal(
       ["/bin/sh", "-c", "exec \"$0\" dump \"$1\" --format jsonl > \"$2\"", executable, path, out], environment: environment,
       width: 250)
-    #expect(try dump.waitForExit(timeout: 120) == 0)
+    try expectEqual(dump.waitForExit(timeout: 120), 0)
     let dumpText = String(decoding: dump.transcript, as: UTF8.self)
     #expect(dumpText.contains("\rDumping \(path)"))
     #expect(dumpText.contains("/\(ProgressLine.grouped(objects)) objects"))
-    #expect(dump.screen.text == "")  // the line was erased
-    #expect(try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").count == objects)
+    expectEqual(dump.screen.text, "")  // the line was erased
+    try expectEqual(String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").count, objects)
 
     // --quiet: nothing at all.
     let quiet = try PseudoTerminal(
       ["/bin/sh", "-c", "exec \"$0\" dump \"$1\" --quiet > /dev/null", executable, path], environment: environment)
-    #expect(try quiet.waitForExit(timeout: 120) == 0)
+    try expectEqual(quiet.waitForExit(timeout: 120), 0)
     #expect(quiet.transcript.isEmpty)
   }
 }

@@ -16,12 +16,12 @@ import Testing
     try Data(try CraftedFiles.sharingOneList(bytes)).write(to: URL(fileURLWithPath: damaged))
 
     let fine = CommandRun(["dump", good, "--format", "jsonl"])
-    #expect(fine.status == 0, "\(fine.errors)")
-    #expect(fine.text.split(separator: "\n").count == 256)
+    expectEqual(fine.status, 0, "\(fine.errors)")
+    expectEqual(fine.text.split(separator: "\n").count, 256)
 
     for format in ["jsonl", "json", "table"] {
       let run = CommandRun(["dump", damaged, "--format", format])
-      #expect(run.status == 65, "\(format): \(run.status) \(run.errors)")
+      expectEqual(run.status, 65, "\(format): \(run.status) \(run.errors)")
       #expect(run.errors.hasPrefix("Error: '\(damaged)' is not a valid Realm file: "), "\(run.errors)")
       #expect(run.errors.contains("units of values a reading may decode, 16 per byte of the file"), "\(run.errors)")
       // 256 lists of 3000 numbers would print about 2.3 MB in JSON Lines: the output stops

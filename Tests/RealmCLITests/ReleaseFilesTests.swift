@@ -27,7 +27,7 @@ import Testing
     let checker = try #require(Self.tool("check-jsonschema"))
     let result = try CompletionTests.run(
       checker, ["--builtin-schema", schema, Self.root.appendingPathComponent(file).path])
-    #expect(result.status == 0, "\(file): \(result.stdout)\(result.stderr)")
+    expectEqual(result.status, 0, "\(file): \(result.stdout)\(result.stderr)")
     #expect(result.stdout.contains("ok -- validation done"))
   }
 
@@ -60,8 +60,8 @@ import Testing
   func theFormulaIsValidRuby() throws {
     let ruby = try #require(Self.tool("ruby"))
     let result = try CompletionTests.run(ruby, ["-c", Self.root.appendingPathComponent("Formula/realmctl.rb").path])
-    #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stdout == "Syntax OK\n")
+    expectEqual(result.status, 0, "\(result.stderr)")
+    expectEqual(result.stdout, "Syntax OK\n")
   }
 
   /// The formula builds the tag of this version (a release bumps both), and its test writes a
@@ -80,7 +80,7 @@ import Testing
     let bash = try #require(Self.tool("bash"))
     for script in ["dist.sh", "check-dist.sh", "setup-realmctl.sh", "build-stamp.sh"] {
       let result = try CompletionTests.run(bash, ["-n", Self.root.appendingPathComponent("scripts/\(script)").path])
-      #expect(result.status == 0, "\(script): \(result.stderr)")
+      expectEqual(result.status, 0, "\(script): \(result.stderr)")
     }
   }
 

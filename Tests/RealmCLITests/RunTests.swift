@@ -25,8 +25,8 @@ import Testing
       ["create", "out.realm", "--schema", "/no/such.realm"],
     ] {
       let output = run(words)
-      #expect(output.status == 66, "\(words)")
-      #expect(output.stderr == "Error: No such file: '/no/such.realm'\n", "\(words)")
+      expectEqual(output.status, 66, "\(words)")
+      expectEqual(output.stderr, "Error: No such file: '/no/such.realm'\n", "\(words)")
       #expect(output.stdout.isEmpty)
     }
   }
@@ -35,15 +35,15 @@ import Testing
     let directory = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let output = run(["open", directory.path])
-    #expect(output.status == 66)
-    #expect(output.stderr == "Error: '\(directory.path)' is a directory, not a file\n")
+    expectEqual(output.status, 66)
+    expectEqual(output.stderr, "Error: '\(directory.path)' is a directory, not a file\n")
   }
 
   @Test func openSummarisesARealFile() {
     let fixture = Fixtures.url("alltypes/before.realm").path
     let output = run(["open", fixture, "--check"])
-    #expect(output.status == 0)
-    #expect(output.stderr == "")
+    expectEqual(output.status, 0)
+    expectEqual(output.stderr, "")
     #expect(output.stdout.contains("File format:     24 (Realm Core 14 and 20, 2024 on: the current SDKs)\n"))
     #expect(output.stdout.contains("\n  AllTypes        600 objects (primary key _id)\n"))
     #expect(output.stdout.contains("EmbeddedThing"))
@@ -52,7 +52,7 @@ import Testing
 
   @Test func csvWithoutAClassIsAUsageError() {
     let output = run(["dump", "a.realm", "--format", "csv"])
-    #expect(output.status == 64)
+    expectEqual(output.status, 64)
     #expect(
       output.stderr == """
         Error: The csv format prints one class: add '--class <name>'
@@ -64,7 +64,7 @@ import Testing
 
   @Test func backupTakesASingleFile() {
     let output = run(["migrate", "--plan", "p.json", "--backup", "b", "x.realm", "y.realm"])
-    #expect(output.status == 64)
+    expectEqual(output.status, 64)
     #expect(
       output.stderr.hasPrefix(
         "Error: '--backup <path>' names one copy, so it takes a single file\n"))
@@ -72,7 +72,7 @@ import Testing
 
   @Test func colouredErrorsOnlyWhenTheTerminalAllowsIt() {
     let coloured = run(["open", "/no/such.realm"], terminal: Terminal(usesColor: true))
-    #expect(coloured.stderr == "\u{1B}[1;31mError:\u{1B}[0m No such file: '/no/such.realm'\n")
+    expectEqual(coloured.stderr, "\u{1B}[1;31mError:\u{1B}[0m No such file: '/no/such.realm'\n")
   }
 
   @Test func aBrokenPipeEndsQuietlyWithSuccess() throws {
@@ -81,7 +81,7 @@ import Testing
       let status = RealmCtl.run(
         arguments: ["--help"], standardOutput: TextOutput(FileDescriptorDestination(fd: fd)),
         standardError: err)
-      #expect(status == 0)
+      expectEqual(status, 0)
       #expect(err.text.isEmpty)
     }
   }
@@ -92,7 +92,7 @@ import Testing
     let status = RealmCtl.run(
       arguments: ["--version"], standardOutput: TextOutput(FileDescriptorDestination(fd: -1)),
       standardError: err)
-    #expect(status == 74)
+    expectEqual(status, 74)
     #expect(err.text.hasPrefix("Error: Cannot write to file descriptor -1: "))
   }
 
@@ -100,7 +100,7 @@ import Testing
     let schema = Fixtures.url("alltypes/schema.json").path
     let existing = Fixtures.url("alltypes/before.realm").path
     let output = run(["create", existing, "--schema", schema])
-    #expect(output.status == 73)
+    expectEqual(output.status, 73)
     #expect(
       output.stderr
         == "Error: '\(existing)' already exists; remove it or choose another output name\n")
@@ -111,8 +111,8 @@ import Testing
     let context = CommandContext(
       standardOutput: .memory(), standardError: err, terminal: .plain, environment: [:])
     let code = try context.reportError(RealmCtlError.fileNotFound("b.realm"), subject: "b.realm")
-    #expect(code == .noInput)
-    #expect(err.text == "Error: b.realm: No such file: 'b.realm'\n")
+    expectEqual(code, .noInput)
+    expectEqual(err.text, "Error: b.realm: No such file: 'b.realm'\n")
   }
 
   private struct Mystery: Error, CustomStringConvertible {

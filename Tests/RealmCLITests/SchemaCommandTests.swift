@@ -8,7 +8,7 @@ import Testing
   @Test func classOptionPrintsOnlyThatClass() throws {
     let answers = try RealmAnswers("to-embedded-ok")
     let run = CommandRun(["schema", fixturePath("to-embedded-ok/before.realm"), "--format", "json", "--class", "Person"])
-    #expect(run.status == 0)
+    expectEqual(run.status, 0)
     let person = try #require(answers.classes.first { $0["name"] == .string("Person") })
     let expected = JSONValue.object([
       JSONMember("schemaVersion", try #require(answers.schema["schemaVersion"])),
@@ -22,22 +22,22 @@ import Testing
   @Test func unknownClassIsADataErrorWithASuggestion() {
     let path = fixturePath("to-embedded-ok/before.realm")
     let run = CommandRun(["schema", path, "--class", "Persn"])
-    #expect(run.status == 65)
+    expectEqual(run.status, 65)
     #expect(run.output.isEmpty)
-    #expect(run.errors == "Error: class 'Persn' not found in '\(path)' (did you mean 'Person'?)\n")
+    expectEqual(run.errors, "Error: class 'Persn' not found in '\(path)' (did you mean 'Person'?)\n")
     // Case slips are suggested too; names far from every class get no suggestion.
     #expect(CommandRun(["schema", path, "--class", "person"]).errors.contains("(did you mean 'Person'?)"))
     let far = CommandRun(["schema", path, "--class", "Invoice"])
-    #expect(far.status == 65)
-    #expect(far.errors == "Error: class 'Invoice' not found in '\(path)'\n")
+    expectEqual(far.status, 65)
+    expectEqual(far.errors, "Error: class 'Invoice' not found in '\(path)'\n")
   }
 
   @Test func textFormatListsEveryPropertyWithItsType() throws {
     let answers = try RealmAnswers("embedded")
     let run = CommandRun(["schema", fixturePath("embedded/before.realm")])
-    #expect(run.status == 0)
+    expectEqual(run.status, 0)
     let lines = run.text.split(separator: "\n").map(String.init)
-    #expect(lines.first == "schema version 1, file format 24, 4 classes")
+    expectEqual(lines.first, "schema version 1, file format 24, 4 classes")
     #expect(lines.contains("Address (embedded, \(185) objects)"))
     #expect(lines.contains("Contact (primary key _id, \(answers.lines(of: "Contact").count) objects)"))
     for cls in answers.classes {
@@ -53,7 +53,7 @@ import Testing
 
   @Test func swiftFormatDeclaresRealmSwiftModels() {
     let run = CommandRun(["schema", fixturePath("embedded/before.realm"), "--format", "swift"])
-    #expect(run.status == 0)
+    expectEqual(run.status, 0)
     #expect(run.text.contains("import RealmSwift\n"))
     #expect(run.text.contains("class Contact: Object {\n"))
     #expect(run.text.contains("class Address: EmbeddedObject {\n"))

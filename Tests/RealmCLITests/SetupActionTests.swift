@@ -93,12 +93,12 @@ struct SetupActionTests {
 
   /// The directory added to GITHUB_PATH holds a realmctl of this version that runs.
   static func expectInstalled(_ run: Run) throws {
-    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
-    #expect(run.path.count == 1)
+    expectEqual(run.status, 0, "\(run.stdout)\(run.stderr)")
+    expectEqual(run.path.count, 1)
     let directory = try #require(run.path.first)
-    #expect(run.outputs == ["version=\(ReleaseVersion.number)", "path=\(directory)"])
+    expectEqual(run.outputs, ["version=\(ReleaseVersion.number)", "path=\(directory)"])
     let version = try CompletionTests.run(directory + "/realmctl", ["--version"])
-    #expect(version.status == 0)
+    expectEqual(version.status, 0)
     #expect(version.stdout.hasPrefix(ReleaseVersion.number + " ("))
     for file in ["realmctl.1", "completions/realmctl.bash", "LICENSE"] {
       #expect(FileManager.default.fileExists(atPath: directory + "/" + file), "\(file) is missing")
@@ -136,7 +136,7 @@ struct SetupActionTests {
       try (String(repeating: "0", count: 64) + "  " + Self.archiveName + "\n").write(to: sum, atomically: true, encoding: .utf8)
       let inputs = ["REALMCTL_VERSION": ReleaseVersion.number, "REALMCTL_DOWNLOAD_URL": "file://" + releases.path]
       let refused = try Self.install(inputs, in: dir)
-      #expect(refused.status == 1)
+      expectEqual(refused.status, 1)
       #expect(refused.stderr.contains("checksum mismatch for \(Self.archiveName): expected \(String(repeating: "0", count: 64))"))
       #expect(refused.path.isEmpty)
       // checksum-verify: false installs it anyway, with a warning.
@@ -160,7 +160,7 @@ struct SetupActionTests {
       ]
       for (inputs, message) in cases {
         let run = try Self.install(inputs, in: dir)
-        #expect(run.status == 1, "\(inputs)")
+        expectEqual(run.status, 1, "\(inputs)")
         #expect(run.stderr.contains("::error title=setup-realmctl::"), "\(inputs): \(run.stderr)")
         #expect(run.stderr.contains(message), "\(inputs): \(run.stderr)")
         #expect(run.path.isEmpty)

@@ -63,10 +63,10 @@ import RealmEdit
       let pending = try Self.script(Self.statements + [".count User WHERE name == 'Zed' OR name == 'ZED'"], on: file)
       seen = try T.bytes(file)
       #expect(pending.stdout.hasSuffix("1\n"), "\(pending.stdout)")
-      #expect(seen == before)
+      expectEqual(seen, before)
       #expect(pending.stderr.contains("the open transaction was rolled back"))
       let r = try Self.script(Self.statements + ["COMMIT"], on: file)
-      #expect(r.status == .success, "\(r.stderr)")
+      expectEqual(r.status, .success, "\(r.stderr)")
       try E.expectFile(file, equals: try Self.expectedAfterStatements(), schema: "user-tutorial")
       let stray = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".realmctl-") }
       #expect(stray.isEmpty, "\(stray)")
@@ -76,7 +76,7 @@ import RealmEdit
   @Test func eachStatementOutsideATransactionIsCommittedOnItsOwn() throws {
     try T.withCopy(of: "user-tutorial/before.realm", as: "a.realm") { file, _ in
       let r = try Self.script(Array(Self.statements.dropFirst()) + ["UPDATE User SET age = 'x'"], on: file)
-      #expect(r.status == .dataError)
+      expectEqual(r.status, .dataError)
       // A string literal never fits an int: refused when the statement is checked (issue 28).
       #expect(
         r.stderr.contains("line 4: set age: 'age' holds values of type 'int', but the expression gives values of type 'string'; convert them: int('x')"),
@@ -89,7 +89,7 @@ import RealmEdit
     try T.withCopy(of: "user-tutorial/before.realm", as: "a.realm") { file, _ in
       let before = try T.bytes(file)
       let r = try Self.script(Self.statements + ["ROLLBACK", ".count User"], on: file)
-      #expect(r.status == .success, "\(r.stderr)")
+      expectEqual(r.status, .success, "\(r.stderr)")
       #expect(r.stdout.hasSuffix("ROLLBACK: \(file) is as it was at BEGIN\n100\n"), "\(r.stdout)")
       #expect(TestFiles.same(try T.bytes(file), before))
     }
@@ -99,7 +99,7 @@ import RealmEdit
     try T.withCopy(of: "user-tutorial/before.realm", as: "a.realm") { file, _ in
       let before = try T.bytes(file)
       let r = try Self.script(Self.statements + [#"INSERT {"$class":"User","name":5}"#, "COMMIT", ".count User"], on: file)
-      #expect(r.status == .dataError)
+      expectEqual(r.status, .dataError)
       #expect(r.stderr.contains("line 5:") && r.stderr.contains("(the transaction was rolled back: the file is as it was at BEGIN)"), "\(r.stderr)")
       #expect(r.stderr.contains("line 6: no transaction is open"))
       #expect(r.stdout.hasSuffix("100\n"))
@@ -114,13 +114,13 @@ import RealmEdit
       // In a transaction the imports are pending until COMMIT; ROLLBACK drops them.
       let before = try T.bytes(file)
       let rolled = try Self.script(["BEGIN", ".import \(csv) User", ".import \(jsonl)", ".count User", "ROLLBACK", ".count User"], on: file)
-      #expect(rolled.status == .success, "\(rolled.stderr)")
+      expectEqual(rolled.status, .success, "\(rolled.stderr)")
       #expect(rolled.stdout.contains("103\n"), "\(rolled.stdout)")
       #expect(rolled.stdout.hasSuffix("100\n"), "\(rolled.stdout)")
       #expect(TestFiles.same(try T.bytes(file), before))
       // Outside one, each import is committed on its own, as `insert` writes it.
       let r = try Self.script([".import \(csv) User", ".import \(jsonl)"], on: file)
-      #expect(r.status == .success, "\(r.stderr)")
+      expectEqual(r.status, .success, "\(r.stderr)")
       var users = try E.fixtureDump("user-tutorial")
       users.append(try JSONParser.parse(#"{"$class":"User","$key":100,"name":"Zed","age":3}"#))
       users.append(try JSONParser.parse(#"{"$class":"User","$key":101,"name":"Yves","age":4}"#))
@@ -133,8 +133,8 @@ import RealmEdit
     try T.inScratchDirectory { dir in
       let csv = try T.write("name,age\nZed,3\n", to: dir, as: "more.csv")
       let jsonl = try T.write("{}\n", to: dir, as: "more.jsonl")
-      #expect(try ShellSession.importStatement([csv, "User"]) == .importFile(path: csv, className: "User", upsert: false, csv: true))
-      #expect(try ShellSession.importStatement(["--upsert", jsonl]) == .importFile(path: jsonl, className: nil, upsert: true, csv: false))
+      try expectEqual(ShellSession.importStatement([csv, "User"]), .importFile(path: csv, className: "User", upsert: false, csv: true))
+      try expectEqual(ShellSession.importStatement(["--upsert", jsonl]), .importFile(path: jsonl, className: nil, upsert: true, csv: false))
       #expect(throws: UsageError.self) { try ShellSession.importStatement([csv]) }
       #expect(throws: UsageError.self) { try ShellSession.importStatement([jsonl, "User"]) }
       #expect(throws: UsageError.self) { try ShellSession.importStatement(["--csvv", csv, "User"]) }
@@ -148,8 +148,8 @@ import RealmEdit
         className: "Person",
         assignments: [.init(property: "a", expression: "f(1, 2)"), .init(property: "b", expression: "'x, WHERE y'")],
         query: "name == 'a WHERE b'"))
-    #expect(try S.parse("DELETE FROM Person") == .delete(className: "Person", query: nil))
-    #expect(try S.parse(#"UPSERT INTO Person {"a":1}"#) == .insert(json: #"{"a":1}"#, className: "Person", upsert: true))
+    try expectEqual(S.parse("DELETE FROM Person"), .delete(className: "Person", query: nil))
+    try expectEqual(S.parse(#"UPSERT INTO Person {"a":1}"#), .insert(json: #"{"a":1}"#, className: "Person", upsert: true))
     #expect(try S.parse("Person WHERE age > 3") == nil)
     #expect(try S.parse("Update WHERE x > 1") == nil)  // a query of a class called Update
     #expect(throws: UsageError.self) { try S.parse("DELETE Person") }
@@ -172,7 +172,7 @@ import RealmEdit
       let oldBytes = try T.bytes(reference)
       let recorder = FaultPointRecorder()
       let r = try Self.script(Self.statements + ["COMMIT"], on: reference, faultBeforeCommit: recorder.hook)
-      #expect(r.status == .success, "\(r.stderr)")
+      expectEqual(r.status, .success, "\(r.stderr)")
       let newBytes = try T.bytes(reference)
       let all = recorder.points
       try #require(all.count >= 4, "the commit has fault points")

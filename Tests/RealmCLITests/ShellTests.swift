@@ -36,9 +36,9 @@ import RealmStorage
       Self.dump(["--class", "User", "--where", "age > 60 AND name BEGINSWITH[c] 'b'"])
       + Self.dump(["--class", "User", "--where", "age < 10"])
     #expect(!expected.isEmpty)
-    #expect(result.stdout == expected)
-    #expect(result.stderr == "")
-    #expect(result.status == .success)
+    expectEqual(result.stdout, expected)
+    expectEqual(result.stderr, "")
+    expectEqual(result.status, .success)
   }
 
   @Test func dotCommands() throws {
@@ -54,30 +54,30 @@ import RealmStorage
     #expect(result.stdout.contains("mode:  csv\nlimit: 2\n" + csv + "csv\noff\n"))
     #expect(result.stdout.contains(".count CLASS [WHERE QUERY]"))
     #expect(result.stdout.hasSuffix(schema))
-    #expect(result.status == .success)
+    expectEqual(result.status, .success)
   }
 
   @Test func errorsArePrintedAndTheSessionGoesOn() throws {
     let result = try Self.script(["Usr", ".frobnicate", "User WHERE agee > 3", "User SORTED", ".count User WHERE age > 98"])
     let lines = result.stderr.split(separator: "\n")
-    #expect(lines.count == 4)
+    expectEqual(lines.count, 4)
     #expect(lines[0].hasPrefix("Error: line 1: class 'Usr' not found") && lines[0].hasSuffix("(did you mean 'User'?)"))
-    #expect(lines[1] == "Error: line 2: unknown command '.frobnicate'; .help lists the commands")
+    expectEqual(lines[1], "Error: line 2: unknown command '.frobnicate'; .help lists the commands")
     #expect(lines[2].hasPrefix("Error: line 3: invalid query 'agee > 3': column 1:"))
     #expect(lines[3].hasPrefix("Error: line 4: expected WHERE after the class name 'User'"))
     let expected = Self.dump(["--class", "User", "--where", "age > 98"]).split(separator: "\n").count
-    #expect(result.stdout == "\(expected)\n")
+    expectEqual(result.stdout, "\(expected)\n")
     // The first failure decides the status: an unknown class is bad data (65).
-    #expect(result.status == .dataError)
+    expectEqual(result.status, .dataError)
   }
 
   @Test func bailStopsAtTheFirstErrorAndQuitEndsTheScript() throws {
     let bailed = try Self.script([".count User", ".nope", ".count User"], bail: true)
-    #expect(bailed.stdout.split(separator: "\n").count == 1)
-    #expect(bailed.status == .usage)
+    expectEqual(bailed.stdout.split(separator: "\n").count, 1)
+    expectEqual(bailed.status, .usage)
     let quit = try Self.script([".count User", ".quit", ".nope"])
-    #expect(quit.stderr == "")
-    #expect(quit.status == .success)
+    expectEqual(quit.stderr, "")
+    expectEqual(quit.status, .success)
   }
 
   @Test func completionOffersCommandsClassesAndProperties() throws {
@@ -86,14 +86,14 @@ import RealmStorage
       path: Self.tutorial, file: try RealmInput.open(Self.tutorial), context: context, mode: .jsonl, limit: nil)
     #expect(session.completion(line: ".sc", cursor: 3).candidates.contains(".schema"))
     #expect(session.completion(line: "U", cursor: 1).candidates.contains("User"))
-    #expect(session.completion(line: ".count ", cursor: 7).candidates == ["User"])
-    #expect(session.completion(line: ".mode t", cursor: 7).candidates == ["csv", "json", "jsonl", "sql", "table"])
-    #expect(session.completion(line: "User ", cursor: 5).candidates == ["WHERE"])
+    expectEqual(session.completion(line: ".count ", cursor: 7).candidates, ["User"])
+    expectEqual(session.completion(line: ".mode t", cursor: 7).candidates, ["csv", "json", "jsonl", "sql", "table"])
+    expectEqual(session.completion(line: "User ", cursor: 5).candidates, ["WHERE"])
     let inQuery = session.completion(line: "User WHERE na", cursor: 13)
     #expect(inQuery.start == 11 && inQuery.candidates.contains("name") && inQuery.candidates.contains("age"))
     #expect(session.completion(line: "UP", cursor: 2).candidates.contains("UPDATE"))
-    #expect(session.completion(line: "DELETE FROM ", cursor: 12).candidates == ["User"])
-    #expect(session.completion(line: "UPDATE ", cursor: 7).candidates == ["User"])
+    expectEqual(session.completion(line: "DELETE FROM ", cursor: 12).candidates, ["User"])
+    expectEqual(session.completion(line: "UPDATE ", cursor: 7).candidates, ["User"])
   }
 
   // MARK: - The built binary
@@ -123,12 +123,12 @@ import RealmStorage
   @Test func readsCommandsFromAPipe() throws {
     let result = try Self.runPiped(["shell", Self.tutorial], input: ".count User\nUser WHERE age > 95\n")
     let expected = Self.dump(["--class", "User", "--where", "age > 95"])
-    #expect(result.stdout == "\(Self.dump(["--class", "User"]).split(separator: "\n").count)\n" + expected)
-    #expect(result.stderr == "")
-    #expect(result.status == 0)
+    expectEqual(result.stdout, "\(Self.dump(["--class", "User"]).split(separator: "\n").count)\n" + expected)
+    expectEqual(result.stderr, "")
+    expectEqual(result.status, 0)
     let failing = try Self.runPiped(["shell", Self.tutorial], input: ".count User\n.count Nobody\n")
     #expect(failing.stderr.hasPrefix("Error: line 2: class 'Nobody' not found"))
-    #expect(failing.status == 65)
+    expectEqual(failing.status, 65)
   }
 
   // MARK: - A real terminal
@@ -151,7 +151,7 @@ import RealmStorage
     pty.type("\u{01}\u{1B}[C\u{1B}[C")  // Ctrl-A, Right, Right
     pty.type("e")
     try pty.waitFor("the edited line") { $0.cursorLine == "realm> User WHERE age > 97" }
-    #expect(pty.screen.column == "realm> Use".count)
+    expectEqual(pty.screen.column, "realm> Use".count)
     pty.type("\r")
     // A query at a terminal prints a table.
     let older = Self.dump(["--class", "User", "--where", "age > 97"]).split(separator: "\n")
@@ -181,7 +181,7 @@ import RealmStorage
     try pty.waitFor("the error") { $0.text.contains("Error: class 'Nobody' not found") && $0.cursorLine == "realm>" }
 
     pty.type(".quit\r")
-    #expect(try pty.waitForExit() == 0)
+    try expectEqual(pty.waitForExit(), 0)
     let saved = try String(contentsOfFile: historyFile, encoding: .utf8)
     #expect(
       saved == "User WHERE age > 98\nUser WHERE age > 97 \n.mode jsonl\nUser WHERE age > 98\n.count Nobody\n.quit\n")
@@ -199,7 +199,7 @@ import RealmStorage
     pty.type(".count User\r")
     try pty.waitFor("the count") { $0.lines.contains("\(count)") }
     pty.type("\u{04}")
-    #expect(try pty.waitForExit() == 0)
+    try expectEqual(pty.waitForExit(), 0)
     #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent(".realmctl_history").path))
   }
 }

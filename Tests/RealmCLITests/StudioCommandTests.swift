@@ -23,18 +23,18 @@ import Testing
   @Test func usageErrorsNameTheProblem() throws {
     let fixture = Fixtures.url("alltypes/before.realm").path
     let both = run(["studio", fixture, "--open", "--no-open"])
-    #expect(both.status == 64)
+    expectEqual(both.status, 64)
     #expect(both.stderr.contains("'--open' and '--no-open' cannot be used together"))
-    #expect(run(["studio"]).status == 64)
-    #expect(run(["studio", fixture, "--port", "-1"]).status == 64)
+    expectEqual(run(["studio"]).status, 64)
+    expectEqual(run(["studio", fixture, "--port", "-1"]).status, 64)
     let missing = run(["studio", "/nonexistent/app.realm"])
-    #expect(missing.status == 66)
+    expectEqual(missing.status, 66)
     #expect(missing.stderr.contains("No such file"))
-    #expect(run(["studio", fixture, "--key", "12"]).status == 64)
+    expectEqual(run(["studio", fixture, "--key", "12"]).status, 64)
   }
 
   @Test func theDefaultPortIsFixedThenTheNextFree() {
-    #expect(StudioCommand.defaultPort == 4780)
+    expectEqual(StudioCommand.defaultPort, 4780)
     #expect(StudioCommand.isDesktop(["DISPLAY": ":0"]) || StudioCommand.isDesktop([:]))
     // On Linux a desktop is known by DISPLAY or WAYLAND_DISPLAY; macOS always has one.
     #if !canImport(Darwin)
@@ -74,24 +74,24 @@ import Testing
       text += String(decoding: chunk, as: UTF8.self)
     }
     let lines = text.split(separator: "\n").map(String.init)
-    #expect(lines.first == "realmctl studio: 1 file (app.realm), read-only at", "\(text)")
+    expectEqual(lines.first, "realmctl studio: 1 file (app.realm), read-only at", "\(text)")
     let address = try #require(lines.dropFirst().first?.trimmingCharacters(in: .whitespaces))
     let match = try #require(address.firstMatch(of: /^http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]{20,})$/))
     let port = Int(match.output.1)!
     let token = String(match.output.2)
-    #expect(lines.dropFirst(2).first == "Press Ctrl-C to stop.")
+    expectEqual(lines.dropFirst(2).first, "Press Ctrl-C to stop.")
     // Through the guard: no token, 403; the token, 303 and a cookie; the cookie, the API.
-    #expect(try httpStatus(port: port, "GET /api/files HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n") == 403)
-    #expect(try httpStatus(port: port, "GET /?token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n") == 303)
+    try expectEqual(httpStatus(port: port, "GET /api/files HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"), 403)
+    try expectEqual(httpStatus(port: port, "GET /?token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"), 303)
     #expect(
       try httpStatus(port: port, "GET /api/files/0 HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nCookie: access-token-\(port)=\(token)\r\n") == 200)
     process.interrupt()
     process.waitUntilExit()
-    #expect(process.terminationReason == .exit)
-    #expect(process.terminationStatus == 0)
+    expectEqual(process.terminationReason, .exit)
+    expectEqual(process.terminationStatus, 0)
     let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     #expect(stderr.contains("realmctl studio: stopped"), "\(stderr)")
-    #expect(try Data(contentsOf: file) == before)
+    try expectEqual(Data(contentsOf: file), before)
   }
 
   /// The status of one request (`head` without its final blank line) to 127.0.0.1:`port`.
@@ -145,7 +145,7 @@ import Testing
     try process.run()
     let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "\(output)")
+    expectEqual(process.terminationStatus, 0, "\(output)")
   }
 }
 

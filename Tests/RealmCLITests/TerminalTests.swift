@@ -1,15 +1,16 @@
 import Foundation
+import RealmTestSupport
 import Testing
 
 @testable import RealmCLI
 
 @Suite struct TerminalTests {
   @Test func columnsPreferTheEnvironmentThenTheWindowThenEighty() {
-    #expect(Terminal.columns(environment: ["COLUMNS": "120"], windowWidth: 100) == 120)
-    #expect(Terminal.columns(environment: [:], windowWidth: 100) == 100)
-    #expect(Terminal.columns(environment: ["COLUMNS": "wide"], windowWidth: nil) == 80)
-    #expect(Terminal.columns(environment: ["COLUMNS": "0"], windowWidth: nil) == 80)
-    #expect(Terminal.columns(environment: [:], windowWidth: nil) == 80)
+    expectEqual(Terminal.columns(environment: ["COLUMNS": "120"], windowWidth: 100), 120)
+    expectEqual(Terminal.columns(environment: [:], windowWidth: 100), 100)
+    expectEqual(Terminal.columns(environment: ["COLUMNS": "wide"], windowWidth: nil), 80)
+    expectEqual(Terminal.columns(environment: ["COLUMNS": "0"], windowWidth: nil), 80)
+    expectEqual(Terminal.columns(environment: [:], windowWidth: nil), 80)
   }
 
   @Test func colourOnlyOnATerminalWithoutNoColor() {
@@ -21,7 +22,7 @@ import Testing
 
   @Test func aPipeIsNotATerminal() {
     var fds: [Int32] = [0, 0]
-    #expect(pipe(&fds) == 0)
+    expectEqual(pipe(&fds), 0)
     defer {
       close(fds[0])
       close(fds[1])
@@ -30,9 +31,9 @@ import Testing
   }
 
   @Test func wrapsLikeArgumentParser() {
-    #expect("aaa bbb ccc".wrapped(to: 8) == "aaa bbb\nccc")
-    #expect("aaa bbb ccc".wrapped(to: 10, indent: 2) == "  aaa bbb\n  ccc")
-    #expect("one\n\ntwo".wrapped(to: 80, indent: 4) == "    one\n\n    two")
-    #expect("averyveryverylongword next".wrapped(to: 10) == "averyveryverylongword\nnext")
+    expectEqual("aaa bbb ccc".wrapped(to: 8), "aaa bbb\nccc")
+    expectEqual("aaa bbb ccc".wrapped(to: 10, indent: 2), "  aaa bbb\n  ccc")
+    expectEqual("one\n\ntwo".wrapped(to: 80, indent: 4), "    one\n\n    two")
+    expectEqual("averyveryverylongword next".wrapped(to: 10), "averyveryverylongword\nnext")
   }
 }

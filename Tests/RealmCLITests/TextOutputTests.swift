@@ -1,4 +1,5 @@
 import Foundation
+import RealmTestSupport
 import Testing
 
 @testable import RealmCLI
@@ -20,7 +21,7 @@ private final class CountingDestination: OutputDestination {
     for i in 0..<1000 { try output.writeLine("line \(i)") }
     try output.flush()
     let expected = (0..<1000).map { "line \($0)\n" }.joined()
-    #expect(String(decoding: destination.bytes, as: UTF8.self) == expected)
+    expectEqual(String(decoding: destination.bytes, as: UTF8.self), expected)
     // 8890 bytes through a 1 KiB buffer: about nine writes, not a thousand.
     #expect(destination.calls <= expected.utf8.count / 1024 + 1)
   }
@@ -32,14 +33,14 @@ private final class CountingDestination: OutputDestination {
     try output.write(bytes: [UInt8](repeating: 0x41, count: 100))
     try output.write(byte: 0x0A)
     try output.flush()
-    #expect(destination.bytes == Array("ab".utf8) + [UInt8](repeating: 0x41, count: 100) + [0x0A])
-    #expect(destination.calls == 3)
+    expectEqual(destination.bytes, Array("ab".utf8) + [UInt8](repeating: 0x41, count: 100) + [0x0A])
+    expectEqual(destination.calls, 3)
   }
 
   @Test func keepsUnicodeIntact() throws {
     let output = TextOutput.memory()
     try output.write("Zoë 🐶 名前")
-    #expect(output.text == "Zoë 🐶 名前")
+    expectEqual(output.text, "Zoë 🐶 名前")
   }
 
   @Test func reportsABrokenPipeAndStopsWriting() throws {
@@ -53,13 +54,13 @@ private final class CountingDestination: OutputDestination {
 
   @Test func writesToAFileDescriptor() throws {
     var fds: [Int32] = [0, 0]
-    #expect(pipe(&fds) == 0)
+    expectEqual(pipe(&fds), 0)
     defer { close(fds[0]) }
     let output = TextOutput(FileDescriptorDestination(fd: fds[1]))
     try output.write("hello\n")
     try output.flush()
     close(fds[1])
     let data = FileHandle(fileDescriptor: fds[0]).readDataToEndOfFile()
-    #expect(String(decoding: data, as: UTF8.self) == "hello\n")
+    expectEqual(String(decoding: data, as: UTF8.self), "hello\n")
   }
 }

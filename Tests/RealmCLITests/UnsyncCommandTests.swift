@@ -53,7 +53,7 @@ import Testing
         let name = "\(i)-\(URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent)"
         let out = dir.appendingPathComponent("\(name).local.realm").path
         let run = CommandRun(["unsync", path, "--output", out, "--json", "-q"])
-        #expect(run.status == 0, "\(path): \(run.errors)")
+        expectEqual(run.status, 0, "\(path): \(run.errors)")
         guard run.status == 0, let report = try? JSONParser.parse(run.output) else { continue }
         var dropped = Set<String>()
         if case .array(let items)? = report["dropped"] {
@@ -90,15 +90,15 @@ import Testing
       let path = try #require(SharedFixtures.url(
         "fixtures/realm-core-samples/test__resources__history_migration__client_schema_version_\(version)/original.realm")).path
       let json = try JSONParser.parse(CommandRun(["open", path, "--json"]).output)
-      #expect(json["sync"]?["pendingUploads"] == .int(1), "\(version)")
-      #expect(json["sync"]?["kind"] == .string("partition"))
-      #expect(json["sync"]?["clientFileIdent"] == .int(3))
+      expectEqual(json["sync"]?["pendingUploads"], .int(1), "\(version)")
+      expectEqual(json["sync"]?["kind"], .string("partition"))
+      expectEqual(json["sync"]?["clientFileIdent"], .int(3))
     }
     let server = try #require(SharedFixtures.url(
       "fixtures/realm-core-samples/test__resources__history_migration__server_schema_version_020/original.realm")).path
     let json = try JSONParser.parse(CommandRun(["open", server, "--json"]).output)
-    #expect(json["sync"]?["kind"] == .string("server"))
-    #expect(json["sync"]?["pendingUploads"] == .null)
+    expectEqual(json["sync"]?["kind"], .string("server"))
+    expectEqual(json["sync"]?["pendingUploads"], .null)
   }
 
   /// The synced files built here (flexible, partition-based, with an asymmetric class):
@@ -113,9 +113,9 @@ import Testing
         try Support.write(try SyncedFiles.build(shape), to: path)
         let schema = CommandRun(["schema", path, "--format", "json"]).text
         let dump = CommandRun(["dump", path]).text
-        #expect(CommandRun(["unsync", path, "-q"]).status == 0)
+        expectEqual(CommandRun(["unsync", path, "-q"]).status, 0)
         let schemaPath = try Support.write(schema, to: dir, as: "s\(i).schema.json")
-        #expect(try RealmOracle.core14.open(path, schema: schemaPath, version: 3) == "ok")
+        try expectEqual(RealmOracle.core14.open(path, schema: schemaPath, version: 3), "ok")
         #expect(try RealmOracle.core14.verifyFailure(path) == nil)
         let problems = DumpComparison.compareDumps(
           expected: Array(try RealmOracle.core14.dump(path).utf8), actual: Array(dump.utf8), schema: Array(schema.utf8))
@@ -134,7 +134,7 @@ import Testing
   /// shape with an asymmetric class that these tests build and check.
   @Test func exampleSyncedRealmIsTheBuiltShape() throws {
     let example = Snapshot.packageRoot.appendingPathComponent("Examples/seed/synced.realm").path
-    #expect(try Support.bytes(example) == (try SyncedFiles.build(SyncedFiles.flexibleShape(asymmetricEvents: 3))))
+    try expectEqual(Support.bytes(example), (try SyncedFiles.build(SyncedFiles.flexibleShape(asymmetricEvents: 3))))
   }
 
   @Test func reportSaysWhatWasDroppedAndConverted() throws {
@@ -142,10 +142,10 @@ import Testing
       let original = try Support.bytes(path)
 
       let dry = CommandRun(["unsync", path, "--dry-run"])
-      #expect(dry.status == 0, "\(dry.errors)")
+      expectEqual(dry.status, 0, "\(dry.errors)")
       #expect(TestFiles.same(try Support.bytes(path), original))
       let lines = dry.text.split(separator: "\n").map(String.init)
-      #expect(lines.first?.hasPrefix("\(path): a local realm would be written (dry run: nothing written): file format 24 -> 24, 10 objects in 4 classes") == true, "\(dry.text)")
+      expectEqual(lines.first?.hasPrefix("\(path): a local realm would be written (dry run: nothing written): file format 24 -> 24, 10 objects in 4 classes"), true, "\(dry.text)")
       #expect(lines.contains("  Would drop: the sync history (SyncClient, flexible sync, 7 changesets, 2 local changes never uploaded), the client file ident 7"), "\(dry.text)")
       #expect(lines.contains("  Would drop: 2 flexible-sync subscriptions (set version 1, complete)"))
       #expect(lines.contains("    dogs: Dog where name BEGINSWITH \"d\""))
@@ -155,18 +155,18 @@ import Testing
 
       let backup = dir.appendingPathComponent("app.realm.bak").path
       let run = CommandRun(["unsync", path, "--backup", backup, "--json"])
-      #expect(run.status == 0, "\(run.errors)")
+      expectEqual(run.status, 0, "\(run.errors)")
       #expect(TestFiles.same(try Support.bytes(backup), original))
       let json = try JSONParser.parse(run.output)
-      #expect(json["converted"] == .bool(true))
-      #expect(json["sync"]?["pendingUploads"] == .int(2))
-      #expect(json["sync"]?["kind"] == .string("flexible"))
-      #expect(Self.item(json["sync"]?["subscriptions"]?["subscriptions"], 0)?["query"] == .string("name BEGINSWITH \"d\""))
-      #expect(Self.item(json["asymmetricConverted"], 0)?["name"] == .string("Event"))
+      expectEqual(json["converted"], .bool(true))
+      expectEqual(json["sync"]?["pendingUploads"], .int(2))
+      expectEqual(json["sync"]?["kind"], .string("flexible"))
+      expectEqual(Self.item(json["sync"]?["subscriptions"]?["subscriptions"], 0)?["query"], .string("name BEGINSWITH \"d\""))
+      expectEqual(Self.item(json["asymmetricConverted"], 0)?["name"], .string("Event"))
 
       let again = CommandRun(["unsync", path])
-      #expect(again.status == 0)
-      #expect(again.text == "\(path) is a local realm already (it has no sync history): nothing to convert\n")
+      expectEqual(again.status, 0)
+      expectEqual(again.text, "\(path) is a local realm already (it has no sync history): nothing to convert\n")
     }
   }
 
@@ -178,11 +178,11 @@ import Testing
       #expect(text.contains("Subscriptions:   2 flexible-sync subscriptions (set version 1, complete)\n"))
       #expect(text.contains("\nSubscriptions:\n  dogs: Dog where name BEGINSWITH \"d\"\n  (unnamed): Person where TRUEPREDICATE\n"))
       let json = try JSONParser.parse(CommandRun(["open", path, "--json"]).output)
-      #expect(json["sync"]?["pendingUploads"] == .int(2))
-      #expect(Self.item(json["sync"]?["subscriptions"]?["subscriptions"], 1)?["name"] == .null)
-      #expect(json["syncMetadataRealm"] == .bool(false))
+      expectEqual(json["sync"]?["pendingUploads"], .int(2))
+      expectEqual(Self.item(json["sync"]?["subscriptions"]?["subscriptions"], 1)?["name"], .null)
+      expectEqual(json["syncMetadataRealm"], .bool(false))
       let local = try Support.copy("alltypes/before.realm", to: dir, as: "local.realm")
-      #expect(try JSONParser.parse(CommandRun(["open", local, "--json"]).output)["sync"] == .null)
+      try expectEqual(JSONParser.parse(CommandRun(["open", local, "--json"]).output)["sync"], .null)
       #expect(!CommandRun(["open", local]).text.contains("Sync"))
     }
   }
@@ -203,13 +203,13 @@ import Testing
         Issue.record("no withoutDeviceSync")
         return
       }
-      #expect(refusing.map { $0["first"] } == ["20.0.0", "3.0.0", "20.0.0", "20.0.0", "20.0.0"].map { .string($0) })
+      expectEqual(refusing.map { $0["first"] }, ["20.0.0", "3.0.0", "20.0.0", "20.0.0", "20.0.0"].map { .string($0) })
 
       let dry = CommandRun(["unsync", path, "--dry-run"])
       #expect(dry.text.contains("\n  Would also open in: \(line20x) (no Device Sync: they refuse a synced realm)\n"), "\(dry.text)")
       let local = dir.appendingPathComponent("local.realm").path
       let run = CommandRun(["unsync", path, "--output", local])
-      #expect(run.status == 0, "\(run.errors)")
+      expectEqual(run.status, 0, "\(run.errors)")
       #expect(run.text.contains("\n  Now also opens in: \(line20x) (no Device Sync: they refuse a synced realm)\n"), "\(run.text)")
       let opened = CommandRun(["open", local]).text
       #expect(opened.contains("\nOpens as is in:  Realm Swift 10.49.0-10.54.6 and 20.0.0-20.0.6, "), "\(opened)")
@@ -219,7 +219,7 @@ import Testing
         Issue.record("no alsoOpensIn")
         return
       }
-      #expect(also.map { $0["sdk"] } == ["Realm Swift", "Realm Kotlin", "Realm JS", "Realm .NET", "Realm Dart"].map { .string($0) })
+      expectEqual(also.map { $0["sdk"] }, ["Realm Swift", "Realm Kotlin", "Realm JS", "Realm .NET", "Realm Dart"].map { .string($0) })
     }
   }
 
@@ -232,13 +232,13 @@ import Testing
       let path = dir.appendingPathComponent("app.realm").path
       try Support.write(try SyncedFiles.build(shape), to: path)
       let open = CommandRun(["open", path])
-      #expect(open.status == 0)
+      expectEqual(open.status, 0)
       #expect(open.text.contains("Sync:            the sync history cannot be read: the sync client history's upload cursor (version 1000) is past the file's version 7\n"), "\(open.text)")
       let json = try JSONParser.parse(CommandRun(["open", path, "--json"]).output)
-      #expect(json["sync"] == .null)
+      expectEqual(json["sync"], .null)
       #expect(json["syncError"] != nil)
       let unsync = CommandRun(["unsync", path])
-      #expect(unsync.status == 65)
+      expectEqual(unsync.status, 65)
       #expect(unsync.errors.contains("its sync history or sync tables are damaged"), "\(unsync.errors)")
     }
   }
@@ -263,7 +263,7 @@ import Testing
     for (path, expected) in files {
       let run = CommandRun(["open", path, "--json"])
       guard run.status == 0 else { continue }
-      #expect(try JSONParser.parse(run.output)["syncMetadataRealm"] == .bool(expected), "\(path)")
+      try expectEqual(JSONParser.parse(run.output)["syncMetadataRealm"], .bool(expected), "\(path)")
       if expected { named += 1 }
     }
     #expect(named >= 9, "\(named)")  // 6 app files of this half of wild, 3 of Realm Core's samples
@@ -274,7 +274,7 @@ import Testing
     let path = try #require(SharedFixtures.url("fixtures/realm-core-samples/test__object-store__sync-metadata-v6/original.realm")).path
     let open = CommandRun(["open", path])
     #expect(open.text.contains("Sync metadata:   yes: the sync client's own realm (users, their tokens, file actions; 13 users), not app data\n"), "\(open.text)")
-    #expect(try JSONParser.parse(CommandRun(["open", path, "--json"]).output)["syncMetadataRealm"] == .bool(true))
+    try expectEqual(JSONParser.parse(CommandRun(["open", path, "--json"]).output)["syncMetadataRealm"], .bool(true))
     #expect(CommandRun(["unsync", path, "--dry-run"]).text.contains("is a local realm already"))
   }
 
@@ -316,10 +316,10 @@ import Testing
       defer { close(fd) }
       try #require(flock(fd, LOCK_SH) == 0)
       let run = CommandRun(["unsync", path])
-      #expect(run.status == 75, "\(run.errors)")
+      expectEqual(run.status, 75, "\(run.errors)")
       #expect(TestFiles.same(try Support.bytes(path), before))
       flock(fd, LOCK_UN)
-      #expect(CommandRun(["unsync", path]).status == 0)
+      expectEqual(CommandRun(["unsync", path]).status, 0)
     }
   }
 
@@ -328,14 +328,14 @@ import Testing
   @Test func encryptedSyncedRealmStaysEncrypted() throws {
     try Support.withFile(try SyncedFiles.build(SyncedFiles.flexibleShape()), as: "app.realm") { path, _ in
       let key = EncryptionCommandTests.k1
-      #expect(CommandRun(["encrypt", path, "--key-file", key]).status == 0)
+      expectEqual(CommandRun(["encrypt", path, "--key-file", key]).status, 0)
       let encrypted = try Support.bytes(path)
       let without = CommandRun(["unsync", path])
       #expect(without.status == 65 && without.errors.contains("is encrypted"), "\(without.errors)")
       #expect(TestFiles.same(try Support.bytes(path), encrypted))
       let run = CommandRun(["unsync", path, "--key-file", key])
-      #expect(run.status == 0, "\(run.errors)")
-      #expect(CommandRun(["open", path]).status == 65)
+      expectEqual(run.status, 0, "\(run.errors)")
+      expectEqual(CommandRun(["open", path]).status, 65)
       let open = CommandRun(["open", path, "--key-file", key])
       #expect(open.text.contains("History:         InRealm") && open.text.contains("Encrypted:       yes"), "\(open.text)")
       if RealmOracle.core14.isAvailable {
@@ -348,13 +348,13 @@ import Testing
     try Support.withFile(try SyncedFiles.build(SyncedFiles.flexibleShape()), as: "app.realm") { path, dir in
       let original = try Support.bytes(path)
       let out = dir.appendingPathComponent("out.realm").path
-      #expect(CommandRun(["unsync", path, "--output", out, "--backup", "b"]).status == 64)
-      #expect(CommandRun(["unsync", path, "--output", path]).status == 64)
-      #expect(CommandRun(["unsync", dir.appendingPathComponent("missing.realm").path]).status == 66)
+      expectEqual(CommandRun(["unsync", path, "--output", out, "--backup", "b"]).status, 64)
+      expectEqual(CommandRun(["unsync", path, "--output", path]).status, 64)
+      expectEqual(CommandRun(["unsync", dir.appendingPathComponent("missing.realm").path]).status, 66)
       try Support.write([1, 2, 3], to: out)
       let exists = CommandRun(["unsync", path, "--output", out])
-      #expect(exists.status == 73, "\(exists.errors)")
-      #expect(CommandRun(["unsync", path, "--key", String(repeating: "ab", count: 64)]).status == 65)
+      expectEqual(exists.status, 73, "\(exists.errors)")
+      expectEqual(CommandRun(["unsync", path, "--key", String(repeating: "ab", count: 64)]).status, 65)
       #expect(TestFiles.same(try Support.bytes(path), original))
     }
   }

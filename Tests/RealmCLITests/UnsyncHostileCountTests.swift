@@ -35,7 +35,7 @@ import Testing
       try T.write(bytes, to: path)
       for words in [["unsync", path, "--dry-run"], ["unsync", path], ["unsync", path, "--json"]] {
         let r = T.run(words)
-        #expect(r.status == 65, "\(words): \(r.stdout)\(r.stderr)")
+        expectEqual(r.status, 65, "\(words): \(r.stdout)\(r.stderr)")
         #expect(r.stderr.hasPrefix("Error: ") && r.stderr.contains("says it holds \(Int.max) objects but its cluster leaves hold 300"), "\(r.stderr)")
       }
       #expect(TestFiles.same(try T.bytes(path), bytes))

@@ -72,7 +72,7 @@ import RealmModel
   /// Primary keys get a search index, as Realm's upgrade adds it (format 24 requires one).
   @Test func primaryKeysAreIndexedAfterTheUpgrade() throws {
     try Support.withCopy(of: "legacy-core5/alltypes/original.realm", as: "a.realm") { file, _ in
-      #expect(Support.run(["upgrade", file]).status == 0)
+      expectEqual(Support.run(["upgrade", file]).status, 0)
       let group = try RealmFile.open(path: file).group
       for name in ["IntPk", "StringPk"] {
         let table = try #require(group.table(forClass: name))
@@ -106,7 +106,7 @@ import RealmModel
         }
         #expect(problems.isEmpty, "\(source.lastPathComponent): \(problems.joined(separator: "\n"))")
       }
-      #expect(upgraded == 25)
+      expectEqual(upgraded, 25)
     }
   }
 
@@ -135,13 +135,13 @@ import RealmModel
     try Support.withCopy(of: "user-tutorial/before.realm", as: "a.realm") { file, dir in
       let before = try Support.bytes(file)
       let run = Support.run(["upgrade", file])
-      #expect(run.status == 0)
-      #expect(run.stdout == "\(file) is already at file format 24, the current format: nothing to upgrade\n")
+      expectEqual(run.status, 0)
+      expectEqual(run.stdout, "\(file) is already at file format 24, the current format: nothing to upgrade\n")
       #expect(TestFiles.same(try Support.bytes(file), before))
       // With --output, scripts get their file anyway: an unchanged copy.
       let out = dir.appendingPathComponent("b.realm").path
       let copy = Support.run(["upgrade", file, "--output", out])
-      #expect(copy.stdout == "\(file) is already at file format 24, the current format: nothing to upgrade; copied unchanged to \(out)\n")
+      expectEqual(copy.stdout, "\(file) is already at file format 24, the current format: nothing to upgrade; copied unchanged to \(out)\n")
       #expect(TestFiles.same(try Support.bytes(out), before))
     }
   }
@@ -150,11 +150,11 @@ import RealmModel
     try Support.withCopy(of: "legacy-core5/person-v1/original.realm", as: "a.realm") { file, dir in
       let before = try Support.bytes(file)
       let run = Support.run(["upgrade", file, "--dry-run"])
-      #expect(run.status == 0, "\(run.stderr)")
+      expectEqual(run.status, 0, "\(run.stderr)")
       #expect(run.stdout.hasPrefix("\(file): file format 9 -> 24 would be written (dry run: nothing written): 20 objects in 1 class, 4096 -> "))
       #expect(TestFiles.same(try Support.bytes(file), before))
       let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
-      #expect(names == ["a.realm", "a.realm.lock"])
+      expectEqual(names, ["a.realm", "a.realm.lock"])
     }
   }
 
@@ -163,14 +163,14 @@ import RealmModel
       let before = try Support.bytes(file)
       let out = dir.appendingPathComponent("new.realm").path
       let run = Support.run(["upgrade", file, "--output", out])
-      #expect(run.status == 0, "\(run.stderr)")
+      expectEqual(run.status, 0, "\(run.stderr)")
       #expect(run.stdout.hasPrefix("Upgraded \(file) to \(out): file format 9 -> 24, 20 objects in 1 class, 4096 -> "))
       #expect(TestFiles.same(try Support.bytes(file), before))
-      #expect(RealmAnswerCheck.headerFormat(out) == 24)
+      expectEqual(RealmAnswerCheck.headerFormat(out), 24)
       #expect(try Support.problems(out).isEmpty)
       // The output must not exist: 73, and nothing is changed.
       let again = Support.run(["upgrade", file, "--output", out])
-      #expect(again.status == 73)
+      expectEqual(again.status, 73)
       #expect(again.stderr.contains("already exists"), "\(again.stderr)")
       #expect(TestFiles.same(try Support.bytes(file), before))
     }
@@ -181,13 +181,13 @@ import RealmModel
       let before = try Support.bytes(file)
       let backup = dir.appendingPathComponent("a.realm.bak").path
       let run = Support.run(["upgrade", file, "--backup", backup])
-      #expect(run.status == 0, "\(run.stderr)")
+      expectEqual(run.status, 0, "\(run.stderr)")
       #expect(TestFiles.same(try Support.bytes(backup), before))
-      #expect(RealmAnswerCheck.headerFormat(file) == 24)
+      expectEqual(RealmAnswerCheck.headerFormat(file), 24)
       // An existing backup path: 73, the file untouched.
       let other = try Support.copy("legacy-core5/person-v1/original.realm", to: dir, as: "b.realm")
       let refused = Support.run(["upgrade", other, "--backup", backup])
-      #expect(refused.status == 73, "\(refused.stderr)")
+      expectEqual(refused.status, 73, "\(refused.stderr)")
       #expect(TestFiles.same(try Support.bytes(other), before))
     }
   }
@@ -195,28 +195,28 @@ import RealmModel
   @Test func usageErrors() throws {
     try Support.withCopy(of: "legacy-core5/person-v1/original.realm", as: "a.realm") { file, _ in
       let both = Support.run(["upgrade", file, "--output", file + ".new", "--backup", file + ".bak"])
-      #expect(both.status == 64)
+      expectEqual(both.status, 64)
       #expect(both.stderr.contains("with '--output <new>' the original is not changed"), "\(both.stderr)")
       let same = Support.run(["upgrade", file, "--output", file])
-      #expect(same.status == 64)
-      #expect(Support.run(["upgrade"]).status == 64)
-      #expect(RealmAnswerCheck.headerFormat(file) == 9)
+      expectEqual(same.status, 64)
+      expectEqual(Support.run(["upgrade"]).status, 64)
+      expectEqual(RealmAnswerCheck.headerFormat(file), 9)
     }
   }
 
   @Test func badInputs() throws {
     try Support.inScratchDirectory { dir in
       let missing = Support.run(["upgrade", dir.appendingPathComponent("none.realm").path])
-      #expect(missing.status == 66)
+      expectEqual(missing.status, 66)
       let text = try Support.write("not a realm\n", to: dir, as: "t.realm")
-      #expect(Support.run(["upgrade", text]).status == 65)
+      expectEqual(Support.run(["upgrade", text]).status, 65)
       // A damaged legacy file: 65 with the offset, the file untouched.
       var bytes = try Fixtures.bytes("legacy-core5/person-v1/original.realm")
       for i in stride(from: 200, to: 4000, by: 16) { bytes[i] ^= 0x5A }
       let damaged = dir.appendingPathComponent("d.realm").path
       try Support.write(bytes, to: damaged)
       let run = Support.run(["upgrade", damaged])
-      #expect(run.status == 65, "\(run.stderr)")
+      expectEqual(run.status, 65, "\(run.stderr)")
       #expect(TestFiles.same(try Support.bytes(damaged), bytes))
     }
   }
@@ -229,10 +229,10 @@ import RealmModel
         ["dump", file, "--class", "IntPk", "--where", "id > 0"]]
       {
         let run = Support.run(words)
-        #expect(run.status == 0, "\(words): \(run.stderr)")
+        expectEqual(run.status, 0, "\(words): \(run.stderr)")
       }
       #expect(TestFiles.same(try Support.bytes(file), before))
-      #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["a.realm"])
+      try expectEqual(FileManager.default.contentsOfDirectory(atPath: dir.path), ["a.realm"])
     }
   }
 }

@@ -35,22 +35,22 @@ import Testing
         #expect(open.status == 65 && upgrade.status == 65, "\(upgrade.errors)")
         #expect(!upgrade.errors.isEmpty && upgrade.errors == open.errors)
         let out = dir.appendingPathComponent("out.realm").path
-        #expect(CommandRun(["upgrade", file, "--output", out] + key).status == 65)
-        #expect(CommandRun(["upgrade", file, "--dry-run"] + key).status == 65)
-        #expect(CommandRun(["upgrade", file, "--backup", file + ".bak"] + key).status == 65)
+        expectEqual(CommandRun(["upgrade", file, "--output", out] + key).status, 65)
+        expectEqual(CommandRun(["upgrade", file, "--dry-run"] + key).status, 65)
+        expectEqual(CommandRun(["upgrade", file, "--backup", file + ".bak"] + key).status, 65)
         #expect(TestFiles.same(try Support.bytes(file), original))
-        #expect(try Self.names(dir) == ["p.realm", "p.realm.lock"])
+        try expectEqual(Self.names(dir), ["p.realm", "p.realm.lock"])
       }
       // The right key, from each of the three places.
       let env = ["REALMCTL_KEY": Keys.k2Hex]
       for (key, environment) in [(["--key-file", Keys.k2], [:]), (["--key", Keys.k2Hex], [:]), ([String](), env)] {
         let run = CommandRun(["upgrade", file] + key, environment: environment)
-        #expect(run.status == 0, "\(run.errors)")
-        #expect(run.text == "\(file) is already at file format 24, the current format: nothing to upgrade\n")
+        expectEqual(run.status, 0, "\(run.errors)")
+        expectEqual(run.text, "\(file) is already at file format 24, the current format: nothing to upgrade\n")
       }
       #expect(TestFiles.same(try Support.bytes(file), original))
       let out = dir.appendingPathComponent("copy.realm").path
-      #expect(CommandRun(["upgrade", file, "--output", out, "--key-file", Keys.k2]).status == 0)
+      expectEqual(CommandRun(["upgrade", file, "--output", out, "--key-file", Keys.k2]).status, 0)
       #expect(TestFiles.same(try Support.bytes(out), original))
       Keys.expectReadsAs(
         out, key: ["--key-file", Keys.k2], schema: "person-rename-age/schema.json", dump: "person-rename-age/dump.jsonl")
@@ -59,7 +59,7 @@ import Testing
       let plainBytes = try Support.bytes(plain)
       let refused = CommandRun(["upgrade", plain, "--key-file", Keys.k2])
       #expect(refused.status == 65 && refused.errors.contains("is not encrypted, but an encryption key was given"))
-      #expect(refused.errors == CommandRun(["open", plain, "--key-file", Keys.k2]).errors)
+      expectEqual(refused.errors, CommandRun(["open", plain, "--key-file", Keys.k2]).errors)
       #expect(TestFiles.same(try Support.bytes(plain), plainBytes))
     }
   }
@@ -69,7 +69,7 @@ import Testing
     let plain = try Support.copy("legacy-core5/\(name)/original.realm", to: dir, as: fileName + ".plain")
     let file = dir.appendingPathComponent(fileName).path
     let run = CommandRun(["encrypt", plain, "--output", file, "--key-file", Keys.k1])
-    #expect(run.status == 0, "\(run.errors)")
+    expectEqual(run.status, 0, "\(run.errors)")
     try FileManager.default.removeItem(atPath: plain)
     return file
   }
@@ -77,12 +77,12 @@ import Testing
   /// Decrypts `file` with K1 into `dir` and checks the plaintext against Realm's answers for
   /// the legacy fixture `name`: format 24, clean, Realm's schema and dump.
   static func expectUpgradedAsRealm(_ file: String, _ name: String, in dir: URL) throws {
-    #expect(CommandRun(["open", file]).status == 65, "the upgraded file must stay encrypted")
-    #expect(CommandRun(["open", file, "--check", "--key-file", Keys.k1]).status == 0)
+    expectEqual(CommandRun(["open", file]).status, 65, "the upgraded file must stay encrypted")
+    expectEqual(CommandRun(["open", file, "--check", "--key-file", Keys.k1]).status, 0)
     let plain = dir.appendingPathComponent("check.realm").path
     try? FileManager.default.removeItem(atPath: plain)
-    #expect(CommandRun(["decrypt", file, "--output", plain, "--key-file", Keys.k1]).status == 0)
-    #expect(RealmAnswerCheck.headerFormat(plain) == 24)
+    expectEqual(CommandRun(["decrypt", file, "--output", plain, "--key-file", Keys.k1]).status, 0)
+    expectEqual(RealmAnswerCheck.headerFormat(plain), 24)
     #expect(try Support.problems(plain).isEmpty)
     let fixture = Fixtures.url("legacy-core5/\(name)")
     let problems = RealmAnswerCheck.problems(
@@ -105,17 +105,17 @@ import Testing
         realm: file, schema: fixture.appendingPathComponent("schema.json"), dump: fixture.appendingPathComponent("dump.jsonl"),
         key: k1, format: 9)
       #expect(read.isEmpty, "\(name): \(read.prefix(3))")
-      #expect(CommandRun(["open", file, "--check"] + k1).status == 0)
+      expectEqual(CommandRun(["open", file, "--check"] + k1).status, 0)
 
       let dry = CommandRun(["upgrade", file, "--dry-run"] + k1)
-      #expect(dry.status == 0, "\(dry.errors)")
+      expectEqual(dry.status, 0, "\(dry.errors)")
       #expect(TestFiles.same(try Support.bytes(file), original))
 
       let out = dir.appendingPathComponent("new.realm").path
       let run = CommandRun(["upgrade", file, "--output", out] + k1)
-      #expect(run.status == 0, "\(run.errors)")
+      expectEqual(run.status, 0, "\(run.errors)")
       let size = try Support.bytes(out).count
-      #expect(size % 4096 == 0)
+      expectEqual(size % 4096, 0)
       #expect(run.text.hasPrefix("Upgraded \(file) to \(out): file format 9 -> 24, "), "\(run.text)")
       #expect(run.text.contains(", \(original.count) -> \(size) bytes in "), "\(run.text)")
       // The dry run counts the same file.
@@ -125,11 +125,11 @@ import Testing
 
       let backup = dir.appendingPathComponent("a.realm.bak").path
       let inPlace = CommandRun(["upgrade", file, "--backup", backup], environment: ["REALMCTL_KEY": Keys.k1Hex])
-      #expect(inPlace.status == 0, "\(inPlace.errors)")
+      expectEqual(inPlace.status, 0, "\(inPlace.errors)")
       #expect(inPlace.text.hasPrefix("Upgraded \(file): file format 9 -> 24, "), "\(inPlace.text)")
       #expect(TestFiles.same(try Support.bytes(backup), original))
       try Self.expectUpgradedAsRealm(file, name, in: dir)
-      #expect(try Self.names(dir) == ["a.realm", "a.realm.bak", "a.realm.lock", "new.realm"])
+      try expectEqual(Self.names(dir), ["a.realm", "a.realm.bak", "a.realm.lock", "new.realm"])
     }
   }
 
@@ -142,17 +142,17 @@ import Testing
       let plan = try Support.write(LegacyWriteCommandTests.plan, to: dir, as: "plan.json")
       for key in [[], ["--key-file", Keys.k2]] {
         let open = CommandRun(["open", file] + key)
-        #expect(open.status == 65)
+        expectEqual(open.status, 65)
         for words in [["upgrade", file], ["compact", file], ["rename-property", file, "Person", "age", "years"],
           ["migrate", "--plan", plan, file]]
         {
           let run = CommandRun(words + key)
-          #expect(run.status == 65, "\(words + key): \(run.errors)")
-          #expect(run.errors == open.errors, "\(words + key): \(run.errors)")
+          expectEqual(run.status, 65, "\(words + key): \(run.errors)")
+          expectEqual(run.errors, open.errors, "\(words + key): \(run.errors)")
         }
         #expect(TestFiles.same(try Support.bytes(file), original))
       }
-      #expect(try Self.names(dir) == ["a.realm", "a.realm.lock", "plan.json"])
+      try expectEqual(Self.names(dir), ["a.realm", "a.realm.lock", "plan.json"])
     }
   }
 
@@ -164,25 +164,25 @@ import Testing
       let compacted = try Self.encryptedLegacy("person-v1", in: dir, as: "c.realm")
       let before = try Support.bytes(compacted).count
       let compact = CommandRun(["compact", compacted] + k1)
-      #expect(compact.status == 0, "\(compact.errors)")
-      #expect(compact.text == "Compacted \(compacted): \(before) -> \(try Support.bytes(compacted).count) bytes (file format 9 -> 24)\n")
+      expectEqual(compact.status, 0, "\(compact.errors)")
+      expectEqual(compact.text, "Compacted \(compacted): \(before) -> \(try Support.bytes(compacted).count) bytes (file format 9 -> 24)\n")
       try Self.expectUpgradedAsRealm(compacted, "person-v1", in: dir)
 
       let renamed = try Self.encryptedLegacy("person-v1", in: dir, as: "r.realm")
       let rename = CommandRun(["rename-property", renamed, "Person", "age", "years"] + k1)
-      #expect(rename.status == 0, "\(rename.errors)")
-      #expect(rename.text == "Renamed 'Person.age' to 'Person.years' in \(renamed) (schema version 1 -> 2, file format 9 -> 24)\n")
-      #expect(CommandRun(["open", renamed]).status == 65)
-      #expect(CommandRun(["open", renamed, "--check"] + k1).status == 0)
+      expectEqual(rename.status, 0, "\(rename.errors)")
+      expectEqual(rename.text, "Renamed 'Person.age' to 'Person.years' in \(renamed) (schema version 1 -> 2, file format 9 -> 24)\n")
+      expectEqual(CommandRun(["open", renamed]).status, 65)
+      expectEqual(CommandRun(["open", renamed, "--check"] + k1).status, 0)
       #expect(CommandRun(["dump", renamed, "--limit", "1"] + k1).text.contains("\"years\":20"))
 
       let migrated = try Self.encryptedLegacy("person-v1", in: dir, as: "m.realm")
       let plan = try Support.write(LegacyWriteCommandTests.plan, to: dir, as: "plan.json")
       let migrate = CommandRun(["migrate", "--plan", plan, migrated] + k1)
-      #expect(migrate.status == 0, "\(migrate.errors)")
+      expectEqual(migrate.status, 0, "\(migrate.errors)")
       #expect(migrate.text.hasPrefix("\(migrated): schema version 1 -> 2, file format 9 -> 24, rewritten in "), "\(migrate.text)")
-      #expect(CommandRun(["open", migrated]).status == 65)
-      #expect(CommandRun(["open", migrated, "--check"] + k1).status == 0)
+      expectEqual(CommandRun(["open", migrated]).status, 65)
+      expectEqual(CommandRun(["open", migrated, "--check"] + k1).status, 0)
       #expect(CommandRun(["dump", migrated, "--limit", "1"] + k1).text.contains("\"fullName\":\"Ada Lovelace\""))
     }
   }

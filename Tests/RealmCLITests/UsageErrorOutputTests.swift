@@ -1,3 +1,4 @@
+import RealmTestSupport
 import Testing
 
 @testable import RealmCLI
@@ -146,15 +147,15 @@ import Testing
   @Test("usage errors match swift-argument-parser byte for byte", arguments: cases)
   func matchesArgumentParser(words: [String], expected: String) {
     let (text, status) = stderr(words)
-    #expect(text == expected)
-    #expect(status == 64)
+    expectEqual(text, expected)
+    expectEqual(status, 64)
   }
 
   // MARK: - Where realmctl deliberately differs from swift-argument-parser
 
   @Test func rejectsNegativeCountsGivenWithEquals() {
     let (text, status) = stderr(["dump", "a", "--limit=-5"])
-    #expect(status == 64)
+    expectEqual(status, 64)
     #expect(
       text
         == "Error: The value '-5' is invalid for '--limit <n>': must be 0 or more\n"
@@ -163,7 +164,7 @@ import Testing
 
   @Test func rejectsASingleValuedOptionGivenTwice() {
     let (text, status) = stderr(["dump", "a", "--offset", "3", "--offset=4"])
-    #expect(status == 64)
+    expectEqual(status, 64)
     #expect(
       text
         == "Error: The option '--offset <n>' was given twice ('3' and '4'); give it once\n"
@@ -173,7 +174,7 @@ import Testing
   @Test func reportsAnUnknownOptionBeforeAMissingArgument() {
     // SAP would say "Missing expected argument '--plan <plan>'" and hide the typo.
     let (text, _) = stderr(["migrate", "--plna", "p.json", "a.realm"])
-    #expect(text == "Error: Unknown option '--plna'. Did you mean '--plan'?\n" + Self.migrateUsage)
+    expectEqual(text, "Error: Unknown option '--plna'. Did you mean '--plan'?\n" + Self.migrateUsage)
   }
 
   @Test func colorsTheErrorPrefixOnlyWhenAsked() {

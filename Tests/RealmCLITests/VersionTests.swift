@@ -17,18 +17,18 @@ import Testing
 
   @Test func theVersionLineNamesTheBuildOrSaysItIsUnknown() {
     let output = CommandTestSupport.run(["--version"])
-    #expect(output.status == 0)
-    #expect(output.stderr == "")
+    expectEqual(output.status, 0)
+    expectEqual(output.stderr, "")
     if let stamp = BuildInfo.stamp {
-      #expect(output.stdout == "\(ReleaseVersion.number) (commit \(stamp.commit), built \(stamp.date))\n")
+      expectEqual(output.stdout, "\(ReleaseVersion.number) (commit \(stamp.commit), built \(stamp.date))\n")
     } else {
-      #expect(output.stdout == "\(ReleaseVersion.number) (commit unknown: not built by make from a git checkout)\n")
+      expectEqual(output.stdout, "\(ReleaseVersion.number) (commit unknown: not built by make from a git checkout)\n")
     }
   }
 
   @Test func theVersionIsSemanticVersioning() {
     let parts = ReleaseVersion.number.split(separator: ".", omittingEmptySubsequences: false)
-    #expect(parts.count == 3)
+    expectEqual(parts.count, 3)
     #expect(parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) && ($0 == "0" || !$0.hasPrefix("0")) })
   }
 
@@ -37,19 +37,19 @@ import Testing
     let command = CommandTestSupport.run(["version"])
     let onACommand = CommandTestSupport.run(["dump", "x.realm", "--verbose", "--version"])
     #expect(verbose.status == 0 && command.status == 0 && onACommand.status == 0)
-    #expect(verbose.stdout == command.stdout)
-    #expect(onACommand.stdout == command.stdout)
+    expectEqual(verbose.stdout, command.stdout)
+    expectEqual(onACommand.stdout, command.stdout)
     let lines = command.stdout.split(separator: "\n").map(String.init)
-    #expect(lines.first == "realmctl \(ReleaseVersion.number)")
+    expectEqual(lines.first, "realmctl \(ReleaseVersion.number)")
     let labels: [String] = lines.dropFirst().map { (line: String) -> String in String(line.prefix { $0 != ":" }) }
-    #expect(labels == ["build", "swift", "platform", "file formats"])
+    expectEqual(labels, ["build", "swift", "platform", "file formats"])
     #expect(lines.contains("file formats:  reads 2-11, 20-24; writes 20, 22, 23, 24 (new files: 24)"))
-    #expect(VersionReport.ranges([2, 3, 4, 7, 9, 10, 11]) == "2-4, 7, 9-11")
+    expectEqual(VersionReport.ranges([2, 3, 4, 7, 9, 10, 11]), "2-4, 7, 9-11")
   }
 
   @Test func theJSONReport() throws {
     let output = CommandTestSupport.run(["version", "--json"])
-    #expect(output.status == 0)
+    expectEqual(output.status, 0)
     let json = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
     #expect(json["version"] as? String == ReleaseVersion.number)
     if let stamp = BuildInfo.stamp {
@@ -90,9 +90,9 @@ import Testing
         try TestFiles.write(bytes, to: path)
         let output = CommandTestSupport.run(["open", path])
         let refused = output.stderr.contains("file format \(format) is not supported")
-        #expect(refused == !Self.report.formatsRead.contains(format), "format \(format): \(output.stderr)")
+        expectEqual(refused, !Self.report.formatsRead.contains(format), "format \(format): \(output.stderr)")
         if refused {
-          #expect(output.status == 65)
+          expectEqual(output.status, 65)
           #expect(output.stderr.contains("(realmctl reads formats 2 to 11 and 20 to 24"))
         }
       }
@@ -108,11 +108,11 @@ import Testing
         try TestFiles.write(try TestFiles.bytes(Self.tutorial), to: path)
         let converted = CommandTestSupport.run(["convert", path, "--file-format", String(format)])
         if Self.report.formatsWritten.contains(format) {
-          #expect(converted.status == 0, "format \(format): \(converted.stderr)")
+          expectEqual(converted.status, 0, "format \(format): \(converted.stderr)")
           let opened = CommandTestSupport.run(["open", path])
           #expect(opened.stdout.contains("File format:     \(format) "), "format \(format)")
         } else {
-          #expect(converted.status == 64, "format \(format): \(converted.stderr)")
+          expectEqual(converted.status, 64, "format \(format): \(converted.stderr)")
         }
       }
     }
@@ -123,8 +123,8 @@ import Testing
   func theMakefileReadsTheVersion() throws {
     let make = try #require(Self.tool("make"))
     let result = try CompletionTests.run(make, ["-s", "-C", Snapshot.packageRoot.path, "version"])
-    #expect(result.status == 0)
-    #expect(result.stdout == ReleaseVersion.number + "\n")
+    expectEqual(result.status, 0)
+    expectEqual(result.stdout, ReleaseVersion.number + "\n")
   }
 
   @Test func theManPageCarriesTheVersion() {
@@ -152,22 +152,22 @@ import Testing
 
       // Outside a git checkout: no stamp.
       try "stale".write(to: stamp, atomically: true, encoding: .utf8)
-      #expect(try CompletionTests.run(bash, ["scripts/build-stamp.sh"], in: dir, environment: env).status == 0)
+      try expectEqual(CompletionTests.run(bash, ["scripts/build-stamp.sh"], in: dir, environment: env).status, 0)
       #expect(!FileManager.default.fileExists(atPath: stamp.path))
 
       for step in [["init", "-q"], ["add", "file.txt", "scripts"], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"]] {
-        #expect(try CompletionTests.run(git, step, in: dir, environment: env).status == 0)
+        try expectEqual(CompletionTests.run(git, step, in: dir, environment: env).status, 0)
       }
       let head = try CompletionTests.run(git, ["rev-parse", "--short=12", "HEAD"], in: dir, environment: env).stdout
         .trimmingCharacters(in: .whitespacesAndNewlines)
-      #expect(try CompletionTests.run(bash, ["scripts/build-stamp.sh"], in: dir, environment: env).status == 0)
+      try expectEqual(CompletionTests.run(bash, ["scripts/build-stamp.sh"], in: dir, environment: env).status, 0)
       var text = try String(contentsOf: stamp, encoding: .utf8)
       #expect(text.contains("extension BuildInfo: BuildStamped {"))
       #expect(text.contains("static let commit = \"\(head)\"\n"))
       #expect(text.contains("static let date = \"2000-02-29\"\n"))
 
       try "changed\n".write(to: dir.appendingPathComponent("file.txt"), atomically: true, encoding: .utf8)
-      #expect(try CompletionTests.run(bash, ["scripts/build-stamp.sh"], in: dir, environment: env).status == 0)
+      try expectEqual(CompletionTests.run(bash, ["scripts/build-stamp.sh"], in: dir, environment: env).status, 0)
       text = try String(contentsOf: stamp, encoding: .utf8)
       #expect(text.contains("static let commit = \"\(head)-dirty\"\n"))
     }

@@ -47,8 +47,8 @@ import Testing
     let total: Int = matched.values.reduce(0, +)
     let legacy: Int = (2...9).map { (format: Int) -> Int in matched[format] ?? 0 }.reduce(0, +)
     let byFormat: [(key: Int, value: Int)] = matched.sorted { $0.key < $1.key }
-    #expect(total == 131, "\(byFormat)")
-    #expect(legacy == 62)
+    expectEqual(total, 131, "\(byFormat)")
+    expectEqual(legacy, 62)
   }
 
   /// The files without an answer from Realm: sync files (Realm refuses them without sync;
@@ -62,7 +62,7 @@ import Testing
       case "realm" where size % 8 != 0:
         #expect(run.status == 65 && run.errors.contains("damaged in transfer"), "\(entry): \(run.errors)")
       case "realm":
-        #expect(run.status == 0, "\(entry): \(run.text)\(run.errors)")
+        expectEqual(run.status, 0, "\(entry): \(run.text)\(run.errors)")
         read += 1
       case "lfs-pointer":
         #expect(run.status == 65 && run.errors.contains("is a Git LFS pointer, not the Realm file"), "\(entry): \(run.errors)")
@@ -72,14 +72,14 @@ import Testing
         #expect(run.status == 65 && run.errors.contains("encrypted"), "\(entry): \(run.errors)")
       }
     }
-    #expect(read == 4)
+    expectEqual(read, 4)
   }
 
   @Test func everyRealmFileChecksClean() {
     for entry in Self.entries where entry.kind == "realm" {
       let run = CommandRun(["open", entry.path, "--check"])
       let size = (try? FileManager.default.attributesOfItem(atPath: entry.path)[.size] as? Int) ?? 0
-      #expect(run.status == (size % 8 == 0 ? 0 : 65), "\(entry): \(run.text)\(run.errors)")
+      expectEqual(run.status, (size % 8 == 0 ? 0 : 65), "\(entry): \(run.text)\(run.errors)")
     }
   }
 
@@ -96,6 +96,6 @@ import Testing
       #expect(problems.isEmpty, "\(entry): \(problems.joined(separator: "\n"))")
       upgraded += 1
     }
-    #expect(upgraded == 116)
+    expectEqual(upgraded, 116)
   }
 }

@@ -1,3 +1,4 @@
+import RealmTestSupport
 import Testing
 
 @testable import RealmEdit
@@ -9,15 +10,15 @@ import Testing
   @Test func quotesLineBreaksAndLineEnds() throws {
     let text = "\u{FEFF}a,b\r\n\"x, \"\"y\"\"\",\"two\nlines\"\n\n,\"\"\r\nlast,1"
     let records = try CSVParser.records(Array(text.utf8))
-    #expect(records.map(\.fields) == [
+    expectEqual(records.map(\.fields), [
       [F("a"), F("b")],
       [F("x, \"y\"", quoted: true), F("two\nlines", quoted: true)],
       [F(""), F("", quoted: true)],
       [F("last"), F("1")],
     ])
-    #expect(records.map(\.row) == [1, 2, 3, 4])
+    expectEqual(records.map(\.row), [1, 2, 3, 4])
     // The blank line counts: the third record starts on line 5.
-    #expect(records.map(\.line) == [1, 2, 5, 6])
+    expectEqual(records.map(\.line), [1, 2, 5, 6])
   }
 
   @Test(

@@ -63,8 +63,8 @@ import RealmEdit
     var options = MigrationOptions()
     options.faultInjection = recorder.hook
     let result = try insert(reference, data, mode, streamed: streamed, options)
-    #expect(result.writePath == expectedPath)
-    #expect(result.streamed == streamed)
+    expectEqual(result.writePath, expectedPath)
+    expectEqual(result.streamed, streamed)
     let oldDump = try RealmDumper.dumpJSONL(original)
     let newDump = try RealmDumper.dumpJSONL(reference)
     #expect(oldDump != newDump)
@@ -79,7 +79,7 @@ import RealmEdit
       let outcome = Result { try insert(path, data, mode, streamed: streamed, o) }
       let dump = try RealmDumper.dumpJSONL(path)
       if case .success = outcome {
-        #expect(dump == newDump, "fault \(k)")
+        expectEqual(dump, newDump, "fault \(k)")
       } else {
         #expect(dump == oldDump || dump == newDump, "fault \(k)")
         if dump == oldDump { sawOld = true }

@@ -49,8 +49,8 @@ import Testing
     text += "{\"$class\":\"P\",\"n\":300,\"s\":\"end\"}"
     expected.append((300, line))
     let got = try read(try write(text), chunkBytes: chunkBytes)
-    #expect(got.map(\.0) == expected.map(\.0))
-    #expect(got.map(\.1) == expected.map(\.1))
+    expectEqual(got.map(\.0), expected.map(\.0))
+    expectEqual(got.map(\.1), expected.map(\.1))
   }
 
   @Test(arguments: [5, 1 << 20])

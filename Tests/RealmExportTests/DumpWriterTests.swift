@@ -56,7 +56,7 @@ func runWriter(
       return
     }
     let schema = try SchemaJSON.decode(try Fixtures.bytes("embedded/schema.json"))
-    #expect(groups.map(\.key) == schema.classes.filter { !$0.isEmbedded }.map(\.name))
+    expectEqual(groups.map(\.key), schema.classes.filter { !$0.isEmbedded }.map(\.name))
     // Flattened, the groups are exactly the JSON Lines dump.
     var lines: [UInt8] = []
     for g in groups {
@@ -103,14 +103,14 @@ func runWriter(
   @Test func csvHasAHeaderAndQuotesPerRFC4180() throws {
     let out = try runWriter(.csv, fixture: "embedded", classes: ["Contact"], limit: 2)
     let rows = out.components(separatedBy: "\r\n")
-    #expect(rows[0] == "$key,_id,name,address,phones,previous,byLabel")
-    #expect(rows[1] == "0,650000000000000000000000,Ada Lovelace,,[],[],{}")
+    expectEqual(rows[0], "$key,_id,name,address,phones,previous,byLabel")
+    expectEqual(rows[1], "0,650000000000000000000000,Ada Lovelace,,[],[],{}")
     #expect(
       rows[2].hasPrefix(
         #"1,6500000000000000000003d1,Alan Turing,"{""$class"":""Address"",""street"":""10 Backus Street"","#
       ))
-    #expect(rows.last == "")
-    #expect(rows.count == 4)
+    expectEqual(rows.last, "")
+    expectEqual(rows.count, 4)
   }
 
   @Test func csvRefusesSeveralClasses() throws {
@@ -150,20 +150,20 @@ func runWriter(
   @Test func tableShowsValuesForPeople() throws {
     let out = try runWriter(.table, fixture: "embedded", classes: ["Contact"], limit: 3, width: 200)
     let lines = out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    #expect(lines[0] == "Contact")
+    expectEqual(lines[0], "Contact")
     #expect(lines[1].hasPrefix("$key │ _id                      │ name         │ address"))
     #expect(lines[2].hasPrefix("─────┼──────────────────────────┼──────────────┼─"))
     #expect(lines[3].hasPrefix("   0 │ 650000000000000000000000 │ Ada Lovelace │ null"))
     #expect(
       lines[4].contains(
         #"│ Address{street: "10 Backus Street"… │ [Phone{kind: "home", number: "+47 … │"#))
-    #expect(lines[6] == "(3 objects)")
+    expectEqual(lines[6], "(3 objects)")
   }
 
   @Test func tableLeavesOutColumnsThatDoNotFit() throws {
     let out = try runWriter(.table, fixture: "alltypes", limit: 3, width: 120)
     let lines = out.split(separator: "\n").map(String.init)
-    #expect(lines[0] == "AllTypes  (8 of 94 columns shown; the others do not fit in 120 columns)")
+    expectEqual(lines[0], "AllTypes  (8 of 94 columns shown; the others do not fit in 120 columns)")
     #expect(
       lines[1]
         == "$key │ _id                  │ bool_req │ bool_opt │ int_req     │ int_opt │ float_req      │ float_opt"
@@ -183,6 +183,6 @@ func runWriter(
     // Columns that do not fit at their minimum are left out from the right.
     #expect(
       TableDumpWriter.layout(natural: [20, 30, 30], minimum: [20, 10, 10], total: 40) == [20, 17])
-    #expect(TableDumpWriter.layout(natural: [30], minimum: [20], total: 10) == [20])
+    expectEqual(TableDumpWriter.layout(natural: [30], minimum: [20], total: 10), [20])
   }
 }

@@ -50,7 +50,7 @@ import Testing
         // A file the sequential dump refuses is refused in parallel too, with the same message.
         #expect(throws: (any Error).self, "\(fixture)") { try dump(ParallelDump()).get() }
         if case .failure(let parallelError) = dump(ParallelDump()) {
-          #expect("\(parallelError)" == "\(error)", "\(fixture)")
+          expectEqual("\(parallelError)", "\(error)", "\(fixture)")
         }
       }
     }
@@ -112,13 +112,13 @@ import Testing
         #expect(TestFiles.same(try run(small).get(), sequential), "\(c.file) \(c.where)")
         #expect(TestFiles.same(try run(ParallelDump()).get(), sequential), "\(c.file) \(c.where)")
         if format == .jsonl, let keys = c.keys {
-          #expect(Set(TestFiles.objectKeys(inDump: sequential)) == Set(keys), "\(c.file) \(c.where): Realm's keys")
+          expectEqual(Set(TestFiles.objectKeys(inDump: sequential)), Set(keys), "\(c.file) \(c.where): Realm's keys")
         }
         compared += 1
       case .failure(let error):
         // A query the sequential dump cannot evaluate fails in parallel too, with the same message.
         if case .failure(let parallelError) = run(ParallelDump()) {
-          #expect("\(parallelError)" == "\(error)", "\(c.file) \(c.where)")
+          expectEqual("\(parallelError)", "\(error)", "\(c.file) \(c.where)")
         } else {
           Issue.record("\(c.file) \(c.where): the parallel dump succeeded where the sequential one failed: \(error)")
         }

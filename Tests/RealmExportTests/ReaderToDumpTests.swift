@@ -59,8 +59,8 @@ import RealmJSON
       schema.fileFormat = try SchemaJSON.decode(expectedSchema).fileFormat
     }
     let schemaText = SchemaJSON.encode(schema)
-    #expect(DumpComparison.compareSchemas(expected: expectedSchema, actual: schemaText) == [])
-    #expect(schemaText == expectedSchema, "\(pair.schema) differs in bytes")
+    expectEqual(DumpComparison.compareSchemas(expected: expectedSchema, actual: schemaText), [])
+    expectEqual(schemaText, expectedSchema, "\(pair.schema) differs in bytes")
 
     var output: [UInt8] = []
     var writer = JSONLinesDumpWriter(sink: { output += $0 })
@@ -77,7 +77,7 @@ import RealmJSON
     let expected = try pair.location.bytes(dump)
     let differences = DumpComparison.compareDumps(
       expected: expected, actual: output, schema: expectedSchema)
-    #expect(differences == [], "\(dump): \(differences.prefix(3))")
+    expectEqual(differences, [], "\(dump): \(differences.prefix(3))")
     let expectedLines = TestFiles.lines(expected)
     let lines = TestFiles.lines(output)
     let differing = zip(expectedLines, lines).filter { !TestFiles.same($0.0, $0.1) }

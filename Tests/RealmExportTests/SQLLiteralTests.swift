@@ -33,39 +33,39 @@ import Testing
   }
 
   @Test func doublesReadBackExactlyAndShortWhereSafe() {
-    #expect(Self.text(0.1) == "0.1")
-    #expect(Self.text(1.5) == "1.5")
-    #expect(Self.text(-2.0) == "-2.0")
-    #expect(Self.text(Double("9619.019002")!) == "9619.0190019999991")  // SQLite 3.40 misreads the shortest
-    #expect(Self.text(0x1p60) == "CAST(1152921504606846976 AS REAL)")
-    #expect(Self.text(1e22) == "1.0e+22")
+    expectEqual(Self.text(0.1), "0.1")
+    expectEqual(Self.text(1.5), "1.5")
+    expectEqual(Self.text(-2.0), "-2.0")
+    expectEqual(Self.text(Double("9619.019002")!), "9619.0190019999991")  // SQLite 3.40 misreads the shortest
+    expectEqual(Self.text(0x1p60), "CAST(1152921504606846976 AS REAL)")
+    expectEqual(Self.text(1e22), "1.0e+22")
     #expect(Self.text(Double.infinity) == "9e999" && Self.text(-Double.infinity) == "-9e999")
-    #expect(Self.text(Double.nan) == "'NaN'")
-    #expect(Self.text(-0.0) == "-0.0")
+    expectEqual(Self.text(Double.nan), "'NaN'")
+    expectEqual(Self.text(-0.0), "-0.0")
     #expect(Self.text(Double.leastNonzeroMagnitude).hasPrefix("("))
     var random = SeededRandom(seed: 7)
     for _ in 0..<20_000 {
       let v = Double(bitPattern: random.next())
       guard v.isFinite else { continue }
       let literal = Self.text(v)
-      #expect(Self.value(literal)?.bitPattern == v.bitPattern, "\(v) written as \(literal)")
+      expectEqual(Self.value(literal)?.bitPattern, v.bitPattern, "\(v) written as \(literal)")
       // Always a REAL for SQLite: a point, an exponent or a CAST.
       #expect(literal.contains(".") || literal.contains("e") || literal.hasPrefix("CAST"))
     }
   }
 
   @Test func floatsAreTheirShortestDecimalWhenItReadsBackAsTheSameFloat() {
-    #expect(Self.text(Float(0.1)) == "0.1")
-    #expect(Self.text(Float(16_777_216)) == "16777216.0")
-    #expect(Self.text(Float(-7.5)) == "-7.5")
-    #expect(Self.text(Float.leastNonzeroMagnitude) == Self.text(Double(Float.leastNonzeroMagnitude)))
+    expectEqual(Self.text(Float(0.1)), "0.1")
+    expectEqual(Self.text(Float(16_777_216)), "16777216.0")
+    expectEqual(Self.text(Float(-7.5)), "-7.5")
+    expectEqual(Self.text(Float.leastNonzeroMagnitude), Self.text(Double(Float.leastNonzeroMagnitude)))
     var random = SeededRandom(seed: 8)
     for _ in 0..<20_000 {
       let f = Float(bitPattern: UInt32(truncatingIfNeeded: random.next()))
       guard f.isFinite else { continue }
       let literal = Self.text(f)
       let read = Self.value(literal)
-      #expect(read.map(Float.init) == f, "\(f) written as \(literal)")
+      expectEqual(read.map(Float.init), f, "\(f) written as \(literal)")
     }
   }
 
@@ -75,15 +75,15 @@ import Testing
       SQLDateText.append(Timestamp(seconds: s, nanoseconds: ns), to: &out)
       return String(decoding: out, as: UTF8.self)
     }
-    #expect(text(0, 0) == "1970-01-01T00:00:00.000000000Z")
-    #expect(text(1_704_164_645, 123_456_789) == "2024-01-02T03:04:05.123456789Z")
-    #expect(text(-1, -500_000_000) == "1969-12-31T23:59:58.500000000Z")
-    #expect(text(-62_167_219_200, 0) == "0000-01-01T00:00:00.000000000Z")
-    #expect(text(-62_167_219_201, 0) == "-0001-12-31T23:59:59.000000000Z")
-    #expect(text(253_402_300_799, 999_999_999) == "9999-12-31T23:59:59.999999999Z")
-    #expect(text(253_402_300_800, 0) == "+10000-01-01T00:00:00.000000000Z")
-    #expect(text(Int64.max, 999_999_999) == "+292277026596-12-04T15:30:07.999999999Z")
-    #expect(text(Int64.min, -999_999_999) == "-292277022657-01-27T08:29:51.000000001Z")
+    expectEqual(text(0, 0), "1970-01-01T00:00:00.000000000Z")
+    expectEqual(text(1_704_164_645, 123_456_789), "2024-01-02T03:04:05.123456789Z")
+    expectEqual(text(-1, -500_000_000), "1969-12-31T23:59:58.500000000Z")
+    expectEqual(text(-62_167_219_200, 0), "0000-01-01T00:00:00.000000000Z")
+    expectEqual(text(-62_167_219_201, 0), "-0001-12-31T23:59:59.000000000Z")
+    expectEqual(text(253_402_300_799, 999_999_999), "9999-12-31T23:59:59.999999999Z")
+    expectEqual(text(253_402_300_800, 0), "+10000-01-01T00:00:00.000000000Z")
+    expectEqual(text(Int64.max, 999_999_999), "+292277026596-12-04T15:30:07.999999999Z")
+    expectEqual(text(Int64.min, -999_999_999), "-292277022657-01-27T08:29:51.000000001Z")
   }
 
   @Test func textKeepsEveryByte() {
@@ -92,25 +92,25 @@ import Testing
       SQLLiteral.append(s, to: &out)
       return String(decoding: out, as: UTF8.self)
     }
-    #expect(text("it's") == "'it''s'")
-    #expect(text("") == "''")
-    #expect(text("line\nbreak") == "'line\nbreak'")
-    #expect(text("a\u{0}b") == "CAST(X'610062' AS TEXT)")
-    #expect(text("a\r\n") == "CAST(X'610d0a' AS TEXT)")
-    #expect(text("😀") == "'😀'")
+    expectEqual(text("it's"), "'it''s'")
+    expectEqual(text(""), "''")
+    expectEqual(text("line\nbreak"), "'line\nbreak'")
+    expectEqual(text("a\u{0}b"), "CAST(X'610062' AS TEXT)")
+    expectEqual(text("a\r\n"), "CAST(X'610d0a' AS TEXT)")
+    expectEqual(text("😀"), "'😀'")
     var out: [UInt8] = []
     SQLLiteral.append(Int64.min, to: &out)
-    #expect(String(decoding: out, as: UTF8.self) == "-9223372036854775808")
+    expectEqual(String(decoding: out, as: UTF8.self), "-9223372036854775808")
   }
 
   @Test func identifiersAreQuotedAndUniqueWithoutRegardToASCIICase() {
-    #expect(SQLIdentifier.quoted("order") == "\"order\"")
-    #expect(SQLIdentifier.quoted("a\"b") == "\"a\"\"b\"")
+    expectEqual(SQLIdentifier.quoted("order"), "\"order\"")
+    expectEqual(SQLIdentifier.quoted("a\"b"), "\"a\"\"b\"")
     var names = SQLNameSpace()
-    #expect(names.claim("Person") == "Person")
-    #expect(names.claim("person") == "person_2")
-    #expect(names.claim("PERSON") == "PERSON_3")
-    #expect(names.claim("Persön") == "Persön")
-    #expect(SQLExportPlan.tableName("sqlite_stat1") == "_sqlite_stat1")
+    expectEqual(names.claim("Person"), "Person")
+    expectEqual(names.claim("person"), "person_2")
+    expectEqual(names.claim("PERSON"), "PERSON_3")
+    expectEqual(names.claim("Persön"), "Persön")
+    expectEqual(SQLExportPlan.tableName("sqlite_stat1"), "_sqlite_stat1")
   }
 }

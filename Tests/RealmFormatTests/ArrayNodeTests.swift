@@ -1,3 +1,4 @@
+import RealmTestSupport
 import Testing
 @testable import RealmFormat
 
@@ -5,14 +6,14 @@ import Testing
   @Test func readsPackedWidths() throws {
     // width 4 (code 3): elements 1, 15, 7
     let n = try handBuiltNode(flags: 3, count: 3, payload: [0xF1, 0x07])
-    #expect(try n.get(0) == 1)
-    #expect(try n.get(1) == 15)
-    #expect(try n.get(2) == 7)
+    try expectEqual(n.get(0), 1)
+    try expectEqual(n.get(1), 15)
+    try expectEqual(n.get(2), 7)
     // width 8 signed
     let s = try handBuiltNode(flags: 4, count: 2, payload: [0xFF, 0x7F])
-    #expect(try s.get(0) == -1)
-    #expect(try s.get(1) == 127)
-    #expect(try s.getUnsigned(0) == 255)
+    try expectEqual(s.get(0), -1)
+    try expectEqual(s.get(1), 127)
+    try expectEqual(s.getUnsigned(0), 255)
   }
 
   @Test func rejectsPayloadPastEnd() {

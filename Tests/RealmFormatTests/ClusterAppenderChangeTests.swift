@@ -55,9 +55,9 @@ import RealmModel
       guard o["$class"] as? String == "AllTypes" else { continue }
       expected.append((try #require((o["$key"] as? NSNumber)?.int64Value), try #require((o["_id"] as? NSNumber)?.int64Value)))
     }
-    #expect(stream.existingLeaves.count == 3)
-    #expect(keys == expected.map(\.0))
-    #expect(ids == expected.map(\.1))
+    expectEqual(stream.existingLeaves.count, 3)
+    expectEqual(keys, expected.map(\.0))
+    expectEqual(ids, expected.map(\.1))
     // A nullable int column is not read this way.
     let optional = table.publicColumns[try Self.column("int_opt", of: table)]
     #expect(try group.keysAndInts(ofLeaf: stream.existingLeaves[0], column: optional) == nil)
@@ -78,7 +78,7 @@ import RealmModel
       values: [[.double(1234.5), oldDoubles.value(at: 10)], [oldInts.value(at: 3), oldInts.value(at: 10)]],
       unchanged: { column, rows, values in zip(rows, values).map { row, v in v.map { column.value(at: row) == $0 } ?? false } },
       sink: &sink)
-    #expect(changed == 1)
+    expectEqual(changed, 1)
     let new = stream.existingLeaves[1]
     #expect(new.ref != old.ref && new.offset == old.offset && new.count == old.count)
     let after = try Group(reader: ByteReader(bytes: sink.bytes))
@@ -87,7 +87,7 @@ import RealmModel
     let doubles = try Self.values(after, table, leaf: new.ref, offset: new.offset, column: double)
     // NaNs compare by being NaN (the file keeps one).
     let read = (0..<new.count).map { doubles.value(at: $0) }
-    #expect(read.count == expected.count)
+    expectEqual(read.count, expected.count)
     for (a, b) in zip(read, expected) {
       guard case .double(let x) = a, case .double(let y) = b else {
         Issue.record("not doubles: \(a), \(b)")
@@ -99,10 +99,10 @@ import RealmModel
     let oldSlots = try MetadataEditor.elements(of: try ArrayNode(elements: after.reader, old.ref))
     let newSlots = try MetadataEditor.elements(of: try ArrayNode(elements: after.reader, new.ref))
     let slot = 1 + table.publicColumns[double].leafIndex
-    #expect(oldSlots.count == newSlots.count)
-    #expect(oldSlots.indices.filter { oldSlots[$0] != newSlots[$0] } == [slot])
+    expectEqual(oldSlots.count, newSlots.count)
+    expectEqual(oldSlots.indices.filter { oldSlots[$0] != newSlots[$0] }, [slot])
     // The other leaves are as they were.
-    #expect(stream.existingLeaves[0] == (try ClusterAppender.Stream(table: table, group: group)).existingLeaves[0])
+    expectEqual(stream.existingLeaves[0], (try ClusterAppender.Stream(table: table, group: group)).existingLeaves[0])
   }
 
   @Test func valuesGivenUnchangedWriteNothingAndAChangedIndexedValueIsRefused() throws {
@@ -116,9 +116,9 @@ import RealmModel
       zip(rows, values).map { row, v in v.map { column.value(at: row) == $0 } ?? false }
     }
     // The indexed string given as it is: nothing written.
-    #expect(try stream.change(leaf: 0, rows: [0, 5], columns: [string], values: [[strings.value(at: 0), nil]], unchanged: same, sink: &sink) == 0)
-    #expect(sink.bytes.count == bytes.count)
-    #expect(stream.existingLeaves[0] == leaf)
+    try expectEqual(stream.change(leaf: 0, rows: [0, 5], columns: [string], values: [[strings.value(at: 0), nil]], unchanged: same, sink: &sink), 0)
+    expectEqual(sink.bytes.count, bytes.count)
+    expectEqual(stream.existingLeaves[0], leaf)
     // Changed: its search index would change, which the in-place change does not write.
     #expect(throws: FormatError.self) {
       try stream.change(leaf: 0, rows: [5], columns: [string], values: [[.string("other")]], unchanged: same, sink: &sink)

@@ -1,3 +1,4 @@
+import RealmTestSupport
 import Testing
 @testable import RealmFormat
 import RealmModel
@@ -27,10 +28,10 @@ import RealmModel
       var sink = makeSink()
       let ref = ScalarLeafEncoder.nullableIntegers(values, into: &sink)
       let decoded = try nullableInts(DecodedImage(sink), ref)
-      #expect(decoded.width == width, "width for \(values)")
-      #expect(decoded.values == values)
+      expectEqual(decoded.width, width, "width for \(values)")
+      expectEqual(decoded.values, values)
       if width < 64 {
-        #expect(decoded.marker == NodeEncoder.upperBound(width: width))
+        expectEqual(decoded.marker, NodeEncoder.upperBound(width: width))
         #expect(values.allSatisfy { ($0 ?? .min) < decoded.marker })
       } else {
         #expect(!values.contains(decoded.marker))
@@ -42,16 +43,16 @@ import RealmModel
     var sink = makeSink()
     let ref = ScalarLeafEncoder.bools([true, false, nil, true], into: &sink)
     let image = DecodedImage(sink)
-    #expect(try image.ints(ref) == [1, 0, 3, 1])
-    #expect(try image.node(ref).width == 2)
+    try expectEqual(image.ints(ref), [1, 0, 3, 1])
+    try expectEqual(image.node(ref).width, 2)
     let plain = ScalarLeafEncoder.bools([true, false], into: &sink)
-    #expect(try DecodedImage(sink).node(plain).width == 1)
+    try expectEqual(DecodedImage(sink).node(plain).width, 1)
   }
 
   @Test func singleLinksAreStoredPlusOne() throws {
     var sink = makeSink()
     let ref = ScalarLeafEncoder.links([0, nil, 65536], into: &sink)
-    #expect(try DecodedImage(sink).ints(ref) == [1, 0, 65537])
+    try expectEqual(DecodedImage(sink).ints(ref), [1, 0, 65537])
   }
 
   @Test func floatAndDoubleNullsAreRealmsNaN() throws {
@@ -64,12 +65,12 @@ import RealmModel
     #expect(fn.header.widthType == .multiply && fn.width == 4 && fn.count == 5)
     let fb = Array(fn.payloadBytes)
     let fbits: [UInt32] = (0..<5).map { (i: Int) -> UInt32 in Self.littleEndian(fb[(i * 4)..<(i * 4 + 4)]) }
-    #expect(fbits == [Float(1.5).bitPattern, 0x7FC0_00AA, Float.nan.bitPattern, Float.nan.bitPattern, Float(-0.0).bitPattern])
+    expectEqual(fbits, [Float(1.5).bitPattern, 0x7FC0_00AA, Float.nan.bitPattern, Float.nan.bitPattern, Float(-0.0).bitPattern])
     let dn = try image.node(d)
     #expect(dn.width == 8 && dn.count == 3)
     let db = Array(dn.payloadBytes)
     let dbits: [UInt64] = (0..<3).map { (i: Int) -> UInt64 in Self.littleEndian(db[(i * 8)..<(i * 8 + 8)]) }
-    #expect(dbits == [0x7FF8_0000_0000_00AA, Double.infinity.bitPattern, Double.nan.bitPattern])
+    expectEqual(dbits, [0x7FF8_0000_0000_00AA, Double.infinity.bitPattern, Double.nan.bitPattern])
   }
 
   @Test func decimalsAreSixteenBytesWithNullNaN() throws {
@@ -79,12 +80,12 @@ import RealmModel
     let n = try DecodedImage(sink).node(ref)
     #expect(n.width == 16 && n.count == 2 && n.header.widthType == .multiply)
     let b = Array(n.payloadBytes)
-    #expect(Array(b[0..<8]) == [1, 0, 0, 0, 0, 0, 0, 0])
-    #expect(Array(b[8..<16]) == [0, 0, 0, 0, 0, 0, 0x40, 0x30])
-    #expect(Array(b[16..<24]) == [0xAA, 0, 0, 0, 0, 0, 0, 0])
-    #expect(Array(b[24..<32]) == [0, 0, 0, 0, 0, 0, 0, 0x7C])
+    expectEqual(Array(b[0..<8]), [1, 0, 0, 0, 0, 0, 0, 0])
+    expectEqual(Array(b[8..<16]), [0, 0, 0, 0, 0, 0, 0x40, 0x30])
+    expectEqual(Array(b[16..<24]), [0xAA, 0, 0, 0, 0, 0, 0, 0])
+    expectEqual(Array(b[24..<32]), [0, 0, 0, 0, 0, 0, 0, 0x7C])
     let empty = ScalarLeafEncoder.decimals([], into: &sink)
-    #expect(try DecodedImage(sink).node(empty).count == 0)
+    try expectEqual(DecodedImage(sink).node(empty).count, 0)
   }
 
   @Test("ObjectId blocks: one bitmap byte per 8 elements", arguments: [0, 1, 7, 8, 9, 17])
@@ -98,16 +99,16 @@ import RealmModel
     let n = try DecodedImage(sink).node(ref)
     let bytes = Array(n.payloadBytes)
     #expect(n.width == 1 && n.count == bytes.count)
-    #expect(bytes.count == count * 12 + (count + 7) / 8)
+    expectEqual(bytes.count, count * 12 + (count + 7) / 8)
     let blocks = (bytes.count + 96) / 97
-    #expect((bytes.count - blocks) / 12 == count)  // §6.8 element count
+    expectEqual((bytes.count - blocks) / 12, count)  // §6.8 element count
     for i in 0..<count {
       let block = (i / 8) * 97
       let isNull = bytes[block] & (1 << UInt8(i % 8)) != 0
-      #expect(isNull == (values[i] == nil))
+      expectEqual(isNull, (values[i] == nil))
       if let v = values[i] {
         let start = block + 1 + (i % 8) * 12
-        #expect(Array(bytes[start..<(start + 12)]) == v.bytes)
+        expectEqual(Array(bytes[start..<(start + 12)]), v.bytes)
       }
     }
   }
@@ -117,9 +118,9 @@ import RealmModel
     let u = RealmUUID(high: 0x0011_2233_4455_6677, low: 0x8899_AABB_CCDD_EEFF)
     let ref = ScalarLeafEncoder.uuids(Array(repeating: u, count: 9), into: &sink)
     let bytes = Array(try DecodedImage(sink).node(ref).payloadBytes)
-    #expect(bytes.count == 129 + 17)
+    expectEqual(bytes.count, 129 + 17)
     #expect(bytes[0] == 0 && bytes[129] == 0)
-    #expect(Array(bytes[130..<146]) == u.bytes)
+    expectEqual(Array(bytes[130..<146]), u.bytes)
   }
 
   @Test func timestampsAreSecondsAndNanoseconds() throws {
@@ -130,8 +131,8 @@ import RealmModel
     let top = try image.node(ref)
     #expect(top.hasRefs && top.count == 2)
     let all = try image.ints(try top.ref(0))
-    #expect(Array(all.dropFirst()) == [-5, all[0], 1 << 40])
-    #expect(try image.ints(try top.ref(1)) == [-1, 0, 999_999_999])
+    expectEqual(Array(all.dropFirst()), [-5, all[0], 1 << 40])
+    try expectEqual(image.ints(try top.ref(1)), [-1, 0, 999_999_999])
   }
 
   @Test("string forms change at 15/16 and 63/64 bytes", arguments: [0, 1, 15, 16, 63, 64, 200])
@@ -146,24 +147,24 @@ import RealmModel
     switch expected {
     case .short:
       #expect(!n.hasRefs && n.header.widthType == .multiply)
-      #expect(n.width == (longest >= 8 ? 16 : longest >= 4 ? 8 : 4))
+      expectEqual(n.width, (longest >= 8 ? 16 : longest >= 4 ? 8 : 4))
     case .medium:
       #expect(n.hasRefs && !n.contextFlag && n.count == 3)
       // Strings carry their terminator in the blob, and so does a null (§6.3).
       let offsets = try image.ints(try n.ref(0))
-      #expect(offsets == [Int64(longest + 1), Int64(longest + 2), Int64(longest + 3), Int64(longest + 7), Int64(longest + 10)])
+      expectEqual(offsets, [Int64(longest + 1), Int64(longest + 2), Int64(longest + 3), Int64(longest + 7), Int64(longest + 10)])
     case .big:
       #expect(n.hasRefs && n.contextFlag && n.count == 5)
       #expect(try n.ref(1).isNull)
-      #expect(try image.node(try n.ref(2)).count == 1)  // "" is a one-byte blob
+      try expectEqual(image.node(try n.ref(2)).count, 1)  // "" is a one-byte blob
     }
-    #expect(try image.strings(ref) == values)
+    try expectEqual(image.strings(ref), values)
     #expect(longest <= 15 ? expected == .short : longest <= 63 ? expected == .medium : expected == .big)
   }
 
   @Test func shortStringsEncodeLengthInLastByte() throws {
     let node = StringLeafEncoder.shortStringNode([Array("abc".utf8), nil, []])
-    #expect(Array(node[8...]) == [0x61, 0x62, 0x63, 0, 0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 0])
+    expectEqual(Array(node[8...]), [0x61, 0x62, 0x63, 0, 0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 0])
     let allNull = StringLeafEncoder.shortStringNode([nil])
     #expect(allNull[4] & 7 == 1 && allNull[8] == 1)
   }
@@ -178,9 +179,9 @@ import RealmModel
     #expect(n.hasRefs && n.contextFlag == (longest > 64))
     if !n.contextFlag {
       // No terminator, and nothing for a null binary.
-      #expect(try image.ints(try n.ref(0)) == [Int64(longest), Int64(longest), Int64(longest)])
+      try expectEqual(image.ints(try n.ref(0)), [Int64(longest), Int64(longest), Int64(longest)])
     }
-    #expect(try image.byteStrings(ref, terminated: false) == values)
+    try expectEqual(image.byteStrings(ref, terminated: false), values)
   }
 
   @Test func backlinksAreTaggedOrTrees() throws {
@@ -189,22 +190,22 @@ import RealmModel
     let ref = CollectionLeafEncoder.backlinks([[], [42], [3, 3, 1], many], into: &sink)
     let image = DecodedImage(sink)
     let n = try image.node(ref)
-    #expect(try n.refOrTagged(0) == .null)
-    #expect(try n.refOrTagged(1) == .tagged(42))
-    #expect(try image.ints(try n.ref(2)) == [3, 3, 1])
+    try expectEqual(n.refOrTagged(0), .null)
+    try expectEqual(n.refOrTagged(1), .tagged(42))
+    try expectEqual(image.ints(try n.ref(2)), [3, 3, 1])
     let tree = try image.node(try n.ref(3))
     #expect(tree.isInner)
-    #expect(try image.bptreeLeaves(tree.ref).flatMap { try image.ints($0) } == many)
+    try expectEqual(image.bptreeLeaves(tree.ref).flatMap { try image.ints($0) }, many)
   }
 }
 
 @Suite struct EncoderTypedLeafTests {
   @Test func numbersAreConvertedToThePropertyType() throws {
-    #expect(try TypedLeafEncoder.coerced(.double(4), to: .int) == .int(4))
-    #expect(try TypedLeafEncoder.coerced(.int(3), to: .double) == .double(3))
-    #expect(try TypedLeafEncoder.coerced(.double(0.5), to: .float) == .float(0.5))
-    #expect(try TypedLeafEncoder.coerced(.string("x"), to: .mixed) == .string("x"))
-    #expect(try TypedLeafEncoder.coerced(.null, to: .uuid) == .null)
+    try expectEqual(TypedLeafEncoder.coerced(.double(4), to: .int), .int(4))
+    try expectEqual(TypedLeafEncoder.coerced(.int(3), to: .double), .double(3))
+    try expectEqual(TypedLeafEncoder.coerced(.double(0.5), to: .float), .float(0.5))
+    try expectEqual(TypedLeafEncoder.coerced(.string("x"), to: .mixed), .string("x"))
+    try expectEqual(TypedLeafEncoder.coerced(.null, to: .uuid), .null)
     #expect(throws: FormatError(.corrupt)) { try TypedLeafEncoder.coerced(.double(4.5), to: .int) }
     #expect(throws: FormatError(.corrupt)) { try TypedLeafEncoder.coerced(.double(1e300), to: .int) }
     #expect(throws: FormatError(.corrupt)) { try TypedLeafEncoder.coerced(.string("1"), to: .int) }
@@ -226,8 +227,8 @@ import RealmModel
     let plain = try TypedLeafEncoder.intLeaf([.int(5), .int(6)][...], nullable: false, into: &sink)
     let nullable = try TypedLeafEncoder.intLeaf([.int(5), .int(6)][...], nullable: true, into: &sink)
     let image = DecodedImage(sink)
-    #expect(try image.ints(plain) == [5, 6])
-    #expect(try image.ints(nullable) == [15, 5, 6])  // ArrayIntNull: marker first
+    try expectEqual(image.ints(plain), [5, 6])
+    try expectEqual(image.ints(nullable), [15, 5, 6])  // ArrayIntNull: marker first
   }
 
   @Test func tooLongStringsAreRefused() {

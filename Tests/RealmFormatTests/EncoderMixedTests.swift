@@ -1,3 +1,4 @@
+import RealmTestSupport
 import Testing
 @testable import RealmFormat
 import RealmModel
@@ -27,10 +28,10 @@ import RealmModel
       0, c(-2, 0, 0), c(0, 1, 0), c(1, 0, 1), c(1, 1, 9), c(2, 1, 10), c(0, 3, 2), c(1, 3, 4), c(2, 3, 15),
       c(0, 2, 8), c(1, 2, 11), c(2, 2, 16),
     ]
-    #expect(composite == expected)
-    #expect(ints == [1 << 40, Int64(Float(1.5).bitPattern), Int64(bitPattern: Double(-2.25).bitPattern)])
-    #expect(pairs == [9, 8, 5, 0x3040_0000_0000_0000, 4, 77])
-    #expect(strings == [Array("hi".utf8), [0, 1], oid.bytes])
+    expectEqual(composite, expected)
+    expectEqual(ints, [1 << 40, Int64(Float(1.5).bitPattern), Int64(bitPattern: Double(-2.25).bitPattern)])
+    expectEqual(pairs, [9, 8, 5, 0x3040_0000_0000_0000, 4, 77])
+    expectEqual(strings, [Array("hi".utf8), [0, 1], oid.bytes])
   }
 
   @Test func nestedCollectionsGetRefsAndSalts() throws {
@@ -47,18 +48,18 @@ import RealmModel
     #expect(composite[1] == listCode && composite[2] == dictionaryCode)
     let refs = try image.node(try top.ref(4))
     #expect(refs.hasRefs && refs.count == 2)
-    #expect(try refs.refOrTagged(1) == .null, "an empty nested dictionary is ref 0")
+    try expectEqual(refs.refOrTagged(1), .null, "an empty nested dictionary is ref 0")
     let salts = try image.ints(try top.ref(5))
     #expect(salts[0] == 0 && salts[1] != 0 && salts[2] != 0 && salts[1] != salts[2])
     // The nested list: a leaf ArrayMixed whose second element is a dictionary [keys, values].
     let list = try image.node(try refs.ref(0))
     #expect(!list.isInner && list.count == 6)
-    #expect(try image.byteStrings(try list.ref(3)) == [Array("a".utf8)])
+    try expectEqual(image.byteStrings(try list.ref(3)), [Array("a".utf8)])
     let dictRef = try image.node(try list.ref(4)).ref(0)
     let dict = try image.node(dictRef)
-    #expect(dict.count == 2)
-    #expect(try image.strings(try dict.ref(0)) == ["k"])
-    #expect(try image.ints(try image.node(try dict.ref(1)).ref(0)) == [2])
+    expectEqual(dict.count, 2)
+    try expectEqual(image.strings(try dict.ref(0)), ["k"])
+    try expectEqual(image.ints(try image.node(try dict.ref(1)).ref(0)), [2])
   }
 
   @Test func setsAndEmbeddedObjectsCannotBeMixed() {
@@ -75,8 +76,8 @@ import RealmModel
     let root = try MixedLeafEncoder.list(elements, tableKeys: [:], into: &sink)
     let image = DecodedImage(sink)
     let leaves = try image.bptreeLeaves(root)
-    #expect(leaves.count == 3)
+    expectEqual(leaves.count, 3)
     let decoded = try leaves.flatMap { try image.ints(try image.node($0).ref(0)) }.map { $0 >> 8 }
-    #expect(decoded == (0..<2500).map { Int64($0) })
+    expectEqual(decoded, (0..<2500).map { Int64($0) })
   }
 }

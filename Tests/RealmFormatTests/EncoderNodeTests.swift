@@ -26,11 +26,11 @@ import Testing
       let ref = sink.append(NodeEncoder.integerNode(v, width: width))
       let node = try DecodedImage(sink).node(ref)
       #expect(node.width == width && node.count == count && !node.hasRefs)
-      #expect(node.header.byteSize == sink.bytes.count - 24)
-      for i in 0..<count { #expect(try node.get(i) == v[i]) }
+      expectEqual(node.header.byteSize, sink.bytes.count - 24)
+      for i in 0..<count { try expectEqual(node.get(i), v[i]) }
       // The minimal width of values spanning the whole range is that width.
       let minimal = try DecodedImage(bytes: [UInt8](repeating: 0, count: 24) + NodeEncoder.integers(v)).node(Ref(24))
-      if count >= 2 { #expect(minimal.width == width) }
+      if count >= 2 { expectEqual(minimal.width, width) }
     }
   }
 
@@ -40,9 +40,9 @@ import Testing
       (128, 16), (-129, 16), (32767, 16), (32768, 32), (-32769, 32), (Int64(Int32.max), 32),
       (Int64(Int32.max) + 1, 64), (Int64(Int32.min) - 1, 64), (.min, 64), (.max, 64),
     ]
-    for (v, w) in cases { #expect(NodeEncoder.bitWidth(v) == w, "bit width of \(v)") }
-    #expect(NodeEncoder.bitWidth(of: [Int64]()) == 0)
-    #expect(NodeEncoder.bitWidth(of: [1, -1, 200] as [Int64]) == 16)
+    for (v, w) in cases { expectEqual(NodeEncoder.bitWidth(v), w, "bit width of \(v)") }
+    expectEqual(NodeEncoder.bitWidth(of: [Int64]()), 0)
+    expectEqual(NodeEncoder.bitWidth(of: [1, -1, 200] as [Int64]), 16)
   }
 
   @Test func unsignedArraysUseByteWidths() throws {
@@ -52,8 +52,8 @@ import Testing
       let v: [UInt64] = [0, maxValue / 2, maxValue]
       let ref = sink.append(NodeEncoder.unsignedIntegers(v))
       let image = DecodedImage(sink)
-      #expect(try image.node(ref).width == width)
-      #expect(try image.unsigned(ref) == v)
+      try expectEqual(image.node(ref).width, width)
+      try expectEqual(image.unsigned(ref), v)
     }
   }
 
@@ -63,9 +63,9 @@ import Testing
       NodeEncoder.refArray([24, RefOrTagged.taggedRaw(5), 0], isInner: true, contextFlag: true))
     let n = try DecodedImage(sink).node(ref)
     #expect(n.hasRefs && n.isInner && n.contextFlag)
-    #expect(try n.refOrTagged(0) == .ref(Ref(24)))
-    #expect(try n.refOrTagged(1) == .tagged(5))
-    #expect(try n.refOrTagged(2) == .null)
+    try expectEqual(n.refOrTagged(0), .ref(Ref(24)))
+    try expectEqual(n.refOrTagged(1), .tagged(5))
+    try expectEqual(n.refOrTagged(2), .null)
   }
 
   @Test func blobsIgnoreWidth() throws {
@@ -74,8 +74,8 @@ import Testing
     let ref = sink.append(NodeEncoder.blob(content))
     let n = try DecodedImage(sink).node(ref)
     #expect(n.header.widthType == .ignore && n.count == 13)
-    #expect(Array(n.payloadBytes) == content)
-    #expect(sink.bytes.count == 24 + 8 + 16)
+    expectEqual(Array(n.payloadBytes), content)
+    expectEqual(sink.bytes.count, 24 + 8 + 16)
   }
 
   @Test func sinkPlacesNodesBackToBack() {
@@ -83,9 +83,9 @@ import Testing
     let a = sink.append(NodeEncoder.integers([1, 2, 3] as [Int64]))
     let b = sink.append(NodeEncoder.integers([Int64]()))
     #expect(a == Ref(24) && b == Ref(40))  // 3 x 2 bits padded to 8 bytes
-    #expect(sink.endOffset == 48)
+    expectEqual(sink.endOffset, 48)
     sink.finish(header: GroupWriter.header(topRef: a), fileSize: 4096)
-    #expect(sink.bytes.count == 4096)
-    #expect(Array(sink.bytes[16..<24]) == [0x54, 0x2D, 0x44, 0x42, 24, 0, 0, 0])
+    expectEqual(sink.bytes.count, 4096)
+    expectEqual(Array(sink.bytes[16..<24]), [0x54, 0x2D, 0x44, 0x42, 24, 0, 0, 0])
   }
 }

@@ -18,9 +18,9 @@ import RealmModel
     let n = try image.node(ref)
     #expect(n.contextFlag && n.hasRefs)
     let keysNode = try n.child(0)
-    #expect(keysNode.width == 32)
+    expectEqual(keysNode.width, 32)
     let keys = try image.ints(keysNode.ref)
-    #expect(keys == keys.sorted())
+    expectEqual(keys, keys.sorted())
     let k = Int64(key(data, offset))
     guard let pos = keys.firstIndex(where: { $0 >= k }) else { return [] }
     let element = try n.refOrTagged(pos + 1)
@@ -48,9 +48,9 @@ import RealmModel
   }
 
   @Test func keysFollowCreateKey() {
-    #expect(key(Array("".utf8), 0) == 0x5800_0000)
-    #expect(key(Array("ab".utf8), 0) == 0x6162_5800)
-    #expect(key(nil, 0) == 0)
+    expectEqual(key(Array("".utf8), 0), 0x5800_0000)
+    expectEqual(key(Array("ab".utf8), 0), 0x6162_5800)
+    expectEqual(key(nil, 0), 0)
     #expect(key([0xC3, 0xA9, 1, 2, 3], 0) < 0)
     var e = SearchIndexEntries()
     try? e.append(.string("ab"), key: 0)
@@ -83,7 +83,7 @@ import RealmModel
       // Lists hold equal values in key order.
       #expect(candidates == candidates.sorted() || data.map { $0.count > 200 } == true)
       if case .string(let s) = v, s.utf8.count <= 200 {
-        for c in candidates { #expect(values[Int(c)] == v) }
+        for c in candidates { expectEqual(values[Int(c)], v) }
       }
     }
     #expect(try image.node(root).isInner, "more than 1000 distinct keys need an inner node")
@@ -96,12 +96,12 @@ import RealmModel
       let data: [UInt8]? = values[i].isNull ? nil : Array(entries.data(i))
       let found = try find(image, root, data)
       switch i {
-      case 0, 4: #expect(found == [0, 4])
-      case 6: #expect(found == [6])  // bool true indexes as int 1
-      default: #expect(found == [Int64(i)])
+      case 0, 4: expectEqual(found, [0, 4])
+      case 6: expectEqual(found, [6])  // bool true indexes as int 1
+      default: expectEqual(found, [Int64(i)])
       }
     }
-    #expect(Array(entries.data(6)) == [1, 0, 0, 0, 0, 0, 0, 0])
+    expectEqual(Array(entries.data(6)), [1, 0, 0, 0, 0, 0, 0, 0])
   }
 
   /// Columns of ints only are kept in a compact form with their own sort: the index nodes
@@ -125,11 +125,11 @@ import RealmModel
     general.generalize()
     #expect(!general.intsOnly && general.count == compact.count)
     for i in [0, 1, 2, 3, 500, 2999] {
-      #expect(compact.chunkKey(i, at: 0) == general.chunkKey(i, at: 0))
-      #expect(compact.chunkKey(i, at: 4) == general.chunkKey(i, at: 4))
-      #expect(compact.chunkKey(i, at: 8) == general.chunkKey(i, at: 8))
-      #expect(Array(compact.data(i)) == Array(general.data(i)))
-      #expect(compact.key(i) == keys[i])
+      expectEqual(compact.chunkKey(i, at: 0), general.chunkKey(i, at: 0))
+      expectEqual(compact.chunkKey(i, at: 4), general.chunkKey(i, at: 4))
+      expectEqual(compact.chunkKey(i, at: 8), general.chunkKey(i, at: 8))
+      expectEqual(Array(compact.data(i)), Array(general.data(i)))
+      expectEqual(compact.key(i), keys[i])
     }
     var a = makeSink()
     var b = makeSink()
@@ -151,10 +151,10 @@ import RealmModel
       keys.append(k)
       runs.append(k)
     }
-    #expect(runs.count == keys.count)
-    for i in stride(from: 0, to: keys.count, by: 7) { #expect(runs[i] == keys[i]) }
-    #expect(runs.keys(0..<keys.count) == keys)
-    #expect(runs.keys(1234..<1490) == Array(keys[1234..<1490]))
+    expectEqual(runs.count, keys.count)
+    for i in stride(from: 0, to: keys.count, by: 7) { expectEqual(runs[i], keys[i]) }
+    expectEqual(runs.keys(0..<keys.count), keys)
+    expectEqual(runs.keys(1234..<1490), Array(keys[1234..<1490]))
     #expect(runs.keys(10..<10).isEmpty)
     var dense = KeyRuns()
     dense.append(contentsOf: Int64(7)..<Int64(1_000_007))
@@ -174,20 +174,20 @@ import RealmModel
     try e.append(.decimal128(minusOnePointFive), key: 6)
     try e.append(.decimal128(huge), key: 7)
     // Decimals that truncate to an int64 index as that int, others as their 16 bytes.
-    #expect(Array(e.data(6)) == [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
-    #expect(e.data(7).count == 16)
-    #expect(Array(e.data(0)) == [1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0])
-    #expect(Array(e.data(1)) == ObjectId(high: 1, low: 2).bytes)
-    #expect(Array(e.data(2)) == [3, 0, 0, 0, 0, 0, 0, 0])
-    #expect(Array(e.data(3)) == [0, 0, 0, 0, 0, 0, 0x0C, 0x40])
-    #expect(Array(e.data(4)) == [2, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0])
-    #expect(Array(e.data(5)) == Array("__List__".utf8))
+    expectEqual(Array(e.data(6)), [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
+    expectEqual(e.data(7).count, 16)
+    expectEqual(Array(e.data(0)), [1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0])
+    expectEqual(Array(e.data(1)), ObjectId(high: 1, low: 2).bytes)
+    expectEqual(Array(e.data(2)), [3, 0, 0, 0, 0, 0, 0, 0])
+    expectEqual(Array(e.data(3)), [0, 0, 0, 0, 0, 0, 0x0C, 0x40])
+    expectEqual(Array(e.data(4)), [2, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0])
+    expectEqual(Array(e.data(5)), Array("__List__".utf8))
   }
 
   @Test func emptyIndexIsAnEmptyLeaf() throws {
     let (image, root, _) = try build([])
     let n = try image.node(root)
     #expect(n.count == 1 && n.contextFlag && !n.isInner)
-    #expect(try n.child(0).width == 32)
+    try expectEqual(n.child(0).width, 32)
   }
 }

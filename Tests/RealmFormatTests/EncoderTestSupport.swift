@@ -82,7 +82,7 @@ struct DecodedImage {
       : try unsigned(try n.ref(0)).map { Int64(bitPattern: $0) }
     var out = [(key: Int64, leaf: ArrayNode, row: Int)]()
     for i in 0..<children { out += try clusterRows(try n.ref(3 + i), offset: offset &+ offsets[i]) }
-    #expect(out.count == Int(try n.tagged(2)))
+    expectEqual(out.count, Int(try n.tagged(2)))
     return out
   }
 
@@ -97,7 +97,7 @@ struct DecodedImage {
       #expect(seen.insert(r.rawValue).inserted, "node \(r) is reachable twice")
       let n = try node(r)
       chunks.append((r.rawValue, n.header.byteSize))
-      #expect(Array(reader.base[r.rawValue..<(r.rawValue + 4)]) == [0x41, 0x41, 0x41, 0x41])
+      expectEqual(Array(reader.base[r.rawValue..<(r.rawValue + 4)]), [0x41, 0x41, 0x41, 0x41])
       if n.hasRefs {
         for i in 0..<n.count { if case .ref(let c) = try n.refOrTagged(i) { stack.append(c) } }
       }
@@ -107,16 +107,16 @@ struct DecodedImage {
     if t.count >= 5 {
       let pos = try ints(try t.ref(3))
       let len = try ints(try t.ref(4))
-      #expect(pos.count == len.count)
+      expectEqual(pos.count, len.count)
       for (p, l) in zip(pos, len) { chunks.append((Int(p), Int(l))) }
     }
     chunks.sort { $0.0 < $1.0 }
     var end = 0
     for (p, l) in chunks {
-      #expect(p == end, "gap or overlap at \(p), expected \(end)")
+      expectEqual(p, end, "gap or overlap at \(p), expected \(end)")
       end = p + l
     }
-    #expect(end == logical)
+    expectEqual(end, logical)
     return seen.count
   }
 }

@@ -1,3 +1,4 @@
+import RealmTestSupport
 import Testing
 @testable import RealmFormat
 
@@ -9,15 +10,15 @@ import Testing
     let root = CollectionLeafEncoder.keyTree(values, into: &sink)
     let image = DecodedImage(sink)
     let rootNode = try image.node(root)
-    #expect(rootNode.isInner == (count > 1000))
+    expectEqual(rootNode.isInner, (count > 1000))
     if rootNode.isInner {
-      #expect(try rootNode.refOrTagged(0) == .tagged(1000))
-      #expect(try rootNode.refOrTagged(rootNode.count - 1) == .tagged(UInt64(count)))
-      #expect(rootNode.count == (count + 999) / 1000 + 2)
+      try expectEqual(rootNode.refOrTagged(0), .tagged(1000))
+      try expectEqual(rootNode.refOrTagged(rootNode.count - 1), .tagged(UInt64(count)))
+      expectEqual(rootNode.count, (count + 999) / 1000 + 2)
     }
     let leaves = try image.bptreeLeaves(root)
     #expect(try leaves.dropLast().allSatisfy { try image.node($0).count == 1000 })
-    #expect(try leaves.flatMap { try image.ints($0) } == values)
+    try expectEqual(leaves.flatMap { try image.ints($0) }, values)
   }
 
   @Test func bptreeGetsASecondInnerLevelPastAMillion() throws {
@@ -33,11 +34,11 @@ import Testing
     let image = DecodedImage(sink)
     let top = try image.node(root)
     #expect(top.isInner && top.count == 4)
-    #expect(try top.refOrTagged(0) == .tagged(1_000_000))
-    #expect(try top.refOrTagged(3) == .tagged(UInt64(count)))
+    try expectEqual(top.refOrTagged(0), .tagged(1_000_000))
+    try expectEqual(top.refOrTagged(3), .tagged(UInt64(count)))
     let first = try image.node(try top.ref(1))
     #expect(first.isInner && first.count == 1002)
-    #expect(try first.refOrTagged(1001) == .tagged(1_000_000))
+    try expectEqual(first.refOrTagged(1001), .tagged(1_000_000))
   }
 
   @Test("cluster trees keep keys, counts and offsets", arguments: [0, 1, 256, 257, 1000, 70_000])
@@ -57,14 +58,14 @@ import Testing
       let root = ClusterTreeWriter.root(leaves: leaves, into: &sink)
       let image = DecodedImage(sink)
       let rows = try image.clusterRows(root)
-      #expect(rows.map(\.key) == keys)
-      for r in rows.prefix(600) { #expect(try r.leaf.child(1).get(r.row) == r.key * 2) }
+      expectEqual(rows.map(\.key), keys)
+      for r in rows.prefix(600) { try expectEqual(r.leaf.child(1).get(r.row), r.key * 2) }
       let rootNode = try image.node(root)
       if !squeezed && count > 256 {
         #expect(try rootNode.ref(0).isNull, "dense keys give compact inner nodes")
       }
       if count == 70_000 {
-        #expect(try rootNode.tagged(1) == 2)
+        try expectEqual(rootNode.tagged(1), 2)
       }
     }
   }
@@ -74,20 +75,20 @@ import Testing
     let leaf = ClusterTreeWriter.leaf(keys: [5, 9, 300], offset: 0, columns: [], into: &sink)
     let image = DecodedImage(sink)
     let n = try image.node(leaf.ref)
-    #expect(try image.unsigned(try n.ref(0)) == [5, 9, 300])
+    try expectEqual(image.unsigned(try n.ref(0)), [5, 9, 300])
     let compact = ClusterTreeWriter.leaf(keys: [7, 8, 9], offset: 7, columns: [], into: &sink)
-    #expect(try DecodedImage(sink).node(compact.ref).refOrTagged(0) == .tagged(3))
+    try expectEqual(DecodedImage(sink).node(compact.ref).refOrTagged(0), .tagged(3))
   }
 
   @Test func squeezedKeysFollowRealm() {
-    #expect(TableState.squeezed(255) == 255)
-    #expect(TableState.squeezed(256) == 65536)
-    #expect(TableState.squeezed(513) == 131073)
-    #expect(TableState.sequenceAfter(squeezedKey: 0) == 1)
-    #expect(TableState.sequenceAfter(squeezedKey: 65536) == 257)
-    #expect(TableState.sequenceAfter(squeezedKey: 300) == 256)
+    expectEqual(TableState.squeezed(255), 255)
+    expectEqual(TableState.squeezed(256), 65536)
+    expectEqual(TableState.squeezed(513), 131073)
+    expectEqual(TableState.sequenceAfter(squeezedKey: 0), 1)
+    expectEqual(TableState.sequenceAfter(squeezedKey: 65536), 257)
+    expectEqual(TableState.sequenceAfter(squeezedKey: 300), 256)
     for s in [Int64(0), 1, 255, 256, 70_000] {
-      #expect(TableState.sequenceAfter(squeezedKey: TableState.squeezed(s)) == s + 1)
+      expectEqual(TableState.sequenceAfter(squeezedKey: TableState.squeezed(s)), s + 1)
     }
   }
 }

@@ -17,25 +17,25 @@ import RealmModel
       ("four", 0x5613_8288_9b2c_865f), ("one", 0x6100_1e63_b5e5_7068), ("six", 0x724f_e04f_434d_803b),
     ]
     for (key, hash) in stored {
-      #expect(CityHash64.hash(Array(key.utf8)) & 0x7FFF_FFFF_FFFF_FFFF == hash, "\(key)")
+      expectEqual(CityHash64.hash(Array(key.utf8)) & 0x7FFF_FFFF_FFFF_FFFF, hash, "\(key)")
     }
   }
 
   /// CityHash64's other length classes (17-32, 33-64, over 64 bytes) against libc++'s
   /// `std::hash<std::string>` of the same strings on x86-64 (the function Realm copied).
   @Test func cityHashLongerKeys() {
-    #expect(CityHash64.hash([]) == 0x9ae1_6a3b_2f90_404f)
+    expectEqual(CityHash64.hash([]), 0x9ae1_6a3b_2f90_404f)
     // Lengths across the branches must give different, stable values.
     let lengths = [1, 3, 4, 8, 9, 16, 17, 32, 33, 64, 65, 128, 1000]
     let hashes = lengths.map { n in CityHash64.hash([UInt8](repeating: 0x61, count: n)) }
-    #expect(Set(hashes).count == lengths.count)
+    expectEqual(Set(hashes).count, lengths.count)
   }
 
   /// SHA-1 of FIPS 180-4's examples.
   @Test func sha1Vectors() {
     func hex(_ b: [UInt8]) -> String { b.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined() }
-    #expect(hex(SHA1.digest(Array("abc".utf8))) == "a9993e364706816aba3e25717850c26c9cd0d89d")
-    #expect(hex(SHA1.digest([])) == "da39a3ee5e6b4b0d3255bfef95601890afd80709")
+    expectEqual(hex(SHA1.digest(Array("abc".utf8))), "a9993e364706816aba3e25717850c26c9cd0d89d")
+    expectEqual(hex(SHA1.digest([])), "da39a3ee5e6b4b0d3255bfef95601890afd80709")
     #expect(
       hex(SHA1.digest(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)))
         == "84983e441c3bd26e baae4aa1f95129e5e54670f1".replacingOccurrences(of: " ", with: ""))
@@ -44,17 +44,17 @@ import RealmModel
   /// Format 20's object keys: `"frank"` has key 477706491332307078 in Realm's
   /// `test_upgrade_database_11/20.realm` (§4.9); ints are their own keys, null is 0.
   @Test func primaryKeyDerivedObjectKeys() {
-    #expect(PrimaryKeyObjectKey.key(for: .string("frank")) == 477_706_491_332_307_078)
-    #expect(PrimaryKeyObjectKey.key(for: .int(42)) == 42)
-    #expect(PrimaryKeyObjectKey.key(for: .int(-1)) == 0x3FFF_FFFF_FFFF_FFFF)
-    #expect(PrimaryKeyObjectKey.key(for: .null) == 0)
+    expectEqual(PrimaryKeyObjectKey.key(for: .string("frank")), 477_706_491_332_307_078)
+    expectEqual(PrimaryKeyObjectKey.key(for: .int(42)), 42)
+    expectEqual(PrimaryKeyObjectKey.key(for: .int(-1)), 0x3FFF_FFFF_FFFF_FFFF)
+    expectEqual(PrimaryKeyObjectKey.key(for: .null), 0)
     #expect(PrimaryKeyObjectKey.key(for: .double(1)) == nil)
   }
 
   /// Which format a write keeps.
   @Test func keptFormats() {
-    #expect(WritableFileFormat(keeping: 21) == .v22)
-    #expect(WritableFileFormat(keeping: 23) == .v23)
+    expectEqual(WritableFileFormat(keeping: 21), .v22)
+    expectEqual(WritableFileFormat(keeping: 23), .v23)
     #expect(WritableFileFormat(keeping: 11) == nil)
     #expect(WritableFileFormat(keeping: 9) == nil)
   }
@@ -64,8 +64,8 @@ import RealmModel
   /// (Realm's sample: `[1, 2.0, "Beatles", b"George\0", "John", b"Paul\0", "Ringo", link]`).
   @Test func setOrderPerFormat() {
     let strings: [RealmValue] = [.string("é"), .string("z"), .string("a")]
-    #expect(SetOrdering.sortedUnique(strings, format: .v24) == [.string("a"), .string("z"), .string("é")])
-    #expect(SetOrdering.sortedUnique(strings, format: .v23) == [.string("é"), .string("a"), .string("z")])
+    expectEqual(SetOrdering.sortedUnique(strings, format: .v24), [.string("a"), .string("z"), .string("é")])
+    expectEqual(SetOrdering.sortedUnique(strings, format: .v23), [.string("é"), .string("a"), .string("z")])
     let mixed: [RealmValue] = [
       .string("Ringo"), .data(Array("Paul\0".utf8)), .string("John"), .data(Array("George\0".utf8)), .string("Beatles"),
       .double(2), .int(1),
@@ -95,7 +95,7 @@ import RealmModel
       SetOrdering.sortedUnique(words, format: .v23) == [
         .string("é"), .string("B"), .string("a"), .string("ab"), .string("b"), .string("f"),
       ])
-    #expect(SetOrdering.sortedUnique(words, format: .v24, mixedSet: true).first == .string("B"))
+    expectEqual(SetOrdering.sortedUnique(words, format: .v24, mixedSet: true).first, .string("B"))
   }
 
   /// What a file of each format looks like: the header's format byte, the history schema
@@ -119,24 +119,24 @@ import RealmModel
     for i in 0..<1200 { objects.append(("Owner", Int64(i), [.int(Int64(i)), .list([.link(ObjectLink(className: "Pet", key: 0))])])) }
     let bytes = try RealmFileBuilder.build(schema: schema, objects: objects, fileFormat: format)
     let group = try Group(reader: ByteReader(bytes: bytes))
-    #expect(bytes[20] == UInt8(format.rawValue))
-    #expect(group.fileFormat == format.rawValue)
-    #expect(group.historySchemaVersion == (format == .v24 ? 1 : 0))
+    expectEqual(bytes[20], UInt8(format.rawValue))
+    expectEqual(group.fileFormat, format.rawValue)
+    expectEqual(group.historySchemaVersion, (format == .v24 ? 1 : 0))
     #expect(group.check().isEmpty, "\(group.check().prefix(3))")
     let owner = try #require(group.table(forClass: "Owner"))
     let pets = try #require(owner.column(named: "pets"))
-    #expect(pets.key.type == (format == .v24 ? .link : .linkList))
+    expectEqual(pets.key.type, (format == .v24 ? .link : .linkList))
     let id = try #require(owner.column(named: "id"))
-    #expect(id.hasSearchIndex == (format != .v20))
+    expectEqual(id.hasSearchIndex, (format != .v20))
     let back = try Group(reader: ByteReader(bytes: bytes)).schema()
-    #expect(back.objectSchema(named: "Owner")?.property(named: "pets")?.collection == .list)
+    expectEqual(back.objectSchema(named: "Owner")?.property(named: "pets")?.collection, .list)
     var count = 0
     try group.forEachObject(in: owner) { key, values in
       count += 1
-      #expect(values[1] == .list([.link(ObjectLink(className: "Pet", key: 0))]))
-      if format != .v20 { #expect(key == values[0].intValue) }
+      expectEqual(values[1], .list([.link(ObjectLink(className: "Pet", key: 0))]))
+      if format != .v20 { expectEqual(key, values[0].intValue) }
     }
-    #expect(count == 1200)
+    expectEqual(count, 1200)
     // Realm accepts it: Core 14 upgrading a copy, and the format's own Core as it is (the
     // 1200 backlinks of the pet are one array up to format 23, a B+-tree in 24).
     let own = RealmOracle.ownCore(ofFormat: format.rawValue)
@@ -147,7 +147,7 @@ import RealmModel
       #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
       let failure = try oracle.verifyFailure(path)
       #expect(failure == nil, "Realm \(oracle.core): \(failure ?? "")")
-      #expect(try oracle.dump(path).split(separator: "\n").count == 1201)
+      try expectEqual(oracle.dump(path).split(separator: "\n").count, 1201)
     }
   }
 }

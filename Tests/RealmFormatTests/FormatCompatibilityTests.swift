@@ -15,10 +15,10 @@ import RealmModel
     let group = try Group(reader: ByteReader(bytes: try Fixtures.bytes("alltypes/before.realm")))
     let expected = try Self.firstNestedInDump(Fixtures.url("alltypes/dump.jsonl"), schema: Fixtures.url("alltypes/schema.json"))
     let obstacle = try #require(try FormatCompatibility.firstObstacle(in: group, targetFormat: target))
-    #expect(obstacle.className == expected.className)
-    #expect(obstacle.property == expected.property)
-    #expect(obstacle.objectKey == expected.key)
-    #expect(obstacle.message == "`\(expected.className).\(expected.property)` holds a nested \(expected.kind) inside a Mixed (format 24 only)")
+    expectEqual(obstacle.className, expected.className)
+    expectEqual(obstacle.property, expected.property)
+    expectEqual(obstacle.objectKey, expected.key)
+    expectEqual(obstacle.message, "`\(expected.className).\(expected.property)` holds a nested \(expected.kind) inside a Mixed (format 24 only)")
     #expect(try FormatCompatibility.firstObstacle(in: group, targetFormat: 24) == nil)
   }
 
@@ -39,10 +39,10 @@ import RealmModel
     }
     let (className, property) = try #require(expected)
     let obstacle = try #require(try FormatCompatibility.firstObstacle(in: group, targetFormat: 11))
-    #expect(obstacle.className == className)
-    #expect(obstacle.property == property)
+    expectEqual(obstacle.className, className)
+    expectEqual(obstacle.property, property)
     #expect(obstacle.objectKey == nil)
-    #expect(obstacle.introducedIn == 20)
+    expectEqual(obstacle.introducedIn, 20)
   }
 
   /// nested-links: `Holder.m` holds a list nested in a Mixed in object 0 (Realm's dump says so).
@@ -50,8 +50,8 @@ import RealmModel
     let group = try Group(reader: ByteReader(bytes: try Fixtures.bytes("nested-links/before.realm")))
     let expected = try Self.firstNestedInDump(Fixtures.url("nested-links/dump.jsonl"), schema: Fixtures.url("nested-links/schema.json"))
     let obstacle = try #require(try FormatCompatibility.firstObstacle(in: group, targetFormat: 23))
-    #expect(obstacle.message == "`\(expected.className).\(expected.property)` holds a nested \(expected.kind) inside a Mixed (format 24 only)")
-    #expect(obstacle.objectKey == expected.key)
+    expectEqual(obstacle.message, "`\(expected.className).\(expected.property)` holds a nested \(expected.kind) inside a Mixed (format 24 only)")
+    expectEqual(obstacle.objectKey, expected.key)
     #expect(try FormatCompatibility.firstObstacle(in: group, targetFormat: 24) == nil)
   }
 
@@ -108,7 +108,7 @@ import RealmModel
     let group = try Group(reader: ByteReader(bytes: [UInt8](try Data(contentsOf: url))))
     let asymmetric = try #require(group.tables.first { $0.type == .topLevelAsymmetric })
     let obstacle = try #require(try FormatCompatibility.firstObstacle(in: group, targetFormat: 20))
-    #expect(obstacle.message == "`\(asymmetric.name)` is an asymmetric class (format 22 and later)")
+    expectEqual(obstacle.message, "`\(asymmetric.name)` is an asymmetric class (format 22 and later)")
     #expect(try FormatCompatibility.firstObstacle(in: group, targetFormat: 22) == nil)
   }
 
@@ -122,7 +122,7 @@ import RealmModel
         Property(name: "value", type: .mixed, collection: .set, isOptional: true),
       ])
     ], objects: [("Tag", [.string("a"), .set([.int(1), .string("x")])])])
-    #expect(try FormatCompatibility.firstObstacle(in: group, targetFormat: 11)?.message == "`Tag.value` is a Set of Mixed (format 20 and later)")
+    try expectEqual(FormatCompatibility.firstObstacle(in: group, targetFormat: 11)?.message, "`Tag.value` is a Set of Mixed (format 20 and later)")
     #expect(try FormatCompatibility.firstObstacle(in: group, targetFormat: 20) == nil)
   }
 
@@ -137,7 +137,7 @@ import RealmModel
       }.first
       guard let first else { continue }
       seen += 1
-      #expect(try FormatCompatibility.firstObstacle(in: group, targetFormat: 22)?.message == "\(first) has a full-text index (format 23 and later)")
+      try expectEqual(FormatCompatibility.firstObstacle(in: group, targetFormat: 22)?.message, "\(first) has a full-text index (format 23 and later)")
       #expect(try FormatCompatibility.firstObstacle(in: group, targetFormat: 23) == nil)
     }
     #expect(seen > 0)
@@ -159,14 +159,14 @@ import RealmModel
     objects[290].1[3] = .dictionary([DictionaryEntry("n", .list([]))])
     let (group, keys) = try Self.build([ObjectSchema(name: "Item", properties: item)], objects: objects)
     let obstacle = try #require(try FormatCompatibility.firstObstacle(in: group, targetFormat: 23))
-    #expect(obstacle.message == "`Item.attrs` holds a nested list inside a Mixed (format 24 only)")
-    #expect(obstacle.objectKey == keys[280])
+    expectEqual(obstacle.message, "`Item.attrs` holds a nested list inside a Mixed (format 24 only)")
+    expectEqual(obstacle.objectKey, keys[280])
 
     objects[280].1[2] = .string("s")
     let (later, _) = try Self.build([ObjectSchema(name: "Item", properties: item)], objects: objects)
     let second = try #require(try FormatCompatibility.firstObstacle(in: later, targetFormat: 22))
-    #expect(second.message == "`Item.value` holds a nested dictionary inside a Mixed (format 24 only)")
-    #expect(second.objectKey == keys[290])
+    expectEqual(second.message, "`Item.value` holds a nested dictionary inside a Mixed (format 24 only)")
+    expectEqual(second.objectKey, keys[290])
 
     objects[290].1[1] = .null
     let (inDictionary, _) = try Self.build([ObjectSchema(name: "Item", properties: item)], objects: objects)
@@ -191,14 +191,14 @@ import RealmModel
     objects[290].1[2] = .list([])
     let (late, lateKeys) = try Self.build([ObjectSchema(name: "Item", properties: item)], objects: objects)
     let second = try #require(try FormatCompatibility.firstObstacle(in: late, targetFormat: 23))
-    #expect(second.message == "`Item.value` holds a nested dictionary inside a Mixed (format 24 only)")
-    #expect(second.objectKey == lateKeys[290])
+    expectEqual(second.message, "`Item.value` holds a nested dictionary inside a Mixed (format 24 only)")
+    expectEqual(second.objectKey, lateKeys[290])
 
     objects[7].1[2] = .list([.int(1)])
     let (early, earlyKeys) = try Self.build([ObjectSchema(name: "Item", properties: item)], objects: objects)
     let first = try #require(try FormatCompatibility.firstObstacle(in: early, targetFormat: 22))
-    #expect(first.message == "`Item.attrs` holds a nested list inside a Mixed (format 24 only)")
-    #expect(first.objectKey == earlyKeys[7])
+    expectEqual(first.message, "`Item.attrs` holds a nested list inside a Mixed (format 24 only)")
+    expectEqual(first.objectKey, earlyKeys[7])
 
     objects[7].1[2] = .null
     objects[290].1[1] = .string("x")
@@ -216,12 +216,12 @@ import RealmModel
         Property(name: "tags", type: .string, collection: .dictionary),
       ]),
     ], objects: [("A", [.list([]), .dictionary([])])])
-    #expect(try FormatCompatibility.firstObstacle(in: group, targetFormat: 11)?.message == "`A.m` is a Mixed (format 20 and later)")
+    try expectEqual(FormatCompatibility.firstObstacle(in: group, targetFormat: 11)?.message, "`A.m` is a Mixed (format 20 and later)")
     #expect(try FormatCompatibility.firstObstacle(in: group, targetFormat: 23)?.message
       == "`A.m` holds a nested list inside a Mixed (format 24 only)")
     let (onlyB, _) = try Self.build(
       [ObjectSchema(name: "b", properties: [Property(name: "id", type: .uuid, collection: .list)])], objects: [])
-    #expect(try FormatCompatibility.firstObstacle(in: onlyB, targetFormat: 11)?.message == "`b.id` is a List of UUID (format 20 and later)")
+    try expectEqual(FormatCompatibility.firstObstacle(in: onlyB, targetFormat: 11)?.message, "`b.id` is a List of UUID (format 20 and later)")
     #expect(try FormatCompatibility.firstObstacle(in: onlyB, targetFormat: 20) == nil)
   }
 

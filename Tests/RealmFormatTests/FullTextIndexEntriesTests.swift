@@ -52,9 +52,9 @@ import Testing
     for (text, key) in zip(texts, keys) { entries.append(.string(text), key: key) }
     entries.append(.null, key: 5000)
     let want = Self.expected(texts, keys: keys)
-    #expect(entries.wordCount == want.count)
-    #expect(entries.pairCount == want.values.reduce(0) { $0 + $1.count })
-    #expect(Self.grouped(entries) == want)
+    expectEqual(entries.wordCount, want.count)
+    expectEqual(entries.pairCount, want.values.reduce(0) { $0 + $1.count })
+    expectEqual(Self.grouped(entries), want)
   }
 
   /// An object added twice keeps one entry per word, on either path.
@@ -64,7 +64,7 @@ import Testing
     for (text, key) in [("lorem ipsum", 7), ("lorem", 2), ("Lorem dolor", 7)] as [(String, Int64)] {
       entries.append(.string(text), key: key)
     }
-    #expect(Self.grouped(entries) == ["lorem": [2, 7], "ipsum": [7], "dolor": [7]])
+    expectEqual(Self.grouped(entries), ["lorem": [2, 7], "ipsum": [7], "dolor": [7]])
   }
 
   /// Collections appended to one another (the streamed insert's batches) give the words of all.
@@ -82,7 +82,7 @@ import Testing
     var ba = b
     ba.append(contentsOf: a)
     let want = Self.expected(texts, keys: keys)
-    #expect(Self.grouped(ab) == want)
-    #expect(Self.grouped(ba) == want)
+    expectEqual(Self.grouped(ab), want)
+    expectEqual(Self.grouped(ba), want)
   }
 }

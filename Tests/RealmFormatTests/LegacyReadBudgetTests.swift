@@ -1,5 +1,6 @@
 import Foundation
 import RealmModel
+import RealmTestSupport
 import Testing
 
 @testable import RealmFormat
@@ -25,7 +26,7 @@ import Testing
       for i in 0..<leaf.count { try LegacyReaderTests.patch(&bytes, node: leaf.ref, element: i, to: target) }
       cells += leaf.count
     }
-    #expect(cells == 2540)
+    expectEqual(cells, 2540)
     return bytes
   }
 
@@ -66,8 +67,8 @@ import Testing
 
     let group = try Group(reader: ByteReader(bytes: damaged), limits: Self.tightLimits)
     let error = #expect(throws: FormatError.self) { _ = try Self.decodeAll(group) }
-    #expect(error?.code == .limitExceeded)
-    #expect(error?.detail.contains("units of values a reading may decode, 4 per byte of the file") == true, "\(String(describing: error))")
+    expectEqual(error?.code, .limitExceeded)
+    expectEqual(error?.detail.contains("units of values a reading may decode, 4 per byte of the file"), true, "\(String(describing: error))")
 
     // Under the default limits the expansion fits (16 units per byte), and is paid for.
     let loose = try Group(reader: ByteReader(bytes: damaged), limits: .oneReading)

@@ -26,7 +26,7 @@ import RealmModel
     default:
       Issue.record("width \(node.width) not handled")
     }
-    #expect(try ArrayNode(ByteReader(bytes: bytes), ref).get(i) == value)
+    try expectEqual(ArrayNode(ByteReader(bytes: bytes), ref).get(i), value)
   }
 
   static func stored(_ group: Group, _ name: String) throws -> LegacyTable {
@@ -36,25 +36,25 @@ import RealmModel
   /// `Spec::convert_column_attributes`: an empty name becomes `col_<i>`; a name used by an
   /// earlier column, as already renamed, becomes `<name>_<i>`.
   @Test func columnNamesAreRenamedAsRealmCore11Does() {
-    #expect(LegacyGroupLayout.upgradedNames(["a", "", "b"]) == ["a", "col_1", "b"])
-    #expect(LegacyGroupLayout.upgradedNames(["a", "a", "a_1"]) == ["a", "a_1", "a_1_2"])
-    #expect(LegacyGroupLayout.upgradedNames(["", "col_0", "x", "x"]) == ["col_0", "col_0_1", "x", "x_3"])
+    expectEqual(LegacyGroupLayout.upgradedNames(["a", "", "b"]), ["a", "col_1", "b"])
+    expectEqual(LegacyGroupLayout.upgradedNames(["a", "a", "a_1"]), ["a", "a_1", "a_1_2"])
+    expectEqual(LegacyGroupLayout.upgradedNames(["", "col_0", "x", "x"]), ["col_0", "col_0_1", "x", "x_3"])
   }
 
   @Test func readsTheCore5FixtureThroughTheGroupAPI() throws {
     let group = try Self.group(try Self.alltypes())
-    #expect(group.fileFormat == 9)
-    #expect(group.tables.map(\.name) == ["metadata", "class_AllTypes", "class_Enums", "class_IntPk", "class_StringPk", "class_Target"])
+    expectEqual(group.fileFormat, 9)
+    expectEqual(group.tables.map(\.name), ["metadata", "class_AllTypes", "class_Enums", "class_IntPk", "class_StringPk", "class_Target"])
     let intPk = try #require(group.table(forClass: "IntPk"))
-    #expect(intPk.primaryKey.flatMap { intPk.column(key: $0)?.name } == "id")
+    expectEqual(intPk.primaryKey.flatMap { intPk.column(key: $0)?.name }, "id")
     // Object key = row index; a link is row + 1 in the file, the target's key in the value.
     let values = try #require(try group.object(in: intPk, key: 1))
-    #expect(values[0] == .int(Int64.max))
+    expectEqual(values[0], .int(Int64.max))
     #expect(try group.object(in: intPk, key: 38) == nil && group.object(in: intPk, key: -1) == nil)
     var keys: [Int64] = []
     try group.forEachObject(in: intPk, skip: 30) { key, _ in keys.append(key) }
-    #expect(keys == Array(30...37))
-    #expect(try group.schemaVersion() == 3)
+    expectEqual(keys, Array(30...37))
+    try expectEqual(group.schemaVersion(), 3)
   }
 
   /// The ranges of the parallel dump cover a legacy table exactly, in order, with the same
@@ -70,19 +70,19 @@ import RealmModel
       sizes.append(range.count)
       try group.forEachObject(in: range) { ranged.append(($0, $1)) }
     }
-    #expect(sizes == [1000, 1000, 540])
-    #expect(ranged.map(\.0) == whole.map(\.0))
+    expectEqual(sizes, [1000, 1000, 540])
+    expectEqual(ranged.map(\.0), whole.map(\.0))
     // Compared as text: NaN values are never equal to themselves.
     let different = ranged.indices.first { "\(ranged[$0].1)" != "\(whole[$0].1)" }
     #expect(different == nil, "object \(different ?? -1) differs")
     var projected: [[RealmValue]] = []
     try group.forEachObject(in: table, skip: 2500, columns: [1, 4]) { _, values in projected.append(values) }
-    #expect(projected.count == 40)
+    expectEqual(projected.count, 40)
     for (values, full) in zip(projected, whole.suffix(40).map(\.1)) {
       #expect("\(values[1])" == "\(full[1])" && values[4] == full[4])
       #expect(values.enumerated().allSatisfy { [1, 4].contains($0.offset) || $0.element == .null })
     }
-    #expect(try group.object(in: table, key: 7, columns: [4])?[4] == whole[7].1[4])
+    try expectEqual(group.object(in: table, key: 7, columns: [4])?[4], whole[7].1[4])
   }
 
   /// Realm Core 11 stops on a DateTime column outside formats 2-4.

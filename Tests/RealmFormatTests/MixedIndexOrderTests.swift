@@ -22,8 +22,8 @@ import RealmModel
 
   @Test func falseComesBeforeTheZerosItSharesItsDataWith() throws {
     // The objects: 0, false, 0.
-    #expect(try entry([.int(0), .bool(false), .int(0)], .int(0)) == [1, 0, 2])
-    #expect(try entry([.int(1), .bool(true), .int(1), .bool(true)], .bool(true)) == [1, 3, 0, 2])
+    try expectEqual(entry([.int(0), .bool(false), .int(0)], .int(0)), [1, 0, 2])
+    try expectEqual(entry([.int(1), .bool(true), .int(1), .bool(true)], .bool(true)), [1, 3, 0, 2])
   }
 
   @Test func numbersOfEveryTypeAreOrderedByValue() throws {
@@ -33,8 +33,8 @@ import RealmModel
       .decimal128(try #require(Decimal128(text: "2.5"))), .int(2), .double(0), .int(0), .float(0),
       .decimal128(try #require(Decimal128(text: "0"))), .bool(false), .int(2),
     ]
-    #expect(try entry(values, .int(2)) == [1, 7, 0])
-    #expect(try entry(values, .int(0)) == [6, 2, 3, 4, 5])
+    try expectEqual(entry(values, .int(2)), [1, 7, 0])
+    try expectEqual(entry(values, .int(0)), [6, 2, 3, 4, 5])
   }
 
   @Test func stringsAndBinariesFollowTheFormatsRank() throws {
@@ -42,16 +42,16 @@ import RealmModel
     let binaryA = RealmValue.data([0x61])
     let values = [binaryA, a, binaryA, a]
     // Core 14: strings (rank 2) before binaries (rank 3).
-    #expect(try entry(values, a, format: .v24) == [1, 3, 0, 2])
+    try expectEqual(entry(values, a, format: .v24), [1, 3, 0, 2])
     // Core 12 and 13: one rank, compared by bytes: equal, so in key order.
-    #expect(try entry(values, a, format: .v23) == [0, 1, 2, 3])
-    #expect(try entry(values, a, format: .v22) == [0, 1, 2, 3])
+    try expectEqual(entry(values, a, format: .v23), [0, 1, 2, 3])
+    try expectEqual(entry(values, a, format: .v22), [0, 1, 2, 3])
   }
 
   @Test func objectIdsComeAfterTheDatesTheyShareTheirDataWith() throws {
     let zeros = RealmValue.objectId(ObjectId(high: 0, low: 0))
     let epoch = RealmValue.date(Timestamp(seconds: 0, nanoseconds: 0))
-    #expect(try entry([zeros, epoch, zeros, epoch], epoch) == [1, 3, 0, 2])
+    try expectEqual(entry([zeros, epoch, zeros, epoch], epoch), [1, 3, 0, 2])
   }
 
   /// What the query planner looks up (`SearchIndex.indexData`) is what the writer stores.
@@ -68,7 +68,7 @@ import RealmModel
     var entries = SearchIndexEntries()
     for (i, v) in values.enumerated() { try entries.append(v, key: Int64(i)) }
     for (i, v) in values.enumerated() {
-      #expect(SearchIndex.indexData(v) == Array(entries.data(i)), "\(v)")
+      expectEqual(SearchIndex.indexData(v), Array(entries.data(i)), "\(v)")
     }
   }
 }

@@ -24,12 +24,12 @@ import Testing
   @Test func theUndamagedFileReadsWithinItsBudget() throws {
     let bytes = try Self.holders(listCount: 3000)
     let group = try Group(reader: ByteReader(bytes: bytes), limits: .oneReading)
-    #expect(try Self.decodeAll(group) == 3000)
+    try expectEqual(Self.decodeAll(group), 3000)
     let budget = try #require(group.readBudget)
-    #expect(budget.limit == max(Limits.default.minimumReadUnits, 16 * bytes.count))
+    expectEqual(budget.limit, max(Limits.default.minimumReadUnits, 16 * bytes.count))
     // 256 objects (1 + 1 per 16 bytes of names each), 256 lists, 3000 ints; the metadata
     // table's object and its version.
-    #expect(budget.unitsSpent == 256 * 2 + 256 + 3000 + 2, "\(budget.unitsSpent)")
+    expectEqual(budget.unitsSpent, 256 * 2 + 256 + 3000 + 2, "\(budget.unitsSpent)")
     #expect(Double(budget.unitsSpent) / Double(bytes.count) < 1)
   }
 
@@ -39,8 +39,8 @@ import Testing
     for limits in [Limits.default, Limits.oneReading] {
       let group = try Group(reader: ByteReader(bytes: damaged), limits: limits)
       let error = #expect(throws: FormatError.self) { _ = try Self.decodeAll(group) }
-      #expect(error?.code == .limitExceeded)
-      #expect(error?.detail.contains("units of values a reading may decode, 16 per byte of the file") == true, "\(String(describing: error))")
+      expectEqual(error?.code, .limitExceeded)
+      expectEqual(error?.detail.contains("units of values a reading may decode, 16 per byte of the file"), true, "\(String(describing: error))")
     }
   }
 
@@ -51,10 +51,10 @@ import Testing
     _ = try Self.decodeAll(group)
     let once = try #require(group.readBudget).unitsSpent
     _ = try Self.decodeAll(group)
-    #expect(try #require(group.readBudget).unitsSpent == 2 * once)
+    try expectEqual(#require(group.readBudget).unitsSpent, 2 * once)
     // Lookups are charged too.
     _ = try group.object(in: try #require(group.table(forClass: "Holder")), key: 0)
-    #expect(try #require(group.readBudget).unitsSpent == 2 * once + 2 + 1 + 100)
+    try expectEqual(#require(group.readBudget).unitsSpent, 2 * once + 2 + 1 + 100)
   }
 
   @Test func aSmallLimitStopsAnyReading() throws {
@@ -66,12 +66,12 @@ import Testing
   }
 
   @Test func unitsOfTextAndNames() {
-    #expect(ReadBudget.cost(ofPayloadBytes: 0) == 1)
-    #expect(ReadBudget.cost(ofPayloadBytes: 15) == 1)
-    #expect(ReadBudget.cost(ofPayloadBytes: 16) == 2)
-    #expect(ReadBudget(fileSize: 1 << 20).limit == 16 << 20)
-    #expect(ReadBudget(fileSize: 100).limit == Limits.default.minimumReadUnits)
-    #expect(ReadBudget(fileSize: Int.max).limit == Int.max)
+    expectEqual(ReadBudget.cost(ofPayloadBytes: 0), 1)
+    expectEqual(ReadBudget.cost(ofPayloadBytes: 15), 1)
+    expectEqual(ReadBudget.cost(ofPayloadBytes: 16), 2)
+    expectEqual(ReadBudget(fileSize: 1 << 20).limit, 16 << 20)
+    expectEqual(ReadBudget(fileSize: 100).limit, Limits.default.minimumReadUnits)
+    expectEqual(ReadBudget(fileSize: Int.max).limit, Int.max)
   }
 
   /// Real files spend far less than the budget: under one unit per byte of file (the largest

@@ -39,7 +39,7 @@ import RealmModel
       }
       // The second leaf, read first, fills a new leaf (and its keys) before the first leaf's
       // entries show the disorder: those nodes are handed back to be freed.
-      #expect(written.count == 2, "\(new): \(written)")
+      expectEqual(written.count, 2, "\(new): \(written)")
     }
   }
 

@@ -34,10 +34,10 @@ import RealmModel
     // Stable by `first`: the positions break ties.
     let stable = input.indices.sorted { (input[$0].first, $0) < (input[$1].first, $1) }.map { input[$0] }
     let (runs, byFirst) = collect(input, bySecond: false, perRun: perRun)
-    #expect(byFirst == stable)
+    expectEqual(byFirst, stable)
     #expect(runs.count == 5000 && runs.runs.count == (perRun > 5000 ? 0 : 5000 / perRun))
     let full = input.sorted { ($0.first, $0.second) < ($1.first, $1.second) }
-    #expect(collect(input, bySecond: true, perRun: perRun).1 == full)
+    expectEqual(collect(input, bySecond: true, perRun: perRun).1, full)
     #expect(collect([], bySecond: true, perRun: perRun).1.isEmpty)
   }
 
@@ -47,10 +47,10 @@ import RealmModel
     }
     let expected = ascending
     PairRadixSort.sort(&ascending, bySecond: false)
-    #expect(ascending == expected)
+    expectEqual(ascending, expected)
     var reversed = Array(expected.reversed())
     PairRadixSort.sort(&reversed, bySecond: true)
-    #expect(reversed == expected.sorted { ($0.first, $0.second) < ($1.first, $1.second) })
+    expectEqual(reversed, expected.sorted { ($0.first, $0.second) < ($1.first, $1.second) })
   }
 
   /// The int index written from spilled runs is byte for byte the index the in-memory writer
@@ -73,7 +73,7 @@ import RealmModel
     var byValue = SortedPairRuns(scratch: MemoryScratchStorage(entriesPerRun: perRun), bySecond: false)
     for (v, k) in zip(values, keys) {
       try general.append(.int(v), key: k)
-      #expect(SearchIndexWriter.intValue(SearchIndexWriter.intPair(v, key: k)) == v)
+      expectEqual(SearchIndexWriter.intValue(SearchIndexWriter.intPair(v, key: k)), v)
       runs.append(SearchIndexWriter.intPair(v, key: k))
       byValue.append(SearchIndexWriter.intPair(v, key: k))
     }
@@ -98,7 +98,7 @@ import RealmModel
       Issue.record("expected a duplicate")
       return
     }
-    #expect(Set([p, q]) == Set([general.key(x), general.key(y)]))
+    expectEqual(Set([p, q]), Set([general.key(x), general.key(y)]))
   }
 
   /// Objects with a primary key, links in every direction (sorted, shuffled, lists, Mixed,
@@ -136,7 +136,7 @@ import RealmModel
     let group = try Group(reader: ByteReader(bytes: whole))
     #expect(group.check().isEmpty)
     for perRun in [1, 64, 1000] {
-      #expect(try build(MemoryScratchStorage(entriesPerRun: perRun)) == whole, "\(perRun) per run")
+      try expectEqual(build(MemoryScratchStorage(entriesPerRun: perRun)), whole, "\(perRun) per run")
     }
     // The WriteFileBuilderTests file (embedded objects, sets, dictionaries, Mixed links, a
     // string primary key and an optional int index).
@@ -148,7 +148,7 @@ import RealmModel
       builder.sink.finish(header: file.header, fileSize: file.fileSize)
       return builder.sink.bytes
     }
-    #expect(try buildPeople(MemoryScratchStorage(entriesPerRun: 7)) == buildPeople(MemoryScratchStorage()))
+    try expectEqual(buildPeople(MemoryScratchStorage(entriesPerRun: 7)), buildPeople(MemoryScratchStorage()))
   }
 
   /// Realm opens and verifies a file whose index and backlinks were merged from many runs.
@@ -170,7 +170,7 @@ import RealmModel
     #expect(FileManager.default.createFile(atPath: path, contents: Data(builder.sink.bytes)))
     #expect(try RealmOracle.core14.verifyFailure(path) == nil)
     let keys = try #require(try RealmOracle.core14.queryKeys(path, className: "Row", where: "id == \(Int64(2000 - 777) << 20)"))
-    #expect(keys == [777])
+    expectEqual(keys, [777])
   }
 
   /// A link to an object that is never written is refused after spilled runs too.
@@ -185,6 +185,6 @@ import RealmModel
       try builder.append(className: "Row", key: Int64(i), values: [.link(ObjectLink(className: "Row", key: Int64(i == 33 ? 90 : 39 - i)))])
     }
     let error = #expect(throws: FormatError.self) { _ = try builder.finish() }
-    #expect(error?.detail == "a link points to object 90 of class 'Row', which does not exist")
+    expectEqual(error?.detail, "a link points to object 90 of class 'Row', which does not exist")
   }
 }

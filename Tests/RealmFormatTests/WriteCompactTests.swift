@@ -21,15 +21,15 @@ import Testing
     #expect(na.header.count == nb.header.count && na.hasRefs == nb.hasRefs && na.isInner == nb.isInner)
     #expect(na.contextFlag == nb.contextFlag && na.header.widthType == nb.header.widthType)
     guard na.hasRefs else {
-      #expect(na.width == nb.width)
-      #expect(Array(na.payloadBytes) == Array(nb.payloadBytes))
+      expectEqual(na.width, nb.width)
+      expectEqual(Array(na.payloadBytes), Array(nb.payloadBytes))
       return 1
     }
     var count = 1
     for i in 0..<na.count {
       switch (try na.refOrTagged(i), try nb.refOrTagged(i)) {
       case (.ref(let x), .ref(let y)): count += try expectSameTree(a, x, b, y)
-      case (let x, let y): #expect(x == y)
+      case (let x, let y): expectEqual(x, y)
       }
     }
     return count
@@ -55,13 +55,13 @@ import Testing
       #expect(try ct.tagged(7) == ot.tagged(7) && ct.tagged(9) == ot.tagged(9))
     }
     // Copied nodes plus the new top and its three free-list arrays.
-    #expect(copied == nodes + 4)
+    expectEqual(copied, nodes + 4)
     // No free space but the tail of the last page; the data never grows.
     let free = try copy.ints(try ct.ref(4))
     #expect(free.count == 1 && free[0] <= 4096)
     // (Our top and free-list arrays have fixed 64-bit widths: up to 64 bytes more than Realm's.)
     #expect(sink.bytes.count - Int(free[0]) <= bytes.count + 64)
-    #expect(sink.bytes[20] == UInt8(format))
+    expectEqual(sink.bytes[20], UInt8(format))
   }
 
   @Test func copierRejectsCyclesAndSharedNodes() throws {

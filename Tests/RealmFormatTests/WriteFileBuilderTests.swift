@@ -1,3 +1,4 @@
+import RealmTestSupport
 import Testing
 @testable import RealmFormat
 import RealmModel
@@ -59,10 +60,10 @@ import RealmModel
     let refs = try image.node(try t.ref(1))
     return try (0..<refs.count).map { i in
       let table = try refs.child(i)
-      #expect(table.count == 14)
-      #expect(try table.tagged(3) == UInt64(i))
+      expectEqual(table.count, 14)
+      try expectEqual(table.tagged(3), UInt64(i))
       let spec = try table.child(0)
-      #expect(spec.count == 6)
+      expectEqual(spec.count, 6)
       return Table(
         name: names[i] ?? "", top: table, names: try image.strings(try spec.ref(1)),
         colKeys: try image.ints(try spec.ref(5)).map(ColKey.init(rawValue:)), attributes: try image.ints(try spec.ref(2)),
@@ -73,53 +74,53 @@ import RealmModel
 
   @Test func writesACompleteCommittedFile() throws {
     let bytes = try RealmFileBuilder.build(schema: Self.schema, objects: objects(people: 600, dogs: 300))
-    #expect(bytes.count % 4096 == 0)
+    expectEqual(bytes.count % 4096, 0)
     let image = DecodedImage(bytes: bytes)
     let topRef = Ref(Int(try image.reader.uint64(at: 0)))
-    #expect(try image.reader.uint64(at: 8) == 0)
-    #expect(Array(bytes[16..<24]) == [0x54, 0x2D, 0x44, 0x42, 24, 0, 0, 0])
+    try expectEqual(image.reader.uint64(at: 8), 0)
+    expectEqual(Array(bytes[16..<24]), [0x54, 0x2D, 0x44, 0x42, 24, 0, 0, 0])
     let top = try image.node(topRef)
-    #expect(top.count == 11)
-    #expect(try top.tagged(2) == UInt64(bytes.count))
+    expectEqual(top.count, 11)
+    try expectEqual(top.tagged(2), UInt64(bytes.count))
     #expect(try top.tagged(6) == 1 && top.tagged(7) == 2 && top.refOrTagged(8) == .null)
     #expect(try top.tagged(9) == 1 && top.tagged(10) == 0)
-    #expect(try image.ints(try top.ref(5)) == [0])
+    try expectEqual(image.ints(try top.ref(5)), [0])
     try image.checkSpace(top: topRef)
     // The library's reader and integrity checker (backlinks against links, keys, sizes).
     let group = try Group(reader: ByteReader(bytes: bytes))
     #expect(group.check().isEmpty)
     let people = try #require(group.table(forClass: "Person"))
     let fourth = try #require(try group.object(in: people, key: 4))
-    #expect(fourth[0] == .string("person 4"))
+    expectEqual(fourth[0], .string("person 4"))
     guard case .embedded(let home) = fourth[6] else { Issue.record("expected an embedded home"); return }
-    #expect(home.properties.first?.value == .string("street 4"))
+    expectEqual(home.properties.first?.value, .string("street 4"))
 
     let all = try tables(image, top: topRef)
-    #expect(all.map(\.name) == ["metadata", "class_Address", "class_Dog", "class_Empty", "class_Person"])
+    expectEqual(all.map(\.name), ["metadata", "class_Address", "class_Dog", "class_Empty", "class_Person"])
     // metadata: one object holding the schema version.
     #expect(all[0].rows.count == 1 && all[0].names == ["version"])
-    #expect(try all[0].rows[0].leaf.child(1).get(0) == 7)
+    try expectEqual(all[0].rows[0].leaf.child(1).get(0), 7)
     // Embedded table: flagged, squeezed keys, one backlink per object.
     let address = all[1]
-    #expect(try address.top.tagged(12) == 1)
-    #expect(address.rows.count == 800)
-    #expect(address.rows.map(\.key) == (0..<800).map { TableState.squeezed(Int64($0)) })
+    try expectEqual(address.top.tagged(12), 1)
+    expectEqual(address.rows.count, 800)
+    expectEqual(address.rows.map(\.key), (0..<800).map { TableState.squeezed(Int64($0)) })
     // Person: primary key column without the Indexed bit, with an index; age indexed.
     let person = all[4]
-    #expect(try person.top.tagged(11) == UInt64(person.colKeys[0].rawValue))
+    try expectEqual(person.top.tagged(11), UInt64(person.colKeys[0].rawValue))
     #expect(person.attributes[0] & 1 == 0 && person.attributes[1] & 1 == 1)
-    #expect(try person.top.child(4).ref(0).isNull == false)
-    #expect(person.rows.map(\.key) == (0..<600).map { Int64($0) })
-    #expect(try person.top.tagged(9) == 600)
+    try expectEqual(person.top.child(4).ref(0).isNull, false)
+    expectEqual(person.rows.map(\.key), (0..<600).map { Int64($0) })
+    try expectEqual(person.top.tagged(9), 600)
     // Links: +1 in the single link column, raw in the list; opposite arrays point both ways.
     let dogColumn = person.colKeys[2]
     let r = person.rows[301]
-    #expect(try r.leaf.child(1 + dogColumn.leafIndex).get(r.row) == dogKey(1) + 1)
-    #expect(person.oppositeTables[2] == 2)
+    try expectEqual(r.leaf.child(1 + dogColumn.leafIndex).get(r.row), dogKey(1) + 1)
+    expectEqual(person.oppositeTables[2], 2)
     let dog = all[2]
     let backlinkKey = ColKey(rawValue: person.oppositeColumns[2])
     #expect(dog.oppositeTables[backlinkKey.leafIndex] == 4 && dog.oppositeColumns[backlinkKey.leafIndex] == dogColumn.rawValue)
-    #expect(dog.colKeys[backlinkKey.leafIndex].type == .backlink)
+    expectEqual(dog.colKeys[backlinkKey.leafIndex].type, .backlink)
     #expect(dog.names.count == 1 && dog.colKeys.count == 4)  // name, dog, dogs, any (Mixed)
     // Backlinks of dog 0 from `dogs`: every person twice.
     let dogsBacklink = ColKey(rawValue: person.oppositeColumns[3])
@@ -134,7 +135,7 @@ import RealmModel
     let d1 = dog.rows[1]
     let mixedOrigins = try d1.leaf.child(1 + mixedBacklink.leafIndex).refOrTagged(d1.row)
     guard case .ref(let mixedList) = mixedOrigins else { Issue.record("expected a backlink list"); return }
-    #expect(try image.bptreeLeaves(mixedList).flatMap { try image.ints($0) } == (0..<300).map { Int64($0 * 2) })
+    try expectEqual(image.bptreeLeaves(mixedList).flatMap { try image.ints($0) }, (0..<300).map { Int64($0 * 2) })
     // An empty table: root leaf with tagged 0 and one empty leaf per column.
     let empty = all[3]
     let emptyRoot = try empty.top.child(2)
@@ -147,9 +148,9 @@ import RealmModel
     let person = try tables(image, top: Ref(Int(try image.reader.uint64(at: 0))))[4]
     let row = person.rows[1]
     let tags = try row.leaf.child(1 + person.colKeys[4].leafIndex).ref(row.row)
-    #expect(try image.strings(tags) == ["a", "b"])
+    try expectEqual(image.strings(tags), ["a", "b"])
     let dict = try image.node(try row.leaf.child(1 + person.colKeys[7].leafIndex).ref(row.row))
-    #expect(try image.strings(try dict.ref(0)) == ["a", "z"])
+    try expectEqual(image.strings(try dict.ref(0)), ["a", "z"])
     #expect(person.colKeys[7].attributes.contains(.dictionary))
   }
 
@@ -161,19 +162,19 @@ import RealmModel
     let builder = try RealmFileBuilder(schema: schema, sink: BufferNodeSink())
     try builder.append(className: "A", key: 5, values: [.int(5)])
     try builder.append(className: "A", key: 900, values: [.int(900)])
-    #expect(try builder.append(className: "A", key: nil, values: [.int(1)]) == 901)
+    try expectEqual(builder.append(className: "A", key: nil, values: [.int(1)]), 901)
     try builder.append(className: "B", key: 300, values: [.link(ObjectLink(className: "A", key: 900))])
-    #expect(try builder.append(className: "B", key: nil, values: [.null]) == 65536)
+    try expectEqual(builder.append(className: "B", key: nil, values: [.null]), 65536)
     let file = try builder.finish()
     builder.sink.finish(header: file.header, fileSize: file.fileSize)
     let image = DecodedImage(builder.sink)
     try image.checkSpace(top: file.topRef)
     let all = try tables(image, top: file.topRef)
-    #expect(all.map(\.name) == ["class_A", "class_B"], "no metadata table without a schema version")
-    #expect(all[0].rows.map(\.key) == [5, 900, 901])
-    #expect(try all[0].top.tagged(9) == 902)
-    #expect(all[1].rows.map(\.key) == [300, 65536])
-    #expect(try all[1].top.tagged(9) == 257)
+    expectEqual(all.map(\.name), ["class_A", "class_B"], "no metadata table without a schema version")
+    expectEqual(all[0].rows.map(\.key), [5, 900, 901])
+    try expectEqual(all[0].top.tagged(9), 902)
+    expectEqual(all[1].rows.map(\.key), [300, 65536])
+    try expectEqual(all[1].top.tagged(9), 257)
   }
 
   @Test func refusesToContinueAfterAFailedObject() throws {
@@ -268,14 +269,14 @@ import RealmModel
     let group = try Group(reader: ByteReader(bytes: bytes))
     #expect(group.check().isEmpty)
     let partTable = try #require(group.table(forClass: "Part"))
-    #expect(partTable.objectCount == 600 + 600 + 3)
+    expectEqual(partTable.objectCount, 600 + 600 + 3)
     let docTable = try #require(group.table(forClass: "Doc"))
     let doc = try #require(try group.object(in: docTable, key: 0))
     guard case .list(let readParts) = doc[1], case .dictionary(let readDict) = doc[2] else {
       Issue.record("unexpected shapes \(doc)")
       return
     }
-    #expect(readParts.count == 600)
+    expectEqual(readParts.count, 600)
     guard case .embedded(let p599) = readParts[599], case .list(let kids) = p599.properties[1].value else {
       Issue.record("expected embedded part 599 with children")
       return

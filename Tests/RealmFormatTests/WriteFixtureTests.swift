@@ -85,8 +85,8 @@ import RealmModel
     let copy = try Group(reader: ByteReader(bytes: sink.bytes))
     #expect(copy.check().isEmpty)
     let schema = try original.schema()
-    #expect(try copy.schema() == schema)
-    #expect(try Self.dump(copy, schema) == Self.dump(original, schema))
+    try expectEqual(copy.schema(), schema)
+    try expectEqual(Self.dump(copy, schema), Self.dump(original, schema))
     #expect(copy.historyType == original.historyType && copy.snapshotVersion == original.snapshotVersion)
   }
 
@@ -99,16 +99,16 @@ import RealmModel
     let t = try image.node(top)
     let names = try image.strings(try t.ref(0))
     let tables = try image.node(try t.ref(1))
-    if schema.schemaVersion != nil { #expect(names.first == "metadata") }
+    if schema.schemaVersion != nil { expectEqual(names.first, "metadata") }
     for c in schema.classes {
       guard let i = names.firstIndex(of: "class_" + c.name) else {
         Issue.record("no table for class \(c.name)")
         continue
       }
       let table = try tables.child(i)
-      #expect(try table.tagged(12) == (c.isEmbedded ? 1 : 0))
+      try expectEqual(table.tagged(12), (c.isEmbedded ? 1 : 0))
       let rows = try image.clusterRows(try table.ref(2))
-      if !c.isEmbedded { #expect(rows.map(\.key) == keys[c.name, default: []], "keys of \(c.name)") }
+      if !c.isEmbedded { expectEqual(rows.map(\.key), keys[c.name, default: []], "keys of \(c.name)") }
       if c.primaryKey != nil { #expect(try table.tagged(11) != 0) }
     }
   }

@@ -1,3 +1,4 @@
+import RealmTestSupport
 import Testing
 
 @testable import RealmFormat
@@ -18,7 +19,7 @@ import RealmModel
 
   @Test func duplicateStringKeyIsRefused() {
     let error = #expect(throws: FormatError.self) { try build(Self.schema(.string), [.string("t0"), .string("t1"), .string("t1")]) }
-    #expect(error?.detail == "objects 1 and 2 of class 'Target' have the same primary key value ('id')")
+    expectEqual(error?.detail, "objects 1 and 2 of class 'Target' have the same primary key value ('id')")
   }
 
   @Test func duplicateIntKeyIsRefused() {

@@ -106,7 +106,7 @@ import RealmModel
     let bytes = try RealmFileBuilder.build(schema: schema, objects: objects.map { ("Thing", nil, $0) })
     let group = try Group(reader: ByteReader(bytes: bytes))
     #expect(group.check().isEmpty, "seed \(seed)")
-    #expect(try group.schema().classes == schema.classes.map { c in
+    try expectEqual(group.schema().classes, schema.classes.map { c in
       var c = c
       c.properties[0].isIndexed = true  // the primary key reads back as indexed
       return c
@@ -114,13 +114,13 @@ import RealmModel
     let table = try #require(group.table(forClass: "Thing"))
     var row = 0
     try group.forEachObject(in: table) { key, values in
-      #expect(key == Int64(row))
+      expectEqual(key, Int64(row))
       for (c, p) in properties.enumerated() {
         let expected = stored(objects[row][c], p)
         #expect(same(values[c], expected), "seed \(seed) object \(row) \(p.name): \(values[c]) != \(expected)")
       }
       row += 1
     }
-    #expect(row == count)
+    expectEqual(row, count)
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import RealmFormat
 import RealmModel
+import RealmTestSupport
 import Testing
 
 @testable import RealmFuzzing
@@ -63,11 +64,11 @@ import Testing
     let (group, problems) = try Self.check(path)
     #expect(problems.isEmpty)
     let seed = try Group(reader: ByteReader(bytes: try Self.input("../Fixtures/legacy-core5/alltypes/original.realm")))
-    #expect(group.tables.map(\.name) == seed.tables.map(\.name))
+    expectEqual(group.tables.map(\.name), seed.tables.map(\.name))
     for (table, seedTable) in zip(group.tables, seed.tables) {
       var objects = 0
       try group.forEachObject(in: table) { _, _ in objects += 1 }
-      #expect(objects == seedTable.objectCount, "\(table.name)")
+      expectEqual(objects, seedTable.objectCount, "\(table.name)")
     }
   }
 
@@ -79,7 +80,7 @@ import Testing
     let limit = FuzzTarget.outputLimit(fileSize: try Self.input("reader/slow-unit-c7e1c959ea2b5c1d243b37e68180a820ca762619").count)
     for format in ["jsonl", "json", "table"] {
       let run = CommandProbe(["dump", path, "--format", format])
-      #expect(run.status == 65, "\(format): \(run.errors)")
+      expectEqual(run.status, 65, "\(format): \(run.errors)")
       #expect(run.errors.contains(ReadBudget.exhaustedMarker), "\(format): \(run.errors)")
       #expect(run.outputCount <= limit)
     }

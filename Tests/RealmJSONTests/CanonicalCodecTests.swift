@@ -68,25 +68,25 @@ import Testing
   @Test func encodesEveryKindOfValue() {
     var w = JSONWriter()
     CanonicalEncoder(schema: Self.schema).appendLine(Self.doc, key: -1, values: Self.values, to: &w)
-    #expect(String(decoding: w.buffer, as: UTF8.self) == Self.line + "\n")
+    expectEqual(String(decoding: w.buffer, as: UTF8.self), Self.line + "\n")
   }
 
   @Test func decodesWhatItEncodes() throws {
     let decoded = try CanonicalDecoder(schema: Self.schema).decodeLine(
       Array(Self.line.utf8), line: 1)
-    #expect(decoded.className == "Doc")
-    #expect(decoded.key == -1)
-    #expect(decoded.values.count == Self.values.count)
+    expectEqual(decoded.className, "Doc")
+    expectEqual(decoded.key, -1)
+    expectEqual(decoded.values.count, Self.values.count)
     // NaN is never equal to itself, so compare the encodings.
     var a = JSONWriter()
     var b = JSONWriter()
     let enc = CanonicalEncoder(schema: Self.schema)
     enc.appendLine(Self.doc, key: -1, values: decoded.values, to: &a)
     enc.appendLine(Self.doc, key: -1, values: Self.values, to: &b)
-    #expect(a.buffer == b.buffer)
-    #expect(decoded.values[10] == .link(ObjectLink(className: "Doc", key: 3)))
+    expectEqual(a.buffer, b.buffer)
+    expectEqual(decoded.values[10], .link(ObjectLink(className: "Doc", key: 3)))
     if case .embedded(let e) = decoded.values[11] {
-      #expect(e.properties == [NamedValue("any", .double(2)), NamedValue("x", .double(2))])
+      expectEqual(e.properties, [NamedValue("any", .double(2)), NamedValue("x", .double(2))])
     } else {
       Issue.record("spot is not embedded: \(decoded.values[11])")
     }
@@ -94,10 +94,10 @@ import Testing
 
   @Test func rendersSingleValuesAsText() {
     let enc = CanonicalEncoder(schema: Self.schema)
-    #expect(enc.text(of: .string("Ada")) == #""Ada""#)
-    #expect(enc.text(of: .double(1.5)) == "1.5")
-    #expect(enc.text(of: .double(1.5), inMixed: true) == #"{"$double":1.5}"#)
-    #expect(enc.text(of: .float(-.infinity)) == #"{"$float":"-Infinity"}"#)
+    expectEqual(enc.text(of: .string("Ada")), #""Ada""#)
+    expectEqual(enc.text(of: .double(1.5)), "1.5")
+    expectEqual(enc.text(of: .double(1.5), inMixed: true), #"{"$double":1.5}"#)
+    expectEqual(enc.text(of: .float(-.infinity)), #"{"$float":"-Infinity"}"#)
     #expect(
       enc.text(of: .date(Timestamp(seconds: 0, nanoseconds: 1)))
         == #"{"$date":"1970-01-01T00:00:00.000000001Z"}"#)
@@ -204,13 +204,13 @@ import Testing
     #expect(
       decodeError(line(#""id":1,"f":1,"d":null,"nope":1,"# + rest))
         == "line 7: Doc: class 'Doc' has no property 'nope'")
-    #expect(decodeError(line(#""id":1,"f":1,"# + rest)) == "line 7: Doc: property 'd' is missing")
+    expectEqual(decodeError(line(#""id":1,"f":1,"# + rest)), "line 7: Doc: property 'd' is missing")
     #expect(
       decodeError(#"{"$class":"Spot","x":1}"#)
         == "line 7: $class: 'Spot' is an embedded class; its objects appear inline in their parent, not as lines"
     )
-    #expect(decodeError(#"{"$class":"Nope"}"#) == "line 7: $class: unknown class 'Nope'")
-    #expect(decodeError(#"{"$class":"Doc","#) == "line 7: column 17: expected a string key")
+    expectEqual(decodeError(#"{"$class":"Nope"}"#), "line 7: $class: unknown class 'Nope'")
+    expectEqual(decodeError(#"{"$class":"Doc","#), "line 7: column 17: expected a string key")
     #expect(
       decodeError(
         line(
@@ -238,17 +238,17 @@ import Testing
     let filled = try CanonicalDecoder(schema: Self.schema, missingProperties: .useDefaults)
       .decodeLine(Array(text.utf8), line: 1)
     #expect(filled.key == nil)
-    #expect(filled.values[0] == .int(5))
-    #expect(filled.values[1] == .float(0))
-    #expect(filled.values[2] == .double(1.5))
-    #expect(filled.values[7] == .list([]))
-    #expect(filled.values[9] == .dictionary([]))
-    #expect(filled.values[3] == .null)
-    #expect(filled.missing == [1, 3, 4, 5, 6, 7, 8, 9, 10, 11])
+    expectEqual(filled.values[0], .int(5))
+    expectEqual(filled.values[1], .float(0))
+    expectEqual(filled.values[2], .double(1.5))
+    expectEqual(filled.values[7], .list([]))
+    expectEqual(filled.values[9], .dictionary([]))
+    expectEqual(filled.values[3], .null)
+    expectEqual(filled.missing, [1, 3, 4, 5, 6, 7, 8, 9, 10, 11])
     let partial = try CanonicalDecoder(schema: Self.schema, missingProperties: .allow).decodeLine(
       Array(text.utf8), line: 1)
-    #expect(partial.values[1] == .null)
-    #expect(partial.missing == filled.missing)
+    expectEqual(partial.values[1], .null)
+    expectEqual(partial.missing, filled.missing)
   }
 
   @Test func floatsReadBackToTheSameBits() throws {
@@ -270,8 +270,8 @@ import Testing
         Issue.record("shape")
         continue
       }
-      if f.isNaN { #expect(f2.isNaN) } else { #expect(f2.bitPattern == f.bitPattern, "\(f)") }
-      if d.isNaN { #expect(d2.isNaN) } else { #expect(d2.bitPattern == d.bitPattern, "\(d)") }
+      if f.isNaN { #expect(f2.isNaN) } else { expectEqual(f2.bitPattern, f.bitPattern, "\(f)") }
+      if d.isNaN { #expect(d2.isNaN) } else { expectEqual(d2.bitPattern, d.bitPattern, "\(d)") }
     }
   }
 }
@@ -289,8 +289,8 @@ import Testing
         i += chunkSize
       }
       try splitter.finish { got.append((String(decoding: $0, as: UTF8.self), $1)) }
-      #expect(got.map(\.0) == ["{\"a\":1}", "{\"b\":", "2}", "{\"c\":3}"], "chunk \(chunkSize)")
-      #expect(got.map(\.1) == [1, 4, 5, 6])
+      expectEqual(got.map(\.0), ["{\"a\":1}", "{\"b\":", "2}", "{\"c\":3}"], "chunk \(chunkSize)")
+      expectEqual(got.map(\.1), [1, 4, 5, 6])
     }
   }
 

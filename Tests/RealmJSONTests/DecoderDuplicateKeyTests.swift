@@ -1,4 +1,5 @@
 import RealmModel
+import RealmTestSupport
 import Testing
 
 @testable import RealmJSON
@@ -23,21 +24,21 @@ import Testing
     let error = #expect(throws: CanonicalDecodingError.self) {
       _ = try decode(#"{"$class":"Holder","$key":0,"scores":{"a":1,"b":2,"a":3},"any":null}"#)
     }
-    #expect(error?.message == "dictionary key 'a' appears twice")
-    #expect(error?.line == 3)
-    #expect(error?.path.contains("scores") == true, "\(String(describing: error?.path))")
+    expectEqual(error?.message, "dictionary key 'a' appears twice")
+    expectEqual(error?.line, 3)
+    expectEqual(error?.path.contains("scores"), true, "\(String(describing: error?.path))")
   }
 
   @Test func dictionaryInAMixedValueWithAKeyTwiceIsRefused() {
     let error = #expect(throws: CanonicalDecodingError.self) {
       _ = try decode(#"{"$class":"Holder","$key":0,"scores":{},"any":[{"x":{"k":1,"k":[]}}]}"#)
     }
-    #expect(error?.message == "dictionary key 'k' appears twice")
+    expectEqual(error?.message, "dictionary key 'k' appears twice")
   }
 
   @Test func distinctKeysStillDecode() throws {
     let object = try decode(#"{"$class":"Holder","$key":0,"scores":{"a":1,"b":2},"any":{"a":1,"A":2}}"#)
-    #expect(object.values[0] == .dictionary([DictionaryEntry("a", .int(1)), DictionaryEntry("b", .int(2))]))
-    #expect(object.values[1] == .dictionary([DictionaryEntry("a", .int(1)), DictionaryEntry("A", .int(2))]))
+    expectEqual(object.values[0], .dictionary([DictionaryEntry("a", .int(1)), DictionaryEntry("b", .int(2))]))
+    expectEqual(object.values[1], .dictionary([DictionaryEntry("a", .int(1)), DictionaryEntry("A", .int(2))]))
   }
 }

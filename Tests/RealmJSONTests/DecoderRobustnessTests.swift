@@ -49,14 +49,14 @@ import Testing
             _ = try decoder.decodeLine(m, line: n + 1)
             decoded += 1
           } catch {
-            #expect(error.line == n + 1)
+            expectEqual(error.line, n + 1)
             #expect(!error.message.isEmpty)
             failed += 1
           }
         }
       }
       #expect(failed > 0)
-      #expect(decoded + failed == lines.count * 25)
+      expectEqual(decoded + failed, lines.count * 25)
     }
   }
 

@@ -37,8 +37,8 @@ import Testing
     let original = try pair.location.bytes(pair.schema)
     let schema = try SchemaJSON.decode(original)
     let written = SchemaJSON.encode(schema)
-    #expect(DumpComparison.compareSchemas(expected: original, actual: written) == [])
-    #expect(String(decoding: written, as: UTF8.self) == String(decoding: original, as: UTF8.self))
+    expectEqual(DumpComparison.compareSchemas(expected: original, actual: written), [])
+    expectEqual(String(decoding: written, as: UTF8.self), String(decoding: original, as: UTF8.self))
   }
 
   @Test(arguments: pairs)
@@ -74,7 +74,7 @@ import Testing
     }
     let differences = DumpComparison.compareDumps(
       expected: original, actual: writer.buffer, schema: schemaBytes)
-    #expect(differences == [], "\(file): \(differences.prefix(5))")
+    expectEqual(differences, [], "\(file): \(differences.prefix(5))")
     // Our encoder writes Realm's exact bytes (number layout, escapes, decimal style), so
     // every line must also be byte-equal.
     #expect(

@@ -13,15 +13,15 @@ import Testing
   @Test func escapesStringsAsRFC8259WithRawUTF8() throws {
     let s = "a\"b\\c/\n\r\t\u{8}\u{c}\u{0}\u{1f}\u{7f}é😀👩‍👩‍👧"
     let out = text { $0.writeString(s) }
-    #expect(out == "\"a\\\"b\\\\c/\\n\\r\\t\\b\\f\\u0000\\u001f\u{7f}é😀👩‍👩‍👧\"")
-    #expect(try JSONParser.parse(out) == .string(s))
+    expectEqual(out, "\"a\\\"b\\\\c/\\n\\r\\t\\b\\f\\u0000\\u001f\u{7f}é😀👩‍👩‍👧\"")
+    try expectEqual(JSONParser.parse(out), .string(s))
   }
 
   @Test func writesInt64Exactly() {
-    #expect(text { $0.writeInt(.min) } == "-9223372036854775808")
-    #expect(text { $0.writeInt(.max) } == "9223372036854775807")
-    #expect(text { $0.writeInt(0) } == "0")
-    #expect(text { $0.writeInt(-7) } == "-7")
+    expectEqual(text { $0.writeInt(.min) }, "-9223372036854775808")
+    expectEqual(text { $0.writeInt(.max) }, "9223372036854775807")
+    expectEqual(text { $0.writeInt(0) }, "0")
+    expectEqual(text { $0.writeInt(-7) }, "-7")
   }
 
   /// Realm's own renderings, taken from the fixtures' dump.jsonl (`double_req`, `float_req`).
@@ -35,7 +35,7 @@ import Testing
     (1e16, "1e+16"), (123_456_789_012_345_680, "123456789012345680"),
   ])
   func writesDoublesLikeRealm(_ value: Double, _ expected: String) {
-    #expect(text { $0.writeDouble(value) } == expected)
+    expectEqual(text { $0.writeDouble(value) }, expected)
   }
 
   @Test(
@@ -46,7 +46,7 @@ import Testing
       (940_869_746_688, "940869746688"), (6.52194e+21, "6.52194e+21"), (9.88727e-05, "9.88727e-05"),
     ] as [(Float, String)])
   func writesFloatsLikeRealm(_ value: Float, _ expected: String) {
-    #expect(text { $0.writeFloat(value) } == expected)
+    expectEqual(text { $0.writeFloat(value) }, expected)
   }
 
   @Test func everyWrittenDoubleReadsBackExactly() throws {
@@ -56,11 +56,11 @@ import Testing
       guard d.isFinite else { continue }
       let s = text { $0.writeDouble(d) }
       let back = try #require(Double(s))
-      #expect(back.bitPattern == d.bitPattern, "\(d) written as \(s)")
+      expectEqual(back.bitPattern, d.bitPattern, "\(d) written as \(s)")
       // Valid JSON number, parsed by our parser to the same value.
       switch try JSONParser.parse(s) {
-      case .double(let p): #expect(p.bitPattern == d.bitPattern)
-      case .int(let i): #expect(Double(i) == d)
+      case .double(let p): expectEqual(p.bitPattern, d.bitPattern)
+      case .int(let i): expectEqual(Double(i), d)
       default: Issue.record("not a number: \(s)")
       }
     }
@@ -97,14 +97,14 @@ import Testing
       guard f.isFinite else { continue }
       let s = text { $0.writeFloat(f) }
       let back = try #require(Float(s))
-      #expect(back.bitPattern == f.bitPattern, "\(f) written as \(s)")
+      expectEqual(back.bitPattern, f.bitPattern, "\(f) written as \(s)")
     }
   }
 
   @Test func neverWritesNonFiniteNumbers() {
-    #expect(text { $0.writeDouble(.nan) } == "null")
-    #expect(text { $0.writeDouble(-.infinity) } == "null")
-    #expect(text { $0.writeFloat(.infinity) } == "null")
+    expectEqual(text { $0.writeDouble(.nan) }, "null")
+    expectEqual(text { $0.writeDouble(-.infinity) }, "null")
+    expectEqual(text { $0.writeFloat(.infinity) }, "null")
   }
 
   @Test func structuralLayerAddsCommas() {
@@ -123,7 +123,7 @@ import Testing
       w.endObject()
       w.endObject()
     }
-    #expect(out == #"{"a":1,"b":[true,null,"x"],"c":{}}"#)
+    expectEqual(out, #"{"a":1,"b":[true,null,"x"],"c":{}}"#)
   }
 
   @Test func prettyPrintsWithIndentation() {
@@ -140,25 +140,25 @@ import Testing
         w.endArray()
         w.endObject()
       }, indent: 2)
-    #expect(out == "{\n  \"a\": 1,\n  \"b\": [\n    1.5,\n    []\n  ]\n}")
+    expectEqual(out, "{\n  \"a\": 1,\n  \"b\": [\n    1.5,\n    []\n  ]\n}")
   }
 
   @Test func writesParsedDocumentsBack() throws {
     let doc = #"{"z":[1,-0.0,"s",{"k":null}],"a":false}"#
-    #expect(text { $0.value(try! JSONParser.parse(doc)) } == doc)
+    expectEqual(text { $0.value(try! JSONParser.parse(doc)) }, doc)
   }
 
   @Test func base64RoundTripsWithPadding() {
-    #expect(Base64.encode([]) == "")
-    #expect(Base64.encode(Array("f".utf8)) == "Zg==")
-    #expect(Base64.encode(Array("fo".utf8)) == "Zm8=")
-    #expect(Base64.encode(Array("foobar".utf8)) == "Zm9vYmFy")
+    expectEqual(Base64.encode([]), "")
+    expectEqual(Base64.encode(Array("f".utf8)), "Zg==")
+    expectEqual(Base64.encode(Array("fo".utf8)), "Zm8=")
+    expectEqual(Base64.encode(Array("foobar".utf8)), "Zm9vYmFy")
     var rng = SeededRandom(seed: 3)
     for n in [0, 1, 2, 3, 4, 5, 70_001] {
       let bytes = (0..<n).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
-      #expect(Base64.decode(Base64.encode(bytes)) == bytes)
+      expectEqual(Base64.decode(Base64.encode(bytes)), bytes)
     }
-    #expect(Base64.decode("Zg") == Array("f".utf8))
+    expectEqual(Base64.decode("Zg"), Array("f".utf8))
     #expect(Base64.decode("Z===") == nil)
     #expect(Base64.decode("Zm9v!") == nil)
     #expect(Base64.decode("Zh==") == nil)  // non-zero left-over bits

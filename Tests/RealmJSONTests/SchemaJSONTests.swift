@@ -21,10 +21,10 @@ import Testing
         {"name": "Dog", "embedded": true, "primaryKey": null, "properties": []}]}
       """
     let schema = try SchemaJSON.decode(Array(text.utf8))
-    #expect(schema.schemaVersion == 2)
-    #expect(schema.classes.map(\.name) == ["Dog", "Person"])
+    expectEqual(schema.schemaVersion, 2)
+    expectEqual(schema.classes.map(\.name), ["Dog", "Person"])
     let person = try #require(schema.objectSchema(named: "Person"))
-    #expect(person.primaryKey == "_id")
+    expectEqual(person.primaryKey, "_id")
     #expect(
       person.properties[2]
         == Property(name: "dogs", type: .object, collection: .list, objectType: "Dog"))
@@ -34,9 +34,9 @@ import Testing
     #expect(
       person.properties[4]
         == Property(name: "owner", type: .object, objectType: "Person", isOptional: true))
-    #expect(schema.objectSchema(named: "Dog")?.isEmbedded == true)
+    expectEqual(schema.objectSchema(named: "Dog")?.isEmbedded, true)
     let again = try SchemaJSON.decode(SchemaJSON.encode(schema))
-    #expect(again == schema)
+    expectEqual(again, schema)
   }
 
   @Test func writesEmptySchemas() {
@@ -83,7 +83,7 @@ import Testing
     #expect(
       error(#"{"schemaVersion": "1", "classes": []}"#)
         == "schemaVersion: expected an integer or null, found a string '1'")
-    #expect(error("{") == "line 1: column 2: expected a string key")
+    expectEqual(error("{"), "line 1: column 2: expected a string key")
   }
 }
 
@@ -111,7 +111,7 @@ import Testing
       #"{"$class":"A","$key":0,"f":0.1,"d":1,"dec":{"$decimal":"1.50"},"s":[3,1,1],"m":{"$double":2},"e":{"$class":"E","x":1.5}}"#
     let b =
       #"{"$key":0,"$class":"A","d":1.0,"f":0.10000000149,"dec":{"$decimal":"15E-1"},"s":[1,3,1],"m":{"$double":2.0},"e":{"x":1.5,"$class":"E"}}"#
-    #expect(diff(a + "\n", b + "\n\n") == [])
+    expectEqual(diff(a + "\n", b + "\n\n"), [])
   }
 
   @Test func findsRealDifferences() {
@@ -123,13 +123,13 @@ import Testing
       #"{"$class":"A","$key":0,"f":1,"d":0.0,"dec":null,"s":[1,1,3],"m":1.0,"e":null}"#,
       #"{"$class":"A","$key":1,"f":1,"d":0.0,"dec":null,"s":[1,1,3],"m":1,"e":null}"#,
     ] {
-      #expect(diff(a, other).count == 1, "\(other)")
+      expectEqual(diff(a, other).count, 1, "\(other)")
     }
     #expect(
       diff(a, #"{"$class":"A","$key":0,"f":1,"d":0.0,"s":[1,1,3],"m":1,"e":null}"#)
         == [#"line 1 ("A" key 0): differs in ["dec"]: expected {"dec":null} got {"dec":null}"#])
-    #expect(diff(a, a + "\n" + a) == ["line count: expected 1, got 2"])
-    #expect(diff(a, "{").first?.hasPrefix("actual:1: not JSON") == true)
+    expectEqual(diff(a, a + "\n" + a), ["line count: expected 1, got 2"])
+    expectEqual(diff(a, "{").first?.hasPrefix("actual:1: not JSON"), true)
   }
 
   /// Lines with the same bytes are taken as equal without being normalised; the others are
@@ -138,8 +138,8 @@ import Testing
     let a = #"{"$class":"A","$key":0,"f":1,"d":0.0,"dec":null,"s":[1,1,3],"m":1,"e":null}"#
     let sameMeaning = #"{"$key":0,"$class":"A","f":1,"d":0,"dec":null,"s":[3,1,1],"m":1,"e":null}"#
     let other = #"{"$class":"A","$key":0,"f":1,"d":0.0,"dec":null,"s":[1,1,3],"m":2,"e":null}"#
-    #expect(diff([a, a, a].joined(separator: "\n"), [a, a, a].joined(separator: "\n")) == [])
-    #expect(diff([a, a, a].joined(separator: "\n"), [a, sameMeaning, a].joined(separator: "\n")) == [])
+    expectEqual(diff([a, a, a].joined(separator: "\n"), [a, a, a].joined(separator: "\n")), [])
+    expectEqual(diff([a, a, a].joined(separator: "\n"), [a, sameMeaning, a].joined(separator: "\n")), [])
     let found = diff([a, a, a].joined(separator: "\n"), [a, a, other].joined(separator: "\n"))
     #expect(found.count == 1 && found[0].hasPrefix("line 3 ") && found[0].contains(#"["m"]"#), "\(found)")
   }
@@ -183,6 +183,6 @@ import Testing
       #"{"schemaVersion": null, "fileFormat": 24, "classes": [{"name": "A", "properties": [{"name": "x", "type": "int", "optional": false, "indexed": false}]}]}"#
     let b =
       #"{"fileFormat": 24, "classes": [{"name": "A", "embedded": null, "primaryKey": null, "properties": [{"name": "x", "type": "int", "objectType": null, "optional": false, "indexed": false}]}]}"#
-    #expect(DumpComparison.compareSchemas(expected: Array(a.utf8), actual: Array(b.utf8)) == [])
+    expectEqual(DumpComparison.compareSchemas(expected: Array(a.utf8), actual: Array(b.utf8)), [])
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RealmModel
+import RealmTestSupport
 import Testing
 
 @testable import RealmJSON
@@ -131,13 +132,13 @@ import Testing
       let object = bytes.withUnsafeBufferPointer { decoder.decodeSimpleLine($0, lastClass: &last) }
       if let object {
         let full = try? decoder.decodeLine(bytes, line: 1)
-        #expect(full.map { same(object, $0) } == true, "\(line)")
+        expectEqual(full.map { same(object, $0) }, true, "\(line)")
       }
       return object
     }
-    #expect(fast("{\"$ref\":\"Node\",\"$key\":2}")?.values[1] == .link(ObjectLink(className: "Node", key: 2)))
-    #expect(fast(" { \"$ref\" : \"Node\" , \"$key\" : 0 } ")?.values[1] == .link(ObjectLink(className: "Node", key: 0)))
-    #expect(fast("null")?.values[1] == .null)
+    expectEqual(fast("{\"$ref\":\"Node\",\"$key\":2}")?.values[1], .link(ObjectLink(className: "Node", key: 2)))
+    expectEqual(fast(" { \"$ref\" : \"Node\" , \"$key\" : 0 } ")?.values[1], .link(ObjectLink(className: "Node", key: 0)))
+    expectEqual(fast("null")?.values[1], .null)
     for other in [
       "{\"$ref\":\"Other\",\"$key\":2}", "{\"$ref\":\"Nope\",\"$key\":2}", "{\"$key\":2,\"$ref\":\"Node\"}",
       "{\"$ref\":\"Node\",\"$key\":2,\"x\":1}", "{\"$ref\":\"Node\",\"$key\":\"2\"}", "{\"$ref\":\"Node\"}", "2", "[]",
@@ -152,8 +153,8 @@ import Testing
     for line in [row(), row(id: "2")] {
       let bytes = Array(line.utf8)
       let object = bytes.withUnsafeBufferPointer { decoder.decodeSimpleLine($0, lastClass: &last) }
-      #expect(object?.className == "Row")
-      #expect(last == 0)
+      expectEqual(object?.className, "Row")
+      expectEqual(last, 0)
     }
   }
 }

@@ -56,7 +56,7 @@ import Testing
   @Test func innerNodeBelowTheRoot() throws {
     let group = try Self.group(objects: 65_537, holding: 65_536, claimed: 65_537)
     let table = try #require(group.table(forClass: "Item"))
-    #expect(table.objectCount == 65_537)
+    expectEqual(table.objectCount, 65_537)
     try group.requireObjectCount(of: table)
     Self.expectThrow(group, naming: "says it holds 65537 objects but its leaves hold 65536")
   }
@@ -67,7 +67,7 @@ import Testing
       let group = try Self.group(objects: objects, holding: holding, claimed: Int64(holding))
       var sink = BufferNodeSink()
       let result = try ColumnEditor.apply(Self.addsAColumn, to: group, sink: &sink)
-      #expect(result.tableTops.count == 1)
+      expectEqual(result.tableTops.count, 1)
     }
   }
 }

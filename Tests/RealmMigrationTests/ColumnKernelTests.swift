@@ -65,7 +65,7 @@ import Testing
     do {
       let out = try kernel(KernelInput(count: objects.count, old: columns, new: []))
       #expect(!failing, "'\(source)': the kernel gives values where an object fails")
-      #expect(out.count == objects.count)
+      expectEqual(out.count, objects.count)
       for (i, value) in expected.enumerated() where i < out.count {
         #expect(Self.same(out.value(at: i), value), "'\(source)', object \(i): \(out.value(at: i)) vs \(value)")
       }

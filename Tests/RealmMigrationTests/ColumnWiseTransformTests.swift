@@ -24,7 +24,7 @@ import RealmStorage
   @discardableResult
   func columnWise(input: String, plan: String) throws -> (path: String, result: MigrationResult) {
     let out = try helper.migrateBothWays(input, plan: plan)
-    #expect(out.result.writePath == .columns, "\(plan)")
+    expectEqual(out.result.writePath, .columns, "\(plan)")
     return out
   }
 
@@ -45,10 +45,10 @@ import RealmStorage
     let input = try helper.copy(Self.person)
     let before = try helper.firstLeafSlot(input, "Person", "lastName")
     let (path, result) = try columnWise(plan, input: input)
-    #expect(result.classes.first?.objectsTouched == 1000)
-    #expect(try helper.firstLeafSlot(path, "Person", "lastName").slot == before.slot, "unchanged columns are not copied")
+    expectEqual(result.classes.first?.objectsTouched, 1000)
+    try expectEqual(helper.firstLeafSlot(path, "Person", "lastName").slot, before.slot, "unchanged columns are not copied")
     let rows = try values(path, "Person")
-    #expect(rows[0] == [.string("Niklaus"), .string("王"), .int(45), .string("Niklaus 王")])
+    expectEqual(rows[0], [.string("Niklaus"), .string("王"), .int(45), .string("Niklaus 王")])
   }
 
   @Test func fillsANewRequiredPropertyAndRemovesTheOldOnes() throws {
@@ -67,8 +67,8 @@ import RealmStorage
        "migrations": [{"version": 2, "steps": [{"op": "transform", "class": "Person", "set": {"age": "string(old.age) + ' years'"}}]}]}
       """)
     let table = try #require(try RealmFile.open(path: path).group.table(forClass: "Person"))
-    #expect(table.columns.filter { !$0.isBacklink }.map { $0.name } == ["firstName", "lastName", "age"], "the final schema's order")
-    #expect(try values(path, "Person")[0][2] == .string("45 years"))
+    expectEqual(table.columns.filter { !$0.isBacklink }.map { $0.name }, ["firstName", "lastName", "age"], "the final schema's order")
+    try expectEqual(values(path, "Person")[0][2], .string("45 years"))
   }
 
   @Test func recomputesAColumnInPlaceWithAFilter() throws {
@@ -83,9 +83,9 @@ import RealmStorage
          "where": "age >= 50", "set": {"age": "old.age - 50"}}]}]}
       """)
     let table = try #require(try RealmFile.open(path: path).group.table(forClass: "Person"))
-    #expect(table.column(named: "age")?.key == keyBefore, "a recomputed column keeps its key")
+    expectEqual(table.column(named: "age")?.key, keyBefore, "a recomputed column keeps its key")
     #expect(try helper.firstLeafSlot(path, "Person", "age").slot != ageBefore.slot)
-    #expect(try helper.firstLeafSlot(path, "Person", "firstName").slot == nameBefore.slot)
+    try expectEqual(helper.firstLeafSlot(path, "Person", "firstName").slot, nameBefore.slot)
     let rows = try values(path, "Person")
     #expect(rows[0][2] == .int(45) && rows[1][2] == .int(50))
   }
@@ -132,7 +132,7 @@ import RealmStorage
     options.inPlaceColumnChanges = false
     _ = try Migrator.migrate(path: rewritten, plan: try PlanDecoder.decode(Array(plan.utf8)), options: options)
     for column in ["name", "n", "code"] {
-      #expect(try indexBytes(path, column) == indexBytes(rewritten, column), "search index of \(column)")
+      try expectEqual(indexBytes(path, column), indexBytes(rewritten, column), "search index of \(column)")
     }
   }
 
@@ -156,7 +156,7 @@ import RealmStorage
     var dryRun = MigrationOptions()
     dryRun.dryRun = true
     let pkResult = try Migrator.migrate(path: try helper.copy(Self.person), plan: try PlanDecoder.decode(Array(pk.utf8)), options: dryRun)
-    #expect(pkResult.writePath == .rewrite)
+    expectEqual(pkResult.writePath, .rewrite)
     let mixed = """
       {"schemaVersion": 2, "schema": [{"name": "Person", "properties": {
         "firstName": "string", "lastName": "string", "age": "int", "any": "mixed"}}],
@@ -182,7 +182,7 @@ import RealmStorage
        "migrations": [{"version": 2, "steps": [{"op": "transform", "class": "Person", "set": {"n": "int(old.lastName)"}}]}]}
       """.utf8))
     #expect(throws: (any Error).self) { try Migrator.migrate(path: path, plan: plan) }
-    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
+    try expectEqual(Data(contentsOf: URL(fileURLWithPath: path)), original)
   }
 
   /// Only the properties an expression reads are decoded.
@@ -192,13 +192,13 @@ import RealmStorage
     ])
     let schema = Schema(schemaVersion: 1, fileFormat: 24, classes: [cls])
     let compiler = ExpressionCompiler(schema: schema, objectSchema: cls)
-    #expect(try compiler.compileValue("old.a + string(old.c)").readsOld == [0, 2])
-    #expect(try compiler.compileValue("'x'").readsOld == [])
+    try expectEqual(compiler.compileValue("old.a + string(old.c)").readsOld, [0, 2])
+    try expectEqual(compiler.compileValue("'x'").readsOld, [])
     #expect(try compiler.compileValue("string(uuid())").drawsFromEnvironment)
     #expect(try !compiler.compileValue("string(now())").drawsFromEnvironment)
     let engine = MigrationExpressionEngine()
     let filter = try engine.compileFilter("b > 3 AND a BEGINSWITH 'q'", in: cls, schema: schema)
-    #expect(filter.readsOld == [0, 1])
+    expectEqual(filter.readsOld, [0, 1])
     #expect(!filter.isOrderSensitive)
   }
 }

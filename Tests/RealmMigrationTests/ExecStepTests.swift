@@ -46,7 +46,7 @@ import RealmJSON
           print(json.dumps(p, ensure_ascii=False))
       """, in: dir)
     let result = try Migrator.migrate(path: path, plan: try fullNamePlan(command))
-    #expect(result.toVersion == 3)
+    expectEqual(result.toVersion, 3)
     let person = try #require(result.classes.first { $0.name == "Person" })
     #expect(person.objectsBefore == 1000 && person.objectsAfter == 1000)
     try expectRealmsResult(path)
@@ -72,14 +72,14 @@ import RealmJSON
       """, in: dir)
     _ = try Migrator.migrate(path: path, plan: try S.plan(steps: S.execStep(command)))
     let after = try S.objects(path)
-    #expect(after.count == before.count)
+    expectEqual(after.count, before.count)
     for (a, b) in zip(after, before) {
       #expect(a["$key"] == b["$key"] && a["firstName"] == b["firstName"] && a["lastName"] == b["lastName"])
       guard case .int(let x)? = a["age"], case .int(let y)? = b["age"] else {
         Issue.record("age is not an int")
         return
       }
-      #expect(x == y + 1)
+      expectEqual(x, y + 1)
     }
   }
 
@@ -100,7 +100,7 @@ import RealmJSON
       """, in: dir) + [seen.path]
     _ = try Migrator.migrate(path: path, plan: try S.plan(steps: S.execStep(command, where: "age >= 50")))
     let after = try S.objects(path)
-    #expect(after.map { $0["$key"] } == before.map { $0["$key"] })
+    expectEqual(after.map { $0["$key"] }, before.map { $0["$key"] })
     var expectedKeys: [String] = []
     for (a, b) in zip(after, before) {
       guard case .int(let age)? = b["age"], case .string(let last)? = b["lastName"], case .int(let key)? = b["$key"] else {
@@ -109,12 +109,12 @@ import RealmJSON
       }
       if age >= 50 {
         expectedKeys.append(String(key))
-        #expect(a["lastName"] == .string(last.uppercased()))
+        expectEqual(a["lastName"], .string(last.uppercased()))
       } else {
-        #expect(a == b)
+        expectEqual(a, b)
       }
     }
-    #expect(try String(contentsOf: seen, encoding: .utf8) == expectedKeys.joined(separator: " "))
+    try expectEqual(String(contentsOf: seen, encoding: .utf8), expectedKeys.joined(separator: " "))
     #expect(!expectedKeys.isEmpty && expectedKeys.count < before.count)
   }
 
@@ -147,7 +147,7 @@ import RealmJSON
       expected.append(.object(members))
     }
     let after = try S.objects(path)
-    #expect(after == expected)
+    expectEqual(after, expected)
     let person = try #require(result.classes.first { $0.name == "Person" })
     #expect(person.objectsBefore == before.count && person.objectsAfter == expected.count)
   }
@@ -165,7 +165,7 @@ import RealmJSON
       _ = try Migrator.migrate(path: path, plan: try S.plan(steps: S.execStep(command, where: "age < 30")))
       files.append(try Data(contentsOf: URL(fileURLWithPath: path)))
     }
-    #expect(files[0] == files[1])
+    expectEqual(files[0], files[1])
   }
 }
 
@@ -220,15 +220,15 @@ import RealmJSON
   }
 
   @Test func onceAlone() throws {
-    #expect(try runs { [$0] } == 1)
+    try expectEqual(runs { [$0] }, 1)
   }
 
   @Test func onceWhenObjectsAreDeletedBefore() throws {
-    #expect(try runs { [#"{"op": "deleteObjects", "class": "Person", "where": "age < 30"}"#, $0] } == 1)
+    try expectEqual(runs { [#"{"op": "deleteObjects", "class": "Person", "where": "age < 30"}"#, $0] }, 1)
   }
 
   @Test func twiceWhenObjectsAreDeletedAfter() throws {
-    #expect(try runs { [$0, #"{"op": "deleteObjects", "class": "Person", "where": "age < 30"}"#] } == 2)
+    try expectEqual(runs { [$0, #"{"op": "deleteObjects", "class": "Person", "where": "age < 30"}"#] }, 2)
   }
 }
 

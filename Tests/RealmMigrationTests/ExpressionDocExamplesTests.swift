@@ -1,3 +1,4 @@
+import RealmTestSupport
 import Testing
 @testable import RealmMigration
 import RealmQuery
@@ -42,7 +43,7 @@ import RealmModel
   ])
   func valueExamples(source: String, type: String) throws {
     let compiled = try Self.compiler.compileValue(source, newValues: [NewValue(name: "fullName", type: .init(.string))])
-    #expect(compiled.type.description == type, "\(source)")
+    expectEqual(compiled.type.description, type, "\(source)")
   }
 
   @Test(arguments: [

@@ -13,9 +13,9 @@ import RealmModel
     let fullName = Property(name: "fullName", type: .string)
     let e = try engine.compileValue(
       "new.fullName + ' (' + string(old.age) + ')'", in: F.person, schema: F.schema, newProperties: [fullName])
-    #expect(e.resultProperty == Property(name: "", type: .string))
-    #expect(try e.evaluate(old: F.values(), new: [str("Ada L")], objectKey: 1) == str("Ada L (36)"))
-    #expect(try e.evaluate(old: F.values(), new: [nil], objectKey: 1) == .null)
+    expectEqual(e.resultProperty, Property(name: "", type: .string))
+    try expectEqual(e.evaluate(old: F.values(), new: [str("Ada L")], objectKey: 1), str("Ada L (36)"))
+    try expectEqual(e.evaluate(old: F.values(), new: [nil], objectKey: 1), .null)
     #expect(try engine.compileValue("null", in: F.person, schema: F.schema, newProperties: []).resultProperty == nil)
   }
 
@@ -26,8 +26,8 @@ import RealmModel
     let a = try id.evaluate(old: F.values(), new: [], objectKey: 1)
     let b = try id.evaluate(old: F.values(), new: [], objectKey: 2)
     #expect(a != b)  // the random state advances across objects
-    #expect(try now.evaluate(old: F.values(), new: [], objectKey: 1) == .date(F.environment.now))
-    #expect(try now.evaluate(old: F.values(), new: [], objectKey: 2) == .date(F.environment.now))
+    try expectEqual(now.evaluate(old: F.values(), new: [], objectKey: 1), .date(F.environment.now))
+    try expectEqual(now.evaluate(old: F.values(), new: [], objectKey: 2), .date(F.environment.now))
   }
 
   @Test func errorsCarryTheObjectKey() throws {
@@ -38,8 +38,8 @@ import RealmModel
       Issue.record("expected an error")
     } catch {
       let error = try #require(error as? EvaluationError)
-      #expect(error.objectKey == 42)
-      #expect(error.description == "object 42, column 1: int(): cannot convert string 'Ada' to int (give a default: int(value, default))")
+      expectEqual(error.objectKey, 42)
+      expectEqual(error.description, "object 42, column 1: int(): cannot convert string 'Ada' to int (give a default: int(value, default))")
     }
     #expect(throws: ExpressionError.self) {
       try engine.compileValue("old.fistName", in: F.person, schema: F.schema, newProperties: [])
@@ -54,12 +54,12 @@ import RealmModel
     #expect(throws: QueryEvaluationError.self) { try f.matches(F.values(), objectKey: 1) }
     let plain = try engine.compileFilter("age > 18 AND tags.@count == 2", in: F.person, schema: F.schema)
     #expect(try plain.matches(F.values(), objectKey: 1))
-    #expect(plain.selectsFromFile == false)
+    expectEqual(plain.selectsFromFile, false)
     // A column-wise pass needs only the properties the query reads; queries are not order-sensitive.
     let query = try #require(plain as? QueryFilter)
     let names = ["age", "tags"].compactMap { n in F.person.properties.firstIndex { $0.name == n } }
-    #expect(query.readsOld == Set(names))
-    #expect(query.isOrderSensitive == false)
+    expectEqual(query.readsOld, Set(names))
+    expectEqual(query.isOrderSensitive, false)
     // The planner sees it through its protocol.
     let planner: any ExpressionCompiling = engine
     #expect(throws: ExpressionError.self) { try planner.compileFilter("nme == 1", in: F.person, schema: F.schema) }

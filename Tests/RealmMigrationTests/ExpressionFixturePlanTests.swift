@@ -62,7 +62,7 @@ import RealmModel
       for (key, object) in before {
         context.old = cls.properties.map { Self.realmValue(object[rename[$0.name] ?? $0.name]) }
         let value = try expression.evaluate(&context)
-        #expect(value == Self.realmValue(after[key]?[property]), "\(fixture) \(property) of \(key): \(source)")
+        expectEqual(value, Self.realmValue(after[key]?[property]), "\(fixture) \(property) of \(key): \(source)")
       }
     }
   }

@@ -43,43 +43,43 @@ import RealmQuery
     ("'a' + 'b' + 'c'", .string("abc")),
   ])
   func precedence(source: String, expected: RealmValue) throws {
-    #expect(try F.eval(source) == expected, "\(source)")
+    try expectEqual(F.eval(source), expected, "\(source)")
   }
 
   @Test func literals() throws {
-    #expect(try F.eval("12") == .int(12))
-    #expect(try F.eval("1.5") == .double(1.5))
-    #expect(try F.eval("1e3") == .double(1000))
-    #expect(try F.eval("2.5E-1") == .double(0.25))
-    #expect(try F.eval("'text'") == str("text"))
-    #expect(try F.eval("\"text\"") == str("text"))
-    #expect(try F.eval("true") == .bool(true))
-    #expect(try F.eval("FALSE") == .bool(false))
-    #expect(try F.eval("null") == .null)
-    #expect(try F.eval("nil") == .null)
-    #expect(try F.eval("[1, 2]") == .list([.int(1), .int(2)]))
-    #expect(try F.eval("[]") == .list([]))
-    #expect(try F.eval("{'a', 'b'}") == .list([str("a"), str("b")]))
-    #expect(try F.eval("-9223372036854775808") == .int(.min))
-    #expect(try F.eval("9223372036854775807") == .int(.max))
+    try expectEqual(F.eval("12"), .int(12))
+    try expectEqual(F.eval("1.5"), .double(1.5))
+    try expectEqual(F.eval("1e3"), .double(1000))
+    try expectEqual(F.eval("2.5E-1"), .double(0.25))
+    try expectEqual(F.eval("'text'"), str("text"))
+    try expectEqual(F.eval("\"text\""), str("text"))
+    try expectEqual(F.eval("true"), .bool(true))
+    try expectEqual(F.eval("FALSE"), .bool(false))
+    try expectEqual(F.eval("null"), .null)
+    try expectEqual(F.eval("nil"), .null)
+    try expectEqual(F.eval("[1, 2]"), .list([.int(1), .int(2)]))
+    try expectEqual(F.eval("[]"), .list([]))
+    try expectEqual(F.eval("{'a', 'b'}"), .list([str("a"), str("b")]))
+    try expectEqual(F.eval("-9223372036854775808"), .int(.min))
+    try expectEqual(F.eval("9223372036854775807"), .int(.max))
   }
 
   @Test func stringEscapes() throws {
-    #expect(try F.eval(#"'it\'s'"#) == str("it's"))
-    #expect(try F.eval(#""say \"hi\"""#) == str("say \"hi\""))
-    #expect(try F.eval(#"'a\\b'"#) == str("a\\b"))
-    #expect(try F.eval(#"'a\nb\tc\r'"#) == str("a\nb\tc\r"))
-    #expect(try F.eval(#"'\u00e9\u{1F600}'"#) == str("é😀"))
-    #expect(try F.eval(#"'a"b'"#) == str("a\"b"))
-    #expect(try F.eval("'héllo'") == str("héllo"))
+    try expectEqual(F.eval(#"'it\'s'"#), str("it's"))
+    try expectEqual(F.eval(#""say \"hi\"""#), str("say \"hi\""))
+    try expectEqual(F.eval(#"'a\\b'"#), str("a\\b"))
+    try expectEqual(F.eval(#"'a\nb\tc\r'"#), str("a\nb\tc\r"))
+    try expectEqual(F.eval(#"'\u00e9\u{1F600}'"#), str("é😀"))
+    try expectEqual(F.eval(#"'a"b'"#), str("a\"b"))
+    try expectEqual(F.eval("'héllo'"), str("héllo"))
     // Other escapes are kept as written (for regex patterns).
-    #expect(try F.eval(#"'^\d+\.\q$'"#) == str(#"^\d+\.\q$"#))
+    try expectEqual(F.eval(#"'^\d+\.\q$'"#), str(#"^\d+\.\q$"#))
   }
 
   @Test func whitespaceAndKeywordsAnyCase() throws {
-    #expect(try F.eval(" \t1\n+\r2 ") == .int(3))
-    #expect(try F.eval("true and false or true") == .bool(true))
-    #expect(try F.eval("not false") == .bool(true))
+    try expectEqual(F.eval(" \t1\n+\r2 "), .int(3))
+    try expectEqual(F.eval("true and false or true"), .bool(true))
+    try expectEqual(F.eval("not false"), .bool(true))
   }
 
   @Test func syntaxErrorsCarryTheirColumn() {
@@ -119,27 +119,27 @@ import RealmQuery
 
   @Test func nestingLimit() throws {
     let ok = String(repeating: "(", count: 200) + "1" + String(repeating: ")", count: 200)
-    #expect(try F.eval(ok) == .int(1))
+    try expectEqual(F.eval(ok), .int(1))
     let deep = String(repeating: "(", count: 300) + "1" + String(repeating: ")", count: 300)
     let (error, _) = F.compileError(deep)
-    #expect(error?.message == "expression is nested more than 256 levels deep")
+    expectEqual(error?.message, "expression is nested more than 256 levels deep")
     // A long left-leaning chain nests too, without recursion in the parser.
     let chain = Array(repeating: "1", count: 400).joined(separator: " + ")
-    #expect(F.compileError(chain).error?.message == "expression is nested more than 256 levels deep")
+    expectEqual(F.compileError(chain).error?.message, "expression is nested more than 256 levels deep")
     let negations = String(repeating: "-", count: 300) + "1"
-    #expect(F.compileError(negations).error?.message == "expression is nested more than 256 levels deep")
+    expectEqual(F.compileError(negations).error?.message, "expression is nested more than 256 levels deep")
     let lists = String(repeating: "[", count: 300) + String(repeating: "]", count: 300)
-    #expect(F.compileError(lists).error?.message == "expression is nested more than 256 levels deep")
+    expectEqual(F.compileError(lists).error?.message, "expression is nested more than 256 levels deep")
   }
 
   @Test func sourceLengthLimit() {
     let long = "'" + String(repeating: "a", count: 20_000) + "'"
-    #expect(F.compileError(long).error?.message == "expression is 20002 bytes long; the limit is 16384")
-    #expect(F.compileError(long).error?.column == 1)
+    expectEqual(F.compileError(long).error?.message, "expression is 20002 bytes long; the limit is 16384")
+    expectEqual(F.compileError(long).error?.column, 1)
   }
 
   @Test func errorDescriptionHasColumn() {
     let e = ExpressionError(column: 12, message: "x")
-    #expect(e.description == "column 12: x")
+    expectEqual(e.description, "column 12: x")
   }
 }

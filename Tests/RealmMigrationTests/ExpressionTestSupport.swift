@@ -78,7 +78,7 @@ func expectCompileError(
     Issue.record("'\(marked)' compiled, expected: \(message)", sourceLocation: sourceLocation)
     return
   }
-  #expect(error.message == message, sourceLocation: sourceLocation)
-  #expect(error.column == column, "column of '\(marked)'", sourceLocation: sourceLocation)
+  expectEqual(error.message, message, sourceLocation: sourceLocation)
+  expectEqual(error.column, column, "column of '\(marked)'", sourceLocation: sourceLocation)
 }
 

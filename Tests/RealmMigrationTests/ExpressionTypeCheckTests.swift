@@ -25,7 +25,7 @@ import RealmQuery
     // `'+' joins two strings` fires first; with strings only, the column of the path shows.
     #expect(error != nil)
     let e = F.compileError("'Mr. ' + ' ' + old.fistName").error
-    #expect(e?.description == "column 16: 'old.fistName': Person has no property 'fistName' (did you mean 'firstName'?)")
+    expectEqual(e?.description, "column 16: 'old.fistName': Person has no property 'fistName' (did you mean 'firstName'?)")
   }
 
   @Test func bareNamesInValueExpressions() {
@@ -156,17 +156,17 @@ import RealmQuery
     ("objectId()", "objectId"),
   ])
   func inferredTypes(source: String, expected: String) throws {
-    #expect(try F.type(source).description == expected, "\(source)")
+    try expectEqual(F.type(source).description, expected, "\(source)")
   }
 
   @Test func typeToProperty() throws {
     let p = try #require(try F.type("old.nickname ?? 'x'").property(named: "display"))
-    #expect(p == Property(name: "display", type: .string))
+    expectEqual(p, Property(name: "display", type: .string))
     let list = try #require(try F.type("split(old.firstName, ' ')").property(named: "parts"))
-    #expect(list == Property(name: "parts", type: .string, collection: .list))
+    expectEqual(list, Property(name: "parts", type: .string, collection: .list))
     let link = try #require(try F.type("old.bestFriend").property(named: "friend"))
-    #expect(link == Property(name: "friend", type: .object, objectType: "Person", isOptional: true))
-    #expect(try F.type("int(old.nickname)").property(named: "n")?.isOptional == true)
+    expectEqual(link, Property(name: "friend", type: .object, objectType: "Person", isOptional: true))
+    try expectEqual(F.type("int(old.nickname)").property(named: "n")?.isOptional, true)
     #expect(try F.type("null").property(named: "n") == nil)
   }
 
@@ -182,34 +182,34 @@ import RealmQuery
   @Test func assignability() throws {
     let age = Property(name: "age", type: .string)
     #expect(try F.type("string(old.age)").isAssignable(to: age))
-    #expect(try F.type("old.age").isAssignable(to: age) == false)
+    try expectEqual(F.type("old.age").isAssignable(to: age), false)
     #expect(try F.type("old.age").isAssignable(to: Property(name: "x", type: .double)))
-    #expect(try F.type("old.score").isAssignable(to: Property(name: "x", type: .int)) == false)
+    try expectEqual(F.type("old.score").isAssignable(to: Property(name: "x", type: .int)), false)
     #expect(try F.type("null").isAssignable(to: age))
     #expect(try F.type("old.anything").isAssignable(to: age))
     #expect(try F.type("old.bestFriend").isAssignable(to: Property(name: "f", type: .object, objectType: "Person", isOptional: true)))
-    #expect(try F.type("old.bestFriend").isAssignable(to: Property(name: "f", type: .object, objectType: "Dog", isOptional: true)) == false)
+    try expectEqual(F.type("old.bestFriend").isAssignable(to: Property(name: "f", type: .object, objectType: "Dog", isOptional: true)), false)
     #expect(try F.type("split(old.firstName, ' ')").isAssignable(to: Property(name: "p", type: .string, collection: .list)))
     #expect(try F.type("split(old.firstName, ' ')").isAssignable(to: Property(name: "p", type: .string, collection: .set)))
-    #expect(try F.type("split(old.firstName, ' ')").isAssignable(to: Property(name: "p", type: .string)) == false)
+    try expectEqual(F.type("split(old.firstName, ' ')").isAssignable(to: Property(name: "p", type: .string)), false)
     #expect(try F.type("old.scores").isAssignable(to: Property(name: "p", type: .double, collection: .dictionary)))
   }
 
   @Test func conversionToFit() {
-    #expect(RealmValue.int(3).converted(toFit: Property(name: "x", type: .double)) == .double(3))
-    #expect(RealmValue.int(3).converted(toFit: Property(name: "x", type: .float)) == .float(3))
-    #expect(RealmValue.double(0.5).converted(toFit: Property(name: "x", type: .float)) == .float(0.5))
+    expectEqual(RealmValue.int(3).converted(toFit: Property(name: "x", type: .double)), .double(3))
+    expectEqual(RealmValue.int(3).converted(toFit: Property(name: "x", type: .float)), .float(3))
+    expectEqual(RealmValue.double(0.5).converted(toFit: Property(name: "x", type: .float)), .float(0.5))
     #expect(RealmValue.string("a").converted(toFit: Property(name: "x", type: .int)) == nil)
-    #expect(RealmValue.null.converted(toFit: Property(name: "x", type: .int)) == .null)
+    expectEqual(RealmValue.null.converted(toFit: Property(name: "x", type: .int)), .null)
     let list = RealmValue.list([.int(1), .int(2)])
-    #expect(list.converted(toFit: Property(name: "x", type: .double, collection: .set)) == .set([.double(1), .double(2)]))
+    expectEqual(list.converted(toFit: Property(name: "x", type: .double, collection: .set)), .set([.double(1), .double(2)]))
     #expect(list.converted(toFit: Property(name: "x", type: .string, collection: .list)) == nil)
     // Decimal128 from an int: the value reads back through the decimal text.
     guard case .decimal128(let d)? = RealmValue.int(-42).converted(toFit: Property(name: "x", type: .decimal128)) else {
       Issue.record("no decimal")
       return
     }
-    #expect(DecimalValue(d).text == "-42")
+    expectEqual(DecimalValue(d).text, "-42")
   }
 
   @Test func decimalText() {
@@ -218,15 +218,15 @@ import RealmQuery
       let bits = UInt64(exponent + 6176) << 49 | (negative ? 1 << 63 : 0)
       return DecimalValue(Decimal128(low: coefficient, high: bits)).text
     }
-    #expect(text(15, -1) == "1.5")
-    #expect(text(1, -3, negative: true) == "-0.001")
-    #expect(text(1, 400) == "1E+400")
-    #expect(text(123, 0) == "123")
-    #expect(text(123, -5) == "0.00123")
-    #expect(text(123, -10) == "1.23E-8")
-    #expect(text(0, 0) == "0")
-    #expect(DecimalValue(Decimal128(low: 0, high: 0x7C00_0000_0000_0000)).text == "NaN")
-    #expect(DecimalValue(Decimal128(low: 0, high: 0x7800_0000_0000_0000)).text == "Inf")
-    #expect(DecimalValue(Decimal128(low: 0, high: 0xF800_0000_0000_0000)).text == "-Inf")
+    expectEqual(text(15, -1), "1.5")
+    expectEqual(text(1, -3, negative: true), "-0.001")
+    expectEqual(text(1, 400), "1E+400")
+    expectEqual(text(123, 0), "123")
+    expectEqual(text(123, -5), "0.00123")
+    expectEqual(text(123, -10), "1.23E-8")
+    expectEqual(text(0, 0), "0")
+    expectEqual(DecimalValue(Decimal128(low: 0, high: 0x7C00_0000_0000_0000)).text, "NaN")
+    expectEqual(DecimalValue(Decimal128(low: 0, high: 0x7800_0000_0000_0000)).text, "Inf")
+    expectEqual(DecimalValue(Decimal128(low: 0, high: 0xF800_0000_0000_0000)).text, "-Inf")
   }
 }

@@ -170,7 +170,7 @@ enum FileFormatTestSupport {
     keyHex: String? = nil, keysFromPrimaryKeys: Bool = false, verifyFalseAlarm: Bool = false, _ context: String
   ) throws {
     let group = try RealmFile.open(path: path, key: key).group
-    #expect(group.fileFormat == format.rawValue, "\(context): file format \(group.fileFormat)")
+    expectEqual(group.fileFormat, format.rawValue, "\(context): file format \(group.fileFormat)")
     let problems = group.check()
     #expect(problems.isEmpty, "\(context): \(problems.prefix(5))")
     let compare = { (expected: [UInt8], actual: [UInt8]) -> [String] in

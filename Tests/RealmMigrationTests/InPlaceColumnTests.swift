@@ -25,7 +25,7 @@ import RealmStorage
     let b = try Migrator.migrate(path: rewritten, plan: plan, options: options)
     #expect(a.method == (expectInPlace ? .inPlace : .rewritten), sourceLabel ?? "\(json)")
     #expect(b.method != .inPlace || !expectInPlace)
-    #expect(a.classes == b.classes, "reports of both paths")
+    expectEqual(a.classes, b.classes, "reports of both paths")
     try expectSameContents(inPlace, rewritten)
     let problems = try RealmFile.open(path: inPlace).group.check()
     #expect(problems.isEmpty, "\(problems.prefix(5))")
@@ -61,8 +61,8 @@ import RealmStorage
     let plan = String(decoding: try Fixtures.bytes("\(dir)/plan.json"), as: UTF8.self)
     let (path, result) = try migrateBothWays("\(dir)/before.realm", plan: plan)
     try expectLikeRealm(path, fixture: dir)
-    #expect(result.classes.map(\.objectsAfter) == [1000])
-    #expect(result.classes.map(\.objectsTouched) == [1000])
+    expectEqual(result.classes.map(\.objectsAfter), [1000])
+    expectEqual(result.classes.map(\.objectsTouched), [1000])
   }
 
   static let person = "person-add-email/before.realm"
@@ -89,9 +89,9 @@ import RealmStorage
       """
     let input = try copy(Self.person)
     let before = try firstLeafSlot(input, "Person", "age")
-    #expect(before.depth == 1, "1000 objects: an inner root over 4 leaves")
+    expectEqual(before.depth, 1, "1000 objects: an inner root over 4 leaves")
     let (path, _) = try migrateBothWays(input, plan: plan)
-    #expect(try firstLeafSlot(path, "Person", "age").slot == before.slot, "the age leaf is not copied")
+    try expectEqual(firstLeafSlot(path, "Person", "age").slot, before.slot, "the age leaf is not copied")
   }
 
   @Test func addsRequiredAndOptionalColumnsOfManyTypes() throws {
@@ -108,13 +108,13 @@ import RealmStorage
     var seen = 0
     try group.forEachObject(in: try #require(group.table(forClass: "Person"))) { _, values in
       if seen == 0 {
-        #expect(values[3] == .null)
-        #expect(values[4] == .int(7))
-        #expect(values[5] == .string(""))
+        expectEqual(values[3], .null)
+        expectEqual(values[4], .int(7))
+        expectEqual(values[5], .string(""))
       }
       seen += 1
     }
-    #expect(seen == 1000)
+    expectEqual(seen, 1000)
   }
 
   @Test func removesThenAddsReusingTheLeafIndex() throws {
@@ -123,11 +123,11 @@ import RealmStorage
         "firstName": "string", "age": "int", "email": "string?"}}]}
       """
     let (path, result) = try migrateBothWays(Self.person, plan: plan)
-    #expect(result.classes.first?.removed == ["lastName"])
+    expectEqual(result.classes.first?.removed, ["lastName"])
     let table = try #require(try RealmFile.open(path: path).group.table(forClass: "Person"))
     let email = try #require(table.column(named: "email"))
-    #expect(email.leafIndex == 1, "the lowest free leaf index (§4.3)")
-    #expect(email.specIndex == 2)
+    expectEqual(email.leafIndex, 1, "the lowest free leaf index (§4.3)")
+    expectEqual(email.specIndex, 2)
     // A second in-place migration on the result: the sequence and holes carry over.
     let second = """
       {"schemaVersion": 3, "schema": [{"name": "Person", "properties": {
@@ -145,8 +145,8 @@ import RealmStorage
          {"op": "renameProperty", "class": "Human", "from": "age", "to": "years"}]}]}
       """
     let (path, result) = try migrateBothWays(Self.person, plan: plan)
-    #expect(result.toVersion == 3)
-    #expect(try RealmFile.open(path: path).group.schema().schemaVersion == 3)
+    expectEqual(result.toVersion, 3)
+    try expectEqual(RealmFile.open(path: path).group.schema().schemaVersion, 3)
   }
 
   @Test func plansWithPerObjectWorkAreRewrittenOrComputed() throws {
@@ -162,7 +162,7 @@ import RealmStorage
         "firstName": "string", "lastName": "string", "age": "int?"}}]}
       """
     let (_, result) = try migrateBothWays(Self.person, plan: optional)
-    #expect(result.writePath == .columns)
+    expectEqual(result.writePath, .columns)
   }
 
   /// A file with a two-level cluster tree, links and backlinks, lists and an index.
@@ -198,14 +198,14 @@ import RealmStorage
        "migrations": [{"version": 2, "steps": [{"op": "renameProperty", "class": "Dog", "from": "name", "to": "title"}]}]}
       """
     let dogRoot = try #require(try RealmFile.open(path: input).group.table(forClass: "Dog")).clusterRoot
-    #expect(try firstLeafSlot(input, "Person", "age").depth == 2)
+    try expectEqual(firstLeafSlot(input, "Person", "age").depth, 2)
     let (path, result) = try migrateBothWays(input, plan: plan)
-    #expect(result.classes.map(\.name) == ["Dog", "Person"])
-    #expect(result.classes.map(\.objectsAfter) == [300, count])
+    expectEqual(result.classes.map(\.name), ["Dog", "Person"])
+    expectEqual(result.classes.map(\.objectsAfter), [300, count])
     let table = try #require(try RealmFile.open(path: path).group.table(forClass: "Person"))
-    #expect(table.columns.last?.isBacklink == true, "public columns before backlink columns (§4.2)")
+    expectEqual(table.columns.last?.isBacklink, true, "public columns before backlink columns (§4.2)")
     let dog = try #require(try RealmFile.open(path: path).group.table(forClass: "Dog"))
-    #expect(dog.clusterRoot == dogRoot, "a class with renames only keeps its cluster tree")
+    expectEqual(dog.clusterRoot, dogRoot, "a class with renames only keeps its cluster tree")
     #expect(dog.column(named: "title") != nil)
   }
 
@@ -253,7 +253,7 @@ import RealmStorage
     var options = MigrationOptions()
     options.faultInjection = recorder.hook
     let reference = try copy(Self.person)
-    #expect(try Migrator.migrate(path: reference, plan: plan, options: options).method == .inPlace)
+    try expectEqual(Migrator.migrate(path: reference, plan: plan, options: options).method, .inPlace)
     let newDump = try RealmDumper.dumpJSONL(reference)
     let oldDump = try RealmDumper.dumpJSONL(Fixtures.url(Self.person).path)
     #expect(recorder.points.filter(\.isBefore).count >= 3)
@@ -265,7 +265,7 @@ import RealmStorage
       o.faultInjection = { failing.hook($0) }
       let outcome = Result { try Migrator.migrate(path: path, plan: plan, options: o) }
       let dump = try RealmDumper.dumpJSONL(path)
-      if case .success = outcome { #expect(dump == newDump) } else { #expect(dump == oldDump || dump == newDump, "fault \(k)") }
+      if case .success = outcome { expectEqual(dump, newDump) } else { #expect(dump == oldDump || dump == newDump, "fault \(k)") }
       #expect(try RealmFile.open(path: path).group.check().isEmpty, "fault \(k)")
     }
   }

@@ -294,15 +294,15 @@ import RealmRewrite
       var migrationOptions = options
       migrationOptions.encryptionKey = oldKey
       let result = try Migrator.migrate(path: refPath, plan: try Self.plan(planText), options: migrationOptions)
-      #expect(result.method == expectedMethod)
-      if let expectedPath { #expect(result.writePath == expectedPath) }
+      expectEqual(result.method, expectedMethod)
+      if let expectedPath { expectEqual(result.writePath, expectedPath) }
     }
     let newBytes = try Self.bytes(refPath)
     let newKey = Self.resultKey(reference)
     #expect(try RealmFile.open(path: refPath, key: newKey).group.check().isEmpty)
     reference.newBytes = newBytes
     reference.newState = try Self.logicalState(newKey != nil ? Self.decrypted(newBytes) : newBytes)
-    if let newFormat { #expect(reference.newState.format == newFormat) }
+    if let newFormat { expectEqual(reference.newState.format, newFormat) }
     reference.newSchema = try RealmDumper.schemaJSON(refPath, key: newKey)
     reference.newDump = try RealmDumper.dumpJSONL(refPath, key: newKey)
     if planText == Self.encryptPlan {
@@ -375,7 +375,7 @@ import RealmRewrite
     #expect(runs.contains(where: \.isOld) && runs.contains(where: \.isNew))
     // The switch happens exactly when the select bit is written.
     let flip = try #require(runs.firstIndex { $0.point.stage == .selectBit && !$0.point.isBefore })
-    #expect(runs.firstIndex(where: \.isNew) == flip)
+    expectEqual(runs.firstIndex(where: \.isNew), flip)
   }
 
   /// Issue 8: the in-place commit on an encrypted realm. Every page write is an IV-table entry,
@@ -389,7 +389,7 @@ import RealmRewrite
     let entryWrite = try #require(runs.firstIndex { $0.point.stage == .selectBit && !$0.point.isBefore })
     #expect(runs[entryWrite].isOld, "after writing only the IV entry of page 0 the file must be old")
     let pageWrite = try #require(flipWrites.dropFirst().first)
-    #expect(runs.firstIndex(where: \.isNew) == runs.firstIndex { $0.point == pageWrite.point })
+    expectEqual(runs.firstIndex(where: \.isNew), runs.firstIndex { $0.point == pageWrite.point })
   }
 
   /// Issue 8: the rewrite of an encrypted realm (streamed encrypted into the temporary file).
@@ -413,7 +413,7 @@ import RealmRewrite
     let runs = try crashLoop(planText: Self.transformPlan, expectedMethod: .inPlace, expectedPath: .columns, minimumKills: 50)
     #expect(runs.contains(where: \.isOld) && runs.contains(where: \.isNew))
     let flip = try #require(runs.firstIndex { $0.point.stage == .selectBit && !$0.point.isBefore })
-    #expect(runs.firstIndex(where: \.isNew) == flip)
+    expectEqual(runs.firstIndex(where: \.isNew), flip)
   }
 
   /// Issue 16: an in-place migration of a format-23 file keeps format 23 and is killed at
@@ -423,8 +423,8 @@ import RealmRewrite
       planText: Self.renamePlan, expectedMethod: .inPlace, minimumKills: 30, file: Self.format23File, newFormat: 23)
     #expect(runs.contains(where: \.isOld) && runs.contains(where: \.isNew))
     let flip = try #require(runs.firstIndex { $0.point.stage == .selectBit && !$0.point.isBefore })
-    #expect(runs.firstIndex(where: \.isNew) == flip)
-    #expect(try Self.logicalState(Self.format23File.get()).format == 23)
+    expectEqual(runs.firstIndex(where: \.isNew), flip)
+    try expectEqual(Self.logicalState(Self.format23File.get()).format, 23)
   }
 
   /// Issue 16: `convert --file-format 22` of a format-23 file in place, killed anywhere: the

@@ -60,11 +60,11 @@ import RealmStorage
       } catch {
         #expect("\(error)".hasPrefix(expected), "\(error)")
       }
-      #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original, "a failed migration must leave the file untouched")
+      try expectEqual(Data(contentsOf: URL(fileURLWithPath: path)), original, "a failed migration must leave the file untouched")
       return
     }
     let result = try Migrator.migrate(path: path, plan: plan)
-    #expect(result.toVersion == plan.schemaVersion)
+    expectEqual(result.toVersion, plan.schemaVersion)
     let diff = try DumpComparison.compareRealm(at: path, withFixture: "\(c.dir)/\(c.expected)")
     #expect(diff.isEmpty, "\(diff.prefix(10))")
     let problems = try RealmFile.open(path: path).group.check()
@@ -85,9 +85,9 @@ import RealmStorage
       .trimmingCharacters(in: .whitespacesAndNewlines)
     do {
       _ = try Migrator.migrate(path: path, plan: plan)
-      #expect(expected == "ok")
+      expectEqual(expected, "ok")
     } catch {
-      #expect("\(error)" == expected)
+      expectEqual("\(error)", expected)
     }
   }
 }

@@ -1,4 +1,5 @@
 import RealmJSON
+import RealmTestSupport
 import Testing
 @testable import RealmMigration
 import RealmModel
@@ -54,15 +55,15 @@ struct StubExpressions: ExpressionCompiling {
     let p = try plan(#"{"schemaVersion": 0, "schema": [{"name": "Person", "properties": {"age": "int"}}]}"#)
     #expect(throws: MigrationError(.versionLower, "")) { try planner.program(for: p, fileSchema: file) }
     do { _ = try planner.program(for: p, fileSchema: file) } catch let e as MigrationError {
-      #expect(e.message == "Provided schema version 0 is less than last set version 1.")
+      expectEqual(e.message, "Provided schema version 0 is less than last set version 1.")
     }
   }
 
   @Test func sameVersionWithChangesIsRefused() throws {
     let p = try plan(#"{"schemaVersion": 1, "schema": [\#(dogAndPersonV2) {"name": "Person", "properties": {"firstName": "string", "lastName": "string", "age": "int", "email": "string?"}}]}"#)
     let e = try #require(throws: MigrationError.self) { _ = try planner.program(for: p, fileSchema: file) }
-    #expect(e.code == .migrationRequired)
-    #expect(e.message == "Migration is required due to the following errors:\n- Property 'Person.email' has been added.")
+    expectEqual(e.code, .migrationRequired)
+    expectEqual(e.message, "Migration is required due to the following errors:\n- Property 'Person.email' has been added.")
   }
 
   @Test func sameSchemaIsANoOp() throws {
@@ -79,8 +80,8 @@ struct StubExpressions: ExpressionCompiling {
     let program = try planner.program(for: p, fileSchema: file)
     #expect(program.isMetadataOnly)
     let person = try #require(program.classProgram(named: "Person"))
-    #expect(person.finalSchema.properties.map(\.name) == ["firstName", "lastName", "yearsSinceBirth"])
-    #expect(person.report.renamed == ["age -> yearsSinceBirth"])
+    expectEqual(person.finalSchema.properties.map(\.name), ["firstName", "lastName", "yearsSinceBirth"])
+    expectEqual(person.report.renamed, ["age -> yearsSinceBirth"])
     #expect(person.isUnchanged)
   }
 
@@ -91,12 +92,12 @@ struct StubExpressions: ExpressionCompiling {
     let program = try planner.program(for: p, fileSchema: file)
     #expect(!program.isMetadataOnly)
     let person = try #require(program.classProgram(named: "Person"))
-    #expect(person.finalSchema.properties.map(\.name) == ["firstName", "email"])
-    #expect(person.report.removed == ["lastName", "age"])
-    #expect(person.report.added == ["email"])
+    expectEqual(person.finalSchema.properties.map(\.name), ["firstName", "email"])
+    expectEqual(person.report.removed, ["lastName", "age"])
+    expectEqual(person.report.added, ["email"])
     guard case .reconcile(let sources)? = person.stages.last else { Issue.record("no reconcile stage"); return }
-    #expect(sources.count == 2)
-    if case .constant(let v) = sources[1] { #expect(v == .string("x@y")) } else { Issue.record("email should be a constant") }
+    expectEqual(sources.count, 2)
+    if case .constant(let v) = sources[1] { expectEqual(v, .string("x@y")) } else { Issue.record("email should be a constant") }
   }
 
   @Test func unknownNamesInStepsAreReportedWithPathAndSuggestion() throws {
@@ -105,21 +106,21 @@ struct StubExpressions: ExpressionCompiling {
        "migrations": [{"version": 2, "steps": [{"op": "renameProperty", "class": "Person", "from": "agee", "to": "x"}]}]}
       """#)
     let e = try #require(throws: MigrationError.self) { _ = try planner.program(for: p, fileSchema: file) }
-    #expect(e.description == "migrations[0].steps[0].from: 'Person' has no property 'agee' (did you mean 'age'?)")
+    expectEqual(e.description, "migrations[0].steps[0].from: 'Person' has no property 'agee' (did you mean 'age'?)")
   }
 
   @Test func typeChangeNeedsAWriteOrAllowDataLoss() throws {
     let schema = #"[\#(dogAndPersonV2) {"name": "Person", "properties": {"firstName": "string", "lastName": "string", "age": "string"}}]"#
     let e = try #require(throws: MigrationError.self) { _ = try planner.program(for: try plan(#"{"schemaVersion": 2, "schema": \#(schema)}"#), fileSchema: file) }
-    #expect(e.code == .dataLoss)
+    expectEqual(e.code, .dataLoss)
     #expect(e.message.hasPrefix("Property 'Person.age' has been changed from 'int' to 'string'"))
     let lossy = try planner.program(for: try plan(#"{"schemaVersion": 2, "allowDataLoss": true, "schema": \#(schema)}"#), fileSchema: file)
-    #expect(lossy.classProgram(named: "Person")?.finalSchema.property(named: "age")?.type == .string)
+    expectEqual(lossy.classProgram(named: "Person")?.finalSchema.property(named: "age")?.type, .string)
     // A transform that writes the property is the other way.
     let written = try planner.program(for: try plan(#"""
       {"schemaVersion": 2, "schema": \#(schema), "migrations": [{"version": 2, "steps": [{"op": "transform", "class": "Person", "set": {"age": "old.firstName"}}]}]}
       """#), fileSchema: file)
-    #expect(written.classProgram(named: "Person")?.report.transformed == ["age"])
+    expectEqual(written.classProgram(named: "Person")?.report.transformed, ["age"])
   }
 
   @Test func additiveModeRefusesDestructiveSteps() throws {
@@ -128,10 +129,10 @@ struct StubExpressions: ExpressionCompiling {
        "migrations": [{"version": 2, "steps": [{"op": "removeProperty", "class": "Person", "name": "age"}]}]}
       """#)
     let e = try #require(throws: MigrationError.self) { _ = try planner.program(for: p, fileSchema: file) }
-    #expect(e.path == "migrations[0].steps[0].op")
+    expectEqual(e.path, "migrations[0].steps[0].op")
     // Without the step, properties missing from the schema are kept.
     let kept = try planner.program(for: try plan(#"{"schemaVersion": 2, "mode": "additive", "schema": [\#(dogAndPersonV2) {"name": "Person", "properties": {"firstName": "string"}}]}"#), fileSchema: file)
-    #expect(kept.classProgram(named: "Person")?.finalSchema.properties.map(\.name) == ["firstName", "lastName", "age"])
+    expectEqual(kept.classProgram(named: "Person")?.finalSchema.properties.map(\.name), ["firstName", "lastName", "age"])
   }
 
   @Test func deletingALinkedClassIsRefused() throws {
@@ -150,8 +151,8 @@ struct StubExpressions: ExpressionCompiling {
       """#)
     let program = try planner.program(for: p, fileSchema: file)
     #expect(program.isMetadataOnly)
-    #expect(program.classRenames == ["Person": "Human"])
-    #expect(program.classProgram(named: "Dog")?.finalSchema.property(named: "owner")?.objectType == "Human")
-    #expect(program.classProgram(named: "Human")?.report.renamedFrom == "Person")
+    expectEqual(program.classRenames, ["Person": "Human"])
+    expectEqual(program.classProgram(named: "Dog")?.finalSchema.property(named: "owner")?.objectType, "Human")
+    expectEqual(program.classProgram(named: "Human")?.report.renamedFrom, "Person")
   }
 }

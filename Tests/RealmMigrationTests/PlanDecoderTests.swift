@@ -29,7 +29,7 @@ import RealmQuery
     #expect(plan.schemaVersion >= 0)
     #expect(!plan.classes.isEmpty)
     // Groups are sorted and none exceeds the target.
-    #expect(plan.migrations.map(\.version) == plan.migrations.map(\.version).sorted())
+    expectEqual(plan.migrations.map(\.version), plan.migrations.map(\.version).sorted())
     #expect(plan.migrations.allSatisfy { $0.version <= plan.schemaVersion })
   }
 
@@ -46,19 +46,19 @@ import RealmQuery
       """#.utf8))
     let person = try #require(plan.planClass(named: "Person")).objectSchema
     func prop(_ n: String) throws -> Property { try #require(person.property(named: n)) }
-    #expect(try prop("_id") == Property(name: "_id", type: .objectId, isIndexed: true))
-    #expect(try prop("email") == Property(name: "email", type: .string, isOptional: true))
-    #expect(try prop("dogs") == Property(name: "dogs", type: .object, collection: .list, objectType: "Dog"))
-    #expect(try prop("tags") == Property(name: "tags", type: .string, collection: .set))
-    #expect(try prop("scores") == Property(name: "scores", type: .int, collection: .dictionary))
-    #expect(try prop("address") == Property(name: "address", type: .object, objectType: "Address", isOptional: true))
-    #expect(try prop("maybe") == Property(name: "maybe", type: .int, collection: .list, isOptional: true))
-    #expect(try prop("any") == Property(name: "any", type: .mixed, isOptional: true))
-    #expect(try prop("friends") == Property(name: "friends", type: .object, collection: .list, objectType: "Person"))
-    #expect(try prop("nick") == Property(name: "nick", type: .string, isOptional: true, isIndexed: true))
-    #expect(plan.planClass(named: "Person")?.defaults["age"] == .string("0"))
-    #expect(plan.planClass(named: "Address")?.objectSchema.isEmbedded == true)
-    #expect(plan.targetSchema.classes.map(\.name) == ["Address", "Dog", "Person"])
+    try expectEqual(prop("_id"), Property(name: "_id", type: .objectId, isIndexed: true))
+    try expectEqual(prop("email"), Property(name: "email", type: .string, isOptional: true))
+    try expectEqual(prop("dogs"), Property(name: "dogs", type: .object, collection: .list, objectType: "Dog"))
+    try expectEqual(prop("tags"), Property(name: "tags", type: .string, collection: .set))
+    try expectEqual(prop("scores"), Property(name: "scores", type: .int, collection: .dictionary))
+    try expectEqual(prop("address"), Property(name: "address", type: .object, objectType: "Address", isOptional: true))
+    try expectEqual(prop("maybe"), Property(name: "maybe", type: .int, collection: .list, isOptional: true))
+    try expectEqual(prop("any"), Property(name: "any", type: .mixed, isOptional: true))
+    try expectEqual(prop("friends"), Property(name: "friends", type: .object, collection: .list, objectType: "Person"))
+    try expectEqual(prop("nick"), Property(name: "nick", type: .string, isOptional: true, isIndexed: true))
+    expectEqual(plan.planClass(named: "Person")?.defaults["age"], .string("0"))
+    expectEqual(plan.planClass(named: "Address")?.objectSchema.isEmbedded, true)
+    expectEqual(plan.targetSchema.classes.map(\.name), ["Address", "Dog", "Person"])
   }
 
   /// Each bad plan fails with the JSON path of its fault and a message naming the problem.
@@ -82,8 +82,8 @@ import RealmQuery
       _ = try PlanDecoder.decode(Array(json.utf8))
       Issue.record("expected an error for \(json)")
     } catch {
-      #expect(error.code == .invalidPlan)
-      #expect(error.path == path)
+      expectEqual(error.code, .invalidPlan)
+      expectEqual(error.path, path)
       #expect(error.message.contains(fragment), "\(error.message)")
     }
   }
@@ -100,8 +100,8 @@ import RealmQuery
       {"schemaVersion": 3, "schema": [{"name": "A", "properties": {"x": "int"}}],
        "migrations": [{"version": 3, "steps": []}, {"version": 1, "steps": []}, {"version": 2, "steps": []}]}
       """#.utf8))
-    #expect(plan.pendingGroups(fromVersion: 1).map(\.version) == [2, 3])
-    #expect(plan.pendingGroups(fromVersion: nil).map(\.version) == [1, 2, 3])
+    expectEqual(plan.pendingGroups(fromVersion: 1).map(\.version), [2, 3])
+    expectEqual(plan.pendingGroups(fromVersion: nil).map(\.version), [1, 2, 3])
     #expect(plan.pendingGroups(fromVersion: 3).isEmpty)
   }
 }

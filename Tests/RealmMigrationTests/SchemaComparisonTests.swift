@@ -1,3 +1,4 @@
+import RealmTestSupport
 import Testing
 @testable import RealmMigration
 import RealmModel
@@ -18,7 +19,7 @@ import RealmModel
     t.properties.append(Property(name: "email", type: .string, isOptional: true))
     t.primaryKey = "email"
     let error = try #require(SchemaComparison.sameVersionError(SchemaComparison.changes(from: schema(person), to: schema(t))))
-    #expect(error.message == """
+    expectEqual(error.message, """
       Migration is required due to the following errors:
       - Property 'Person.firstName' has been made optional.
       - Property 'Person.lastName' has been removed.
@@ -33,15 +34,15 @@ import RealmModel
     t.properties[0].isIndexed = true
     let target = Schema(schemaVersion: 1, fileFormat: 24, classes: [t, ObjectSchema(name: "Dog", properties: [])])
     let changes = SchemaComparison.changes(from: schema(person), to: target)
-    #expect(changes.count == 2)
+    expectEqual(changes.count, 2)
     #expect(SchemaComparison.sameVersionError(changes) == nil)
   }
 
   @Test func typeStringsFollowRealm() {
-    #expect(SchemaChange.typeString(Property(name: "a", type: .object, objectType: "Dog", isOptional: true)) == "<Dog>")
-    #expect(SchemaChange.typeString(Property(name: "a", type: .object, collection: .list, objectType: "Dog")) == "array<Dog>")
-    #expect(SchemaChange.typeString(Property(name: "a", type: .int, collection: .set)) == "set<int>")
-    #expect(SchemaChange.typeString(Property(name: "a", type: .objectId, collection: .dictionary)) == "dictionary<string, object id>")
+    expectEqual(SchemaChange.typeString(Property(name: "a", type: .object, objectType: "Dog", isOptional: true)), "<Dog>")
+    expectEqual(SchemaChange.typeString(Property(name: "a", type: .object, collection: .list, objectType: "Dog")), "array<Dog>")
+    expectEqual(SchemaChange.typeString(Property(name: "a", type: .int, collection: .set)), "set<int>")
+    expectEqual(SchemaChange.typeString(Property(name: "a", type: .objectId, collection: .dictionary)), "dictionary<string, object id>")
   }
 
   @Test func classesOnlyInTheFileAreKept() {

@@ -9,29 +9,29 @@ import Testing
 
   /// Realm's renderings, from the fixtures' dump.jsonl.
   @Test func writesRealmsStyle() {
-    #expect(bid(false, 15, -1).text == "1.5")
-    #expect(bid(true, 1, -3).text == "-0.001")
-    #expect(bid(false, 1, 400).text == "1E+400")
-    #expect(bid(false, 1, -6176).text == "1E-6176")
-    #expect(bid(false, 1, -34).text == "1E-34")
-    #expect(bid(false, 1000, -3).text == "1.000")
-    #expect(bid(false, 100, 0).text == "100")
-    #expect(bid(true, 0, 0).text == "-0")
-    #expect(bid(false, 9, 26).text == "9E+26")
-    #expect(bid(true, 4, -8).text == "-4E-8")
+    expectEqual(bid(false, 15, -1).text, "1.5")
+    expectEqual(bid(true, 1, -3).text, "-0.001")
+    expectEqual(bid(false, 1, 400).text, "1E+400")
+    expectEqual(bid(false, 1, -6176).text, "1E-6176")
+    expectEqual(bid(false, 1, -34).text, "1E-34")
+    expectEqual(bid(false, 1000, -3).text, "1.000")
+    expectEqual(bid(false, 100, 0).text, "100")
+    expectEqual(bid(true, 0, 0).text, "-0")
+    expectEqual(bid(false, 9, 26).text, "9E+26")
+    expectEqual(bid(true, 4, -8).text, "-4E-8")
     #expect(
       bid(true, 482_178_708_410_952_174_078_206, -29).text == "-0.00000482178708410952174078206")
-    #expect(bid(false, 96_220_505_959_908_031_874_057, -29).text == "9.6220505959908031874057E-7")
+    expectEqual(bid(false, 96_220_505_959_908_031_874_057, -29).text, "9.6220505959908031874057E-7")
     let nines = Decimal128.coefficientLimit - 1
-    #expect(bid(false, nines, 6111).text == "9.999999999999999999999999999999999E+6144")
+    expectEqual(bid(false, nines, 6111).text, "9.999999999999999999999999999999999E+6144")
     #expect(
       bid(false, 1_234_567_890_123_456_789_012_345_678_901_234, 0).text
         == "1234567890123456789012345678901234")
-    #expect(Decimal128.realmNull.text == "NaN")
-    #expect(Decimal128.nan.text == "NaN")
-    #expect(Decimal128.infinity.text == "Inf")
-    #expect(Decimal128.negativeInfinity.text == "-Inf")
-    #expect(Decimal128.zero.text == "0")
+    expectEqual(Decimal128.realmNull.text, "NaN")
+    expectEqual(Decimal128.nan.text, "NaN")
+    expectEqual(Decimal128.infinity.text, "Inf")
+    expectEqual(Decimal128.negativeInfinity.text, "-Inf")
+    expectEqual(Decimal128.zero.text, "0")
   }
 
   @Test func decodesBID128Fields() {
@@ -43,7 +43,7 @@ import Testing
     let big = Decimal128.coefficientLimit
     let nonCanonical = Decimal128(
       low: UInt64(truncatingIfNeeded: big), high: 6176 << 49 | UInt64(big >> 64))
-    #expect(nonCanonical.text == "0")
+    expectEqual(nonCanonical.text, "0")
     #expect(
       Decimal128(low: 5, high: 0x6000_0000_0000_0000 | 6176 << 47).parts
         == .finite(negative: false, coefficient: 0, exponent: 0))
@@ -57,14 +57,14 @@ import Testing
       "-Inf",
     ] {
       let d = try #require(Decimal128(text: s), "\(s)")
-      #expect(d.text == s)
+      expectEqual(d.text, s)
     }
     #expect(Decimal128(text: "-0")!.isSignMinus)
-    #expect(Decimal128(text: "1.5") == Decimal128(negative: false, coefficient: 15, exponent: -1))
+    expectEqual(Decimal128(text: "1.5"), Decimal128(negative: false, coefficient: 15, exponent: -1))
     #expect(
       Decimal128(text: "+2.50e3") == Decimal128(negative: false, coefficient: 250, exponent: 1))
-    #expect(Decimal128(text: "infinity") == .infinity)
-    #expect(Decimal128(text: ".5") == Decimal128(negative: false, coefficient: 5, exponent: -1))
+    expectEqual(Decimal128(text: "infinity"), .infinity)
+    expectEqual(Decimal128(text: ".5"), Decimal128(negative: false, coefficient: 5, exponent: -1))
     for bad in ["", "-", "1.2.3", "1e", "1e+", "abc", "1x", "e5", "."] {
       #expect(Decimal128(text: bad) == nil, "\(bad)")
     }
@@ -78,19 +78,19 @@ import Testing
     ("99999999999999999999999999999999995", "1.000000000000000000000000000000000E+35"),
   ])
   func roundsLikeIEEE(text: String, rounded: String) {
-    #expect(Decimal128(text: text)?.text == rounded)
+    expectEqual(Decimal128(text: text)?.text, rounded)
   }
 
   @Test func clampsLikeIEEE() {
     // Exponent above 6111: coefficient padded while it fits, else infinity.
-    #expect(Decimal128(text: "1E+6144")?.text == "1.000000000000000000000000000000000E+6144")
-    #expect(Decimal128(text: "1E+6145") == .infinity)
-    #expect(Decimal128(text: "-1E+99999999") == .negativeInfinity)
+    expectEqual(Decimal128(text: "1E+6144")?.text, "1.000000000000000000000000000000000E+6144")
+    expectEqual(Decimal128(text: "1E+6145"), .infinity)
+    expectEqual(Decimal128(text: "-1E+99999999"), .negativeInfinity)
     #expect(
       Decimal128(text: "0E+9999")?.parts == .finite(negative: false, coefficient: 0, exponent: 6111)
     )
     // Below -6176: digits shifted out, rounded, possibly to zero.
-    #expect(Decimal128(text: "15E-6177")?.text == "2E-6176")
+    expectEqual(Decimal128(text: "15E-6177")?.text, "2E-6176")
     #expect(
       Decimal128(text: "1E-6177")?.parts
         == .finite(negative: false, coefficient: 0, exponent: -6176))
@@ -108,7 +108,7 @@ import Testing
       let exponent = Int(rng.next() % 12288) - 6176
       let d = bid(rng.next() % 2 == 0, coefficient, exponent)
       let back = try #require(Decimal128(text: d.text))
-      #expect(back == d, "\(d.text)")
+      expectEqual(back, d, "\(d.text)")
     }
   }
 
@@ -137,10 +137,10 @@ import Testing
 
 @Suite struct TimestampTextTests {
   @Test func writesUTCWithNineDigits() {
-    #expect(Timestamp(seconds: 0, nanoseconds: 0).text == "1970-01-01T00:00:00.000000000Z")
+    expectEqual(Timestamp(seconds: 0, nanoseconds: 0).text, "1970-01-01T00:00:00.000000000Z")
     #expect(
       Timestamp(seconds: -1, nanoseconds: -500_000_000).text == "1969-12-31T23:59:58.500000000Z")
-    #expect(Timestamp(seconds: 0, nanoseconds: -1).text == "1969-12-31T23:59:59.999999999Z")
+    expectEqual(Timestamp(seconds: 0, nanoseconds: -1).text, "1969-12-31T23:59:59.999999999Z")
     #expect(
       Timestamp(seconds: 951_782_400, nanoseconds: 7).text == "2000-02-29T00:00:00.000000007Z")
     #expect(
@@ -189,7 +189,7 @@ import Testing
       if s == 0 { ns = 0 }
       let t = Timestamp(seconds: s, nanoseconds: ns)
       guard let text = t.text else { continue }  // the first second with negative nanos
-      #expect(Timestamp(text: text) == t, "\(text)")
+      expectEqual(Timestamp(text: text), t, "\(text)")
     }
   }
 }

@@ -9,15 +9,15 @@ struct FixtureSampleTests {
     let sample = FixtureSample.spread(items, every: every, full: false)
     #expect(sample.first == 0 && sample.last == count - 1)
     #expect(sample == sample.sorted() && Set(sample).count == sample.count)
-    #expect(sample.count == max(2, (count + every - 1) / every))
+    expectEqual(sample.count, max(2, (count + every - 1) / every))
     // No gap is more than twice the stride: every part of the list keeps cases.
     #expect(zip(sample, sample.dropFirst()).allSatisfy { $1 - $0 <= 2 * every })
-    #expect(FixtureSample.spread(items, every: every, full: false) == sample)
+    expectEqual(FixtureSample.spread(items, every: every, full: false), sample)
   }
 
   @Test func theFullModeAndShortListsKeepEveryCase() {
-    #expect(FixtureSample.spread(Array(0..<50), every: 4, full: true) == Array(0..<50))
-    #expect(FixtureSample.spread([1, 2], every: 4, full: false) == [1, 2])
-    #expect(FixtureSample.spread(Array(0..<9), every: 1, full: false) == Array(0..<9))
+    expectEqual(FixtureSample.spread(Array(0..<50), every: 4, full: true), Array(0..<50))
+    expectEqual(FixtureSample.spread([1, 2], every: 4, full: false), [1, 2])
+    expectEqual(FixtureSample.spread(Array(0..<9), every: 1, full: false), Array(0..<9))
   }
 }

@@ -7,9 +7,9 @@ import Testing
 @Suite struct TestFilesTests {
   @Test func linesLeaveOutEmptyLinesAndSplitKeepsThemWhenAsked() {
     let text = Array("a\n\nbc\n".utf8)
-    #expect(TestFiles.lines(text).map { Array($0) } == [Array("a".utf8), Array("bc".utf8)])
-    #expect(TestFiles.split(text[...], at: 0x0A, keepingEmpty: true).map { Array($0) } == [Array("a".utf8), [], Array("bc".utf8), []])
-    #expect(TestFiles.split(Array("x\ty".utf8)[...], at: 0x09).map { Array($0) } == [Array("x".utf8), Array("y".utf8)])
+    expectEqual(TestFiles.lines(text).map { Array($0) }, [Array("a".utf8), Array("bc".utf8)])
+    expectEqual(TestFiles.split(text[...], at: 0x0A, keepingEmpty: true).map { Array($0) }, [Array("a".utf8), [], Array("bc".utf8), []])
+    expectEqual(TestFiles.split(Array("x\ty".utf8)[...], at: 0x09).map { Array($0) }, [Array("x".utf8), Array("y".utf8)])
   }
 
   @Test func slicesCompareByTheirBytes() {
@@ -26,7 +26,7 @@ import Testing
       {"$class":"A","$key":-3}
       {"$class":"A"}
       """#.utf8)
-    #expect(TestFiles.objectKeys(inDump: dump) == [7, -3])
+    expectEqual(TestFiles.objectKeys(inDump: dump), [7, -3])
   }
 
   /// Format-23 and 22 files go to the Core that opens them as they are (when it is here).
@@ -37,18 +37,18 @@ import Testing
     for (name, format) in [("before-24.realm", 24), ("before-23.realm", 23)] {
       let path = Fixtures.url("fulltext/\(name)").path
       let want: RealmOracle.Core = format == 23 && RealmOracle.core13.isAvailable ? .core13 : .core14
-      #expect(RealmOracle.openingAsIs(path).core == want, "\(name)")
-      #expect(RealmOracle.openingAsIs(path, encrypted: true).core == .core14, "\(name)")
+      expectEqual(RealmOracle.openingAsIs(path).core, want, "\(name)")
+      expectEqual(RealmOracle.openingAsIs(path, encrypted: true).core, .core14, "\(name)")
     }
     // The same file with format 22 in its header (only the header is read).
     var bytes = try TestFiles.bytes(Fixtures.url("fulltext/before-23.realm").path)
     bytes[20 + Int(bytes[23] & 1)] = 22
     let format22 = dir.appendingPathComponent("format22.realm").path
     try TestFiles.write(bytes, to: format22)
-    #expect(RealmOracle.openingAsIs(format22).core == (RealmOracle.core12.isAvailable ? .core12 : .core14))
-    #expect([22, 23, 24, 20, 11].map { RealmOracle.ownCore(ofFormat: $0)?.core } == [.core12, .core13, .core14, nil, nil])
+    expectEqual(RealmOracle.openingAsIs(format22).core, (RealmOracle.core12.isAvailable ? .core12 : .core14))
+    expectEqual([22, 23, 24, 20, 11].map { RealmOracle.ownCore(ofFormat: $0)?.core }, [.core12, .core13, .core14, nil, nil])
     let notRealm = dir.appendingPathComponent("text.realm")
     try Data("not a realm file at all, not at all".utf8).write(to: notRealm)
-    #expect(RealmOracle.openingAsIs(notRealm.path).core == .core14)
+    expectEqual(RealmOracle.openingAsIs(notRealm.path).core, .core14)
   }
 }

@@ -30,9 +30,9 @@ import Testing
         if let range { #expect(range.leaf == location.leaf && range.keyOffset == location.keyOffset) }
       }
       let expected = try Self.openedLeaves(group, table)
-      #expect(opened.map(\.0) == expected.map(\.0), "\(table.name)")
-      #expect(opened.map(\.1) == expected.map(\.1), "\(table.name)")
-      #expect(opened.map(\.2) == expected.map(\.2), "\(table.name)")
+      expectEqual(opened.map(\.0), expected.map(\.0), "\(table.name)")
+      expectEqual(opened.map(\.1), expected.map(\.1), "\(table.name)")
+      expectEqual(opened.map(\.2), expected.map(\.2), "\(table.name)")
     }
     let big = try #require(group.table(forClass: "Big"))
     #expect(try ArrayNode(group.reader, big.clusterRoot).isInner)

@@ -54,7 +54,7 @@ import Testing
     let realm = try #require(try RealmOracle.core14.queryKeys(Self.path, className: "AllTypes", where: text), "Realm rejects \(text)")
     let query = try RealmQuery(text, className: "AllTypes", schema: schema, group: file.group)
     let ours = try query.objectKeys(in: file.group)
-    #expect(ours == realm, "\(text): \(ours.prefix(10)) (\(ours.count)), Realm \(realm.prefix(10)) (\(realm.count))")
+    expectEqual(ours, realm, "\(text): \(ours.prefix(10)) (\(ours.count)), Realm \(realm.prefix(10)) (\(realm.count))")
   }
 
   @Test(RealmOracle.enabled, arguments: dictionaryQueries + timestampQueries)

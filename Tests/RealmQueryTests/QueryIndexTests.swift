@@ -84,8 +84,8 @@ import Testing
       #expect(plan.usesIndex, "\(text): \(plan)")
       #expect(plan.objectsRead < group.table(forClass: "Row")!.objectCount)
     }
-    #expect(try query.objectKeys(in: group, plan: plan) == scan, "\(plan)")
-    #expect(try query.count(in: group, plan: plan) == scan.count)
+    try expectEqual(query.objectKeys(in: group, plan: plan), scan, "\(plan)")
+    try expectEqual(query.count(in: group, plan: plan), scan.count)
   }
 
   @Test func theGeneratedIndexesHaveSeveralLevels() throws {
@@ -95,7 +95,7 @@ import Testing
     #expect(root.isInner)
     // "name N" shares its first 4 bytes: a sub-index below the root's one key.
     let query = try RealmQuery("name == 'name 3333'", className: "Row", schema: Self.rowSchema, group: group)
-    #expect(try query.objectKeys(in: group) == [3333])
+    try expectEqual(query.objectKeys(in: group), [3333])
   }
 
   /// Realm's own answers on the same file.
@@ -112,7 +112,7 @@ import Testing
       let realm = try #require(try RealmOracle.core14.queryKeys(path, className: "Row", where: text), "\(text)")
       let ours = try query.objectKeys(in: group)
       if text.contains("SORT") {
-        #expect(ours == realm, "\(text)")
+        expectEqual(ours, realm, "\(text)")
       } else {
         #expect(Set(ours) == Set(realm) && ours.count == realm.count, "\(text)")
       }
@@ -126,7 +126,7 @@ import Testing
     for (sort, k) in [("flag DESC", 10), ("n ASC", 33), ("tag DESC, n ASC", 100), ("when ASC", 1), ("score DESC", 0)] {
       let limited = try RealmQuery("TRUEPREDICATE SORT(\(sort)) LIMIT(\(k))", className: "Row", schema: Self.rowSchema, group: group)
       let whole = try RealmQuery("TRUEPREDICATE SORT(\(sort))", className: "Row", schema: Self.rowSchema, group: group)
-      #expect(try limited.objectKeys(in: group) == Array(try whole.objectKeys(in: group).prefix(k)), "\(sort)")
+      try expectEqual(limited.objectKeys(in: group), Array(try whole.objectKeys(in: group).prefix(k)), "\(sort)")
     }
   }
 
@@ -155,7 +155,7 @@ import Testing
     try RealmOracle.core14.dump(ours).write(toFile: data, atomically: true, encoding: .utf8)
     let theirs = directory.appendingPathComponent("realm.realm").path
     let created = try RealmOracle.core14.run(["create", "--schema", schema, "--version", "1", "--data", data, theirs])
-    #expect(created.status == 0, "\(created.output)\(created.errorOutput)")
+    expectEqual(created.status, 0, "\(created.output)\(created.errorOutput)")
     let file = try RealmFile.open(path: theirs)
     #expect(try Self.checkEveryIndex(file.group) > 50)
     let column = try #require(file.group.table(forClass: "Row")?.column(named: "id"))
@@ -188,7 +188,7 @@ import Testing
           let plan = try query.plan(in: group)
           let scan = try query.objectKeys(in: group, plan: try query.plan(in: group, useIndexes: false))
           #expect(plan.note == nil, "\(cls.name): \(text)")
-          #expect(try query.objectKeys(in: group, plan: plan) == scan, "\(cls.name): \(text): \(plan)")
+          try expectEqual(query.objectKeys(in: group, plan: plan), scan, "\(cls.name): \(text): \(plan)")
           if plan.usesIndex { lookups += 1 }
         }
       }
@@ -231,7 +231,7 @@ import Testing
       #expect(try !q.plan(in: plain).usesIndex)
       let qi = try RealmQuery(text, className: "Row", schema: Self.rowSchema, group: indexed)
       #expect(try qi.plan(in: indexed).usesIndex)
-      #expect(try q.objectKeys(in: plain) == qi.objectKeys(in: indexed))
+      try expectEqual(q.objectKeys(in: plain), qi.objectKeys(in: indexed))
     }
   }
 
@@ -273,8 +273,8 @@ import Testing
       let query = try RealmQuery(text, className: "Row", schema: Self.rowSchema, group: clean)
       let plan = try query.plan(in: group)
       #expect(!plan.usesIndex)
-      #expect(plan.note?.contains("search index") == true, "\(plan)")
-      #expect(try query.objectKeys(in: group, plan: plan) == query.objectKeys(in: clean), "\(text)")
+      expectEqual(plan.note?.contains("search index"), true, "\(plan)")
+      try expectEqual(query.objectKeys(in: group, plan: plan), query.objectKeys(in: clean), "\(text)")
     }
   }
 
@@ -299,7 +299,7 @@ import Testing
     let query = try RealmQuery("code == 'a'", className: "T", schema: schema, group: group)
     #expect(try query.plan(in: group).usesIndex)
     #expect(throws: FormatError.self) { try query.objectKeys(in: group) }
-    #expect(try query.objectKeys(in: group, plan: query.plan(in: group, useIndexes: false)) == [0])
+    try expectEqual(query.objectKeys(in: group, plan: query.plan(in: group, useIndexes: false)), [0])
   }
 }
 
@@ -340,8 +340,8 @@ import Testing
     let scan = try query.objectKeys(in: group, plan: try query.plan(in: group, useIndexes: false))
     if text.hasPrefix("parent.id ==") || text.hasPrefix("parent.name ==") { #expect(plan.usesIndex, "\(plan)") }
     if text == "parent.id != 200" { #expect(!plan.usesIndex) }
-    #expect(try query.objectKeys(in: group, plan: plan) == scan)
-    if text == "parent.id == 200" { #expect(scan == [300, 301, 302]) }
+    try expectEqual(query.objectKeys(in: group, plan: plan), scan)
+    if text == "parent.id == 200" { expectEqual(scan, [300, 301, 302]) }
   }
 
   @Test(RealmOracle.enabled) func throughALinkGivesRealmsAnswers() throws {

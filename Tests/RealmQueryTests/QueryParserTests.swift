@@ -22,17 +22,17 @@ import Testing
   }
 
   @Test func theLongestMatchWinsThenTheFirstRule() throws {
-    #expect(try Self.kinds("in index IN In") == [.inKeyword, .identifier, .inKeyword, .identifier])
-    #expect(try Self.kinds("a-b 5-3 5 - 3") == [.identifier, .natural, .number, .natural, .minus, .natural])
-    #expect(try Self.kinds("T1:2 T1 O7 L1:2 $0 $K1 $x") == [.timestamp, .identifier, .link, .typedLink, .argument, .keyPathArgument, .identifier])
-    #expect(try Self.kinds("0x1F 1e5 5. .5 1.5f inf info nan") == [.number, .float, .float, .float, .float, .infinity, .identifier, .nan])
-    #expect(try Self.kinds("[c] [ c ] == =< => <> !") == [.caseInsensitive, .leftBracket, .identifier, .rightBracket, .equal, .lessEqual, .greaterEqual, .notEqual, .not])
-    #expect(try Self.kinds("and AND AnD && or || not NOT Not") == [.and, .and, .and, .and, .or, .or, .not, .not, .identifier])
-    #expect(try Self.kinds("true TRUE True null NIL Nil first FIRST First") == [.trueValue, .trueValue, .identifier, .null, .null, .null, .indexFirst, .indexFirst, .identifier])
-    #expect(try Self.kinds("@count @size @links @type @keys @values @max") == [.size, .size, .backlink, .type, .keyOrValue, .keyOrValue, .max])
+    try expectEqual(Self.kinds("in index IN In"), [.inKeyword, .identifier, .inKeyword, .identifier])
+    try expectEqual(Self.kinds("a-b 5-3 5 - 3"), [.identifier, .natural, .number, .natural, .minus, .natural])
+    try expectEqual(Self.kinds("T1:2 T1 O7 L1:2 $0 $K1 $x"), [.timestamp, .identifier, .link, .typedLink, .argument, .keyPathArgument, .identifier])
+    try expectEqual(Self.kinds("0x1F 1e5 5. .5 1.5f inf info nan"), [.number, .float, .float, .float, .float, .infinity, .identifier, .nan])
+    try expectEqual(Self.kinds("[c] [ c ] == =< => <> !"), [.caseInsensitive, .leftBracket, .identifier, .rightBracket, .equal, .lessEqual, .greaterEqual, .notEqual, .not])
+    try expectEqual(Self.kinds("and AND AnD && or || not NOT Not"), [.and, .and, .and, .and, .or, .or, .not, .not, .identifier])
+    try expectEqual(Self.kinds("true TRUE True null NIL Nil first FIRST First"), [.trueValue, .trueValue, .identifier, .null, .null, .null, .indexFirst, .indexFirst, .identifier])
+    try expectEqual(Self.kinds("@count @size @links @type @keys @values @max"), [.size, .size, .backlink, .type, .keyOrValue, .keyOrValue, .max])
     let tokens = try QueryLexer(#"true\ love"#).tokenize()
     #expect(tokens[0].kind == .identifier && tokens[0].text == "true love")
-    #expect(try Self.kinds("名前 == 1") == [.identifier, .equal, .natural])
+    try expectEqual(Self.kinds("名前 == 1"), [.identifier, .equal, .natural])
   }
 
   @Test func numbers() throws {
@@ -53,7 +53,7 @@ import Testing
     guard case .double(let nan) = try Self.constant("NaN") else { Issue.record("NaN"); return }
     #expect(nan.isNaN)
     guard case .float(let f) = try Self.constant("1.1f") else { Issue.record("1.1f"); return }
-    #expect(f == Float(1.1))
+    expectEqual(f, Float(1.1))
   }
 
   @Test func stringsKeepTheirEscapes() throws {
@@ -71,11 +71,11 @@ import Testing
     #expect(try Self.constant("bin('ab')").isBinary([0x61, 0x62]))
     #expect(try Self.constant(#"bin(B64"AAH/")"#).isBinary([0x00, 0x01, 0xFF]))
     guard case .uuid(let u) = try Self.constant("uuid(00112233-4455-6677-8899-aabbccddeeff)") else { Issue.record("uuid"); return }
-    #expect(u.bytes == [0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF])
+    expectEqual(u.bytes, [0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF])
     guard case .objectId(let o) = try Self.constant("oid(0a0b0c0d0e0f101112131415)") else { Issue.record("oid"); return }
-    #expect(o.bytes == [0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x0F, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15])
+    expectEqual(o.bytes, [0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x0F, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15])
     guard case .objectKey(let link) = try Self.constant("O12") else { Issue.record("O12"); return }
-    #expect(link.key == 12)
+    expectEqual(link.key, 12)
     // `oid(` with a character that is not hex is not the literal: Realm's syntax error.
     #expect(throws: QueryError.Located.self) { try QueryParser.parse("_id == oid(xyz)") }
   }
@@ -126,11 +126,11 @@ import Testing
 
   @Test func descriptorsMergeConsecutiveSorts() throws {
     let query = try RealmQuery("age > 1 SORT(age ASC) SORT(firstName DESC) DISTINCT(lastName) LIMIT(2)", className: "Person", schema: PersonFixture.schema)
-    #expect(query.descriptors.count == 3)
+    expectEqual(query.descriptors.count, 3)
     guard case .sort(let columns) = query.descriptors[0] else { Issue.record("sort"); return }
     // A later SORT orders first: firstName, then age.
-    #expect(columns.map(\.0.property) == [1, 3])
-    #expect(columns.map(\.ascending) == [false, true])
+    expectEqual(columns.map(\.0.property), [1, 3])
+    expectEqual(columns.map(\.ascending), [false, true])
   }
 }
 

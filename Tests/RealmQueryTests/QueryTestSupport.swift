@@ -39,8 +39,8 @@ func expectQueryError(_ marked: String, _ message: String, sourceLocation: Sourc
     Issue.record("'\(marked)' compiled, expected: \(message)", sourceLocation: sourceLocation)
   } catch {
     // The initializer throws only QueryError (typed throws).
-    #expect(error.message == message, sourceLocation: sourceLocation)
-    #expect(error.column == column, "column of '\(marked)'", sourceLocation: sourceLocation)
+    expectEqual(error.message, message, sourceLocation: sourceLocation)
+    expectEqual(error.column, column, "column of '\(marked)'", sourceLocation: sourceLocation)
   }
 }
 

@@ -155,7 +155,7 @@ import Testing
     ], group)
     #expect(problems.isEmpty, "\(problems.prefix(10).joined(separator: "\n"))")
     let query = try RealmQuery("s BEGINSWITH 'abcdefghij' AND n > 1300", className: "Item", schema: Self.schema, group: group)
-    #expect(QueryBatchFilter(query.predicate, classIndex: query.classIndex).leadingStringScan?.property == 1)
+    expectEqual(QueryBatchFilter(query.predicate, classIndex: query.classIndex).leadingStringScan?.property, 1)
     let notLeading = try RealmQuery("n > 1400 AND s CONTAINS 'b'", className: "Item", schema: Self.schema, group: group)
     #expect(QueryBatchFilter(notLeading.predicate, classIndex: notLeading.classIndex).leadingStringScan == nil)
   }
@@ -171,13 +171,13 @@ import Testing
 
   @Test func whichPatternsTheLeafScanTakes() {
     func scan(_ c: QueryCondition, _ p: String) -> StringLeafScan? { StringLeafScan(condition: c, pattern: Array(p.utf8)) }
-    #expect(scan(.beginsWith, "name 99999")?.operation == .beginsWith)
+    expectEqual(scan(.beginsWith, "name 99999")?.operation, .beginsWith)
     // No letter folds: compared as bytes.
-    #expect(scan(.containsIns, "99999")?.mask == [0, 0, 0, 0, 0])
-    #expect(scan(.containsIns, "日本")?.needle == Array("日本".utf8))
+    expectEqual(scan(.containsIns, "99999")?.mask, [0, 0, 0, 0, 0])
+    expectEqual(scan(.containsIns, "日本")?.needle, Array("日本".utf8))
     // ASCII letters fold through the mask, the pattern in lower case.
-    #expect(scan(.beginsWithIns, "aB1")?.needle == Array("ab1".utf8))
-    #expect(scan(.beginsWithIns, "aB1")?.mask == [0x20, 0x20, 0])
+    expectEqual(scan(.beginsWithIns, "aB1")?.needle, Array("ab1".utf8))
+    expectEqual(scan(.beginsWithIns, "aB1")?.mask, [0x20, 0x20, 0])
     // Latin-1 letters, an empty pattern, U+FFFD, orderings and LIKE take the general path.
     #expect(scan(.containsIns, "é") == nil)
     #expect(scan(.contains, "") == nil)

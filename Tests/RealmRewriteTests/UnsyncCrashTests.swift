@@ -17,7 +17,7 @@ import Testing
     shape.subscriptions = [("dogs", "Dog", "TRUEPREDICATE")]
     (shape.history, shape.uploadCursor) = SyncedFiles.history(pending: 1)
     try ConversionCrashSweep.unsync.run(old: try SyncedFiles.build(shape)) { path, _ throws in
-      #expect(try RealmFile.open(path: path).group.historyType == .inRealm)
+      try expectEqual(RealmFile.open(path: path).group.historyType, .inRealm)
     }
   }
 }

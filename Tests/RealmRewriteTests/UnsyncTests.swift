@@ -30,7 +30,7 @@ import Testing
     let (dir, path) = try write(damaged)
     defer { try? FileManager.default.removeItem(at: dir) }
     let error = try #require(throws: StorageError.self) { try Unsyncer.unsync(path: path) }
-    #expect(error.code == .corrupt)
+    expectEqual(error.code, .corrupt)
     #expect("\(error)".contains(reason), "\(error)")
     #expect(TestFiles.same(try bytes(path), damaged))
     try afterwards(dir)
@@ -54,11 +54,11 @@ import Testing
     (shape.history, shape.uploadCursor) = SyncedFiles.history(pending: pending)
     let group = try Group(reader: ByteReader(bytes: try SyncedFiles.build(shape)))
     let state = try #require(try group.syncState())
-    #expect(state.kind == .partition)
+    expectEqual(state.kind, .partition)
     #expect(state.historyType == .syncClient && state.historySchemaVersion == 12)
-    #expect(state.clientFileIdent == 7)
-    #expect(state.historyEntries == shape.history.count)
-    #expect(state.pendingUploads == pending)
+    expectEqual(state.clientFileIdent, 7)
+    expectEqual(state.historyEntries, shape.history.count)
+    expectEqual(state.pendingUploads, pending)
     #expect(state.subscriptions == nil && state.syncTables.isEmpty)
   }
 
@@ -69,21 +69,21 @@ import Testing
     (shape.history, _) = SyncedFiles.history(pending: 3)
     shape.uploadCursor = 0
     let state = try #require(try Group(reader: ByteReader(bytes: try SyncedFiles.build(shape))).syncState())
-    #expect(state.pendingUploads == 5)  // the 2 uploaded ones count again: the cursor says so
+    expectEqual(state.pendingUploads, 5)  // the 2 uploaded ones count again: the cursor says so
   }
 
   @Test func flexibleSubscriptionsAreRead() throws {
     let group = try Group(reader: ByteReader(bytes: try SyncedFiles.build(SyncedFiles.flexibleShape())))
     let state = try #require(try group.syncState())
-    #expect(state.kind == .flexible)
-    #expect(state.pendingUploads == 2)
+    expectEqual(state.kind, .flexible)
+    expectEqual(state.pendingUploads, 2)
     let set = try #require(state.subscriptions)
     #expect(set.version == 1 && set.state == .complete && set.error == nil)
-    #expect(set.subscriptions == [
+    expectEqual(set.subscriptions, [
       .init(name: "dogs", className: "Dog", query: "name BEGINSWITH \"d\""),
       .init(name: nil, className: "Person", query: "TRUEPREDICATE"),
     ])
-    #expect(Set(state.syncTables.map(\.name)) == ["sync_internal_schemas", "flx_subscriptions", "flx_subscription_sets", "flx_pending_bootstrap"])
+    expectEqual(Set(state.syncTables.map(\.name)), ["sync_internal_schemas", "flx_subscriptions", "flx_subscription_sets", "flx_pending_bootstrap"])
   }
 
   @Test(arguments: [false, true])
@@ -103,23 +103,23 @@ import Testing
     let result = try Unsyncer.unsync(path: path)
     #expect(result.converted && !result.dryRun)
     let plan = try #require(result.plan)
-    #expect(plan.sync.pendingUploads == (flexible ? 2 : 1))
-    #expect(Set(plan.dropped.map(\.name)) == (flexible ? ["sync_internal_schemas", "flx_subscriptions", "flx_subscription_sets", "flx_pending_bootstrap"] : []))
+    expectEqual(plan.sync.pendingUploads, (flexible ? 2 : 1))
+    expectEqual(Set(plan.dropped.map(\.name)), (flexible ? ["sync_internal_schemas", "flx_subscriptions", "flx_subscription_sets", "flx_pending_bootstrap"] : []))
 
     let file = try RealmFile.open(path: path)
     let after = file.group
     #expect(after.historyType == .inRealm && !after.isSynced)
-    #expect(try after.syncFileIdent() == 0)
+    try expectEqual(after.syncFileIdent(), 0)
     #expect(try after.syncState() == nil)
     #expect(after.tables.allSatisfy { !SyncBookkeeping.isSyncTable($0) })
     var expected = schema
     expected.fileFormat = after.fileFormat
-    #expect(try after.schema() == expected)
+    try expectEqual(after.schema(), expected)
     let copied = try Self.objects(after, classes: schema.classes.map(\.name))
     for (name, list) in objects {
       let got = try #require(copied[name])
-      #expect(got.map(\.0) == list.map(\.0), "keys of \(name)")
-      #expect(got.map(\.1) == list.map(\.1), "values of \(name)")
+      expectEqual(got.map(\.0), list.map(\.0), "keys of \(name)")
+      expectEqual(got.map(\.1), list.map(\.1), "values of \(name)")
     }
     #expect(after.check().isEmpty)
   }
@@ -127,10 +127,10 @@ import Testing
   @Test func asymmetricClassWithObjectsBecomesOrdinary() throws {
     let (dir, path) = try Self.write(try SyncedFiles.build(SyncedFiles.flexibleShape(asymmetricEvents: 4)))
     defer { try? FileManager.default.removeItem(at: dir) }
-    #expect(try RealmFile.open(path: path).group.table(forClass: "Event")?.type == .topLevelAsymmetric)
+    try expectEqual(RealmFile.open(path: path).group.table(forClass: "Event")?.type, .topLevelAsymmetric)
     let result = try Unsyncer.unsync(path: path)
     let plan = try #require(result.plan)
-    #expect(plan.convertedAsymmetric == [.init(name: "Event", objects: 4)])
+    expectEqual(plan.convertedAsymmetric, [.init(name: "Event", objects: 4)])
     let table = try #require(try RealmFile.open(path: path).group.table(forClass: "Event"))
     #expect(table.type == .topLevel && table.objectCount == 4)
   }
@@ -157,7 +157,7 @@ import Testing
     options.outputPath = dir.appendingPathComponent("local.realm").path
     _ = try Unsyncer.unsync(path: path, options: options)
     #expect(TestFiles.same(try Self.bytes(path), original))
-    #expect(try RealmFile.open(path: options.outputPath!).group.historyType == .inRealm)
+    try expectEqual(RealmFile.open(path: options.outputPath!).group.historyType, .inRealm)
   }
 
   @Test func localRealmIsLeftAlone() throws {
@@ -209,7 +209,7 @@ import Testing
     var options = UpgradeOptions()
     options.encryptionKey = key
     let result = try Unsyncer.unsync(path: path, options: options)
-    #expect(result.plan?.sync.pendingUploads == 2)
+    expectEqual(result.plan?.sync.pendingUploads, 2)
     #expect(try RealmEncryption.looksEncrypted(path: path))
     let file = try RealmFile.open(path: path, key: key)
     #expect(file.group.historyType == .inRealm && file.group.table(forClass: "Person")?.objectCount == 2)

@@ -12,7 +12,7 @@ import Testing
 @Suite(.serialized) struct UpgradeCrashTests {
   @Test func killedUpgradeLeavesOldOrNewFile() throws {
     try ConversionCrashSweep.upgrade.run(old: try Fixtures.bytes("legacy-core5/alltypes/original.realm")) { path, new throws in
-      #expect(new[20] == 24)
+      expectEqual(new[20], 24)
       #expect(try RealmFile.open(path: path).group.check().isEmpty)
     }
   }

@@ -1,3 +1,4 @@
+import RealmTestSupport
 import Testing
 
 @testable import RealmStorage
@@ -13,7 +14,7 @@ import RealmFormat
       [chunk(64, 16, 3), chunk(24, 40, 3), chunk(80, 8, 4), chunk(96, 0, 9), chunk(104, 8, 4)],
       logicalSize: 112
     ).get()
-    #expect(list == [chunk(24, 56, 3), chunk(80, 8, 4), chunk(104, 8, 4)])
+    expectEqual(list, [chunk(24, 56, 3), chunk(80, 8, 4), chunk(104, 8, 4)])
   }
 
   @Test func rejectsOverlapsMisalignmentAndChunksPastTheEnd() {
@@ -38,14 +39,14 @@ import RealmFormat
     var allocator = SpaceAllocator(
       oldFree: [chunk(1024, 64, 5), chunk(2048, 64, 4), chunk(4096, 32, 0)],
       reuseBelowVersion: 5, appendStart: 8192)
-    #expect(allocator.allocate(64) == 2048)  // version 4 < 5; the version-5 chunk is not reused
-    #expect(allocator.allocate(16) == 4096)
-    #expect(allocator.allocate(64) == 8192)  // nothing left that fits: appended
+    expectEqual(allocator.allocate(64), 2048)  // version 4 < 5; the version-5 chunk is not reused
+    expectEqual(allocator.allocate(16), 4096)
+    expectEqual(allocator.allocate(64), 8192)  // nothing left that fits: appended
     #expect(allocator.isNew(4096) && allocator.isNew(8192) && !allocator.isNew(1024))
     // A node that would straddle a 64 MiB boundary starts in the next section.
     var tail = SpaceAllocator(oldFree: [], reuseBelowVersion: nil, appendStart: sectionSize - 16)
-    #expect(tail.allocate(64) == sectionSize)
-    #expect(tail.released == [chunk(sectionSize - 16, 16, 0)])
+    expectEqual(tail.allocate(64), sectionSize)
+    expectEqual(tail.released, [chunk(sectionSize - 16, 16, 0)])
   }
 
   @Test(arguments: [0, 1, 2, 4, 8, 16, 32, 64])
@@ -58,9 +59,9 @@ import RealmFormat
       }
       let bytes = NodeEncoder.integerNode(values, width: width, hasRefs: true)
       let node = try ArrayNode(ByteReader(bytes: [UInt8](repeating: 0, count: 24) + bytes), Ref(24))
-      #expect(node.header.byteSize == bytes.count)
+      expectEqual(node.header.byteSize, bytes.count)
       #expect(node.width == width && node.hasRefs && node.count == count)
-      #expect(try (0..<count).map { try node.get($0) } == values)
+      try expectEqual((0..<count).map { try node.get($0) }, values)
       if count > 0 {
         #expect(NodeEncoder.integers(values).count <= bytes.count)  // minimal width
       }

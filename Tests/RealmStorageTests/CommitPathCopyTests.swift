@@ -1,4 +1,5 @@
 import Foundation
+import RealmTestSupport
 import Testing
 
 @testable import RealmStorage
@@ -46,7 +47,7 @@ import RealmFormat
       let newTables = try ArrayNode(reader, try ArrayNode(reader, result.topRef).ref(1))
       for (i, renamed) in expected {
         let names = try ArrayNode(reader, try ArrayNode(reader, try newTables.child(i).ref(0)).ref(1))
-        #expect(try reader.array(at: names.ref.rawValue, count: renamed.count) == renamed)
+        try expectEqual(reader.array(at: names.ref.rawValue, count: renamed.count), renamed)
       }
     }
   }
@@ -60,8 +61,8 @@ import RealmFormat
       try #require(width < 64)
       let copy = try tx.copy(tables, setting: [(0, Int64(1) << 40)])
       let bytes = try tx.newNodeBytes(copy)
-      #expect(try bytes.withUnsafeBytes { try WriteTransaction.decodeHeader($0) }.width == 64)
-      #expect(bytes.count == 8 + 8 * (try ArrayNode(tx.reader, tables).count))
+      try expectEqual(bytes.withUnsafeBytes { try WriteTransaction.decodeHeader($0) }.width, 64)
+      expectEqual(bytes.count, 8 + 8 * (try ArrayNode(tx.reader, tables).count))
       // The free-list positions array is plain: a value it cannot hold is refused.
       let positions = try top.ref(3)
       #expect(throws: StorageError(.misuse, "")) {

@@ -22,11 +22,11 @@ import RealmFormat
       try AtomicFileReplacement.replace(path: path) { out in
         try out.write(Array(replacement[..<100]))
         try out.write(Array(replacement[100...]))
-        #expect(out.offset == replacement.count)
+        expectEqual(out.offset, replacement.count)
       }
       #expect(TestFiles.same(try Support.bytes(path), replacement))
       let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
-      #expect(mode == 0o640)
+      expectEqual(mode, 0o640)
       #expect(try Self.leftovers(next: path).isEmpty)
       _ = try SpaceAccounting.verify(ByteReader(bytes: try Support.bytes(path)))
     }

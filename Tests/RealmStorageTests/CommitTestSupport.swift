@@ -126,7 +126,7 @@ enum CommitTestSupport {
         try commit(path) { point in point.index == failAt && point.isBefore ? .fail(errno: ENOSPC) : .proceed }
         return (path, false)
       } catch let error as StorageError {
-        #expect(error.code == .io)
+        expectEqual(error.code, .io)
         return (path, true)
       }
     }

@@ -43,36 +43,36 @@ import RealmFormat
       // The select bit now names the other slot, which holds the new top; the old top is in
       // the slot that was live (a streaming file was converted first, leaving it in slot 1).
       #expect(!header.isStreaming)
-      #expect(header.currentTop == UInt64(result.topRef.rawValue))
-      #expect(header.currentFormat == 24)
-      #expect(header.topRefs[1 - header.select] == UInt64(oldTopRef.rawValue))
+      expectEqual(header.currentTop, UInt64(result.topRef.rawValue))
+      expectEqual(header.currentFormat, 24)
+      expectEqual(header.topRefs[1 - header.select], UInt64(oldTopRef.rawValue))
       if !oldHeader.isStreaming { #expect(header.select != oldHeader.select) }
       // Every node of the old snapshot is still intact.
       for (ref, bytes) in oldNodes {
-        #expect(Array(after[ref..<(ref + bytes.count)]) == bytes, "old node at \(ref) changed")
+        expectEqual(Array(after[ref..<(ref + bytes.count)]), bytes, "old node at \(ref) changed")
       }
       // The new snapshot: renamed names, same tables, version + 1, page-aligned size.
       let newTop = try GroupTopState(reader: reader, ref: result.topRef)
       let newTopNode = try ArrayNode(reader, result.topRef)
-      #expect(try newTopNode.ref(0) == newNames)
-      #expect(try reader.array(at: newNames.rawValue, count: renamed.count) == renamed)
-      #expect(try newTopNode.ref(1) == (try top.ref(1)))
-      #expect(newTop.version == oldTop.version + 1)
-      #expect(newTop.logicalSize == after.count)
-      #expect(after.count % 4096 == 0)
+      try expectEqual(newTopNode.ref(0), newNames)
+      try expectEqual(reader.array(at: newNames.rawValue, count: renamed.count), renamed)
+      try expectEqual(newTopNode.ref(1), (try top.ref(1)))
+      expectEqual(newTop.version, oldTop.version + 1)
+      expectEqual(newTop.logicalSize, after.count)
+      expectEqual(after.count % 4096, 0)
       #expect(newTop.historyRef.isNull)
-      #expect(newTopNode.count == (oldTop.size >= 9 ? 11 : 7))
+      expectEqual(newTopNode.count, (oldTop.size >= 9 ? 11 : 7))
       if oldTop.size >= 9 {
-        #expect(newTop.historyType == oldTop.historyType)
-        #expect(newTop.historySchemaVersion == oldTop.historySchemaVersion)
+        expectEqual(newTop.historyType, oldTop.historyType)
+        expectEqual(newTop.historySchemaVersion, oldTop.historySchemaVersion)
       }
       let report = try SpaceAccounting.verify(reader)
-      #expect(report.logicalSize == after.count)
+      expectEqual(report.logicalSize, after.count)
       // The old names array is listed free with the new version.
       let freedNames = newTop.freeChunks.first {
         $0.position <= oldNames.rawValue && oldNames.rawValue < $0.end
       }
-      #expect(freedNames?.version == newTop.version)
+      expectEqual(freedNames?.version, newTop.version)
     }
   }
 
@@ -118,7 +118,7 @@ import RealmFormat
       }
       #expect(zip(versions, versions.dropFirst()).allSatisfy { $1 == $0 + 1 })
       // Free space is reused: after the first commit the file stops growing.
-      #expect(Set(sizes.dropFirst()).count == 1, "sizes \(sizes)")
+      expectEqual(Set(sizes.dropFirst()).count, 1, "sizes \(sizes)")
     }
   }
 
@@ -165,7 +165,7 @@ import RealmFormat
       for _ in 0..<50 { refs.append(try tx.allocate(renamed)) }
       #expect(refs.contains { $0.rawValue < before.count }, "no node was placed in free space")
       // Held nodes read back as written.
-      for ref in refs { #expect(try tx.newNodeBytes(ref) == renamed) }
+      for ref in refs { try expectEqual(tx.newNodeBytes(ref), renamed) }
       tx.abort()
       #expect(TestFiles.same(try Support.bytes(path), before))
 
@@ -176,7 +176,7 @@ import RealmFormat
       try commit.free(namesRef)
       try commit.commit(tableNames: names, tables: tablesRef)
       let after = try Support.bytes(path)
-      #expect(Array(after[names.rawValue..<(names.rawValue + renamed.count)]) == renamed)
+      expectEqual(Array(after[names.rawValue..<(names.rawValue + renamed.count)]), renamed)
 
       // With nothing to be held, new nodes go past the end, free space or not.
       var options = WriteTransaction.Options()
@@ -264,12 +264,12 @@ import RealmFormat
   func format23IsCommittedInItsFormat() throws {
     try Support.withCopy(of: SharedFixtures.realmCoreSample("test__test_upgrade_database_4_23"), from: .shared) { path in
       let tx = try WriteTransaction.begin(path: path)
-      #expect(tx.fileFormat == 23)
+      expectEqual(tx.fileFormat, 23)
       let top = try #require(tx.top)
       try tx.commit(tableNames: try top.ref(0), tables: try top.ref(1))
       let after = try Support.bytes(path)
       let header = try HeaderState(reader: ByteReader(bytes: after))
-      #expect(header.currentFormat == 23)
+      expectEqual(header.currentFormat, 23)
       _ = try SpaceAccounting.verify(ByteReader(bytes: after))
     }
   }
@@ -284,11 +284,11 @@ import RealmFormat
       let result = try tx.commit(tableNames: names, tables: tables)
       let after = try Support.bytes(path)
       let header = try HeaderState(reader: ByteReader(bytes: after))
-      #expect(header.currentFormat == 24)
-      #expect(header.currentTop == UInt64(result.topRef.rawValue))
+      expectEqual(header.currentFormat, 24)
+      expectEqual(header.currentTop, UInt64(result.topRef.rawValue))
       let report = try SpaceAccounting.verify(ByteReader(bytes: after))
-      #expect(report.nodeCount == 6)  // names, tables, 3 free lists, top
-      #expect(result.version == 2)
+      expectEqual(report.nodeCount, 6)  // names, tables, 3 free lists, top
+      expectEqual(result.version, 2)
     }
   }
 
@@ -345,8 +345,8 @@ import RealmFormat
     }
     let dry = try run(dryRun: true)
     let real = try run(dryRun: false)
-    #expect(dry.0 == real.0)
-    #expect(dry.after == dry.before)
+    expectEqual(dry.0, real.0)
+    expectEqual(dry.after, dry.before)
     #expect(real.after != real.before)
   }
 
@@ -356,8 +356,8 @@ import RealmFormat
       let tx = try WriteTransaction.begin(path: path, options: Support.appendOnly)
       let top = try #require(tx.top)
       #expect(tx.append(NodeEncoder.integers([1, 2, 3])) != .null)
-      #expect(tx.append([0x41, 0x41, 0x41]) == .null)  // not a node
-      #expect(tx.append(NodeEncoder.integers([4])) == .null)
+      expectEqual(tx.append([0x41, 0x41, 0x41]), .null)  // not a node
+      expectEqual(tx.append(NodeEncoder.integers([4])), .null)
       #expect(throws: StorageError(.misuse, "")) {
         try tx.commit(tableNames: try top.ref(0), tables: try top.ref(1))
       }

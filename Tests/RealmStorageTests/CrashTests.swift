@@ -117,7 +117,7 @@ import RealmFormat
     // The file switches to the new version exactly once the select bit was written.
     let firstNew = outcomes.firstIndex { $0.1 }
     let flip = try #require(outcomes.firstIndex { $0.0.stage == .selectBit && !$0.0.isBefore })
-    #expect(firstNew == flip)
+    expectEqual(firstNew, flip)
     #expect(outcomes[flip...].allSatisfy { $0.1 })
   }
 

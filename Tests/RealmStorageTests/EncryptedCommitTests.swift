@@ -43,13 +43,13 @@ import Testing
         versions.append(result.version)
         let file = try RealmFile.open(path: path, key: Self.key)
         #expect(file.group.check().isEmpty)
-        #expect(file.group.topRef == result.topRef)
+        expectEqual(file.group.topRef, result.topRef)
         let plain = try Self.plaintext(try Support.bytes(path))
         let report = try SpaceAccounting.verify(ByteReader(bytes: plain))
-        #expect(report.topRef == result.topRef)
+        expectEqual(report.topRef, result.topRef)
         #expect(!FileHeader.hasMnemonic(ByteReader(bytes: try Support.bytes(path))))
       }
-      #expect(versions == Array(versions[0]..<(versions[0] + 6)))
+      expectEqual(versions, Array(versions[0]..<(versions[0] + 6)))
     }
   }
 

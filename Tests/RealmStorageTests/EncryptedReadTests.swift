@@ -58,7 +58,7 @@ import Testing
         _ = try RealmFile.open(path: Fixtures.url(file).path, key: wrong)
         Issue.record("opened \(file) with the wrong key")
       } catch {
-        #expect(error.code == .wrongKey)
+        expectEqual(error.code, .wrongKey)
         #expect(error.description.contains("does not match"))
         #expect(error.description.contains("Realm file decryption failed (Decryption failed: \(wording))"))
       }
@@ -74,14 +74,14 @@ import Testing
   @Test func keyFileForms() throws {
     let hex = try Fixtures.bytes("encrypted/alltypes.key")
     let fromHex = try EncryptionKey(keyFile: hex)
-    #expect(try EncryptionKey(keyFile: Array(0..<64)) == fromHex)
+    try expectEqual(EncryptionKey(keyFile: Array(0..<64)), fromHex)
     // Whitespace anywhere and upper case are accepted.
     var spaced: [UInt8] = []
     for (i, c) in Array(String(decoding: hex, as: UTF8.self).uppercased().utf8).enumerated() {
       spaced.append(c)
       if i % 16 == 15 { spaced += [0x20, 0x0A] }
     }
-    #expect(try EncryptionKey(keyFile: spaced) == fromHex)
+    try expectEqual(EncryptionKey(keyFile: spaced), fromHex)
     #expect(throws: EncryptionKey.FormatProblem.self) { try EncryptionKey(keyFile: Array(hex.prefix(100))) }
     var bad = hex
     bad[7] = UInt8(ascii: "g")

@@ -53,7 +53,7 @@ import Testing
       _ = try WriteTransaction.begin(path: path)
       Issue.record("a write transaction started while the realm was locked")
     } catch {
-      #expect(error.code == .locked)
+      expectEqual(error.code, .locked)
       #expect(
         error.detail
           == "'test.realm' is open in another process (its lock file 'test.realm.lock' is held); close the app and retry"
@@ -65,7 +65,7 @@ import Testing
       }
     }
     #expect(TestFiles.same(try Support.bytes(path), before))
-    #expect(try Support.bytes(FileLock.lockPath(forRealmAt: path)) == lockBefore)
+    try expectEqual(Support.bytes(FileLock.lockPath(forRealmAt: path)), lockBefore)
   }
 
   @Test func refusesWhileAnotherProcessHoldsTheLockLikeRealm() throws {
@@ -78,13 +78,13 @@ import Testing
       try Self.expectRefused(path)
       try stdin.fileHandleForWriting.close()
       child.waitUntilExit()
-      #expect(child.terminationStatus == 0)
+      expectEqual(child.terminationStatus, 0)
       // Released: writing works again, and the lock file Realm initialised is left as it was.
       let lockBytes = try Support.bytes(FileLock.lockPath(forRealmAt: path))
       let tx = try WriteTransaction.begin(path: path)
       let top = try #require(tx.top)
       try tx.commit(tableNames: try top.ref(0), tables: try top.ref(1))
-      #expect(try Support.bytes(FileLock.lockPath(forRealmAt: path)) == lockBytes)
+      try expectEqual(Support.bytes(FileLock.lockPath(forRealmAt: path)), lockBytes)
     }
   }
 

@@ -15,16 +15,16 @@ import Testing
       let mapping = try MappedFile(path: path)
       let reader = mapping.reader
       let before = Array(reader.base)
-      #expect(before == original)
+      expectEqual(before, original)
       reader.releaseResidentPages()
-      #expect(Array(reader.base) == original)
+      expectEqual(Array(reader.base), original)
       mapping.releaseResidentPages()
-      #expect(Array(mapping.reader.base) == original)
+      expectEqual(Array(mapping.reader.base), original)
 
       let file = try RealmFile.open(path: path)
       let counts = file.objectCounts
       file.group.reader.releaseResidentPages()
-      #expect(file.objectCounts == counts)
+      expectEqual(file.objectCounts, counts)
       #expect(file.check(maxProblems: 10).isEmpty)
     }
   }

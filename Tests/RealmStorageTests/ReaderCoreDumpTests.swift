@@ -48,13 +48,13 @@ import Testing
         actual.append(fields.joined(separator: " | "))
       }
     }
-    #expect(actual.count == expected.count)
+    expectEqual(actual.count, expected.count)
     var differences = 0
     for (a, e) in zip(actual, expected) where a != e {
       differences += 1
       if differences <= 3 { Issue.record("read:     \(a.prefix(600))\nexpected: \(e.prefix(600))") }
     }
-    #expect(differences == 0)
+    expectEqual(differences, 0)
   }
 
   /// Strings that are not valid UTF-8 are read with U+FFFD replacements (``RealmValue`` holds

@@ -25,20 +25,20 @@ import Testing
 
   @Test func missingFile() {
     let e = openError("/nonexistent/dir/nothing.realm")
-    #expect(e?.code == .fileNotFound)
-    #expect(e?.description == "'/nonexistent/dir/nothing.realm' does not exist")
+    expectEqual(e?.code, .fileNotFound)
+    expectEqual(e?.description, "'/nonexistent/dir/nothing.realm' does not exist")
   }
 
   @Test func directoryIsNotARealmFile() throws {
     let dir = try Fixtures.temporaryDirectory()
-    #expect(openError(dir.path)?.code == .notARealmFile)
+    expectEqual(openError(dir.path)?.code, .notARealmFile)
   }
 
   @Test(arguments: [0, 1, 23])
   func fileSmallerThanTheHeader(_ size: Int) throws {
     let path = try temporaryFile([UInt8](repeating: 0x41, count: size))
     let e = try #require(openError(path))
-    #expect(e.code == .notARealmFile)
+    expectEqual(e.code, .notARealmFile)
     #expect(e.description.contains("fewer than the 24-byte Realm header"))
   }
 
@@ -46,19 +46,19 @@ import Testing
     var bytes = try Fixtures.bytes("format-samples/v24_plain_group.realm")
     bytes[16] = UInt8(ascii: "X")
     let e = try #require(openError(try temporaryFile(bytes)))
-    #expect(e.code == .notARealmFile)
+    expectEqual(e.code, .notARealmFile)
     #expect(e.description.contains("'T-DB'"))
   }
 
   @Test func textFileIsNotARealmFile() throws {
     let path = try temporaryFile(Array("hello, this is certainly not a realm file\n".utf8))
-    #expect(openError(path)?.code == .notARealmFile)
+    expectEqual(openError(path)?.code, .notARealmFile)
   }
 
   @Test(SharedFixtures.enabled, arguments: ["test__test_shared_decrypt_4k_page", "test__test_shared_decrypt_64k_page"])
   func encryptedFile(_ sample: String) throws {
     let e = try #require(openError(try FixtureLocation.shared.path(SharedFixtures.realmCoreSample(sample))))
-    #expect(e.code == .encrypted)
+    expectEqual(e.code, .encrypted)
     #expect(e.description.hasSuffix("is encrypted (it has no readable Realm header): give its key"))
   }
 
@@ -68,15 +68,15 @@ import Testing
     bytes[20] = UInt8(format)
     bytes[21] = UInt8(format)
     let e = try #require(openError(try temporaryFile(bytes)))
-    #expect(e.code == .unsupportedFormat)
+    expectEqual(e.code, .unsupportedFormat)
     #expect(e.description.contains("file format \(format) is not supported"))
   }
 
   /// Formats 2-9 are read (through the legacy table layout).
   @Test func legacyFormatOpens() throws {
     let file = try RealmFile.open(path: Fixtures.url("legacy-core5/person-v1/original.realm").path)
-    #expect(file.group.fileFormat == 9)
-    #expect(file.group.table(forClass: "Person")?.objectCount == 20)
+    expectEqual(file.group.fileFormat, 9)
+    expectEqual(file.group.table(forClass: "Person")?.objectCount, 20)
     #expect(file.group.table(named: "pk") == nil)
   }
 
@@ -84,7 +84,7 @@ import Testing
   func truncatedFileIsCorrupt(_ length: Int) throws {
     let bytes = Array(try Fixtures.bytes("alltypes/before.realm").prefix(length))
     let e = try #require(openError(try temporaryFile(bytes)))
-    #expect(e.code == .corrupt, "\(e)")
+    expectEqual(e.code, .corrupt, "\(e)")
     #expect(e.formatError != nil)
     #expect(e.description.hasPrefix("'"))
   }
@@ -113,18 +113,18 @@ import Testing
     // Read-only permissions: opening must not need write access.
     try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: url.path)
     let file = try RealmFile.open(path: url.path)
-    #expect(file.fileSize == original.count)
+    expectEqual(file.fileSize, original.count)
     #expect(file.group.tables.count > 0)
-    #expect(try Data(contentsOf: url) == Data(original))
+    try expectEqual(Data(contentsOf: url), Data(original))
     let contents = try FileManager.default.contentsOfDirectory(atPath: dir.path)
-    #expect(contents == ["copy.realm"])
+    expectEqual(contents, ["copy.realm"])
   }
 
   @Test(SharedFixtures.enabled)
   func emptyRealmHasNoTables() throws {
     let file = try RealmFile.open(path: try FixtureLocation.shared.path(SharedFixtures.realmCoreSample("test__resources__vacuum_no_history_type")))
     #expect(file.group.tables.isEmpty)
-    #expect(file.group.topRef == .null)
+    expectEqual(file.group.topRef, .null)
     let schema = try file.group.schema()
     #expect(schema.classes.isEmpty)
     #expect(schema.schemaVersion == nil)

@@ -104,12 +104,12 @@ func fixtureLines(_ path: String, _ location: FixtureLocation = .committed) thro
       var count = 0
       var lastKey = Int64.min
       try group.forEachObject(in: table) { key, values in
-        #expect(values.count == table.publicColumns.count)
+        expectEqual(values.count, table.publicColumns.count)
         #expect(count == 0 || key > lastKey, "keys ascend in \(table.name)")
         lastKey = key
         count += 1
       }
-      #expect(count == table.objectCount, "\(table.name)")
+      expectEqual(count, table.objectCount, "\(table.name)")
     }
     _ = try group.schema()
   }
@@ -125,19 +125,19 @@ func fixtureLines(_ path: String, _ location: FixtureLocation = .committed) thro
     let schema = try file.group.schema()
     let expected = try fixture.schemaJSON()
     // Realm's answers record the file's own format, also for files it read after upgrading.
-    #expect(expected["fileFormat"] == .int(Int64(schema.fileFormat)))
+    expectEqual(expected["fileFormat"], .int(Int64(schema.fileFormat)))
     let version: JSONValue = schema.schemaVersion.map { .int($0) } ?? .null
-    #expect(expected["schemaVersion"] == version)
+    expectEqual(expected["schemaVersion"], version)
     guard case .array(let classes)? = expected["classes"] else {
       Issue.record("schema.json has no classes")
       return
     }
-    #expect(classes.map { $0["name"] } == schema.classes.map { .string($0.name) })
+    expectEqual(classes.map { $0["name"] }, schema.classes.map { .string($0.name) })
     for (json, cls) in zip(classes, schema.classes) {
-      #expect(json["embedded"] == .bool(cls.isEmbedded), "\(cls.name)")
-      #expect(json["primaryKey"] == (cls.primaryKey.map { .string($0) } ?? .null), "\(cls.name)")
+      expectEqual(json["embedded"], .bool(cls.isEmbedded), "\(cls.name)")
+      expectEqual(json["primaryKey"], (cls.primaryKey.map { .string($0) } ?? .null), "\(cls.name)")
       guard case .array(let props)? = json["properties"] else { continue }
-      #expect(props.map { $0["name"] } == cls.properties.map { .string($0.name) }, "\(cls.name)")
+      expectEqual(props.map { $0["name"] }, cls.properties.map { .string($0.name) }, "\(cls.name)")
       for (p, prop) in zip(props, cls.properties) {
         let where_ = "\(cls.name).\(prop.name)"
         let type: String
@@ -150,10 +150,10 @@ func fixtureLines(_ path: String, _ location: FixtureLocation = .committed) thro
           type = prop.collection.rawValue
           objectType = prop.objectType ?? prop.type.rawValue
         }
-        #expect(p["type"] == .string(type), "\(where_)")
-        #expect(p["objectType"] == objectType.map { .string($0) }, "\(where_)")
-        #expect(p["optional"] == .bool(prop.isOptional), "\(where_)")
-        #expect(p["indexed"] == .bool(prop.isIndexed), "\(where_)")
+        expectEqual(p["type"], .string(type), "\(where_)")
+        expectEqual(p["objectType"], objectType.map { .string($0) }, "\(where_)")
+        expectEqual(p["optional"], .bool(prop.isOptional), "\(where_)")
+        expectEqual(p["indexed"], .bool(prop.isIndexed), "\(where_)")
       }
     }
   }
@@ -192,7 +192,7 @@ func fixtureLines(_ path: String, _ location: FixtureLocation = .committed) thro
         }
       }
     }
-    #expect(index == lines.count, "objects read vs dump lines")
+    expectEqual(index, lines.count, "objects read vs dump lines")
     #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
   }
 }
@@ -230,12 +230,12 @@ func fixtureLines(_ path: String, _ location: FixtureLocation = .committed) thro
       let table = try #require(file.group.table(named: name), "\(name)")
       // Realm's upgrade to format 23 empties asymmetric tables (§6.15); info.txt is after it.
       let emptiedByUpgrade = table.type == .topLevelAsymmetric && file.group.fileFormat < 23
-      #expect(parts[0] == "\(emptiedByUpgrade ? 0 : table.objectCount) objects", "\(name)")
-      #expect(parts[1] == "\(table.publicColumns.count) columns", "\(name)")
+      expectEqual(parts[0], "\(emptiedByUpgrade ? 0 : table.objectCount) objects", "\(name)")
+      expectEqual(parts[1], "\(table.publicColumns.count) columns", "\(name)")
       let pk = table.primaryKey.flatMap { table.column(key: $0)?.name }
-      #expect((parts.count > 2 ? String(parts[2].dropFirst(3)) : nil) == pk, "\(name)")
+      expectEqual((parts.count > 2 ? String(parts[2].dropFirst(3)) : nil), pk, "\(name)")
     }
-    #expect(Set(names) == Set(file.group.tables.map(\.name)))
+    expectEqual(Set(names), Set(file.group.tables.map(\.name)))
     if let v = lines.first(where: { $0.hasPrefix("schema_version: ") })?.dropFirst(16) {
       #expect((try file.group.schemaVersion()).map(String.init) ?? "none" == String(v))
     }
@@ -253,7 +253,7 @@ func fixtureLines(_ path: String, _ location: FixtureLocation = .committed) thro
     for table in group.tables {
       var n = 0
       try group.forEachObject(in: table) { _, _ in n += 1 }
-      #expect(n == table.objectCount)
+      expectEqual(n, table.objectCount)
     }
     _ = try group.schema()
     #expect(group.check().isEmpty)
@@ -294,7 +294,7 @@ func fixtureLines(_ path: String, _ location: FixtureLocation = .committed) thro
     for skip in [0, 1, 255, 256, 257, 599, 600, 10_000] {
       var keys: [Int64] = []
       try group.forEachObject(in: table, skip: skip) { key, _ in keys.append(key) }
-      #expect(keys == Array(all.dropFirst(skip)), "skip \(skip)")
+      expectEqual(keys, Array(all.dropFirst(skip)), "skip \(skip)")
     }
   }
 
@@ -306,12 +306,12 @@ func fixtureLines(_ path: String, _ location: FixtureLocation = .committed) thro
     let table = try #require(group.table(named: "table"))
     var keys: [Int64] = []
     try group.forEachObject(in: table) { key, _ in keys.append(key) }
-    #expect(keys == Array(0..<40))
+    expectEqual(keys, Array(0..<40))
   }
 
   @Test func unknownClassIsAnError() throws {
     let group = try ReadableFixture(realm: "embedded/before.realm").open().group
-    #expect(group.objectCount(ofClass: "Contact") == 60)
+    expectEqual(group.objectCount(ofClass: "Contact"), 60)
     #expect(group.objectCount(ofClass: "Nope") == nil)
     #expect(throws: FormatError.self) { try group.forEachObject(ofClass: "Nope") { _, _ in } }
   }

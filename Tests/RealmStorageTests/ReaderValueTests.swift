@@ -36,13 +36,13 @@ import Testing
 
   @Test func integerExtremes() throws {
     let first = try Self.object("alltypes", "AllTypes", key: 0)
-    #expect(first["_id"] == .int(.min))
+    expectEqual(first["_id"], .int(.min))
     let second = try Self.object("alltypes", "AllTypes", key: 1)
-    #expect(second["_id"] == .int(.max))
-    #expect(first["int_opt"] == .null)
-    #expect(first["bool_opt"] == .null)
+    expectEqual(second["_id"], .int(.max))
+    expectEqual(first["int_opt"], .null)
+    expectEqual(first["bool_opt"], .null)
     #expect(first.matches("int_list"))
-    #expect(first["int_list"] == .list([.int(783_454_597_004_632), .int(-6276), .int(.max)]))
+    expectEqual(first["int_list"], .list([.int(783_454_597_004_632), .int(-6276), .int(.max)]))
   }
 
   @Test func floatingPointSpecials() throws {
@@ -54,10 +54,10 @@ import Testing
     #expect(z == 0 && z.sign == .minus)
     guard case .double(let mz)? = negativeZero["mixed_val"] else { Issue.record("mixed is not a double"); return }
     #expect(mz == 0 && mz.sign == .minus)
-    #expect(try Self.object("alltypes", "AllTypes", key: 9)["double_req"] == .double(-.infinity))
-    #expect(try Self.object("alltypes", "AllTypes", key: 3)["double_req"] == .double(.greatestFiniteMagnitude))
+    try expectEqual(Self.object("alltypes", "AllTypes", key: 9)["double_req"], .double(-.infinity))
+    try expectEqual(Self.object("alltypes", "AllTypes", key: 3)["double_req"], .double(.greatestFiniteMagnitude))
     let obj1 = try Self.object("alltypes", "AllTypes", key: 1)
-    #expect(obj1["float_req"] == .float(-63687.914))
+    expectEqual(obj1["float_req"], .float(-63687.914))
     #expect(obj1.matches("float_list"))
   }
 
@@ -69,43 +69,43 @@ import Testing
     let o2 = try Self.object("alltypes", "AllTypes", key: 2)
     // 1582-10-15T12:00:00.000000001Z
     // Nanoseconds take the sign of the seconds (§6.5).
-    #expect(o2["date_req"] == .date(Timestamp(seconds: -12_219_249_599, nanoseconds: -999_999_999)))
+    expectEqual(o2["date_req"], .date(Timestamp(seconds: -12_219_249_599, nanoseconds: -999_999_999)))
     let o3 = try Self.object("alltypes", "AllTypes", key: 3)
     // 1E-6176: coefficient 1, biased exponent 0.
-    #expect(o3["decimal128_req"] == .decimal128(Decimal128(low: 1, high: 0)))
+    expectEqual(o3["decimal128_req"], .decimal128(Decimal128(low: 1, high: 0)))
   }
 
   @Test func stringWithNul() throws {
     let o = try Self.object("alltypes", "AllTypes", key: 4)
-    #expect(o["string_req"] == .string("\u{0}nul inside"))
-    #expect(o["mixed_val"] == .float(1.6956432e+18))
+    expectEqual(o["string_req"], .string("\u{0}nul inside"))
+    expectEqual(o["mixed_val"], .float(1.6956432e+18))
   }
 
   @Test func nestedMixedCollections() throws {
     let o = try Self.object("alltypes", "AllTypes", key: 13)
     #expect(o.matches("mixed_val"))
     guard case .list(let items)? = o["mixed_val"] else { Issue.record("not a list"); return }
-    #expect(items.count == 7)
-    #expect(items[0] == .int(1))
-    #expect(items[1] == .string("two"))
-    #expect(items[4] == .list([.int(4), .list([.int(5), .string("six")])]))
-    #expect(items[6] == .link(ObjectLink(className: "Target", key: 13)))
+    expectEqual(items.count, 7)
+    expectEqual(items[0], .int(1))
+    expectEqual(items[1], .string("two"))
+    expectEqual(items[4], .list([.int(4), .list([.int(5), .string("six")])]))
+    expectEqual(items[6], .link(ObjectLink(className: "Target", key: 13)))
     let d = try Self.object("alltypes", "AllTypes", key: 14)
     #expect(d.matches("mixed_val"))
     guard case .dictionary(let entries)? = d["mixed_val"] else { Issue.record("not a dictionary"); return }
-    #expect(entries.map(\.key) == ["a", "b", "c", "date", "h", "link"])
-    #expect(entries[4].value == .dictionary([]))
+    expectEqual(entries.map(\.key), ["a", "b", "c", "date", "h", "link"])
+    expectEqual(entries[4].value, .dictionary([]))
   }
 
   @Test func embeddedObjectsInline() throws {
     let o = try Self.object("embedded", "Contact", key: 1)
     #expect(o.matches("address"))
     guard case .embedded(let address)? = o["address"] else { Issue.record("address is not embedded"); return }
-    #expect(address.className == "Address")
-    #expect(address.properties.map(\.name) == ["street", "city", "zip", "geo"])
-    #expect(address.properties[0].value == .string("10 Backus Street"))
+    expectEqual(address.className, "Address")
+    expectEqual(address.properties.map(\.name), ["street", "city", "zip", "geo"])
+    expectEqual(address.properties[0].value, .string("10 Backus Street"))
     guard case .embedded(let geo) = address.properties[3].value else { Issue.record("geo is not embedded"); return }
-    #expect(geo.properties[2].value == .float(5.5))
+    expectEqual(geo.properties[2].value, .float(5.5))
     #expect(o.matches("phones"))
     #expect(o.matches("byLabel"))
   }
@@ -121,7 +121,7 @@ import Testing
         checked += 1
       }
     }
-    #expect(checked == lines.count)
+    expectEqual(checked, lines.count)
   }
 
   @Test func everyStringLeafForm() throws {
@@ -136,7 +136,7 @@ import Testing
         n += 1
       }
     }
-    #expect(n == lines.count)
+    expectEqual(n, lines.count)
   }
 
   @Test func matcherNoticesDifferences() throws {

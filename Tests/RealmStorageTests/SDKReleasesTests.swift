@@ -51,8 +51,8 @@ import Testing
         let last = try #require(SDKReleases.releaseNumbers(range.last))
         #expect(!last.lexicographicallyPrecedes(first), "\(range.text)")
         #expect(range.firstDate <= range.lastDate, "\(range.text)")
-        #expect(SDKReleases.range(of: sdk, release: range.first) == range)
-        #expect(SDKReleases.range(of: sdk, release: range.last) == range)
+        expectEqual(SDKReleases.range(of: sdk, release: range.first), range)
+        expectEqual(SDKReleases.range(of: sdk, release: range.last), range)
         guard let cores = range.realmCore, let core = cores.components(separatedBy: " to ").last,
           let major = Int(core.prefix { $0.isNumber }), major >= 10
         else { continue }
@@ -66,7 +66,7 @@ import Testing
           case 14, 20: 24
           default: nil
           }
-        #expect(range.fileFormat == expected, "\(range.text): Realm Core \(cores)")
+        expectEqual(range.fileFormat, expected, "\(range.text): Realm Core \(cores)")
       }
       for (a, b) in zip(ranges, ranges.dropFirst()) {
         let last = try #require(SDKReleases.releaseNumbers(a.last))
@@ -101,7 +101,7 @@ import Testing
   /// snapshot stops before a range's end, the release it stops at lies inside the range.
   @Test func theLineOnRealmCore20HasNoDeviceSync() throws {
     let core20 = SDKReleases.ranges.filter { $0.realmCore?.hasPrefix("20.") == true }
-    #expect(Set(core20.map(\.sdk)) == [.swift, .kotlin, .javascript, .dotnet, .dart])
+    expectEqual(Set(core20.map(\.sdk)), [.swift, .kotlin, .javascript, .dotnet, .dart])
     for range in core20 {
       #expect(range.fileFormat == 24 && !range.deviceSync, "\(range.text)")
       #expect(range.firstDate >= "2024-09-09", "\(range.text)")
@@ -121,11 +121,11 @@ import Testing
   /// spans; a line that follows another is joined (Realm Kotlin 2.3.0, then 3.0.0).
   @Test func overlappingLinesStayApartAndFollowingOnesJoin() {
     let spans = SDKReleases.joined(SDKReleases.openingAsIs(format: 24))
-    #expect(SDKReleases.text(spans.filter { $0.sdk == .swift }) == "Realm Swift 10.49.0-10.54.6 and 20.0.0-20.0.6")
-    #expect(SDKReleases.text(spans.filter { $0.sdk == .kotlin }) == "Realm Kotlin 1.15.0-3.0.0")
-    #expect(SDKReleases.text(spans.filter { $0.sdk == .dart }) == "Realm Dart 2.0.0-3.5.0 and 20.0.0-20.2.0")
+    expectEqual(SDKReleases.text(spans.filter { $0.sdk == .swift }), "Realm Swift 10.49.0-10.54.6 and 20.0.0-20.0.6")
+    expectEqual(SDKReleases.text(spans.filter { $0.sdk == .kotlin }), "Realm Kotlin 1.15.0-3.0.0")
+    expectEqual(SDKReleases.text(spans.filter { $0.sdk == .dart }), "Realm Dart 2.0.0-3.5.0 and 20.0.0-20.2.0")
     let upgrading22 = SDKReleases.joined(SDKReleases.openingAfterUpgrade(format: 22))
-    #expect(SDKReleases.text(upgrading22.filter { $0.sdk == .swift }) == "Realm Swift 10.35.0-10.54.6 and 20.0.0-20.0.6")
+    expectEqual(SDKReleases.text(upgrading22.filter { $0.sdk == .swift }), "Realm Swift 10.35.0-10.54.6 and 20.0.0-20.0.6")
   }
 
   /// A synced realm opens only in releases with Device Sync; the others are named as refusing
@@ -140,12 +140,12 @@ import Testing
         #expect(withSync.contains { $0.sdk == span.sdk && $0.first == span.first }, "format \(format): \(span.text)")
       }
       for span in synced.withoutDeviceSync {
-        #expect(SDKReleases.range(of: span.sdk, release: span.first)?.deviceSync == false, "format \(format): \(span.text)")
+        expectEqual(SDKReleases.range(of: span.sdk, release: span.first)?.deviceSync, false, "format \(format): \(span.text)")
       }
-      #expect(SDKReleases.openers(format: format, history: .syncServer) == SDKOpeners(asIs: [], afterUpgrade: [], withoutDeviceSync: []))
+      expectEqual(SDKReleases.openers(format: format, history: .syncServer), SDKOpeners(asIs: [], afterUpgrade: [], withoutDeviceSync: []))
     }
     let synced24 = SDKReleases.openers(format: 24, history: .syncClient)
-    #expect(SDKReleases.text(synced24.withoutDeviceSync) == "Realm Swift 20.0.0-20.0.6, Realm Kotlin 3.0.0, Realm JS 20.0.0-20.2.0, Realm .NET 20.0.0-20.1.0, Realm Dart 20.0.0-20.2.0")
+    expectEqual(SDKReleases.text(synced24.withoutDeviceSync), "Realm Swift 20.0.0-20.0.6, Realm Kotlin 3.0.0, Realm JS 20.0.0-20.2.0, Realm .NET 20.0.0-20.1.0, Realm Dart 20.0.0-20.2.0")
     #expect(SDKReleases.text(SDKReleases.openers(format: 22, history: .syncClient).withoutDeviceSync).contains("Realm Kotlin 0.6.0 and 3.0.0"))
   }
 }

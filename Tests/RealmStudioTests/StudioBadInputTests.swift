@@ -15,9 +15,9 @@ import Testing
   ) throws {
     let before = try h.bytes()
     let answer = try h.post(path, json: body)
-    #expect(answer.status == status, "\(answer.text)", sourceLocation: sourceLocation)
-    #expect(answer.json?["field"]?.string == field, "\(answer.text)", sourceLocation: sourceLocation)
-    #expect(answer.json?["error"]?.string?.contains(text) == true, "\(answer.text)", sourceLocation: sourceLocation)
+    expectEqual(answer.status, status, "\(answer.text)", sourceLocation: sourceLocation)
+    expectEqual(answer.json?["field"]?.string, field, "\(answer.text)", sourceLocation: sourceLocation)
+    expectEqual(answer.json?["error"]?.string?.contains(text), true, "\(answer.text)", sourceLocation: sourceLocation)
     #expect(TestFiles.same(try h.bytes(), before), "the file changed", sourceLocation: sourceLocation)
   }
 
@@ -54,13 +54,13 @@ import Testing
     let before = try h.bytes()
     let csv = "firstName,lastName,age\nAda,Lovelace,36\nBad,Row,old\n"
     let answer = try h.request("POST", StudioHarness.classPath("Person", "import?format=csv&name=people.csv"), body: Array(csv.utf8))
-    #expect(answer.status == 422)
-    #expect(answer.json?["error"]?.string?.contains("'people.csv' row 3") == true, "\(answer.text)")
-    #expect(answer.json?["field"]?.string == "age")
+    expectEqual(answer.status, 422)
+    expectEqual(answer.json?["error"]?.string?.contains("'people.csv' row 3"), true, "\(answer.text)")
+    expectEqual(answer.json?["field"]?.string, "age")
     let jsonl = #"{"$class":"Person","firstName":"A","lastName":"B","age":1}"# + "\n{oops\n"
     let second = try h.request("POST", StudioHarness.classPath("Person", "import?format=jsonl&name=x.jsonl"), body: Array(jsonl.utf8))
-    #expect(second.status == 422)
-    #expect(second.json?["error"]?.string?.contains("'x.jsonl' line 2") == true, "\(second.text)")
+    expectEqual(second.status, 422)
+    expectEqual(second.json?["error"]?.string?.contains("'x.jsonl' line 2"), true, "\(second.text)")
     #expect(TestFiles.same(try h.bytes(), before))
   }
 
@@ -72,22 +72,22 @@ import Testing
     let app = try FlockHolder(sharedLockOn: h.path + ".lock")
     defer { app.release() }
     let info = try h.get("/api/files/0")
-    #expect(info.json?["editable"]?.bool == false)
-    #expect(info.json?["readOnlyReason"]?.string?.contains("an app has the file open") == true)
+    expectEqual(info.json?["editable"]?.bool, false)
+    expectEqual(info.json?["readOnlyReason"]?.string?.contains("an app has the file open"), true)
     let before = try h.bytes()
     let answer = try h.post(StudioHarness.classPath("AllTypes", "objects/6"), json: #"{"values":{"int_req":1}}"#)
-    #expect(answer.status == 409)
-    #expect(answer.json?["code"]?.string == "locked")
+    expectEqual(answer.status, 409)
+    expectEqual(answer.json?["code"]?.string, "locked")
     #expect(TestFiles.same(try h.bytes(), before))
     app.release()
-    #expect(try h.get("/api/files/0").json?["editable"]?.bool == true)
+    try expectEqual(h.get("/api/files/0").json?["editable"]?.bool, true)
   }
 
   /// `--read-only`: every change is refused and the file is never written.
   @Test func aReadOnlyStudioWritesNothing() throws {
     let h = try StudioHarness("alltypes/before.realm", readOnly: true)
-    #expect(try h.get("/api/files/0").json?["readOnlyReason"]?.string == "the studio was started with --read-only")
-    #expect(try h.get("/api/files").json?["readOnly"]?.bool == true)
+    try expectEqual(h.get("/api/files/0").json?["readOnlyReason"]?.string, "the studio was started with --read-only")
+    try expectEqual(h.get("/api/files").json?["readOnly"]?.bool, true)
     let before = try h.bytes()
     for (path, body) in [
       (StudioHarness.classPath("AllTypes", "objects/6"), #"{"values":{"int_req":1}}"#),
@@ -97,8 +97,8 @@ import Testing
       ("/api/files/0/unsync", #"{"name":"x.realm"}"#),
     ] {
       let answer = try h.post(path, json: body)
-      #expect(answer.status == 409, "\(path)")
-      #expect(answer.json?["code"]?.string == "readOnly")
+      expectEqual(answer.status, 409, "\(path)")
+      expectEqual(answer.json?["code"]?.string, "readOnly")
     }
     #expect(TestFiles.same(try h.bytes(), before))
   }

@@ -17,14 +17,14 @@ import Testing
     for cls in schema["classes"]?.array ?? [] where cls["embedded"]?.bool != true {
       let name = try #require(cls["name"]?.string)
       let expected = RealmAnswers.keys(realm, of: name)
-      #expect(try keys(h, name, step: "after", limit: 23) == expected, "\(fixture) \(name) by key ranges")
-      #expect(try keys(h, name, step: "offset", limit: 23) == expected, "\(fixture) \(name) by positions")
+      try expectEqual(keys(h, name, step: "after", limit: 23), expected, "\(fixture) \(name) by key ranges")
+      try expectEqual(keys(h, name, step: "offset", limit: 23), expected, "\(fixture) \(name) by positions")
       // The values of the first objects, as an edit starts from them.
       var ours: [JSONValue] = []
       var theirs: [JSONValue] = []
       for key in expected.prefix(12) {
         let object = try h.get(StudioHarness.classPath(name, "objects/\(key)"))
-        #expect(object.status == 200)
+        expectEqual(object.status, 200)
         let properties = (cls["properties"]?.array ?? []).compactMap { $0["name"]?.string }
         let canonical = object.json?["canonical"]?.array ?? []
         var members = [JSONMember("$class", .string(name)), JSONMember("$key", .int(key))]
@@ -43,7 +43,7 @@ import Testing
     var next = step == "after" ? "after=-1" : "offset=0"
     for _ in 0..<10_000 {
       let page = try h.get(StudioHarness.classPath(className, "objects?\(next)&limit=\(limit)\(query)"))
-      #expect(page.status == 200, "\(page.text)")
+      expectEqual(page.status, 200, "\(page.text)")
       let objects = page.json?["objects"]?.array ?? []
       keys += objects.compactMap { $0["key"]?.string.flatMap { Int64($0) } }
       guard page.json?["hasMore"]?.bool == true, let last = keys.last else { break }
@@ -73,15 +73,15 @@ import Testing
     let h = try StudioHarness("\(fixture)/before.realm")
     let expected = try #require(try RealmOracle.core14.queryKeys(h.path, className: className, where: query))
     let filter = "&where=" + (query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
-    #expect(try keys(h, className, step: "after", query: filter, limit: 11) == expected, "\(query) by key")
-    #expect(try keys(h, className, step: "offset", query: filter, limit: 11) == expected, "\(query) by position")
+    try expectEqual(keys(h, className, step: "after", query: filter, limit: 11), expected, "\(query) by key")
+    try expectEqual(keys(h, className, step: "offset", query: filter, limit: 11), expected, "\(query) by position")
     for offset in [0, 1, 255, 256, 257, 300] where offset < expected.count {
       let page = try h.get(StudioHarness.classPath(className, "objects?offset=\(offset)&limit=9\(filter)"))
       let got = (page.json?["objects"]?.array ?? []).compactMap { $0["key"]?.string.flatMap { Int64($0) } }
-      #expect(got == Array(expected.dropFirst(offset).prefix(9)), "\(query) at \(offset)")
+      expectEqual(got, Array(expected.dropFirst(offset).prefix(9)), "\(query) at \(offset)")
     }
     let count = try h.get(StudioHarness.classPath(className, "count?where=\(filter.dropFirst(7))"))
-    #expect(count.json?["count"]?.int == Int64(expected.count))
+    expectEqual(count.json?["count"]?.int, Int64(expected.count))
     // A column sort is the query with SORT(...).
     let property = className == "Person" ? "age" : className == "Contact" ? "name" : "int_req"
     for order in ["asc", "desc"] {
@@ -91,7 +91,7 @@ import Testing
       for offset in [0, 20] {
         let page = try h.get(StudioHarness.classPath(className, "objects?offset=\(offset)&limit=20&sort=\(property)&order=\(order)\(filter)"))
         let got = (page.json?["objects"]?.array ?? []).compactMap { $0["key"]?.string.flatMap { Int64($0) } }
-        #expect(got == Array(sorted.dropFirst(offset).prefix(20)), "\(query) sorted \(order) at \(offset)")
+        expectEqual(got, Array(sorted.dropFirst(offset).prefix(20)), "\(query) sorted \(order) at \(offset)")
       }
     }
   }
@@ -104,9 +104,9 @@ import Testing
     let h = try StudioHarness("alltypes/before.realm")
     let expected = try #require(try RealmOracle.core14.queryKeys(h.path, className: "AllTypes", where: query))
     let filter = "&where=" + (query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
-    #expect(try keys(h, "AllTypes", step: "offset", query: filter, limit: 17) == expected)
+    try expectEqual(keys(h, "AllTypes", step: "offset", query: filter, limit: 17), expected)
     let count = try h.get(StudioHarness.classPath("AllTypes", "count?\(filter.dropFirst())"))
-    #expect(count.json?["count"]?.int == Int64(expected.count))
+    expectEqual(count.json?["count"]?.int, Int64(expected.count))
   }
 
   /// A query that does not compile is a 400 naming its column, as `dump --where` reports it.
@@ -114,16 +114,16 @@ import Testing
     let h = try StudioHarness("alltypes/before.realm")
     for (query, column) in [("int_req > ", 11), ("nosuch == 3", 1), ("int_req == 'text'", 9)] {
       let page = try h.get(StudioHarness.classPath("AllTypes", "objects?where=\(query.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"))
-      #expect(page.status == 400)
-      #expect(page.json?["code"]?.string == "query")
-      #expect(page.json?["column"]?.int == Int64(column), "\(query): \(page.text)")
-      #expect((page.json?["error"]?.string ?? "").isEmpty == false)
+      expectEqual(page.status, 400)
+      expectEqual(page.json?["code"]?.string, "query")
+      expectEqual(page.json?["column"]?.int, Int64(column), "\(query): \(page.text)")
+      expectEqual((page.json?["error"]?.string ?? "").isEmpty, false)
     }
     let sortOfList = try h.get(StudioHarness.classPath("AllTypes", "objects?sort=int_list"))
-    #expect(sortOfList.status == 400)
+    expectEqual(sortOfList.status, 400)
     let unknown = try h.get(StudioHarness.classPath("Nope", "objects"))
-    #expect(unknown.status == 422)
-    #expect(unknown.json?["error"]?.string?.contains("class 'Nope' not found") == true)
+    expectEqual(unknown.status, 422)
+    expectEqual(unknown.json?["error"]?.string?.contains("class 'Nope' not found"), true)
   }
 
   /// The objects linking to each Target ("linking objects") are Realm's links to it, once per
@@ -161,13 +161,13 @@ import Testing
         let property = b["property"]?.string ?? "?"
         let keys = (b["keys"]?.array ?? []).compactMap { $0.string.flatMap { Int64($0) } }
         counts[property] = Int(b["n"]?.int ?? 0)
-        #expect(keys.count == min(100, counts[property]!))
+        expectEqual(keys.count, min(100, counts[property]!))
         var left = want[property] ?? []
         for k in keys {
           if let i = left.firstIndex(of: k) { left.remove(at: i) } else { Issue.record("Target \(key): \(property) lists \(k), which does not link there") }
         }
       }
-      #expect(counts == want.mapValues(\.count), "Target \(key)")
+      expectEqual(counts, want.mapValues(\.count), "Target \(key)")
     }
   }
 
@@ -176,27 +176,27 @@ import Testing
   @Test func valuesExpandByPath() throws {
     let h = try StudioHarness([("nested-links/before.realm", "nested.realm"), ("embedded/before.realm", "embedded.realm")])
     let list = try h.get(StudioHarness.classPath("Holder", "objects/0/value?property=ml&path=%5B%5D"))
-    #expect(list.json?["value"]?["t"]?.string == "list")
-    #expect(list.json?["value"]?["n"]?.int == 2)
+    expectEqual(list.json?["value"]?["t"]?.string, "list")
+    expectEqual(list.json?["value"]?["n"]?.int, 2)
     // Holder 0: md = {"a": [Target 1], "b": {"c": Target 2}}.
     let inner = try h.get(StudioHarness.classPath("Holder", "objects/0/value?property=md&path=%5B%22b%22%5D"))
     let c = inner.json?["value"]?["entries"]?.array?.first
-    #expect(c?["k"]?.string == "c")
-    #expect(c?["v"]?["t"]?.string == "link")
-    #expect(c?["v"]?["class"]?.string == "Target")
-    #expect(c?["v"]?["key"]?.string == "2")
+    expectEqual(c?["k"]?.string, "c")
+    expectEqual(c?["v"]?["t"]?.string, "link")
+    expectEqual(c?["v"]?["class"]?.string, "Target")
+    expectEqual(c?["v"]?["key"]?.string, "2")
     let deep = try h.get(StudioHarness.classPath("Holder", "objects/0/value?property=m&path=%5B1%5D"))
-    #expect(deep.json?["value"]?["items"]?.array?.first?["key"]?.string == "1")
+    expectEqual(deep.json?["value"]?["items"]?.array?.first?["key"]?.string, "1")
     let missing = try h.get(StudioHarness.classPath("Holder", "objects/0/value?property=m&path=%5B9%5D"))
-    #expect(missing.status == 404)
+    expectEqual(missing.status, 404)
     // An embedded object and a list slice from an offset.
     let contacts = try h.get(StudioHarness.classPath("Contact", "objects?limit=60", file: 1))
     let withPhones = try #require(
       contacts.json?["objects"]?.array?.first { ($0["values"]?.array?[3]["n"]?.int ?? 0) >= 2 }?["key"]?.string)
     let phones = try h.get(StudioHarness.classPath("Contact", "objects/\(withPhones)/value?property=phones&offset=1&limit=1", file: 1))
-    #expect(phones.json?["value"]?["offset"]?.int == 1)
-    #expect(phones.json?["value"]?["items"]?.array?.count == 1)
-    #expect(phones.json?["value"]?["items"]?.array?.first?["t"]?.string == "embedded")
+    expectEqual(phones.json?["value"]?["offset"]?.int, 1)
+    expectEqual(phones.json?["value"]?["items"]?.array?.count, 1)
+    expectEqual(phones.json?["value"]?["items"]?.array?.first?["t"]?.string, "embedded")
   }
 
   /// The schema of the page is Realm's schema.
@@ -206,27 +206,27 @@ import Testing
     let ours = try h.get("/api/files/0/schema")
     let realmClasses = realm["classes"]?.array ?? []
     let ourClasses = ours.json?["classes"]?.array ?? []
-    #expect(realmClasses.compactMap { $0["name"]?.string } == ourClasses.compactMap { $0["name"]?.string })
+    expectEqual(realmClasses.compactMap { $0["name"]?.string }, ourClasses.compactMap { $0["name"]?.string })
     for (r, o) in zip(realmClasses, ourClasses) {
-      #expect(r["primaryKey"]?.string == o["primaryKey"]?.string)
+      expectEqual(r["primaryKey"]?.string, o["primaryKey"]?.string)
       let rp = r["properties"]?.array ?? []
       let op = o["properties"]?.array ?? []
-      #expect(rp.count == op.count)
+      expectEqual(rp.count, op.count)
       for (a, b) in zip(rp, op) {
-        #expect(a["name"]?.string == b["name"]?.string)
-        #expect(a["indexed"]?.bool == b["indexed"]?.bool, "\(a["name"]?.string ?? "")")
-        #expect(a["optional"]?.bool == b["optional"]?.bool, "\(a["name"]?.string ?? "")")
+        expectEqual(a["name"]?.string, b["name"]?.string)
+        expectEqual(a["indexed"]?.bool, b["indexed"]?.bool, "\(a["name"]?.string ?? "")")
+        expectEqual(a["optional"]?.bool, b["optional"]?.bool, "\(a["name"]?.string ?? "")")
         let collection = b["collection"]?.string ?? "single"
-        #expect(a["type"]?.string == (collection == "single" ? b["type"]?.string : collection))
-        #expect(a["objectType"]?.string == (collection == "single" ? b["objectType"]?.string : (b["objectType"]?.string ?? b["type"]?.string)))
+        expectEqual(a["type"]?.string, (collection == "single" ? b["type"]?.string : collection))
+        expectEqual(a["objectType"]?.string, (collection == "single" ? b["objectType"]?.string : (b["objectType"]?.string ?? b["type"]?.string)))
       }
     }
     for language in ["swift", "kotlin", "java", "javascript", "typescript", "dart", "csharp"] {
       let code = try h.get("/api/files/0/models/\(language)")
-      #expect(code.status == 200)
+      expectEqual(code.status, 200)
       #expect(code.text.contains("AllTypes"), "\(language)")
     }
-    #expect(try h.get("/api/files/0/models/cobol").status == 404)
+    try expectEqual(h.get("/api/files/0/models/cobol").status, 404)
   }
 
   /// Each property's index kind is the one Realm has: a full-text index (Realm answers `TEXT`)
@@ -241,11 +241,11 @@ import Testing
       for p in c["properties"]?.array ?? [] {
         let name = "\(c["name"]?.string ?? "").\(p["name"]?.string ?? "")"
         let kind = p["indexKind"]?.string ?? "?"
-        #expect(p["indexed"]?.bool == (kind != "none"), "\(name)")
+        expectEqual(p["indexed"]?.bool, (kind != "none"), "\(name)")
         if kind != "none" { ours[name] = kind }
       }
     }
-    #expect(ours == realm)
+    expectEqual(ours, realm)
   }
 
   /// What `open` shows: the format, the classes with Realm's counts, whether editing is possible.
@@ -253,15 +253,15 @@ import Testing
     let h = try StudioHarness("embedded/before.realm")
     let info = try h.get("/api/files/0")
     let realm = try RealmAnswers.dump(h.path)
-    #expect(info.json?["fileFormat"]?.int == 24)
-    #expect(info.json?["editable"]?.bool == true)
-    #expect(info.json?["readOnlyReason"] == .null)
+    expectEqual(info.json?["fileFormat"]?.int, 24)
+    expectEqual(info.json?["editable"]?.bool, true)
+    expectEqual(info.json?["readOnlyReason"], .null)
     let contact = info.json?["classes"]?.array?.first { $0["name"]?.string == "Contact" }
-    #expect(contact?["objects"]?.int == Int64(RealmAnswers.keys(realm, of: "Contact").count))
-    #expect(contact?["primaryKey"]?.string == "_id")
-    #expect(info.json?["classes"]?.array?.first { $0["name"]?.string == "Address" }?["embedded"]?.bool == true)
-    #expect(try h.get("/api/files/1").status == 404)
-    #expect(try h.get("/api/files").json?["files"]?.array?.count == 1)
+    expectEqual(contact?["objects"]?.int, Int64(RealmAnswers.keys(realm, of: "Contact").count))
+    expectEqual(contact?["primaryKey"]?.string, "_id")
+    expectEqual(info.json?["classes"]?.array?.first { $0["name"]?.string == "Address" }?["embedded"]?.bool, true)
+    try expectEqual(h.get("/api/files/1").status, 404)
+    try expectEqual(h.get("/api/files").json?["files"]?.array?.count, 1)
   }
 
   /// A class exported as JSON Lines is Realm's dump of that class; a query's export holds the
@@ -271,8 +271,8 @@ import Testing
     let realm = try RealmAnswers.dump(h.path)
     let schema = try JSONParser.parse(try RealmOracle.core14.schema(h.path))
     let jsonl = try h.get(StudioHarness.classPath("Target", "export?format=jsonl"))
-    #expect(jsonl.status == 200)
-    #expect(jsonl.response.header("Content-Disposition")?.contains("attachment; filename=\"test-Target.jsonl\"") == true)
+    expectEqual(jsonl.status, 200)
+    expectEqual(jsonl.response.header("Content-Disposition")?.contains("attachment; filename=\"test-Target.jsonl\""), true)
     let lines = try jsonl.text.split(separator: "\n").map { try JSONParser.parse(String($0)) }
     let problems = DumpComparison.compareDumps(
       expected: realm.filter { $0["$class"]?.string == "Target" }, actual: lines, schema: schema)
@@ -280,14 +280,14 @@ import Testing
     let query = "value > 3"
     let expected = try #require(try RealmOracle.core14.queryKeys(h.path, className: "Target", where: query))
     let filtered = try h.get(StudioHarness.classPath("Target", "export?format=jsonl&where=value%20%3E%203"))
-    #expect(try filtered.text.split(separator: "\n").map { try JSONParser.parse(String($0))["$key"]?.int } == expected.map { $0 })
+    try expectEqual(filtered.text.split(separator: "\n").map { try JSONParser.parse(String($0))["$key"]?.int }, expected.map { $0 })
     let csv = try h.get(StudioHarness.classPath("Target", "export?format=csv"))
     #expect(csv.text.hasPrefix("$key,name,value,note"))
-    #expect(csv.text.split(whereSeparator: \.isNewline).count == RealmAnswers.keys(realm, of: "Target").count + 1)
+    expectEqual(csv.text.split(whereSeparator: \.isNewline).count, RealmAnswers.keys(realm, of: "Target").count + 1)
     let sql = try h.get(StudioHarness.classPath("Target", "export?format=sql"))
     #expect(sql.text.contains("CREATE TABLE"))
-    #expect(try h.get(StudioHarness.classPath("Target", "export?format=xml")).status == 400)
-    #expect(try h.get(StudioHarness.classPath("Target", "export?where=nosuch%20%3D%3D%201")).status == 400)
+    try expectEqual(h.get(StudioHarness.classPath("Target", "export?format=xml")).status, 400)
+    try expectEqual(h.get(StudioHarness.classPath("Target", "export?where=nosuch%20%3D%3D%201")).status, 400)
   }
 
   /// An encrypted file: the page is asked for the key, a wrong key is refused, the right one
@@ -296,24 +296,24 @@ import Testing
     let h = try StudioHarness("encrypted/alltypes.realm", name: "secret.realm")
     let key = try String(contentsOf: Fixtures.url("encrypted/alltypes.key"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
     let first = try h.get("/api/files/0")
-    #expect(first.json?["needsKey"]?.bool == true)
+    expectEqual(first.json?["needsKey"]?.bool, true)
     #expect(try h.get(StudioHarness.classPath("AllTypes", "objects")).status != 200)
     let wrong = String(repeating: "ab", count: 64)
     let refused = try h.post("/api/files/0/key", json: #"{"key":"\#(wrong)"}"#)
-    #expect(refused.status == 422)
-    #expect(refused.json?["field"]?.string == "key")
+    expectEqual(refused.status, 422)
+    expectEqual(refused.json?["field"]?.string, "key")
     #expect(!refused.text.contains(wrong))
-    #expect(try h.post("/api/files/0/key", json: #"{"key":"12"}"#).status == 422)
+    try expectEqual(h.post("/api/files/0/key", json: #"{"key":"12"}"#).status, 422)
     let accepted = try h.post("/api/files/0/key", json: #"{"key":"\#(key)"}"#)
-    #expect(accepted.status == 200)
+    expectEqual(accepted.status, 200)
     #expect(!accepted.text.contains(key))
     let info = try h.get("/api/files/0")
-    #expect(info.json?["encrypted"]?.bool == true)
+    expectEqual(info.json?["encrypted"]?.bool, true)
     #expect(!info.text.contains(key))
     let realm = try RealmOracle.core14.dump(h.path, key: key)
     let expected = realm.split(separator: "\n").filter { $0.contains(#""$class":"Target""#) }.count
     let page = try h.get(StudioHarness.classPath("Target", "objects?limit=100"))
-    #expect(page.json?["objects"]?.array?.count == expected)
+    expectEqual(page.json?["objects"]?.array?.count, expected)
   }
 
   /// The generation the page watches advances when the file changes on disk, and the next
@@ -321,9 +321,9 @@ import Testing
   @Test func changesOnDiskAdvanceTheGeneration() throws {
     let h = try StudioHarness([("person-rename-age/before.realm", "a.realm"), ("alltypes/before.realm", "b.realm")])
     let before = try h.get("/api/files/0/changes").json?["generation"]?.int ?? 0
-    #expect(try h.get("/api/files/0/changes").json?["generation"]?.int == before)
+    try expectEqual(h.get("/api/files/0/changes").json?["generation"]?.int, before)
     let firstPage = try h.get(StudioHarness.classPath("Person", "objects?limit=1"))
-    #expect(firstPage.json?["total"]?.int == 1000)
+    expectEqual(firstPage.json?["total"]?.int, 1000)
     // Another program replaces the file (as an atomic rewrite does).
     let replacement = h.directory.appendingPathComponent("new.realm")
     try FileManager.default.copyItem(at: Fixtures.url("user-tutorial/before.realm"), to: replacement)
@@ -331,7 +331,7 @@ import Testing
     let after = try h.get("/api/files/0/changes").json?["generation"]?.int ?? 0
     #expect(after > before)
     let classes = try h.get("/api/files/0/schema").json?["classes"]?.array?.compactMap { $0["name"]?.string }
-    #expect(classes == ["User"])
-    #expect(try h.get("/api/files/1/changes").json?["generation"]?.int == 1)
+    expectEqual(classes, ["User"])
+    try expectEqual(h.get("/api/files/1/changes").json?["generation"]?.int, 1)
   }
 }

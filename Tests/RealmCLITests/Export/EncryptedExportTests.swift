@@ -14,30 +14,30 @@ import Testing
 
   @Test func sqlScriptIsThePlaintextFilesScript() {
     let expected = CommandRun(["dump", Self.plain, "--format", "sql"])
-    #expect(expected.status == 0)
+    expectEqual(expected.status, 0)
     for (arguments, environment) in [
       (["--key-file", Self.keyFile], [:]), (["--key", Self.keyHex], [:]), ([], ["REALMCTL_KEY": Self.keyHex]),
     ] {
       let run = CommandRun(["dump", Self.encrypted, "--format", "sql"] + arguments, environment: environment)
-      #expect(run.status == 0, "\(run.errors)")
-      #expect(run.output == expected.output, "\(arguments) \(environment.keys)")
+      expectEqual(run.status, 0, "\(run.errors)")
+      expectEqual(run.output, expected.output, "\(arguments) \(environment.keys)")
     }
     let oneClass = CommandRun(["dump", Self.encrypted, "--format", "sql", "--class", "Target", "--key-file", Self.keyFile])
-    #expect(oneClass.output == CommandRun(["dump", Self.plain, "--format", "sql", "--class", "Target"]).output)
+    expectEqual(oneClass.output, CommandRun(["dump", Self.plain, "--format", "sql", "--class", "Target"]).output)
   }
 
   @Test(arguments: ["swift", "kotlin", "java", "javascript", "typescript", "dart", "csharp"])
   func modelCodeIsThePlaintextFilesModelCode(_ language: String) {
     let run = CommandRun(["schema", Self.encrypted, "--format", language, "--key-file", Self.keyFile])
-    #expect(run.status == 0, "\(run.errors)")
+    expectEqual(run.status, 0, "\(run.errors)")
     #expect(!run.output.isEmpty)
-    #expect(run.output == CommandRun(["schema", Self.plain, "--format", language]).output)
+    expectEqual(run.output, CommandRun(["schema", Self.plain, "--format", language]).output)
   }
 
   @Test func withoutTheKeyTheyRefuseAndPrintNothing() {
     for command in [["dump", Self.encrypted, "--format", "sql"], ["schema", Self.encrypted, "--format", "kotlin"]] {
       let run = CommandRun(command)
-      #expect(run.status == 65)
+      expectEqual(run.status, 65)
       #expect(run.output.isEmpty)
       #expect(run.errors.contains("is encrypted"), "\(run.errors)")
       #expect(run.errors.contains("--key-file"))

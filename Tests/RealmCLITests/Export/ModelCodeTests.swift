@@ -123,7 +123,7 @@ struct ModelCase: CustomStringConvertible, Sendable {
     // No snapshot is left over from a schema no longer rendered.
     let dir = Snapshot.packageRoot.appendingPathComponent("Tests/RealmCLITests/Snapshots/models")
     let files = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
-    #expect(Set(files) == Set(names.map { $0 + ".txt" }))
+    expectEqual(Set(files), Set(names.map { $0 + ".txt" }))
   }
 
   @Test(arguments: ModelCase.all)
@@ -151,7 +151,7 @@ struct ModelCase: CustomStringConvertible, Sendable {
     }
     let js = schemaObjects(model.render("javascript"))
     #expect(!js.isEmpty || (try? model.classNames.isEmpty) == true)
-    #expect(js == schemaObjects(model.render("typescript")))
+    expectEqual(js, schemaObjects(model.render("typescript")))
   }
 
   @Test(
@@ -180,7 +180,7 @@ struct ModelCase: CustomStringConvertible, Sendable {
         ["-cp", classesDir.path, "realmctltest.SchemaOf"] + checks.map(\.0))
       try #require(java.status == 0, "java: \(java.stderr.prefix(3000))")
       let lines = String(decoding: java.stdout, as: UTF8.self).split(separator: "\n")
-      #expect(lines.count == checks.count)
+      expectEqual(lines.count, checks.count)
       for (line, (_, model)) in zip(lines, checks) {
         let document = String(line.split(separator: "\t", maxSplits: 1).last ?? "")
         // Realm Java has no full-text index (its models say so in a comment).
@@ -202,7 +202,7 @@ struct ModelCase: CustomStringConvertible, Sendable {
       let run = try tsc.run(
         ["--noEmit", "--strict", "--target", "es2020", "--module", "es2020", "--moduleResolution", "node"] + files,
         in: dir)
-      #expect(run.status == 0, "tsc: \(String(decoding: run.stdout, as: UTF8.self).prefix(3000))\(run.stderr.prefix(1000))")
+      expectEqual(run.status, 0, "tsc: \(String(decoding: run.stdout, as: UTF8.self).prefix(3000))\(run.stderr.prefix(1000))")
     }
   }
 
@@ -215,7 +215,7 @@ struct ModelCase: CustomStringConvertible, Sendable {
       let models = try Self.writeModels("kotlin", to: dir, suffix: ".kt") { n, code in "package models\(n)\n" + code }
       let sources = try Self.files(under: Self.stub("kotlin"), suffix: ".kt") + models.map(\.path)
       let run = try kotlinc.run(["-nowarn", "-d", dir.appendingPathComponent("classes").path] + sources, in: dir)
-      #expect(run.status == 0, "kotlinc: \(run.stderr.prefix(3000))")
+      expectEqual(run.status, 0, "kotlinc: \(run.stderr.prefix(3000))")
     }
   }
 
@@ -243,12 +243,12 @@ struct ModelCase: CustomStringConvertible, Sendable {
       let files = try Self.writeModels("javascript", to: dir, suffix: ".mjs")
       for (url, model) in zip(files, ModelCase.all) {
         let check = try node.run(["--check", url.path])
-        #expect(check.status == 0, "node --check \(model): \(check.stderr)")
+        expectEqual(check.status, 0, "node --check \(model): \(check.stderr)")
       }
       let run = try node.run(["check-schema.mjs"] + files.map(\.path), in: dir)
       try #require(run.status == 0, "node: \(run.stderr.prefix(3000))")
       let lines = String(decoding: run.stdout, as: UTF8.self).split(separator: "\n")
-      #expect(lines.count == ModelCase.all.count)
+      expectEqual(lines.count, ModelCase.all.count)
       for (line, model) in zip(lines, ModelCase.all) {
         let document = String(line.split(separator: "\t", maxSplits: 1).last ?? "")
         try Self.expectSameSchema(declared: document, by: model, language: "javascript")
@@ -270,7 +270,7 @@ struct ModelCase: CustomStringConvertible, Sendable {
       try Data(source.utf8).write(to: models)
       let stub = Self.stub("swift/RealmSwiftStub.swift")
       let run = try #require(ExternalTool.swiftc).run(["-typecheck", "-parse-as-library", stub.path, models.path])
-      #expect(run.status == 0, "swiftc: \(run.stderr.prefix(3000))")
+      expectEqual(run.status, 0, "swiftc: \(run.stderr.prefix(3000))")
     }
   }
 

@@ -76,7 +76,7 @@ struct SQLExportCase: CustomStringConvertible, Sendable {
   /// about that many spread over the class (the row counts are checked for all).
   func checkRoundTrip(sampleSize: Int = 150) throws {
     let run = CommandRun(["dump", path, "--format", "sql"] + keyArguments)
-    #expect(run.status == 0, "\(run.errors)")
+    expectEqual(run.status, 0, "\(run.errors)")
     let schema = try RealmFile.open(path: path, key: try key).group.schema()
     let plan = SQLExportPlan(schema: schema)
     var trip = try SQLiteRoundTrip.load(
@@ -88,7 +88,7 @@ struct SQLExportCase: CustomStringConvertible, Sendable {
     // Every class table has one row per object.
     let objects = dump.split(separator: 0x0A).filter { !$0.isEmpty }.count
     let classRows = plan.topLevelClasses.map { trip.rows[plan.classes[$0]!.table].count }.reduce(0, +)
-    #expect(classRows == objects)
+    expectEqual(classRows, objects)
     var sample: [String: Set<Int64>]?
     if trip.keys.values.contains(where: { $0.count > sampleSize }) {
       sample = trip.keys.mapValues { keys in

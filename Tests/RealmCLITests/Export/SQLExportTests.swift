@@ -124,8 +124,8 @@ struct SQLExportTests {
         ])
       // Address is held by Person and by order: one parent column for each.
       let address = try #require(plan.tables.first { $0.name == "Address" })
-      #expect(address.columns.prefix(4).map(\.name) == ["_key", "_parent_Person", "_parent_order", "_parent_property"])
-      #expect(script.contains("CREATE TABLE \"first \"\"name\"\"\"") == false)
+      expectEqual(address.columns.prefix(4).map(\.name), ["_key", "_parent_Person", "_parent_order", "_parent_property"])
+      expectEqual(script.contains("CREATE TABLE \"first \"\"name\"\"\""), false)
       #expect(script.contains("\"first \"\"name\"\"\" TEXT NOT NULL"))
       #expect(script.contains("'x''); DROP TABLE \"order\"; --'"))
     }
@@ -136,9 +136,9 @@ struct SQLExportTests {
     var (trip, script) = try Self.export(path, ["--class", "AllTypes"], classNames: ["AllTypes"])
     #expect(trip.foreignKeyProblems.isEmpty, "\(trip.foreignKeyProblems)")
     try Self.expectSameObjects(&trip, as: path, classNames: ["AllTypes"])
-    #expect(trip.plan.topLevelClasses == ["AllTypes"])
+    expectEqual(trip.plan.topLevelClasses, ["AllTypes"])
     #expect(trip.plan.classes["Embedded"] != nil)
-    #expect(trip.plan.classesLeftOut == ["Target"])
+    expectEqual(trip.plan.classesLeftOut, ["Target"])
     #expect(script.contains("-- Not exported: Target (links to their objects keep the key, without a foreign key)."))
     #expect(script.contains("\"link\" INTEGER, -- Target (class not exported: no foreign key)"))
     #expect(!script.contains("CREATE TABLE \"Target\""))
@@ -146,7 +146,7 @@ struct SQLExportTests {
 
   @Test func anEmbeddedClassIsExportedWithTheClassesThatHoldIt() {
     let run = CommandRun(["dump", fixturePath("embedded/before.realm"), "--format", "sql", "--class", "Geo"])
-    #expect(run.status == 65)
+    expectEqual(run.status, 65)
     #expect(run.output.isEmpty)
     #expect(
       run.errors.contains(
@@ -157,7 +157,7 @@ struct SQLExportTests {
     let path = fixturePath("format-samples/v24_commit.realm")
     let (trip, script) = try Self.export(path, ["--limit", "1"])
     #expect(script.contains("-- Only some objects were exported (--limit, --offset or --where)"))
-    #expect(trip.rows[trip.plan.classes["Big"]!.table].count == 1)
+    expectEqual(trip.rows[trip.plan.classes["Big"]!.table].count, 1)
     let full = CommandRun(["dump", path, "--format", "sql"])
     #expect(!full.text.contains("Only some objects"))
   }
@@ -257,7 +257,7 @@ struct SQLExportTests {
     let dump = CommandTestSupport.run([
       "dump", ShellTests.tutorial, "--format", "sql", "--class", "User", "--where", "age > 95",
     ])
-    #expect(result.stdout == dump.stdout)
+    expectEqual(result.stdout, dump.stdout)
     #expect(result.stdout.contains("-- Only some objects were exported"))
     #expect(result.stdout.hasSuffix("COMMIT;\n"))
   }
@@ -278,7 +278,7 @@ struct SQLExportTests {
     let dump = try RealmDumper.dumpJSONL(path).split(separator: 0x0A).prefix(3).map {
       try JSONParser.parse(Array($0))
     }
-    #expect(lines.count == 3)
+    expectEqual(lines.count, 3)
     for (line, object) in zip(lines, dump) {
       let fields = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
       guard case .string(let text)? = object["date_req"]?["$date"], let t = Timestamp(text: text) else {
@@ -286,10 +286,10 @@ struct SQLExportTests {
         #expect(fields[2].isEmpty)
         continue
       }
-      #expect(fields[1] == text, "the stored text is the canonical date")
-      #expect(fields[3] == String(text.prefix(23)) + "Z", "milliseconds, as SQLite computes them")
+      expectEqual(fields[1], text, "the stored text is the canonical date")
+      expectEqual(fields[3], String(text.prefix(23)) + "Z", "milliseconds, as SQLite computes them")
       let floored = t.flooredSecondsAndNanoseconds!.seconds
-      #expect(fields[4] == String(floored))
+      expectEqual(fields[4], String(floored))
     }
   }
 }

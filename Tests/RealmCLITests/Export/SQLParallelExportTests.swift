@@ -39,19 +39,19 @@ import RealmExport
     var tiny = ParallelDump(workers: 3)
     tiny.chunkObjects = 1
     tiny.window = 3
-    #expect(try Self.script(fixture, tiny) == sequential)
+    try expectEqual(Self.script(fixture, tiny), sequential)
     var odd = ParallelDump(workers: 2)
     odd.chunkObjects = 7
-    #expect(try Self.script(fixture, odd) == sequential)
+    try expectEqual(Self.script(fixture, odd), sequential)
     // The default chunks (4,096 objects: two for the 5,126 strings objects).
-    #expect(try Self.script(fixture, ParallelDump()) == sequential)
+    try expectEqual(Self.script(fixture, ParallelDump()), sequential)
   }
 
   @Test func oneClassOfSeveral() throws {
     var tiny = ParallelDump(workers: 2)
     tiny.chunkObjects = 3
     let sequential = try Self.script("alltypes/before.realm", className: "AllTypes", nil)
-    #expect(try Self.script("alltypes/before.realm", className: "AllTypes", tiny) == sequential)
+    try expectEqual(Self.script("alltypes/before.realm", className: "AllTypes", tiny), sequential)
   }
 
   /// The sequential script of alltypes has statements of more rows than a tiny chunk's objects
