@@ -171,26 +171,11 @@ public struct RealmOracle: Sendable {
 }
 
 extension RealmOracle {
-  /// Runs `executable` with `arguments` and collects both outputs. Both pipes are read to
-  /// their end before waiting, so a large dump cannot block the oracle.
+  /// Runs `executable` with `arguments` and collects both outputs (``ProgramRun``).
   static func execute(_ executable: URL, _ arguments: [String]) throws -> Result {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let group = DispatchGroup()
-    nonisolated(unsafe) var errData = Data()
-    DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
+    let run = try ProgramRun.run([executable.path] + arguments)
     return Result(
-      status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
-      errorOutput: String(decoding: errData, as: UTF8.self))
+      status: run.status, output: String(decoding: run.output, as: UTF8.self),
+      errorOutput: String(decoding: run.errorOutput, as: UTF8.self))
   }
 }
