@@ -37,19 +37,25 @@ public struct FullTextOracle: Sendable {
     defer { try? FileManager.default.removeItem(at: dir) }
     let (reference, schema) = try referenceFile(of: path, indexed: indexed, in: dir)
     let keys = try keyMap(from: reference, to: path, schema: schema)
+    // Each file is copied once and asked every search (RealmOracle's batch).
+    let queries = indexed.flatMap { className, property in
+      searches.map { search in RealmOracle.Query(className, "\(property) TEXT \"\(search)\"") }
+    }
+    let onPath = try oracle.query(path, queries)
+    let onReference = try oracle.query(reference, queries)
     var out: [String] = []
-    for (className, property) in indexed {
-      for search in searches {
-        let query = "\(property) TEXT \"\(search)\""
-        let ours = try answer(path, className, query)
-        let result = try oracle.run(["query", reference, "--class", className, "--where", query])
-        let text = (result.output + result.errorOutput).trimmingCharacters(in: .whitespacesAndNewlines)
-        if result.status != 0 && text.isEmpty { continue }  // Realm crashed on its own file
-        let theirs =
-          result.status == 0
-          ? "[" + text.split(separator: "\n").map { k in keys[className]?[Int64(k) ?? -1].map(String.init) ?? String(k) }.joined(separator: ", ") + "]"
-          : "error '\(text)'"
-        if ours != theirs { out.append("\(className): \(query): the file gives \(ours), Realm's own file \(theirs)") }
+    for (query, (ours, theirs)) in zip(queries, zip(onPath, onReference)) {
+      if theirs == .refused("") { continue }  // Realm crashed on its own file
+      let inPath = Self.text(ours)
+      let inReference: String
+      switch theirs {
+      case .keys(let found):
+        let mapped = found.map { k in keys[query.className]?[k].map(String.init) ?? String(k) }
+        inReference = "[" + mapped.joined(separator: ", ") + "]"
+      case .refused(let message): inReference = "error '\(message)'"
+      }
+      if inPath != inReference {
+        out.append("\(query.className): \(query.predicate): the file gives \(inPath), Realm's own file \(inReference)")
       }
     }
     return out
@@ -83,9 +89,15 @@ public struct FullTextOracle: Sendable {
 
   /// Realm's answer to one query: its keys in order, or its message.
   public func answer(_ path: String, _ className: String, _ query: String) throws -> String {
-    let result = try oracle.run(["query", path, "--class", className, "--where", query])
-    let text = (result.output + result.errorOutput).trimmingCharacters(in: .whitespacesAndNewlines)
-    return result.status == 0 ? "[" + text.split(separator: "\n").joined(separator: ", ") + "]" : "error '\(text)'"
+    Self.text(try oracle.query(path, [RealmOracle.Query(className, query)])[0])
+  }
+
+  /// An answer as ``answer(_:_:_:)`` gives it.
+  static func text(_ answer: RealmOracle.Answer) -> String {
+    switch answer {
+    case .keys(let keys): return "[" + keys.map(String.init).joined(separator: ", ") + "]"
+    case .refused(let message): return "error '\(message)'"
+    }
   }
 
   /// Realm's own file of the objects of `path`, in `dir`.
