@@ -1,4 +1,5 @@
 import RealmStorage
+import RealmTestBytes
 
 extension DumpComparison {
   /// The differences, by meaning, between the realm file at `path` and a fixture's answer:

@@ -1,3 +1,4 @@
+import RealmTestBytes
 import Testing
 
 /// Records an issue unless `actual == expected`: `#expect(a == b)` as a plain function.

@@ -1,4 +1,5 @@
 import Foundation
+import RealmTestBytes
 
 /// Locates the test fixtures committed under `Tests/Fixtures` (copied from `shared/fixtures`).
 public enum Fixtures {

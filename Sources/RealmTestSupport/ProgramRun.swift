@@ -35,7 +35,7 @@ public enum ProgramRun {
   }
 
   /// Runs `arguments` (the program's path first) with this process's environment, standard
-  /// input from `/dev/null`, and waits for its end.
+  /// input from `/dev/null` and `SIGPIPE` at its default, and waits for its end.
   public static func run(_ arguments: [String]) throws -> Outcome {
     let out = try pipeEnds()
     let err: (read: Int32, write: Int32)
@@ -53,6 +53,9 @@ public enum ProgramRun {
     }
     var spawn = ProcessSpawn(arguments, searchingPath: false)
     spawn.fileActions = [.open(0, "/dev/null", O_RDONLY), .duplicate(out.write, as: 1), .duplicate(err.write, as: 2)]
+    // As a shell starts it: SIGPIPE at its default even when this process ignores it (the
+    // server tests do), so that `yes | head` ends quietly.
+    spawn.defaultSignals = [SIGPIPE]
     let started = Result { try spawn.start() }
     close(out.write)
     close(err.write)

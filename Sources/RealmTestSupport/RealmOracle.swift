@@ -1,4 +1,5 @@
 import Foundation
+import RealmTestBytes
 import Testing
 
 /// Realm Core itself as a command (`shared/tools/realm-oracle`), for tests that check what

@@ -2,6 +2,7 @@ import Foundation
 import RealmFormat
 import RealmJSON
 import RealmStorage
+import RealmTestBytes
 import RealmTestSupport
 import Testing
 

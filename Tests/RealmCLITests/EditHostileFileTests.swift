@@ -2,6 +2,7 @@ import Foundation
 import RealmFormat
 import RealmJSON
 import RealmModel
+import RealmTestBytes
 import RealmTestSupport
 import Testing
 

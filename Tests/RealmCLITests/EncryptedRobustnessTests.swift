@@ -1,5 +1,6 @@
 import Foundation
 import RealmStorage
+import RealmTestBytes
 import RealmTestSupport
 import Testing
 

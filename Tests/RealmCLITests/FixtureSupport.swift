@@ -1,6 +1,7 @@
 import Foundation
 import RealmCLI
 import RealmJSON
+import RealmTestBytes
 import RealmTestSupport
 
 /// One in-process run of `realmctl` with memory outputs.

@@ -101,7 +101,8 @@ import Testing
     ],
     "realmctl": ["RealmCLI"],
     "RealmFuzzing": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "RealmMigration", "RealmCLI", "HTTPServer"],
-    "RealmTestSupport": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "ProcessSpawn"],
+    "RealmTestBytes": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON"],
+    "RealmTestSupport": ["RealmModel", "RealmFormat", "RealmStorage", "RealmJSON", "ProcessSpawn", "RealmTestBytes"],
   ]
 
   /// The module an import line names (`import X`, `@testable import X`, `import struct X.Y`).

@@ -1,6 +1,7 @@
 import Foundation
 import RealmFormat
 import RealmStorage
+import RealmTestBytes
 import RealmTestSupport
 import Testing
 

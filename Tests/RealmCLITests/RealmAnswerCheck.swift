@@ -1,5 +1,6 @@
 import Foundation
 import RealmJSON
+import RealmTestBytes
 import RealmTestSupport
 
 /// Compares `realmctl schema --format json` and `dump --format jsonl` of a file with Realm's

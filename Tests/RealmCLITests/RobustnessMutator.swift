@@ -1,4 +1,5 @@
 import RealmStorage
+import RealmTestBytes
 import RealmTestSupport
 import RealmFormat
 

@@ -2,6 +2,7 @@ import Foundation
 import RealmJSON
 import RealmMigration
 import RealmStorage
+import RealmTestBytes
 import RealmTestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import RealmFormat
 import RealmModel
 import RealmJSON
 import RealmStorage
+import RealmTestBytes
 import RealmTestSupport
 
 /// Compares realmctl's reading of *every* table of a file (plain tables too, which `schema`

@@ -1,6 +1,7 @@
 import Foundation
 import RealmJSON
 import RealmModel
+import RealmTestBytes
 import RealmTestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import RealmModel
 import RealmQuery
 import RealmStorage
+import RealmTestBytes
 import RealmTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import RealmModel
+import RealmTestBytes
 import RealmTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import RealmFormat
 import RealmModel
+import RealmTestBytes
 import RealmTestSupport
 import Testing
 

@@ -1,3 +1,4 @@
+import RealmTestBytes
 import RealmTestSupport
 import Testing
 @testable import RealmFormat

@@ -1,4 +1,5 @@
 @testable import RealmFormat
+import RealmTestBytes
 import RealmTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import RealmJSON
+import RealmTestBytes
 import RealmTestSupport
 import Testing
 @testable import RealmFormat

@@ -1,5 +1,6 @@
 import Foundation
 import RealmModel
+import RealmTestBytes
 import RealmTestSupport
 import Testing
 

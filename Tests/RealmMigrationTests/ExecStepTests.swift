@@ -1,6 +1,7 @@
 import Foundation
 import RealmFormat
 import RealmModel
+import RealmTestBytes
 import RealmTestSupport
 import Testing
 @testable import RealmMigration

@@ -1,3 +1,4 @@
+import RealmTestBytes
 import Testing
 import RealmTestSupport
 @testable import RealmMigration

@@ -3,6 +3,7 @@ import RealmFormat
 import RealmModel
 import RealmJSON
 import RealmStorage
+import RealmTestBytes
 import RealmTestSupport
 import Testing
 

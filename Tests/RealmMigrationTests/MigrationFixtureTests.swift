@@ -1,5 +1,6 @@
 import Foundation
 import RealmFormat
+import RealmTestBytes
 import RealmTestSupport
 import Testing
 @testable import RealmMigration

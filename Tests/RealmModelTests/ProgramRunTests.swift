@@ -6,6 +6,7 @@ import Testing
 @Suite struct ProgramRunTests {
   @Test func bothOutputsComeBackWholeAndApart() throws {
     // 200 KiB on each, interleaved: more than a pipe's buffer, so both must be read together.
+    // (`yes` ends by SIGPIPE, which would print an error if the child inherited an ignored one.)
     let run = try ProgramRun.run([
       "/bin/sh", "-c", "for i in 1 2 3 4; do head -c 51200 /dev/zero; yes e | head -c 51200 >&2; done; exit 3",
     ])

@@ -1,4 +1,5 @@
 import Foundation
+import RealmTestBytes
 import RealmTestSupport
 import Testing
 

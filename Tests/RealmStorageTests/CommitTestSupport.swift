@@ -1,4 +1,5 @@
 import Foundation
+import RealmTestBytes
 import RealmTestSupport
 import Testing
 
@@ -55,7 +56,7 @@ enum CommitTestSupport {
   /// The bytes of the file at `path`.
   static func bytes(_ path: String) throws -> [UInt8] { try TestFiles.bytes(path) }
 
-  typealias LogicalState = RealmTestSupport.LogicalState
+  typealias LogicalState = RealmTestBytes.LogicalState
 
   static func logicalState(_ bytes: [UInt8]) throws -> LogicalState { try LogicalState(bytes) }
 

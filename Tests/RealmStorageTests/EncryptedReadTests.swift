@@ -1,4 +1,5 @@
 import Foundation
+import RealmTestBytes
 import Synchronization
 import RealmFormat
 import RealmModel

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import RealmJSON
+import RealmTestBytes
 import RealmTestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import HTTPServer
 import RealmStudio
+import RealmTestBytes
 import RealmTestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import HTTPServer
 import RealmJSON
 import RealmStorage
 import RealmStudio
+import RealmTestBytes
 import RealmTestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import RealmFormat
 import RealmJSON
 import RealmModel
 import RealmStorage
+import RealmTestBytes
 import RealmTestSupport
 import Testing
 

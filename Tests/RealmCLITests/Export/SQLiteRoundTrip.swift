@@ -1,6 +1,7 @@
 import Foundation
 import RealmModel
 import RealmJSON
+import RealmTestBytes
 import RealmTestSupport
 import Testing
 import RealmExport
