@@ -1,4 +1,3 @@
-import RealmTestBytes
 import Testing
 
 /// Records an issue unless `actual == expected`: `#expect(a == b)` as a plain function.
