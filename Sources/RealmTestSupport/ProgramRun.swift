@@ -80,7 +80,8 @@ public enum ProgramRun {
 
   /// A connected pair whose ends are closed on exec, created so atomically: a program another
   /// thread starts meanwhile must not inherit them, or the reader would wait for its end too.
-  /// (A socket pair, because the C library module has `SOCK_CLOEXEC` but not `pipe2`.)
+  /// (A socket pair, because Swift's Glibc module has `SOCK_CLOEXEC` but not `pipe2`, which
+  /// RealmMigration's `ExecProcess` looks up at run time instead.)
   private static func pipeEnds() throws -> (read: Int32, write: Int32) {
     var ends: [Int32] = [-1, -1]
     #if canImport(Glibc)
