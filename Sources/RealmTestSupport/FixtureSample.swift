@@ -30,4 +30,14 @@ public enum FixtureSample {
     }
     return positions.map { items[$0] }
   }
+
+  /// `items`, or by default the share `part` of `parts` interleaved shares: the elements at
+  /// `part`, `part + parts`, `part + 2 × parts`, … (every element when `full`, ``isFull``
+  /// unless given). The cases of a parameterised test that each take another share still
+  /// exercise every element between them, each on fewer cases.
+  public static func share<T>(_ items: [T], part: Int, of parts: Int, full: Bool = isFull) -> [T] {
+    guard !full, parts > 1 else { return items }
+    let first = ((part % parts) + parts) % parts
+    return stride(from: first, to: items.count, by: parts).map { items[$0] }
+  }
 }

@@ -5,7 +5,8 @@ extension IndexAgreement.Plan {
   /// object) and `@links.@count` (every link to it, from links, lists, sets, dictionaries,
   /// `mixed` values and the collections nested in them, and embedded objects) from the
   /// backlink columns a writer maintains; the counts must be those of the forward links in
-  /// Realm's dump. `objects`: every top-level object by class.
+  /// Realm's dump, for a spread of the distinct counts (the lowest and the highest, and two
+  /// between from 4 samples on). `objects`: every top-level object by class.
   mutating func backlinks(_ schema: Schema, _ objects: [String: [(key: Int64, values: [RealmValue])]]) {
     var perProperty: [String: [String: [Int64: Int]]] = [:]  // target class → "C.p" → key → count
     var total: [String: [Int64: Int]] = [:]
@@ -43,7 +44,7 @@ extension IndexAgreement.Plan {
       for (path, counts) in paths + [("", total[target.name] ?? [:])] {
         let keypath = path.isEmpty ? "@links.@count" : "@links.\(Self.name(path)).@count"
         let distinct = Array(Set(keys.map { counts[$0] ?? 0 })).sorted()
-        for n in Self.spread(distinct, 4) {
+        for n in Self.spread(distinct, min(4, samples)) {
           let holders = keys.filter { (counts[$0] ?? 0) == n }
           add(target.name, "\(keypath) == \(n)", Expectation(label: "\(target.name) \(keypath) == \(n)", keys: holders))
           tried += 1

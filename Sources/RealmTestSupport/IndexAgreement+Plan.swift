@@ -89,13 +89,19 @@ extension IndexAgreement {
 
     // MARK: - Judging
 
-    func judge(_ answers: [RealmOracle.Answer], into report: inout Report) {
+    /// Judges Realm's answers (nil: not asked, a search of a property without a full-text
+    /// index).
+    func judge(_ answers: [RealmOracle.Answer?], into report: inout Report) {
       report.checked += checked
       for (i, e) in expectations.enumerated() {
         if e.isProbe { continue }
-        if let probe = e.probe, !Self.hasFullText(answers[probe]) { continue }
-        guard case .keys(let found) = answers[i] else {
-          report.problems.append("\(e.label): Realm refuses the query: \(answers[i])")
+        if let probe = e.probe, !(answers[probe].map(Self.hasFullText) ?? false) { continue }
+        guard let answer = answers[i] else {
+          report.problems.append("\(e.label): not asked of Realm")
+          continue
+        }
+        guard case .keys(let found) = answer else {
+          report.problems.append("\(e.label): Realm refuses the query: \(answer)")
           continue
         }
         let same = e.ordered ? found == e.keys : found.sorted() == e.keys.sorted()
@@ -108,9 +114,9 @@ extension IndexAgreement {
 
     /// The index kind of every property of `schema` ("Class.p" → "none", "general" or
     /// "full-text"), from its flags and this plan's probes' answers.
-    func indexKinds(_ schema: Schema, _ answers: [RealmOracle.Answer]) -> [String: String] {
+    func indexKinds(_ schema: Schema, _ answers: [RealmOracle.Answer?]) -> [String: String] {
       var probed: [String: Bool] = [:]
-      for (i, e) in expectations.enumerated() where e.isProbe { probed[e.property] = Self.hasFullText(answers[i]) }
+      for (i, e) in expectations.enumerated() where e.isProbe { probed[e.property] = answers[i].map(Self.hasFullText) ?? false }
       var out: [String: String] = [:]
       for cls in schema.classes where !cls.isEmbedded {
         for p in cls.properties {

@@ -1,6 +1,7 @@
 import Foundation
 import RealmJSON
 import RealmModel
+import RealmTestBytes
 import Testing
 
 /// Checks a written file through Realm Core's own query engine (`RealmOracle`): what Realm
@@ -29,11 +30,12 @@ import Testing
 /// }
 /// ```
 public enum IndexAgreement {
-  /// The values (and words) tried per indexed property when a check does not say: 4 by default
-  /// (the first, the last and two between; for `mixed`, at least two of each type it holds), 8
-  /// with `REALMCTL_FULL_FIXTURES=1` (``FixtureSample/isFull``; CI sets it). Each value is one
-  /// run of Realm's query engine, and those runs are most of what the index checks cost.
-  public static var defaultSamples: Int { FixtureSample.isFull ? 8 : 4 }
+  /// The values (and words) tried per indexed property when a check does not say: 2 by default
+  /// (the first and the last; for `mixed`, two of each type it holds), 8 with
+  /// `REALMCTL_FULL_FIXTURES=1` (``FixtureSample/isFull``; CI sets it). The instants of a date
+  /// and the backlink counts scale with it (``Plan``). Each value is one run of Realm's query
+  /// engine, and those runs are most of what the index checks cost.
+  public static var defaultSamples: Int { FixtureSample.isFull ? 8 : 2 }
 
   /// The trait of tests that check files with Realm's query engine: skipped, with the
   /// reason, when `../shared/tools/realm-oracle` is absent.
@@ -90,10 +92,13 @@ public enum IndexAgreement {
       }
     }
     plan.backlinks(schema, objects)
-    let answers = try oracle.query(path, plan.queries, key: key)
+    let answers = try ask(plan, oracle: oracle, path: path, key: key)
     var report = Report()
-    report.queries = answers.count
-    report.answered = zip(plan.queries, answers).enumerated().filter { !plan.expectations[$0.offset].isProbe }.map { ($0.element.0, $0.element.1) }
+    report.queries = answers.compactMap { $0 }.count
+    report.answered = plan.queries.indices.compactMap { i in
+      guard let answer = answers[i], !plan.expectations[i].isProbe else { return nil }
+      return (plan.queries[i], answer)
+    }
     plan.judge(answers, into: &report)
     if let reference {
       let kinds = try indexKinds(reference, key: referenceKey ?? key)
@@ -102,11 +107,37 @@ public enum IndexAgreement {
     return report
   }
 
+  /// Realm's answers to the queries of `plan`, in two batches: first every query but the
+  /// full-text searches, then the searches of the properties whose probe shows a full-text
+  /// index (nil for the others: most indexed strings have a general index, on which Realm
+  /// refuses every `TEXT` query alike).
+  static func ask(_ plan: Plan, oracle: RealmOracle, path: String, key: String?) throws -> [RealmOracle.Answer?] {
+    var answers = [RealmOracle.Answer?](repeating: nil, count: plan.queries.count)
+    let first = plan.queries.indices.filter { plan.expectations[$0].probe == nil }
+    for (i, answer) in zip(first, try oracle.query(path, first.map { plan.queries[$0] }, key: key)) { answers[i] = answer }
+    let searches = plan.queries.indices.filter { i in
+      guard let probe = plan.expectations[i].probe, let shown = answers[probe] else { return false }
+      return Plan.hasFullText(shown)
+    }
+    for (i, answer) in zip(searches, try oracle.query(path, searches.map { plan.queries[$0] }, key: key)) { answers[i] = answer }
+    return answers
+  }
+
   /// The index kind of each indexed property of the file at `path` ("Class.p" → "general"
   /// or "full-text"; the others are absent), from Realm's schema and `TEXT` probes, asked of
-  /// `oracle` (by default the Realm Core that opens the file as it is).
+  /// `oracle` (by default the Realm Core that opens the file as it is). The kinds of a file
+  /// are remembered by its bytes: a check's original file is asked once for every check that
+  /// compares with it.
   public static func indexKinds(_ path: String, oracle: RealmOracle? = nil, key: String? = nil) throws -> [String: String] {
     let oracle = oracle ?? .openingAsIs(path, encrypted: key != nil)
+    let remembered = KindsCache.Entry(bytes: try TestFiles.bytes(path), oracle: oracle.core, key: key)
+    if let kinds = KindsCache.shared.kinds(of: remembered) { return kinds }
+    let kinds = try askIndexKinds(path, oracle: oracle, key: key)
+    KindsCache.shared.remember(kinds, of: remembered)
+    return kinds
+  }
+
+  private static func askIndexKinds(_ path: String, oracle: RealmOracle, key: String?) throws -> [String: String] {
     let schema = try SchemaJSON.decode(Array(try oracle.schema(path, key: key).utf8))
     var probes: [RealmOracle.Query] = []
     var names: [String] = []

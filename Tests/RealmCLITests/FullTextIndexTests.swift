@@ -308,14 +308,21 @@ import Testing
   /// and Realm answers the searches on the written file as on the file it builds itself from
   /// the same objects (Realm Core 13 too on a format-23 result); the words an edit added are
   /// found by Realm's TEXT as by its CONTAINS; a removed full-text index is gone for Realm.
+  ///
+  /// By default each case asks half of ``searches``, the two formats of a command and
+  /// neighbouring commands the other halves, so that every search runs after every kind of
+  /// write (`FixtureSample.share`); `REALMCTL_FULL_FIXTURES=1` asks every search every time.
   @Test(RealmOracle.enabled, arguments: ["24", "23"], FullTextIndexTests.commands)
   func everyCommandLeavesRealmsIndex(_ format: String, _ command: Command) throws {
+    let index = Self.commands.firstIndex { $0.name == command.name } ?? 0
+    let searches = FixtureSample.share(Self.searches, part: index + (format == "24" ? 0 : 1), of: 2)
     try T.withCopy(of: "fulltext/before-\(format).realm", as: "notes.realm") { path, dir in
       for (name, text) in command.inputs { try T.write(text, to: dir, as: name) }
       for words in [command.words] + (command.then.map { [$0] } ?? []) {
         let run = CommandRun(Self.resolve(words, path: path, inputs: command.inputs, dir: dir))
         try #require(run.status == 0, "\(command): \(run.errors)")
-        try Self.expectRealmAgrees(path, indexed: command.indexed, command: "\(command): \(words.joined(separator: " "))")
+        try Self.expectRealmAgrees(
+          path, indexed: command.indexed, command: "\(command): \(words.joined(separator: " "))", searches: searches)
       }
       if let added = command.added {
         let text = try #require(try RealmOracle.core14.queryKeys(path, className: "Note", where: added.text))
@@ -383,10 +390,12 @@ import Testing
     }
   }
 
-  /// Realm verifies `path` and answers the searches on it as on its own file of the same
-  /// objects; Realm Core 13 as well on a format-23 file.
+  /// Realm verifies `path` and answers the searches on it (by default every one of
+  /// ``searches``) as on its own file of the same objects; Realm Core 13 as well on a
+  /// format-23 file.
   static func expectRealmAgrees(
-    _ path: String, indexed: [(String, String)], command: String, sourceLocation: SourceLocation = #_sourceLocation
+    _ path: String, indexed: [(String, String)], command: String, searches: [String] = searches,
+    sourceLocation: SourceLocation = #_sourceLocation
   ) throws {
     #expect(try RealmOracle.core14.verifyFailure(path) == nil, "\(command)", sourceLocation: sourceLocation)
     let problems = try FullTextOracle(.core14).disagreements(path, indexed: indexed, searches: searches)
@@ -437,9 +446,12 @@ import Testing
   ]
 
   /// The issue's commands on the wild file: Realm answers as on its own file afterwards, and
-  /// finds the added word with TEXT as with CONTAINS.
+  /// finds the added word with TEXT as with CONTAINS. (By default each command asks half of
+  /// ``searches``, the next command the other half; `REALMCTL_FULL_FIXTURES=1` every one.)
   @Test(SharedFixtures.enabled, RealmOracle.enabled, arguments: FullTextIndexTests.wildCommands)
   func wildFileKeepsRealmsIndex(_ command: Command) throws {
+    let index = Self.wildCommands.firstIndex { $0.name == command.name } ?? 0
+    let searches = FixtureSample.share(Self.searches, part: index, of: 2)
     let source = try #require(SharedFixtures.url(Self.wildFile))
     try T.inScratchDirectory { dir in
       let path = dir.appendingPathComponent("notes.realm").path
@@ -447,7 +459,7 @@ import Testing
       for (name, text) in command.inputs { try T.write(text, to: dir, as: name) }
       let run = CommandRun(Self.resolve(command.words, path: path, inputs: command.inputs, dir: dir))
       try #require(run.status == 0, "\(command): \(run.errors)")
-      try Self.expectRealmAgrees(path, indexed: Self.wildIndexed, command: "\(command)")
+      try Self.expectRealmAgrees(path, indexed: Self.wildIndexed, command: "\(command)", searches: searches)
       if let added = command.added {
         let text = try #require(try RealmOracle.core14.queryKeys(path, className: "Note", where: added.text))
         try expectEqual(text, RealmOracle.core14.queryKeys(path, className: "Note", where: added.contains))

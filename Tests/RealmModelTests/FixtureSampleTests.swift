@@ -15,6 +15,18 @@ struct FixtureSampleTests {
     expectEqual(FixtureSample.spread(items, every: every, full: false), sample)
   }
 
+  @Test(arguments: [(24, 2), (11, 2), (10, 3), (5, 7)])
+  func interleavedSharesCoverEveryCaseOnce(count: Int, parts: Int) {
+    let items = Array(0..<count)
+    let shares = (0..<parts).map { FixtureSample.share(items, part: $0, of: parts, full: false) }
+    expectEqual(shares.flatMap { $0 }.sorted(), items)
+    #expect(shares.allSatisfy { $0.count <= (count + parts - 1) / parts })
+    expectEqual(FixtureSample.share(items, part: 1, of: parts, full: false), Array(stride(from: 1, to: count, by: parts)))
+    // A part past the number of parts is the same share again.
+    expectEqual(FixtureSample.share(items, part: parts + 1, of: parts, full: false), shares[1 % parts])
+    expectEqual(FixtureSample.share(items, part: 0, of: parts, full: true), items)
+  }
+
   @Test func theFullModeAndShortListsKeepEveryCase() {
     expectEqual(FixtureSample.spread(Array(0..<50), every: 4, full: true), Array(0..<50))
     expectEqual(FixtureSample.spread([1, 2], every: 4, full: false), [1, 2])
