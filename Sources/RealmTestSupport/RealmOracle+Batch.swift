@@ -1,4 +1,5 @@
 import Foundation
+import RealmTestBytes
 
 extension RealmOracle {
   /// One `query` of a batch: a class and a Realm Query Language predicate.
@@ -31,9 +32,25 @@ extension RealmOracle {
 
   /// Runs `queries` on the file at `path`: the file is copied once into a temporary folder
   /// (Realm creates its `.lock` beside it), then the queries run on that copy, two oracle
-  /// processes at a time. The answers are in the order of `queries`.
+  /// processes at a time. The answers are in the order of `queries`. A query this run has
+  /// already asked of a file with the same bytes (and key) is not asked again: Realm's answer
+  /// is the one it gave (``AnswerCache``).
   public func query(_ path: String, _ queries: [Query], key: String? = nil) throws -> [Answer] {
     guard !queries.isEmpty else { return [] }
+    guard executable != nil else { throw OracleError.absent }
+    let file = AnswerCache.File(bytes: try TestFiles.bytes(path), core: core, key: key)
+    var answers = AnswerCache.shared.answers(queries, on: file)
+    let asked = queries.indices.filter { answers[$0] == nil }
+    if !asked.isEmpty {
+      let found = try ask(path, asked.map { queries[$0] }, key: key)
+      for (i, answer) in zip(asked, found) { answers[i] = answer }
+      AnswerCache.shared.remember(Array(zip(asked.map { queries[$0] }, found)), on: file)
+    }
+    return answers.map { $0! }
+  }
+
+  /// Runs `queries` on a copy of the file at `path` (see ``query(_:_:key:)``), every one.
+  private func ask(_ path: String, _ queries: [Query], key: String?) throws -> [Answer] {
     let fm = FileManager.default
     let dir = fm.temporaryDirectory.appendingPathComponent("realmctl-oracle-\(UUID().uuidString)")
     try fm.createDirectory(at: dir, withIntermediateDirectories: true)
