@@ -5,27 +5,20 @@ extension IndexAgreement {
   /// Core and key that read it): the checks of a test compare each version of a file they
   /// write with the same original, whose kinds Realm then needs to show only once.
   final class KindsCache: @unchecked Sendable {
-    /// What a file's kinds are remembered by.
-    struct Entry: Hashable {
-      var bytes: [UInt8]
-      var oracle: RealmOracle.Core
-      var key: String?
-    }
-
     static let shared = KindsCache()
 
     private let lock = NSLock()
-    private var kinds: [Entry: [String: String]] = [:]
+    private var kinds: [RealmOracle.FileIdentity: [String: String]] = [:]
 
-    func kinds(of entry: Entry) -> [String: String]? {
-      lock.withLock { kinds[entry] }
+    func kinds(of file: RealmOracle.FileIdentity) -> [String: String]? {
+      lock.withLock { kinds[file] }
     }
 
-    func remember(_ found: [String: String], of entry: Entry) {
+    func remember(_ found: [String: String], of file: RealmOracle.FileIdentity) {
       lock.withLock {
         // A bound on what the suite keeps: the originals are a few small files.
         if kinds.count >= 256 { kinds.removeAll() }
-        kinds[entry] = found
+        kinds[file] = found
       }
     }
   }

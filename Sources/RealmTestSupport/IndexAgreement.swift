@@ -130,7 +130,7 @@ public enum IndexAgreement {
   /// compares with it.
   public static func indexKinds(_ path: String, oracle: RealmOracle? = nil, key: String? = nil) throws -> [String: String] {
     let oracle = oracle ?? .openingAsIs(path, encrypted: key != nil)
-    let remembered = KindsCache.Entry(bytes: try TestFiles.bytes(path), oracle: oracle.core, key: key)
+    let remembered = RealmOracle.FileIdentity(bytes: try TestFiles.bytes(path), core: oracle.core, key: key)
     if let kinds = KindsCache.shared.kinds(of: remembered) { return kinds }
     let kinds = try askIndexKinds(path, oracle: oracle, key: key)
     KindsCache.shared.remember(kinds, of: remembered)

@@ -38,7 +38,7 @@ extension RealmOracle {
   public func query(_ path: String, _ queries: [Query], key: String? = nil) throws -> [Answer] {
     guard !queries.isEmpty else { return [] }
     guard executable != nil else { throw OracleError.absent }
-    let file = AnswerCache.File(bytes: try TestFiles.bytes(path), core: core, key: key)
+    let file = FileIdentity(bytes: try TestFiles.bytes(path), core: core, key: key)
     var answers = AnswerCache.shared.answers(queries, on: file)
     let asked = queries.indices.filter { answers[$0] == nil }
     if !asked.isEmpty {

@@ -32,7 +32,7 @@ import Testing
     let queries = [RealmOracle.Query("U", "age > 30"), RealmOracle.Query("U", "age == 10")]
 
     try Self.realmsFile([10, 40, 50], at: path, in: dir)
-    let first = RealmOracle.AnswerCache.File(bytes: try TestFiles.bytes(path), core: .core14, key: nil)
+    let first = RealmOracle.FileIdentity(bytes: try TestFiles.bytes(path), core: .core14, key: nil)
     #expect(RealmOracle.AnswerCache.shared.answers(queries, on: first).allSatisfy { $0 == nil })
     expectEqual(try RealmOracle.core14.query(path, queries), [.keys([1, 2]), .keys([0])])
     expectEqual(RealmOracle.AnswerCache.shared.answers(queries, on: first), [.keys([1, 2]), .keys([0])])
