@@ -41,7 +41,8 @@ import RealmFormat
   func performWriteInChildProcess() throws {
     let env = ProcessInfo.processInfo.environment
     let path = try #require(env[Self.fileEnvironment])
-    try Self.performWrite(path: path, hook: try #require(ChildTestRun.killHook(at: env[Self.pointEnvironment])))
+    let hook = try #require(ChildTestRun.killHook(at: env[Self.pointEnvironment]))
+    try Self.performWrite(path: path, hook: hook)
   }
 
   /// What one killed child left behind.
