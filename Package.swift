@@ -128,7 +128,7 @@ let package = Package(
     // dependencies.
     .target(name: "ProcessSpawn", swiftSettings: strict),
     // The test helpers that work through megabytes (files and dumps compared, split and read,
-    // seeded random numbers), optimised as the libraries are; RealmTestSupport re-exports it.
+    // seeded random numbers), optimised as the libraries are; test files import it themselves.
     .target(
       name: "RealmTestBytes", dependencies: ["RealmModel", "RealmStorage", "RealmFormat", "RealmJSON"],
       swiftSettings: optimized),

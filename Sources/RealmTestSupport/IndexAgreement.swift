@@ -1,7 +1,6 @@
 import Foundation
 import RealmJSON
 import RealmModel
-import RealmTestBytes
 import Testing
 
 /// Checks a written file through Realm Core's own query engine (`RealmOracle`): what Realm
@@ -125,19 +124,11 @@ public enum IndexAgreement {
 
   /// The index kind of each indexed property of the file at `path` ("Class.p" → "general"
   /// or "full-text"; the others are absent), from Realm's schema and `TEXT` probes, asked of
-  /// `oracle` (by default the Realm Core that opens the file as it is). The kinds of a file
-  /// are remembered by its bytes: a check's original file is asked once for every check that
-  /// compares with it.
+  /// `oracle` (by default the Realm Core that opens the file as it is). (A check's original
+  /// file is asked once for all the checks that compare with it: the oracle remembers its
+  /// answers by the file's bytes.)
   public static func indexKinds(_ path: String, oracle: RealmOracle? = nil, key: String? = nil) throws -> [String: String] {
     let oracle = oracle ?? .openingAsIs(path, encrypted: key != nil)
-    let remembered = RealmOracle.FileIdentity(bytes: try TestFiles.bytes(path), core: oracle.core, key: key)
-    if let kinds = KindsCache.shared.kinds(of: remembered) { return kinds }
-    let kinds = try askIndexKinds(path, oracle: oracle, key: key)
-    KindsCache.shared.remember(kinds, of: remembered)
-    return kinds
-  }
-
-  private static func askIndexKinds(_ path: String, oracle: RealmOracle, key: String?) throws -> [String: String] {
     let schema = try SchemaJSON.decode(Array(try oracle.schema(path, key: key).utf8))
     var probes: [RealmOracle.Query] = []
     var names: [String] = []

@@ -32,52 +32,45 @@ extension RealmOracle {
 
   /// Runs `queries` on the file at `path`: the file is copied once into a temporary folder
   /// (Realm creates its `.lock` beside it), then the queries run on that copy, two oracle
-  /// processes at a time. The answers are in the order of `queries`. A query this run has
-  /// already asked of a file with the same bytes (and key) is not asked again: Realm's answer
-  /// is the one it gave (``AnswerCache``).
+  /// processes at a time. The answers are in the order of `queries`. A query already asked of
+  /// the same bytes in this process is not asked again (``AnswerCache``, as for ``run(_:)``).
   public func query(_ path: String, _ queries: [Query], key: String? = nil) throws -> [Answer] {
     guard !queries.isEmpty else { return [] }
-    guard executable != nil else { throw OracleError.absent }
-    let file = FileIdentity(bytes: try TestFiles.bytes(path), core: core, key: key)
-    var answers = AnswerCache.shared.answers(queries, on: file)
-    let asked = queries.indices.filter { answers[$0] == nil }
-    if !asked.isEmpty {
-      let found = try ask(path, asked.map { queries[$0] }, key: key)
-      for (i, answer) in zip(asked, found) { answers[i] = answer }
-      AnswerCache.shared.remember(Array(zip(asked.map { queries[$0] }, found)), on: file)
+    guard let executable else { throw OracleError.absent }
+    let bytes = try TestFiles.bytes(path)
+    let file = FileIdentity(bytes: bytes, core: core)
+    let requests = queries.map { ["query", "--class", $0.className, "--where", $0.predicate] + keyArgs(key) }
+    var results = AnswerCache.shared.results(requests, on: file)
+    let missing = requests.indices.filter { results[$0] == nil }
+    if !missing.isEmpty {
+      let found = try Self.withCopy(of: path, bytes: bytes) { copy in
+        try Self.run(executable, on: copy, missing.map { requests[$0] })
+      }
+      for (i, result) in zip(missing, found) { results[i] = result }
+      AnswerCache.shared.remember(Array(zip(missing.map { requests[$0] }, found)), on: file)
     }
-    return answers.map { $0! }
+    return results.map { Self.answer($0!) }
   }
 
-  /// Runs `queries` on a copy of the file at `path` (see ``query(_:_:key:)``), every one.
-  private func ask(_ path: String, _ queries: [Query], key: String?) throws -> [Answer] {
-    let fm = FileManager.default
-    let dir = fm.temporaryDirectory.appendingPathComponent("realmctl-oracle-\(UUID().uuidString)")
-    try fm.createDirectory(at: dir, withIntermediateDirectories: true)
-    defer { try? fm.removeItem(at: dir) }
-    let copy = dir.appendingPathComponent(URL(fileURLWithPath: path).lastPathComponent)
-    try fm.copyItem(at: URL(fileURLWithPath: path), to: copy)
-    // The first query opens the copy alone (a format-23 file is upgraded on first open).
-    let first = try runInPlace(["query", copy.path, "--class", queries[0].className, "--where", queries[0].predicate] + keyArgs(key))
-    let answers = Answers(count: queries.count)
-    answers.set(0, Self.answer(first))
-    let rest = Array(queries.indices.dropFirst())
+  /// Runs each command (its arguments without the path) on `copy`: the first alone (a
+  /// format-23 file is upgraded on first open), then the others two at a time.
+  private static func run(_ executable: URL, on copy: String, _ commands: [[String]]) throws -> [Result] {
+    @Sendable func arguments(_ command: [String]) -> [String] { [command[0], copy] + command.dropFirst() }
+    let results = Results(count: commands.count)
+    results.set(0, try execute(executable, arguments(commands[0])))
+    let rest = Array(commands.indices.dropFirst())
     let width = 2
     DispatchQueue.concurrentPerform(iterations: width) { lane in
-      var i = lane
-      while i < rest.count {
-        let q = queries[rest[i]]
+      for i in stride(from: lane, to: rest.count, by: width) {
         do {
-          let result = try runInPlace(["query", copy.path, "--class", q.className, "--where", q.predicate] + keyArgs(key))
-          answers.set(rest[i], Self.answer(result))
+          results.set(rest[i], try execute(executable, arguments(commands[rest[i]])))
         } catch {
-          answers.fail(error)
+          results.fail(error)
         }
-        i += width
       }
     }
-    if let failure = answers.failure { throw failure }
-    return answers.all
+    if let failure = results.failure { throw failure }
+    return results.all
   }
 
   private static func answer(_ result: Result) -> Answer {
@@ -87,37 +80,16 @@ extension RealmOracle {
 
   private func keyArgs(_ key: String?) -> [String] { key.map { ["--key", $0] } ?? [] }
 
-  /// Runs the oracle on the paths as given (no copy: the caller's file is a scratch copy).
-  private func runInPlace(_ arguments: [String]) throws -> Result {
-    guard let executable else { throw OracleError.absent }
-    return try Self.execute(executable, arguments)
-  }
-
-  /// The answers of a batch, filled from several threads.
-  private final class Answers: @unchecked Sendable {
-    private var answers: [Answer]
+  /// The results of a batch, filled from several threads.
+  private final class Results: @unchecked Sendable {
+    private var results: [Result?]
     private var error: (any Error)?
     private let lock = NSLock()
-    init(count: Int) { answers = Array(repeating: .refused("not run"), count: count) }
-    func set(_ i: Int, _ a: Answer) {
-      lock.lock()
-      answers[i] = a
-      lock.unlock()
-    }
-    func fail(_ e: any Error) {
-      lock.lock()
-      error = e
-      lock.unlock()
-    }
-    var failure: (any Error)? {
-      lock.lock()
-      defer { lock.unlock() }
-      return error
-    }
-    var all: [Answer] {
-      lock.lock()
-      defer { lock.unlock() }
-      return answers
-    }
+    init(count: Int) { results = Array(repeating: nil, count: count) }
+    func set(_ i: Int, _ result: Result) { lock.withLock { results[i] = result } }
+    func fail(_ e: any Error) { lock.withLock { error = e } }
+    var failure: (any Error)? { lock.withLock { error } }
+    /// Every result (call after every one is set, or after a failure is checked).
+    var all: [Result] { lock.withLock { results.map { $0! } } }
   }
 }

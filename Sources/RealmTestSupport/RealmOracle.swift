@@ -99,24 +99,34 @@ public struct RealmOracle: Sendable {
   ///
   /// `verify`, `dump`, `schema` and `query` open the file through Realm's `DB`, which creates
   /// `FILE.lock` beside it: they run on a copy in a temporary folder, so committed fixtures
-  /// and `../shared` are never written to.
+  /// and `../shared` are never written to. They only read, so what Realm printed for the same
+  /// command on the same bytes earlier in this process is given again (``AnswerCache``).
   public func run(_ arguments: [String]) throws -> Result {
     guard let executable else { throw OracleError.absent }
-    var arguments = arguments
-    var scratch: URL?
-    if let command = arguments.first, ["verify", "dump", "schema", "query"].contains(command), arguments.count > 1,
+    guard let command = arguments.first, ["verify", "dump", "schema", "query"].contains(command), arguments.count > 1,
       FileManager.default.fileExists(atPath: arguments[1])
-    {
-      let fm = FileManager.default
-      let dir = fm.temporaryDirectory.appendingPathComponent("realmctl-oracle-\(UUID().uuidString)")
-      try fm.createDirectory(at: dir, withIntermediateDirectories: true)
-      scratch = dir
-      let copy = dir.appendingPathComponent(URL(fileURLWithPath: arguments[1]).lastPathComponent)
-      try fm.copyItem(at: URL(fileURLWithPath: arguments[1]), to: copy)
-      arguments[1] = copy.path
+    else { return try Self.execute(executable, arguments) }
+    let bytes = try TestFiles.bytes(arguments[1])
+    let file = FileIdentity(bytes: bytes, core: core)
+    let request = [command] + arguments.dropFirst(2)
+    if let known = AnswerCache.shared.results([request], on: file)[0] { return known }
+    let result = try Self.withCopy(of: arguments[1], bytes: bytes) { copy in
+      try Self.execute(executable, [command, copy] + arguments.dropFirst(2))
     }
-    defer { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
-    return try Self.execute(executable, arguments)
+    AnswerCache.shared.remember([(request, result)], on: file)
+    return result
+  }
+
+  /// Runs `body` with the path of a copy of `bytes`, the file at `path`, in a temporary folder
+  /// of its own (removed afterwards), under the same name.
+  static func withCopy<T>(of path: String, bytes: [UInt8], _ body: (String) throws -> T) throws -> T {
+    let fm = FileManager.default
+    let dir = fm.temporaryDirectory.appendingPathComponent("realmctl-oracle-\(UUID().uuidString)")
+    try fm.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? fm.removeItem(at: dir) }
+    let copy = dir.appendingPathComponent(URL(fileURLWithPath: path).lastPathComponent).path
+    try TestFiles.write(bytes, to: copy)
+    return try body(copy)
   }
 
   /// `verify FILE`: nil when Realm's `Group::verify()` passes, else Realm's message.

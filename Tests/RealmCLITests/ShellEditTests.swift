@@ -163,7 +163,8 @@ import RealmEdit
   func shellCommitInChildProcess() throws {
     let env = ProcessInfo.processInfo.environment
     let path = try #require(env[Self.fileEnvironment])
-    _ = try Self.script(Self.statements + ["COMMIT"], on: path, faultBeforeCommit: try #require(ChildTestRun.killHook(at: env[Self.pointEnvironment])))
+    let hook = try #require(ChildTestRun.killHook(at: env[Self.pointEnvironment]))
+    _ = try Self.script(Self.statements + ["COMMIT"], on: path, faultBeforeCommit: hook)
   }
 
   @Test func aCommitKilledAtEveryWriteLeavesTheOldOrTheNewFile() throws {

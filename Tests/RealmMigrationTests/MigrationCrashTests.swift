@@ -136,7 +136,8 @@ import RealmRewrite
     let planText = try #require(env[Self.planEnvironment])
     var options = MigrationOptions()
     options.writeBufferSize = Self.writeBufferSize
-    options.faultInjection = try #require(ChildTestRun.killHook(at: env[Self.pointEnvironment]))
+    let hook = try #require(ChildTestRun.killHook(at: env[Self.pointEnvironment]))
+    options.faultInjection = hook
     if env[Self.keyEnvironment] != nil { options.encryptionKey = Self.key }
     if planText == Self.encryptPlan {
       try RealmEncryption.rewrite(path: path, key: nil, newKey: Self.key, faultInjection: options.faultInjection)

@@ -4,8 +4,8 @@ import Testing
 
 @testable import RealmTestSupport
 
-/// `RealmOracle.query(_:_:key:)` remembers Realm's answers by the file's bytes: the same
-/// bytes are not asked again, and a file whose bytes changed is.
+/// `RealmOracle` remembers what Realm printed by the file's bytes (`query(_:_:key:)` and
+/// `run(_:)` alike): the same bytes are not asked again, and a file whose bytes changed is.
 @Suite struct RealmOracleAnswerCacheTests {
   static let schema = """
     {"schemaVersion": 0, "fileFormat": 24, "classes": [
@@ -32,12 +32,18 @@ import Testing
     let queries = [RealmOracle.Query("U", "age > 30"), RealmOracle.Query("U", "age == 10")]
 
     try Self.realmsFile([10, 40, 50], at: path, in: dir)
-    let first = RealmOracle.FileIdentity(bytes: try TestFiles.bytes(path), core: .core14, key: nil)
-    #expect(RealmOracle.AnswerCache.shared.answers(queries, on: first).allSatisfy { $0 == nil })
+    let first = RealmOracle.FileIdentity(bytes: try TestFiles.bytes(path), core: .core14)
+    let requests = queries.map { ["query", "--class", $0.className, "--where", $0.predicate] }
+    #expect(RealmOracle.AnswerCache.shared.results(requests, on: first).allSatisfy { $0 == nil })
     expectEqual(try RealmOracle.core14.query(path, queries), [.keys([1, 2]), .keys([0])])
-    expectEqual(RealmOracle.AnswerCache.shared.answers(queries, on: first), [.keys([1, 2]), .keys([0])])
-    // Another key or Realm Core is another file.
-    #expect(RealmOracle.AnswerCache.shared.answers(queries, on: .init(bytes: first.bytes, core: .core13, key: nil))[0] == nil)
+    let remembered = RealmOracle.AnswerCache.shared.results(requests, on: first)
+    expectEqual(remembered.map { $0?.output }, ["1\n2\n", "0\n"])
+    // Another Realm Core is another file.
+    #expect(RealmOracle.AnswerCache.shared.results(requests, on: .init(bytes: first.bytes, core: .core13))[0] == nil)
+    // `run` shares the cache: the batch's answer is given again, and its own are remembered.
+    expectEqual(try RealmOracle.core14.queryKeys(path, className: "U", where: "age > 30"), [1, 2])
+    let schema = try RealmOracle.core14.schema(path)
+    expectEqual(RealmOracle.AnswerCache.shared.results([["schema"]], on: first)[0]?.output, schema)
 
     // The same path with other objects: Realm is asked again.
     try Self.realmsFile([40, 10, 50], at: path, in: dir)

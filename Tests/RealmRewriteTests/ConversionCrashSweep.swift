@@ -110,6 +110,7 @@ struct ConversionCrashSweep: Sendable {
     let env = ProcessInfo.processInfo.environment
     let path = try #require(env[Self.fileEnvironment])
     let sweep = try #require(ConversionCrashSweep.all.first { $0.name == env[Self.conversionEnvironment] })
-    try sweep.convert(path, try #require(ChildTestRun.killHook(at: env[Self.pointEnvironment])))
+    let hook = try #require(ChildTestRun.killHook(at: env[Self.pointEnvironment]))
+    try sweep.convert(path, hook)
   }
 }
